@@ -1,0 +1,80 @@
+/**
+ * Field errors: the result of validation, turned into a 422 Invalid Status with one cause per field.
+ * Mirrors k8s.io/apimachinery/pkg/util/validation/field (types, messages and the Invalid Status layout).
+ */
+import { failure, type QualifiedResource, type Status } from './status.js';
+
+/** The kinds of field error, as kube-apiserver names them in `details.causes[].reason`. */
+export const fieldErrorTypes = {
+  FieldValueNotFound: 'Not found',
+  FieldValueRequired: 'Required value',
+  FieldValueDuplicate: 'Duplicate value',
+  FieldValueInvalid: 'Invalid value',
+  FieldValueNotSupported: 'Unsupported value',
+  FieldValueForbidden: 'Forbidden',
+  FieldValueTooLong: 'Too long',
+  FieldValueTooMany: 'Too many',
+  InternalError: 'Internal error',
+  FieldValueTypeInvalid: 'Invalid value',
+} as const;
+
+/** A field error type. */
+export type FieldErrorType = keyof typeof fieldErrorTypes;
+
+/** One invalid field. `badValue` is shown in the message for the types that show it. */
+export interface FieldError {
+  type: FieldErrorType;
+  field: string;
+  detail: string;
+  badValue?: unknown;
+}
+
+function formatValue(value: unknown): string {
+  if (value === null || value === undefined) return 'null';
+  if (typeof value === 'string') return JSON.stringify(value);
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
+  return JSON.stringify(value);
+}
+
+/** `field: Type: detail` or `field: Invalid value: "bad": detail`, as field.Error.Error() prints it. */
+export function fieldErrorMessage(e: FieldError): string {
+  const label = fieldErrorTypes[e.type];
+  const showsValue = e.type === 'FieldValueInvalid' || e.type === 'FieldValueNotSupported' ||
+    e.type === 'FieldValueDuplicate' || e.type === 'FieldValueTypeInvalid' || e.type === 'FieldValueNotFound';
+  let msg = `${e.field}: ${label}`;
+  if (showsValue && 'badValue' in e) msg += `: ${formatValue(e.badValue)}`;
+  if (e.detail) msg += `: ${e.detail}`;
+  return msg;
+}
+
+/** Constructors in the order kube-apiserver's validation code uses them. */
+export const fieldError = {
+  required: (field: string, detail = ''): FieldError => ({ type: 'FieldValueRequired', field, detail }),
+  invalid: (field: string, badValue: unknown, detail: string): FieldError => ({ type: 'FieldValueInvalid', field, badValue, detail }),
+  notSupported: (field: string, badValue: unknown, supported: readonly string[]): FieldError => ({
+    type: 'FieldValueNotSupported', field, badValue,
+    detail: supported.length ? `supported values: ${supported.map((v) => JSON.stringify(v)).join(', ')}` : '',
+  }),
+  duplicate: (field: string, badValue: unknown): FieldError => ({ type: 'FieldValueDuplicate', field, badValue, detail: '' }),
+  forbidden: (field: string, detail: string): FieldError => ({ type: 'FieldValueForbidden', field, detail }),
+  tooLong: (field: string, maxLength: number): FieldError => ({ type: 'FieldValueTooLong', field, detail: `must have at most ${maxLength} bytes` }),
+  tooMany: (field: string, actual: number, max: number): FieldError => ({ type: 'FieldValueTooMany', field, detail: `must have at most ${max} items`, badValue: actual }),
+  typeInvalid: (field: string, badValue: unknown, detail: string): FieldError => ({ type: 'FieldValueTypeInvalid', field, badValue, detail }),
+  notFound: (field: string, badValue: unknown): FieldError => ({ type: 'FieldValueNotFound', field, badValue, detail: '' }),
+  internal: (field: string, detail: string): FieldError => ({ type: 'InternalError', field, detail }),
+};
+
+/**
+ * 422 Invalid: `ConfigMap "x" is invalid: <one error>` or `... is invalid: [<e1>, <e2>]`,
+ * with one cause per field error.
+ */
+export function invalid(kind: string, qr: QualifiedResource, name: string, errors: readonly FieldError[]): Status {
+  const messages = errors.map(fieldErrorMessage);
+  const joined = messages.length === 1 ? messages[0] : `[${messages.join(', ')}]`;
+  return failure('Invalid', `${kind} "${name}" is invalid: ${joined}`, {
+    name,
+    group: qr.group,
+    kind,
+    causes: errors.map((e) => ({ reason: e.type, message: fieldErrorMessage(e).slice(e.field.length + 2), field: e.field })),
+  });
+}

@@ -1,0 +1,4 @@
+export * from './naming.js';
+export * from './status.js';
+export * from './field-error.js';
+export * from './meta.js';

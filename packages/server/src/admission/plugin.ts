@@ -1,0 +1,44 @@
+/**
+ * Admission: ordered plugins that may mutate (mutating phase) and then accept or reject (validating phase) every
+ * write. Each plugin is one module under `plugins/`. Webhooks and CEL policies will be plugins like the rest.
+ */
+import type { KubeObject, Status } from '@svc-apiserver/api';
+import type { UserInfo } from '../auth/user-info.js';
+
+/** The operation admitted. */
+export type AdmissionOperation = 'CREATE' | 'UPDATE' | 'DELETE' | 'CONNECT';
+
+/** Everything a plugin may look at (admission.Attributes). */
+export interface AdmissionAttributes {
+  readonly operation: AdmissionOperation;
+  readonly group: string;
+  readonly version: string;
+  readonly resource: string;
+  readonly subresource: string;
+  readonly kind: string;
+  readonly namespace: string;
+  readonly name: string;
+  /** The new object (absent on DELETE). Mutating plugins change it in place. */
+  readonly object?: KubeObject;
+  /** The current object (UPDATE, DELETE). */
+  readonly oldObject?: KubeObject;
+  readonly dryRun: boolean;
+  readonly user: UserInfo;
+}
+
+/** A plugin's answer: accepted, or a Status (usually 403 Forbidden or 422 Invalid) that fails the request. */
+export type AdmissionResult = { readonly allowed: true } | { readonly allowed: false; readonly status: Status };
+
+/** One admission plugin. */
+export interface AdmissionPlugin {
+  /** The name used by `--enable-admission-plugins` / `--disable-admission-plugins`. */
+  readonly name: string;
+  /** Whether the plugin runs when no flag names it. */
+  readonly enabledByDefault: boolean;
+  /** Whether the plugin cares about this request at all. */
+  handles(operation: AdmissionOperation): boolean;
+  /** Mutating phase. */
+  admit?(attributes: AdmissionAttributes): Promise<AdmissionResult>;
+  /** Validating phase. */
+  validate?(attributes: AdmissionAttributes): Promise<AdmissionResult>;
+}

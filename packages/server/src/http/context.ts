@@ -1,0 +1,69 @@
+/**
+ * The request context: one per request, made by the HTTP server and passed down the filter chain to a handler.
+ * It carries the parsed request info and the identity, and owns reading the body and writing the response so that
+ * every handler negotiates, encodes and reports failures the same way.
+ */
+import type { IncomingHttpHeaders } from 'node:http';
+import type { KubeObject, Names, Status, WatchEvent } from '@svc-apiserver/api';
+import type { UserInfo } from '../auth/user-info.js';
+import type { RequestInfo } from './request-info.js';
+
+/** A result of a step that can fail with a client-visible Status. */
+export type Outcome<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly status: Status };
+
+/** A decoded request body. */
+export interface DecodedBody {
+  /** The media type the body was sent in, without parameters (`application/json`, `application/yaml`, a patch type). */
+  readonly mediaType: string;
+  /** The decoded document. */
+  readonly object: KubeObject;
+}
+
+/** The writer side of a watch: headers are sent when it is created, before the first event. */
+export interface WatchStream {
+  /** Sends one event; false when the client is slow (the caller may wait for `drain`). */
+  send(event: WatchEvent): boolean;
+  /** Resolves when the client has room for more events, or it went away. */
+  drain(): Promise<void>;
+  /** Ends the stream. */
+  end(): void;
+  /** True once the client went away or `end` was called. */
+  readonly closed: boolean;
+}
+
+/** One request. */
+export interface RequestContext {
+  readonly method: string;
+  readonly path: string;
+  readonly query: URLSearchParams;
+  readonly headers: IncomingHttpHeaders;
+  readonly names: Names;
+  /** Set by the request-info filter. */
+  info: RequestInfo;
+  /** Set by authentication. */
+  user: UserInfo;
+  /** Aborted when the client goes away or the server shuts down. */
+  readonly signal: AbortSignal;
+  /** The raw body, up to the body limit (413 RequestEntityTooLarge beyond it). */
+  readBody(): Promise<Outcome<Buffer>>;
+  /**
+   * The body decoded by its Content-Type: JSON, YAML (kube-apiserver's YAML 1.1 reading) and the patch types
+   * (their bodies are JSON or YAML documents too). 415 for other media types, 400 for malformed documents.
+   */
+  decodeBody(accepted: readonly string[]): Promise<Outcome<DecodedBody>>;
+  /** Adds a `Warning: 299 - "<text>"` header to the response. */
+  warn(text: string): void;
+  /** Writes an object with a status code in the negotiated media type (JSON, YAML; `?pretty`). */
+  writeObject(code: number, object: unknown): void;
+  /** Writes a failure (or success) Status with its code. */
+  writeStatus(status: Status): void;
+  /** Writes plain text (health endpoints). */
+  writeText(code: number, text: string): void;
+  /** Starts a watch response: status 200 and headers go out at once. */
+  startWatch(): WatchStream;
+  /** True once a response was started. */
+  readonly responded: boolean;
+}
+
+/** A filter: does its part, then calls `next` (or answers and returns without calling it). */
+export type Filter = (ctx: RequestContext, next: () => Promise<void>) => Promise<void>;

@@ -1,0 +1,16 @@
+/**
+ * A served resource: its discovery facts (from the catalog) plus the strategy that gives it its behaviour.
+ * The generic store and the verb handlers need nothing else to serve it.
+ */
+import type { QualifiedResource } from '@svc-apiserver/api';
+import type { ApiResource } from '../schema/catalog.js';
+import type { Strategy } from './strategy.js';
+
+/** A served resource. */
+export interface ResourceDef extends ApiResource {
+  /** `resource` and `group` for messages (`configmaps`, `leases.coordination.svc.io`). */
+  readonly qualified: QualifiedResource;
+  /** Storage key prefix of the collection, ending in `/`: `/registry/<groupKey or core>/<resource>/`. */
+  readonly keyPrefix: string;
+  readonly strategy: Strategy;
+}
