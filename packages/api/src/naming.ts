@@ -49,6 +49,7 @@ export type NameKey = keyof typeof table;
  * that suffix. Groups outside this list (`apps`, `batch`, `autoscaling`, `policy`, custom groups) keep their names.
  */
 export const renamedGroupKeys = [
+  'admission',
   'admissionregistration',
   'apiextensions',
   'apiregistration',
@@ -60,6 +61,7 @@ export const renamedGroupKeys = [
   'discovery',
   'events',
   'flowcontrol.apiserver',
+  'imagepolicy',
   'internal.apiserver',
   'meta',
   'networking',
