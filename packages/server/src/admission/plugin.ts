@@ -42,3 +42,17 @@ export interface AdmissionPlugin {
   /** Validating phase. */
   validate?(attributes: AdmissionAttributes): Promise<AdmissionResult>;
 }
+
+/**
+ * What plugins may read of the cluster, handed to them once the registry exists (kube's plugin initializers hand
+ * listers the same way).
+ */
+export interface AdmissionDependencies {
+  /** The stored namespace, or undefined when it does not exist. */
+  getNamespace(name: string): Promise<KubeObject | undefined>;
+}
+
+/** A plugin that needs {@link AdmissionDependencies}. */
+export interface InitializablePlugin extends AdmissionPlugin {
+  initialize(dependencies: AdmissionDependencies): void;
+}

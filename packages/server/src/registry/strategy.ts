@@ -3,6 +3,14 @@
  * RESTUpdateStrategy and friends, as one plain value).
  */
 import type { FieldError, KubeObject } from '@svc-apiserver/api';
+import type { NameRule } from '../meta/name-rules.js';
+
+/** The behaviour of a subresource that writes part of an object (`status`, `finalize`). */
+export interface SubresourceStrategy {
+  /** Keeps everything the subresource may not change (status: all but status and metadata). */
+  prepareForUpdate(object: KubeObject, old: KubeObject): void;
+  validateUpdate(object: KubeObject, old: KubeObject): FieldError[];
+}
 
 /** A resource's behaviour. */
 export interface Strategy {
@@ -10,6 +18,12 @@ export interface Strategy {
   readonly allowCreateOnUpdate: boolean;
   /** PUT without `metadata.resourceVersion` overwrites unconditionally. */
   readonly allowUnconditionalUpdate: boolean;
+  /** The rule `metadata.name` must follow (kube's ValidateNameFunc of the type). */
+  readonly nameRule: NameRule;
+  /** `metadata.generation` is 1 on create and bumps when anything but metadata and status changes. */
+  readonly tracksGeneration: boolean;
+  /** A delete that removes the object answers with the object (kube's ReturnDeletedObject), else a Success Status. */
+  readonly returnDeletedObject: boolean;
   /** Clears what a client may not set on create (e.g. status when a status subresource exists). */
   prepareForCreate(object: KubeObject): void;
   /** Keeps what a main-resource update may not change (e.g. status). */
@@ -20,10 +34,19 @@ export interface Strategy {
   validateUpdate(object: KubeObject, old: KubeObject): FieldError[];
   /** Warnings for a write (returned as `Warning` headers). */
   warnings(object: KubeObject, old?: KubeObject): string[];
+  /**
+   * Fields a field selector may name beyond `metadata.name` and `metadata.namespace`, with their values for one
+   * object (kube's GetAttrs / field label conversion).
+   */
+  selectableFields?(object: KubeObject): Record<string, string>;
+  /**
+   * Called at every delete on a copy of the stored object: true keeps the object in place (the store then sets
+   * `deletionTimestamp` if unset and stores the copy), false lets the generic finalizer rule decide. Namespaces
+   * use it to go `Terminating` until their spec finalizers are gone.
+   */
+  holdOnDelete?(object: KubeObject): boolean;
   /** The status subresource's behaviour, when the resource has one. */
-  readonly status?: {
-    /** Keeps everything but status (and the metadata status writers may change). */
-    prepareForUpdate(object: KubeObject, old: KubeObject): void;
-    validateUpdate(object: KubeObject, old: KubeObject): FieldError[];
-  };
+  readonly status?: SubresourceStrategy;
+  /** The finalize subresource's behaviour (namespaces). */
+  readonly finalize?: SubresourceStrategy;
 }

@@ -1,0 +1,10 @@
+/**
+ * Every admission plugin this server knows, in the order they run (kube's RecommendedPluginOrder, of the plugins
+ * built so far).
+ */
+import type { Names } from '@svc-apiserver/api';
+import type { AdmissionPlugin } from '../plugin.js';
+import { namespaceLifecyclePlugin } from './namespace-lifecycle.js';
+
+/** Plugin factories in run order. */
+export const pluginFactories: readonly ((names: Names) => AdmissionPlugin)[] = [namespaceLifecyclePlugin];

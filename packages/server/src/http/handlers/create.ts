@@ -1,0 +1,41 @@
+/**
+ * create (POST on a collection): decode → field validation → mutating admission → strategy prepare + validate →
+ * validating admission → storage write (see registry/operations/create-object.ts) → 201 with warnings.
+ */
+import { badRequest } from '@svc-apiserver/api';
+import type { RequestContext } from '../context.js';
+import type { Registry } from '../../registry/registry.js';
+import type { ResourceDef } from '../../registry/resource-def.js';
+import { createObject } from '../../registry/operations/create-object.js';
+import { checkSchema } from './schema-check.js';
+import {
+  checkTypeMeta, parseWriteOptions, reconcileNamespace, requestNamespace, sendWarnings,
+} from './request-options.js';
+
+/** Media types a create or update body may come in. */
+export const objectMediaTypes: readonly string[] = ['application/json', 'application/yaml'];
+
+/** Serves a create. */
+export async function handleCreate(ctx: RequestContext, registry: Registry, def: ResourceDef): Promise<void> {
+  const options = parseWriteOptions(ctx.query);
+  if (!options.ok) return ctx.writeStatus(options.status);
+  const { dryRun, fieldValidation } = options.value;
+  const decoded = await ctx.decodeBody(objectMediaTypes);
+  if (!decoded.ok) return ctx.writeStatus(decoded.status);
+  const object = decoded.value.object;
+  for (const step of [
+    () => checkTypeMeta(def, object),
+    () => checkSchema(ctx, registry, def, object, fieldValidation),
+    () => reconcileNamespace(def, object, requestNamespace(ctx, def)),
+  ]) {
+    const checked = step();
+    if (!checked.ok) return ctx.writeStatus(checked.status);
+  }
+  if (object.metadata?.resourceVersion) {
+    return ctx.writeStatus(badRequest('resourceVersion should not be set on objects to be created'));
+  }
+  const created = await createObject(registry, def, object, { user: ctx.user, dryRun: dryRun });
+  if (!created.ok) return ctx.writeStatus(created.status);
+  sendWarnings(ctx, def.strategy.warnings(created.value));
+  ctx.writeObject(201, created.value);
+}

@@ -1,0 +1,117 @@
+/**
+ * A RequestContext without HTTP, for handler tests: the request is plain data, the response is recorded.
+ */
+import { badRequest, namesFor, unsupportedMediaType, type KubeObject, type Names, type Status, type WatchEvent } from '@svc-apiserver/api';
+import { anonymousUser, type UserInfo } from '../../auth/user-info.js';
+import type { RequestContext, WatchStream } from '../context.js';
+import type { RequestInfo } from '../request-info.js';
+
+/** A request as a test describes it. */
+export interface FakeRequest {
+  readonly verb: string;
+  readonly group?: string;
+  readonly version?: string;
+  readonly resource: string;
+  readonly namespace?: string;
+  readonly name?: string;
+  readonly subresource?: string;
+  readonly query?: Record<string, string>;
+  readonly body?: unknown;
+  readonly contentType?: string;
+  readonly signal?: AbortSignal;
+  readonly user?: UserInfo;
+  readonly names?: Names;
+}
+
+/** What the handler answered. */
+export interface FakeResponse {
+  code?: number;
+  body?: unknown;
+  readonly warnings: string[];
+  readonly events: WatchEvent[];
+  watchEnded: boolean;
+  /** Called after every watch event (tests wait on it). */
+  onEvent?: () => void;
+}
+
+const methods: Record<string, string> = {
+  get: 'GET', list: 'GET', watch: 'GET', create: 'POST', update: 'PUT', patch: 'PATCH', delete: 'DELETE', deletecollection: 'DELETE',
+};
+
+/** Builds a context and the record of its response. */
+export function fakeContext(req: FakeRequest): { ctx: RequestContext; response: FakeResponse } {
+  const response: FakeResponse = { warnings: [], events: [], watchEnded: false };
+  const query = new URLSearchParams(req.query ?? {});
+  const info: RequestInfo = {
+    isResourceRequest: true, path: '', verb: req.verb, apiPrefix: req.group ? 'apis' : 'api', apiGroup: req.group ?? '',
+    apiVersion: req.version ?? 'v1', namespace: req.namespace ?? '', resource: req.resource, subresource: req.subresource ?? '',
+    name: req.name ?? '', parts: [],
+  };
+  let responded = false;
+  const raw = req.body === undefined ? Buffer.alloc(0) : Buffer.from(JSON.stringify(req.body));
+  const ctx: RequestContext = {
+    method: methods[req.verb] ?? 'GET',
+    path: '',
+    query,
+    headers: req.contentType ? { 'content-type': req.contentType } : {},
+    names: req.names ?? namesFor('svc'),
+    info,
+    user: req.user ?? anonymousUser,
+    signal: req.signal ?? new AbortController().signal,
+    clientCertificates: [],
+    async readBody() {
+      return { ok: true, value: raw };
+    },
+    async decodeBody(accepted) {
+      const mediaType = req.contentType ?? 'application/json';
+      if (!accepted.includes(mediaType)) return { ok: false, status: unsupportedMediaType(accepted) };
+      if (req.body === undefined) return { ok: false, status: badRequest('the request body is empty') };
+      return { ok: true, value: { mediaType, object: structuredClone(req.body) as KubeObject } };
+    },
+    warn(text) {
+      response.warnings.push(text);
+    },
+    writeObject(code, object) {
+      responded = true;
+      response.code = code;
+      response.body = structuredClone(object);
+    },
+    writeStatus(status: Status) {
+      responded = true;
+      response.code = status.code;
+      response.body = structuredClone(status);
+    },
+    writeBytes(code, _contentType, body) {
+      responded = true;
+      response.code = code;
+      response.body = typeof body === 'string' ? body : Buffer.from(body).toString('utf8');
+    },
+    writeText(code, text) {
+      responded = true;
+      response.code = code;
+      response.body = text;
+    },
+    startWatch(): WatchStream {
+      responded = true;
+      response.code = 200;
+      return {
+        send(event) {
+          response.events.push(structuredClone(event));
+          response.onEvent?.();
+          return true;
+        },
+        drain: async () => {},
+        end() {
+          response.watchEnded = true;
+        },
+        get closed() {
+          return response.watchEnded;
+        },
+      };
+    },
+    get responded() {
+      return responded;
+    },
+  };
+  return { ctx, response };
+}

@@ -1,0 +1,61 @@
+/**
+ * The resource handler: finds the served resource of a request, checks that it (or its subresource) supports the
+ * verb, and dispatches to the verb's handler. 404 for an unknown group, version, resource or subresource (with
+ * kube-apiserver's generic message), 405 for a verb the resource does not support.
+ */
+import { failure, methodNotAllowed } from '@svc-apiserver/api';
+import type { RequestContext } from '../context.js';
+import type { Registry } from '../../registry/registry.js';
+import type { ResourceDef } from '../../registry/resource-def.js';
+import { handleCreate } from './create.js';
+import { handleDeleteCollection } from './delete-collection.js';
+import { handleDelete } from './delete.js';
+import { handleGet } from './get.js';
+import { handleList } from './list.js';
+import { handlePatch } from './patch.js';
+import { handleUpdate } from './update.js';
+import { handleWatch } from './watch.js';
+
+type VerbHandler = (ctx: RequestContext, registry: Registry, def: ResourceDef) => Promise<void>;
+
+const handlers: Readonly<Record<string, VerbHandler>> = {
+  get: handleGet,
+  list: handleList,
+  watch: handleWatch,
+  create: handleCreate,
+  update: handleUpdate,
+  patch: handlePatch,
+  delete: handleDelete,
+  deletecollection: handleDeleteCollection,
+};
+
+/** 404 for paths that name nothing served. */
+export function resourceNotFound() {
+  return failure('NotFound', 'the server could not find the requested resource', {});
+}
+
+/** The handler of every resource request. */
+export function resourceHandler(registry: Registry): (ctx: RequestContext) => Promise<void> {
+  return async (ctx) => {
+    const info = ctx.info;
+    const def = registry.lookup(info.apiGroup, info.apiVersion, info.resource);
+    if (def === undefined) return ctx.writeStatus(resourceNotFound());
+    // A namespaced path to a cluster-scoped resource names nothing (the namespaces resource carries its own name there).
+    if (!def.namespaced && info.namespace !== '' && !(def.group === '' && def.resource === 'namespaces')) {
+      return ctx.writeStatus(resourceNotFound());
+    }
+    let verbs = def.verbs;
+    if (info.subresource !== '') {
+      const sub = def.subresources.find((s) => s.name === info.subresource);
+      if (sub === undefined || info.name === '') return ctx.writeStatus(resourceNotFound());
+      verbs = sub.verbs;
+    }
+    const handler = handlers[info.verb];
+    if (handler === undefined || !verbs.includes(info.verb)) return ctx.writeStatus(methodNotAllowed());
+    if (info.subresource !== '' && (info.verb === 'update' || info.verb === 'patch')
+      && info.subresource !== 'status' && info.subresource !== 'finalize') {
+      return ctx.writeStatus(methodNotAllowed());
+    }
+    await handler(ctx, registry, def);
+  };
+}

@@ -1,0 +1,53 @@
+/**
+ * The decode-time schema step: type errors (400, as kube's decoder reports them), missing required fields
+ * (422 Invalid), and unknown fields handled by the field validation level — dropped silently (Ignore), one warning
+ * each (Warn), or a 400 naming all of them (Strict). Unknown fields never reach storage.
+ */
+import { badRequest, invalid, type KubeObject } from '@svc-apiserver/api';
+import type { Outcome, RequestContext } from '../context.js';
+import type { Registry } from '../../registry/registry.js';
+import type { ResourceDef } from '../../registry/resource-def.js';
+import type { FieldValidation } from './request-options.js';
+
+/** Splits `spec.containers[0].bar` into `['spec', 'containers', 0, 'bar']`. */
+export function parseFieldPath(path: string): (string | number)[] {
+  const out: (string | number)[] = [];
+  for (const m of path.matchAll(/([^.[\]]+)|\[(\d+)\]|\[([^\]]*)\]/g)) {
+    if (m[1] !== undefined) out.push(m[1]);
+    else if (m[2] !== undefined) out.push(Number(m[2]));
+    else if (m[3] !== undefined) out.push(m[3]);
+  }
+  return out;
+}
+
+/** Removes the field at `path` from `object`, if it is there. */
+export function dropField(object: unknown, path: string): void {
+  const parts = parseFieldPath(path);
+  let cur: unknown = object;
+  for (let i = 0; i < parts.length - 1; i++) {
+    if (typeof cur !== 'object' || cur === null) return;
+    cur = (cur as Record<string | number, unknown>)[parts[i]!];
+  }
+  const last = parts[parts.length - 1];
+  if (typeof cur === 'object' && cur !== null && last !== undefined && !Array.isArray(cur)) delete (cur as Record<string, unknown>)[String(last)];
+}
+
+/** Validates a decoded object against the resource's schema at a field validation level. */
+export function checkSchema(ctx: RequestContext, registry: Registry, def: ResourceDef, object: KubeObject, level: FieldValidation): Outcome<void> {
+  const result = registry.validator.validate(def.schemaName, object);
+  const typeError = result.errors.find((e) => e.type === 'FieldValueTypeInvalid');
+  if (typeError !== undefined) {
+    return { ok: false, status: badRequest(`${def.kind} in version "${def.version}" cannot be handled as a ${def.kind}: ${typeError.detail}`) };
+  }
+  if (result.errors.length > 0) {
+    return { ok: false, status: invalid(def.kind, def.qualified, object.metadata?.name ?? '', [...result.errors]) };
+  }
+  if (result.unknownFields.length > 0) {
+    if (level === 'Strict') {
+      return { ok: false, status: badRequest(`strict decoding error: ${result.unknownFields.map((f) => `unknown field "${f}"`).join(', ')}`) };
+    }
+    if (level === 'Warn') for (const f of result.unknownFields) ctx.warn(`unknown field "${f}"`);
+    for (const f of result.unknownFields) dropField(object, f);
+  }
+  return { ok: true, value: undefined };
+}

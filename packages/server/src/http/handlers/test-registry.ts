@@ -1,0 +1,41 @@
+/**
+ * A registry over the memory backend and the real catalog, and a way to call the resource handler with a fake
+ * request, for tests of handlers and controllers.
+ */
+import { namesFor, type Names } from '@svc-apiserver/api';
+import { createAdmissionChain } from '../../admission/chain.js';
+import { createRegistry, type Registry } from '../../registry/registry.js';
+import { loadCatalog } from '../../schema/load-catalog.js';
+import type { Backend } from '../../storage/backend.js';
+import { openMemoryBackend } from '../../storage/memory/memory-backend.js';
+import { fakeContext, type FakeRequest, type FakeResponse } from './fake-context.js';
+import { resourceHandler } from './resource-handler.js';
+
+/** A registry for tests. */
+export interface TestRegistry {
+  readonly registry: Registry;
+  readonly backend: Backend;
+  readonly names: Names;
+  /** Runs one request through the resource handler. */
+  call(req: FakeRequest): Promise<FakeResponse>;
+}
+
+/** Builds a test registry; with `namespaces`, those namespaces are created first. */
+export async function testRegistry(namespaces: readonly string[] = ['default']): Promise<TestRegistry> {
+  const names = namesFor('svc');
+  const backend = openMemoryBackend();
+  const admission = createAdmissionChain({ names });
+  if (!admission.ok) throw new Error(admission.status.message);
+  const registry = createRegistry({ backend, catalog: loadCatalog(names), names, admission: admission.value });
+  const handle = resourceHandler(registry);
+  const call = async (req: FakeRequest): Promise<FakeResponse> => {
+    const { ctx, response } = fakeContext(req);
+    await handle(ctx);
+    return response;
+  };
+  for (const name of namespaces) {
+    const res = await call({ verb: 'create', resource: 'namespaces', body: { metadata: { name } } });
+    if (res.code !== 201) throw new Error(`creating namespace ${name}: ${JSON.stringify(res.body)}`);
+  }
+  return { registry, backend, names, call };
+}

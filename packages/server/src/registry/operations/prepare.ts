@@ -1,0 +1,92 @@
+/**
+ * The strategy steps of a write (k8s.io/apiserver/pkg/registry/rest BeforeCreate and BeforeUpdate): clear what a
+ * client may not set, fill system fields, run the strategy's prepare, then validate metadata and the type.
+ */
+import { randomUUID } from 'node:crypto';
+import { invalid, type FieldError, type KubeObject } from '@svc-apiserver/api';
+import type { Outcome } from '../../http/context.js';
+import { generateName } from '../../meta/generate-name.js';
+import { validateObjectMeta, validateObjectMetaUpdate } from '../../meta/object-meta-validation.js';
+import type { ResourceDef } from '../resource-def.js';
+import type { SubresourceStrategy } from '../strategy.js';
+
+/** A timestamp as kube-apiserver writes them: RFC 3339, whole seconds, UTC. */
+export function nowTimestamp(): string {
+  return new Date().toISOString().replace(/\.\d+Z$/, 'Z');
+}
+
+/** The object without metadata and status: what `generation` tracks. */
+function specPart(object: KubeObject): string {
+  const { metadata: _m, status: _s, kind: _k, apiVersion: _a, ...rest } = object;
+  return JSON.stringify(rest);
+}
+
+function invalidOutcome(def: ResourceDef, object: KubeObject, errors: FieldError[]): Outcome<void> {
+  if (errors.length === 0) return { ok: true, value: undefined };
+  return { ok: false, status: invalid(def.kind, def.qualified, object.metadata?.name ?? '', errors) };
+}
+
+/** BeforeCreate: prepare, system fields, generated name, validation. Returns whether the name was generated. */
+export function beforeCreate(def: ResourceDef, object: KubeObject): Outcome<{ generatedName: boolean }> {
+  const meta = (object.metadata ??= {});
+  delete meta.deletionTimestamp;
+  delete meta.deletionGracePeriodSeconds;
+  delete meta.resourceVersion;
+  def.strategy.prepareForCreate(object);
+  meta.uid = randomUUID();
+  meta.creationTimestamp = nowTimestamp();
+  if (def.strategy.tracksGeneration) meta.generation = 1;
+  else delete meta.generation;
+  let generatedName = false;
+  if (meta.generateName && !meta.name) {
+    meta.name = generateName(meta.generateName);
+    generatedName = true;
+  }
+  const errors = [
+    ...validateObjectMeta(meta, { namespaced: def.namespaced, nameRule: def.strategy.nameRule }),
+    ...def.strategy.validate(object),
+  ];
+  const checked = invalidOutcome(def, object, errors);
+  return checked.ok ? { ok: true, value: { generatedName } } : checked;
+}
+
+/** The strategy of a subresource write, or of the main resource when `subresource` is `''`. */
+export function subresourceStrategy(def: ResourceDef, subresource: string): SubresourceStrategy | undefined {
+  if (subresource === '') return { prepareForUpdate: def.strategy.prepareForUpdate, validateUpdate: def.strategy.validateUpdate };
+  if (subresource === 'status') return def.strategy.status;
+  if (subresource === 'finalize') return def.strategy.finalize;
+  return undefined;
+}
+
+/** BeforeUpdate: keep what this write may not change, carry system fields over, bump generation, validate. */
+export function beforeUpdate(def: ResourceDef, subresource: string, object: KubeObject, old: KubeObject): Outcome<void> {
+  const meta = (object.metadata ??= {});
+  const oldMeta = old.metadata ?? {};
+  const strategy = subresourceStrategy(def, subresource);
+  if (strategy === undefined) throw new Error(`no strategy for subresource ${subresource} of ${def.resource}`);
+  if (oldMeta.generation !== undefined) meta.generation = oldMeta.generation;
+  else delete meta.generation;
+  strategy.prepareForUpdate(object, old);
+  if (!meta.uid && oldMeta.uid) meta.uid = oldMeta.uid;
+  if (oldMeta.creationTimestamp) meta.creationTimestamp = oldMeta.creationTimestamp;
+  if (oldMeta.deletionTimestamp) meta.deletionTimestamp = oldMeta.deletionTimestamp;
+  if (oldMeta.deletionGracePeriodSeconds !== undefined && meta.deletionGracePeriodSeconds === undefined) {
+    meta.deletionGracePeriodSeconds = oldMeta.deletionGracePeriodSeconds;
+  }
+  if (def.strategy.tracksGeneration && specPart(object) !== specPart(old)) meta.generation = (oldMeta.generation ?? 0) + 1;
+  const errors = [...validateObjectMetaUpdate(meta, oldMeta), ...strategy.validateUpdate(object, old)];
+  return invalidOutcome(def, object, errors);
+}
+
+/** True when a write would store exactly what is stored (kube then skips the write: no new resourceVersion). */
+export function unchanged(object: KubeObject, current: KubeObject): boolean {
+  return JSON.stringify(canonical(object)) === JSON.stringify(canonical(current));
+}
+
+function canonical(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(canonical);
+  if (typeof value === 'object' && value !== null) {
+    return Object.fromEntries(Object.keys(value).sort().map((k) => [k, canonical((value as Record<string, unknown>)[k])]));
+  }
+  return value;
+}

@@ -1,0 +1,73 @@
+/**
+ * The registry: the served resources (catalog entries of the served list joined with their strategies), the store
+ * they live in and the admission chain every write passes. The HTTP handlers and the controllers work through it.
+ */
+import { qualifiedResourceString, type Names } from '@svc-apiserver/api';
+import type { AdmissionChain } from '../admission/chain.js';
+import type { Catalog, SchemaValidator } from '../schema/catalog.js';
+import type { Backend } from '../storage/backend.js';
+import { collectionPrefix } from '../storage/key.js';
+import { defineStrategy } from './default-strategy.js';
+import type { ResourceDef } from './resource-def.js';
+import { strategyFactories } from './resources/index.js';
+import { servedResources, type ServedResource } from './served-resources.js';
+import { createStore, type Store } from './store.js';
+
+/** The served resources and what serves them. */
+export interface Registry {
+  /** A served resource by served group, version and plural. */
+  lookup(group: string, version: string, resource: string): ResourceDef | undefined;
+  all(): readonly ResourceDef[];
+  readonly store: Store;
+  readonly admission: AdmissionChain;
+  readonly names: Names;
+  readonly validator: SchemaValidator;
+}
+
+/** What {@link createRegistry} needs. */
+export interface RegistryOptions {
+  readonly backend: Backend;
+  readonly catalog: Catalog;
+  readonly names: Names;
+  readonly admission: AdmissionChain;
+  /** The served set; default {@link servedResources}. */
+  readonly served?: readonly ServedResource[];
+}
+
+/** Builds the registry and hands the admission plugins their read access. */
+export function createRegistry(options: RegistryOptions): Registry {
+  const { backend, catalog, names, admission } = options;
+  const defs: ResourceDef[] = [];
+  for (const s of options.served ?? servedResources) {
+    const entry = catalog.resources.find((r) => r.groupKey === s.groupKey && r.version === s.version && r.resource === s.resource);
+    if (entry === undefined) continue;
+    const factory = strategyFactories[`${s.groupKey || 'core'}/${s.resource}`];
+    const strategy = factory ? factory(names) : defineStrategy({ hasStatus: entry.subresources.some((sub) => sub.name === 'status') });
+    const qualified = { group: entry.group, resource: entry.resource };
+    defs.push({ ...entry, qualified, keyPrefix: collectionPrefix(entry.groupKey, entry.resource), strategy });
+  }
+  const byPath = new Map(defs.map((d) => [`${d.group}/${d.version}/${d.resource}`, d]));
+  const store = createStore(backend);
+  const registry: Registry = {
+    lookup: (group, version, resource) => byPath.get(`${group}/${version}/${resource}`),
+    all: () => defs,
+    store,
+    admission,
+    names,
+    validator: catalog.validator,
+  };
+  admission.initialize({
+    async getNamespace(name) {
+      const def = registry.lookup('', 'v1', 'namespaces');
+      if (def === undefined) return undefined;
+      const got = await store.get(def, '', name);
+      return got.ok ? got.value : undefined;
+    },
+  });
+  return registry;
+}
+
+/** `configmaps` or `leases.coordination.svc.io`, for logs. */
+export function describeResource(def: ResourceDef): string {
+  return qualifiedResourceString(def.qualified);
+}

@@ -1,0 +1,44 @@
+/**
+ * The strategies of the resources that have one, by `<groupKey or core>/<resource>`. Served resources without an
+ * entry use the generic strategy.
+ */
+import type { Names } from '@svc-apiserver/api';
+import type { Strategy } from '../strategy.js';
+import { configMapStrategy } from './configmaps.js';
+import { endpointsStrategy } from './endpoints.js';
+import { eventStrategy } from './events.js';
+import { eventV1Strategy } from './events-v1.js';
+import { leaseStrategy } from './leases.js';
+import { limitRangeStrategy } from './limitranges.js';
+import { namespaceStrategy } from './namespaces.js';
+import { nodeStrategy } from './nodes.js';
+import { persistentVolumeClaimStrategy } from './persistentvolumeclaims.js';
+import { persistentVolumeStrategy } from './persistentvolumes.js';
+import { podStrategy } from './pods.js';
+import { podTemplateStrategy } from './podtemplates.js';
+import { replicationControllerStrategy } from './replicationcontrollers.js';
+import { resourceQuotaStrategy } from './resourcequotas.js';
+import { secretStrategy } from './secrets.js';
+import { serviceAccountStrategy } from './serviceaccounts.js';
+import { serviceStrategy } from './services.js';
+
+/** Strategy factories by `<groupKey or core>/<resource>`. */
+export const strategyFactories: Readonly<Record<string, (names: Names) => Strategy>> = {
+  'core/namespaces': namespaceStrategy,
+  'core/configmaps': configMapStrategy,
+  'core/secrets': secretStrategy,
+  'core/serviceaccounts': serviceAccountStrategy,
+  'core/pods': podStrategy,
+  'core/services': serviceStrategy,
+  'core/nodes': nodeStrategy,
+  'core/events': eventStrategy,
+  'core/endpoints': endpointsStrategy,
+  'core/limitranges': limitRangeStrategy,
+  'core/resourcequotas': resourceQuotaStrategy,
+  'core/podtemplates': podTemplateStrategy,
+  'core/replicationcontrollers': replicationControllerStrategy,
+  'core/persistentvolumes': persistentVolumeStrategy,
+  'core/persistentvolumeclaims': persistentVolumeClaimStrategy,
+  'coordination/leases': leaseStrategy,
+  'events/events': eventV1Strategy,
+};

@@ -1,0 +1,69 @@
+/**
+ * Secrets (pkg/registry/core/secret, pkg/apis/core/validation ValidateSecret): `stringData` merged into `data` on
+ * write and dropped, `type` defaulted to Opaque and immutable, `immutable: true` freezes data, keys validated,
+ * total size at most 1 MiB, data values base64.
+ */
+import { fieldError, type FieldError, type KubeObject } from '@svc-apiserver/api';
+import { defineStrategy, fieldsAt } from '../default-strategy.js';
+import type { Strategy } from '../strategy.js';
+import { maxDataSize, validateDataKey } from './configmaps.js';
+
+interface SecretShape {
+  data?: Record<string, string>;
+  stringData?: Record<string, string>;
+  type?: string;
+  immutable?: boolean;
+}
+
+const base64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+
+/** Merges `stringData` into `data` (base64-encoded, stringData wins) and defaults `type`, as kube's conversion does. */
+function normalize(object: KubeObject): void {
+  const secret = object as KubeObject & SecretShape;
+  if (secret.stringData !== undefined) {
+    const data = { ...(secret.data ?? {}) };
+    for (const [k, v] of Object.entries(secret.stringData)) data[k] = Buffer.from(String(v), 'utf8').toString('base64');
+    secret.data = data;
+    delete secret.stringData;
+  }
+  if (!secret.type) secret.type = 'Opaque';
+}
+
+function validateSecret(object: KubeObject): FieldError[] {
+  const secret = object as SecretShape;
+  const errs: FieldError[] = [];
+  let size = 0;
+  for (const [k, v] of Object.entries(secret.data ?? {})) {
+    errs.push(...validateDataKey(`data[${k}]`, k));
+    if (typeof v !== 'string' || !base64.test(v)) {
+      errs.push(fieldError.invalid(`data[${k}]`, '<secret contents redacted>', 'a valid base64 string is required'));
+    } else {
+      size += k.length + Buffer.from(v, 'base64').length;
+    }
+  }
+  if (size > maxDataSize) errs.push(fieldError.tooLong('data', maxDataSize));
+  return errs;
+}
+
+/** The secret strategy. */
+export function secretStrategy(): Strategy {
+  return defineStrategy({
+    prepareForCreate: normalize,
+    prepareForUpdate: (object) => normalize(object),
+    validate: validateSecret,
+    validateUpdate(object, old) {
+      const errs = validateSecret(object);
+      const secret = object as SecretShape;
+      const before = old as SecretShape;
+      if ((secret.type ?? 'Opaque') !== (before.type ?? 'Opaque')) errs.push(fieldError.invalid('type', secret.type, 'field is immutable'));
+      if (before.immutable === true) {
+        if (secret.immutable !== true) errs.push(fieldError.forbidden('immutable', 'field is immutable when `immutable` is set'));
+        if (JSON.stringify(secret.data ?? {}) !== JSON.stringify(before.data ?? {})) {
+          errs.push(fieldError.forbidden('data', 'field is immutable when `immutable` is set'));
+        }
+      }
+      return errs;
+    },
+    selectableFields: fieldsAt('type'),
+  });
+}

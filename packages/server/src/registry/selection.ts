@@ -1,0 +1,56 @@
+/**
+ * Which objects a list, watch or deletecollection selects: a label selector and a field selector over
+ * `metadata.name`, `metadata.namespace` and the fields the resource's strategy makes selectable (kube's
+ * SelectionPredicate).
+ */
+import { badRequest, type KubeObject } from '@svc-apiserver/api';
+import { matchesFields, parseFieldSelector, type FieldSelector } from '@svc-apiserver/api/field-selector';
+import { matchesLabels, parseLabelSelector, type LabelSelector } from '@svc-apiserver/api/label-selector';
+import type { Outcome } from '../http/context.js';
+import type { ResourceDef } from './resource-def.js';
+
+/** A parsed selection. */
+export interface Selection {
+  readonly labels: LabelSelector;
+  readonly fields: FieldSelector;
+  /** True when nothing is filtered. */
+  readonly everything: boolean;
+}
+
+/** Selects every object. */
+export const selectEverything: Selection = { labels: { requirements: [] }, fields: { requirements: [] }, everything: true };
+
+/** The field set of an object: name, namespace and the strategy's selectable fields. */
+export function objectFields(def: ResourceDef, object: KubeObject): Record<string, string> {
+  const fields: Record<string, string> = { 'metadata.name': object.metadata?.name ?? '' };
+  if (def.namespaced) fields['metadata.namespace'] = object.metadata?.namespace ?? '';
+  return { ...fields, ...(def.strategy.selectableFields?.(object) ?? {}) };
+}
+
+/** Parses `labelSelector` and `fieldSelector`: 400 BadRequest for malformed selectors or unsupported field labels. */
+export function parseSelection(def: ResourceDef, labelSelector: string | null, fieldSelector: string | null): Outcome<Selection> {
+  const labels = parseLabelSelector(labelSelector ?? '');
+  if (!labels.ok) return { ok: false, status: badRequest(labels.message) };
+  const fields = parseFieldSelector(fieldSelector ?? '');
+  if (!fields.ok) return { ok: false, status: badRequest(fields.message) };
+  const supported = new Set(['metadata.name', ...(def.namespaced ? ['metadata.namespace'] : [])]);
+  const probe = def.strategy.selectableFields?.({}) ?? {};
+  for (const key of Object.keys(probe)) supported.add(key);
+  for (const r of fields.value.requirements) {
+    if (!supported.has(r.field)) return { ok: false, status: badRequest(`field label not supported: ${r.field}`) };
+  }
+  return {
+    ok: true,
+    value: {
+      labels: labels.value,
+      fields: fields.value,
+      everything: labels.value.requirements.length === 0 && fields.value.requirements.length === 0,
+    },
+  };
+}
+
+/** True when the selection selects the object. */
+export function selects(def: ResourceDef, selection: Selection, object: KubeObject): boolean {
+  if (selection.everything) return true;
+  return matchesLabels(selection.labels, object.metadata?.labels) && matchesFields(selection.fields, objectFields(def, object));
+}
