@@ -10,6 +10,7 @@ import type { Registry } from '../../registry/registry.js';
 import type { ResourceDef } from '../../registry/resource-def.js';
 import { updateObject } from '../../registry/operations/update-object.js';
 import { applyPatch, supportedPatchTypes } from '../../patch/apply-patch.js';
+import { patchSchemaOf } from '../../patch/patch-schema-of.js';
 import { checkSchema } from './schema-check.js';
 import { checkNameMatches, checkTypeMeta, parseWriteOptions, requestNamespace, sendWarnings } from './request-options.js';
 
@@ -30,7 +31,7 @@ export async function handlePatch(ctx: RequestContext, registry: Registry, def: 
     const got = await registry.store.get(def, namespace, name);
     if (!got.ok) return ctx.writeStatus(got.status);
     const current = got.value;
-    const patched = applyPatch(decoded.value.mediaType, current, decoded.value.object);
+    const patched = applyPatch(decoded.value.mediaType, current, decoded.value.object, patchSchemaOf(def));
     if (!patched.ok) return ctx.writeStatus(patched.status);
     const next = patched.value;
     for (const step of [

@@ -182,7 +182,7 @@ test('delete preconditions and dry run', async () => {
   assert.equal(ok.code, 200);
 });
 
-test('patches: merge and JSON patch, failing test op 422, no-op keeps resourceVersion, strategic merge 415', async () => {
+test('patches: merge, JSON and strategic merge patch, failing test op 422, no-op keeps resourceVersion, apply 415', async () => {
   const { call } = await testRegistry();
   const created = (await call({ verb: 'create', resource: 'configmaps', namespace: 'default', body: cm('p', { a: '1', b: '2' }) })).body as Obj;
   const merged = await call({ verb: 'patch', resource: 'configmaps', namespace: 'default', name: 'p', contentType: 'application/merge-patch+json',
@@ -198,8 +198,16 @@ test('patches: merge and JSON patch, failing test op 422, no-op keeps resourceVe
   const failed = await call({ verb: 'patch', resource: 'configmaps', namespace: 'default', name: 'p', contentType: 'application/json-patch+json',
     body: [{ op: 'test', path: '/data/b', value: 'nope' }] });
   assert.equal(failed.code, 422);
-  const smp = await call({ verb: 'patch', resource: 'configmaps', namespace: 'default', name: 'p', contentType: 'application/strategic-merge-patch+json', body: {} });
-  assert.equal(smp.code, 415);
+  const smp = await call({ verb: 'patch', resource: 'configmaps', namespace: 'default', name: 'p', contentType: 'application/strategic-merge-patch+json',
+    body: { metadata: { labels: { tier: 'web' } }, data: { c: null } } });
+  assert.equal(smp.code, 200);
+  assert.deepEqual((smp.body as Obj).metadata?.labels, { tier: 'web' });
+  assert.deepEqual((smp.body as Obj).data, { b: 'x' });
+  const badSmp = await call({ verb: 'patch', resource: 'configmaps', namespace: 'default', name: 'p', contentType: 'application/strategic-merge-patch+json',
+    body: { metadata: { $patch: 'bogus' } } });
+  assert.equal(badSmp.code, 400);
+  const apply = await call({ verb: 'patch', resource: 'configmaps', namespace: 'default', name: 'p', contentType: 'application/apply-patch+yaml', body: {} });
+  assert.equal(apply.code, 415);
   const staleRv = await call({ verb: 'patch', resource: 'configmaps', namespace: 'default', name: 'p', contentType: 'application/merge-patch+json',
     body: { metadata: { resourceVersion: created.metadata?.resourceVersion }, data: { q: '1' } } });
   assert.equal(staleRv.code, 409);
