@@ -1,0 +1,451 @@
+/**
+ * The etcd Backend: the store every Kubernetes control plane uses, reached through the `etcd3` client's raw gRPC
+ * clients (KV and Watch), so that this backend controls every request field as kube-apiserver's etcd3 store does.
+ *
+ * Revisions are etcd's own: an object's resourceVersion is the key's mod revision. Writes are single transactions
+ * guarded by the create or mod revision, whose failure branch reads the current value, so a conflict costs one round
+ * trip. Reads at a revision are etcd range requests at that revision (snapshot pagination comes free).
+ *
+ * etcd reports a read below the compacted revision without saying what that revision is; a watch from a compacted
+ * revision does say it, so the backend asks a short-lived watch when it needs the number (see
+ * {@link probeCompactRevision}). Watches use the raw watch stream, one gRPC stream per watch, because the
+ * library's high-level watcher retries on its own and hides `compact_revision`.
+ */
+import { circuitBreaker, ConsecutiveBreaker, handleWhen, noop, retry } from 'cockatiel';
+import { Etcd3, isRecoverableError } from 'etcd3';
+import type {
+  IDuplexStream,
+  IEvent,
+  IKeyValue,
+  IRangeRequest,
+  IRangeResponse,
+  IRequestOp,
+  ICompare,
+  ITxnResponse,
+  IWatchRequest,
+  IWatchResponse,
+} from 'etcd3';
+import type {
+  Backend,
+  BackendEvent,
+  BackendResult,
+  BackendWatch,
+  KeyValue,
+  ListResult,
+  WatchListener,
+} from '../backend.js';
+import { unavailable } from '../unavailable.js';
+
+/** TLS material for the connection to etcd (PEM contents, as read from kube-apiserver's `--etcd-*file` flags). */
+export interface EtcdTlsOptions {
+  /** CA bundle that signed the etcd servers' certificates (`--etcd-cafile`). */
+  readonly ca: string | Buffer;
+  /** Client certificate (`--etcd-certfile`), when etcd requires client authentication. */
+  readonly cert?: string | Buffer;
+  /** Client key (`--etcd-keyfile`). */
+  readonly key?: string | Buffer;
+}
+
+/** Options of {@link openEtcdBackend}. */
+export interface EtcdBackendOptions {
+  /** Client URLs of the etcd members (`--etcd-servers`), `http://` or `https://`. */
+  readonly endpoints: readonly string[];
+  /**
+   * Prepended to every key inside etcd (default `''`: keys already start with `/registry/`). Lets several servers,
+   * or tests, share one etcd cluster without seeing each other's keys.
+   */
+  readonly prefix?: string;
+  readonly tls?: EtcdTlsOptions;
+  /** Deadline of each unary request (default 15 s); a request past it fails with `Unavailable`. */
+  readonly requestTimeoutMs?: number;
+}
+
+/** etcd's error texts (mvcc package) for a read outside the kept history. */
+const compactedText = 'required revision has been compacted';
+const futureText = 'required revision is a future revision';
+
+const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+const isCompactedError = (error: unknown): boolean => errorText(error).includes(compactedText);
+const isFutureError = (error: unknown): boolean => errorText(error).includes(futureText);
+
+/** How long to wait for etcd to name its compacted revision on a probe watch (it answers within ~100 ms). */
+const probeTimeoutMs = 3000;
+
+/**
+ * The end of the etcd range holding every key that starts with `prefix`, as etcd's clientv3 `GetPrefix` computes it
+ * on bytes: the prefix with its last byte below 0xff incremented; `\0` (no end: every key) when there is none.
+ */
+function rangeEnd(prefix: Buffer): Buffer {
+  const end = Buffer.from(prefix);
+  for (let i = end.length - 1; i >= 0; i--) {
+    if (end[i]! < 0xff) {
+      end[i] = end[i]! + 1;
+      return end.subarray(0, i + 1);
+    }
+  }
+  return Buffer.from([0]);
+}
+
+const toBuffer = (value: string | Buffer): Buffer => (typeof value === 'string' ? Buffer.from(value, 'utf8') : value);
+
+/** Opens a Backend on an etcd cluster. Connecting is lazy: a first request fails with `Unavailable` if etcd is down. */
+export function openEtcdBackend(options: EtcdBackendOptions): Backend {
+  if (options.endpoints.length === 0) throw new Error('openEtcdBackend: no etcd endpoints');
+  const keyPrefix = Buffer.from(options.prefix ?? '', 'utf8');
+  const requestTimeoutMs = options.requestTimeoutMs ?? 15_000;
+  const several = options.endpoints.length > 1;
+
+  const client = new Etcd3({
+    hosts: [...options.endpoints],
+    ...(options.tls === undefined
+      ? {}
+      : {
+          credentials: {
+            rootCertificate: toBuffer(options.tls.ca),
+            ...(options.tls.key === undefined ? {} : { privateKey: toBuffer(options.tls.key) }),
+            ...(options.tls.cert === undefined ? {} : { certChain: toBuffer(options.tls.cert) }),
+          },
+        }),
+    grpcOptions: {
+      // Lists and watch batches can exceed gRPC's 4 MiB default; kube-apiserver lifts the limit the same way.
+      'grpc.max_receive_message_length': -1,
+      'grpc.max_send_message_length': -1,
+      // Notice a dead connection on an open stream (watch) instead of waiting forever.
+      'grpc.keepalive_time_ms': 30_000,
+      'grpc.keepalive_timeout_ms': 10_000,
+    },
+    defaultCallOptions: (context) => (context.isStream ? {} : { deadline: Date.now() + requestTimeoutMs }),
+    faultHandling: {
+      // A failing member is skipped for a second, then tried again, so service resumes soon after etcd returns.
+      host: () => circuitBreaker(handleWhen(isRecoverableError), { halfOpenAfter: 1000, breaker: new ConsecutiveBreaker(3) }),
+      // With several members a failed request is tried once more on another. With one there is nothing to gain:
+      // the caller sees `Unavailable` at once and decides (a retried write whose first attempt did commit would
+      // report a false conflict, which the caller handles like any conflict).
+      global: several ? retry(handleWhen(isRecoverableError), { maxAttempts: 1 }) : noop,
+    },
+  });
+  const kv = client.kv;
+  const watchClient = client.watchClient;
+
+  let closed = false;
+  /** The highest compacted revision etcd has told us about (compaction, a compacted watch or a probe). */
+  let compacted = 0;
+  const inflight = new Set<Promise<unknown>>();
+  const watches = new Set<{ fail(error: Parameters<WatchListener['onError']>[0]): void }>();
+
+  const closedError = () => unavailable(undefined, 'the store is closed');
+  const ensureOpen = (): void => {
+    if (closed) throw closedError();
+  };
+
+  const encode = (key: string): Buffer => Buffer.concat([keyPrefix, Buffer.from(key, 'utf8')]);
+  const decodeKey = (key: Buffer): string => key.subarray(keyPrefix.length).toString('utf8');
+  const toKv = (raw: IKeyValue): KeyValue => ({
+    key: decodeKey(raw.key),
+    value: raw.value.toString('utf8'),
+    createRevision: Number(raw.create_revision),
+    modRevision: Number(raw.mod_revision),
+  });
+  /** A key nothing is written to, for requests that only want the response header or a compaction answer. */
+  const probeKey = encode('\u0000revision-probe');
+
+  /** Runs one request; any failure of the store (down, timed out, closed) becomes an `Unavailable` rejection. */
+  const request = async <T>(run: () => Promise<T>, keep?: (error: unknown) => boolean): Promise<T> => {
+    ensureOpen();
+    const pending = run();
+    inflight.add(pending);
+    try {
+      return await pending;
+    } catch (error) {
+      if (keep?.(error) === true) throw error;
+      throw unavailable(error);
+    } finally {
+      inflight.delete(pending);
+    }
+  };
+  const txn = (compare: ICompare[], success: IRequestOp[], failure: IRequestOp[]): Promise<ITxnResponse> =>
+    request(() => kv.txn({ compare, success, failure }));
+
+  const currentRevision = async (): Promise<number> => {
+    const r = await request(() => kv.range({ key: probeKey, count_only: true }));
+    return Number(r.header.revision);
+  };
+
+  /**
+   * Asks etcd for its compacted revision, known to be above `below`: a watch from `below` is refused with the
+   * compacted revision (etcd's watch answers with `compact_revision`, which a range error does not carry).
+   */
+  const probeCompactRevision = async (below: number): Promise<number> => {
+    const stream = await request(() => watchClient.watch());
+    const found = await new Promise<number | undefined>((resolve) => {
+      let done = false;
+      const finish = (value: number | undefined): void => {
+        if (done) return;
+        done = true;
+        clearTimeout(timer);
+        stream.cancel();
+        resolve(value);
+      };
+      const timer = setTimeout(() => finish(undefined), probeTimeoutMs);
+      stream.on('data', (r: IWatchResponse) => {
+        const rev = Number(r.compact_revision);
+        if (rev > 0) finish(rev);
+        else if (r.events.length > 0 || r.canceled) finish(undefined);
+      });
+      stream.on('error', () => finish(undefined));
+      stream.on('end', () => finish(undefined));
+      stream.write({ create_request: { key: probeKey, start_revision: Math.max(below, 1) } });
+    });
+    // No answer means etcd's history moved between the two requests; below + 1 is then the safe lower bound.
+    compacted = Math.max(compacted, found ?? below + 1);
+    return compacted;
+  };
+
+  /** A range at `revision` (0: current), with etcd's revision errors as values. */
+  const rangeAt = async (
+    req: IRangeRequest,
+    revision: number,
+  ): Promise<BackendResult<IRangeResponse, 'Compacted' | 'FutureRevision'>> => {
+    try {
+      const value = await request(
+        () => kv.range({ ...req, revision }),
+        (e) => isCompactedError(e) || isFutureError(e),
+      );
+      return { ok: true, value };
+    } catch (error) {
+      if (isCompactedError(error)) {
+        return { ok: false, error: { code: 'Compacted', compactRevision: await probeCompactRevision(revision) } };
+      }
+      return { ok: false, error: { code: 'FutureRevision', currentRevision: await currentRevision() } };
+    }
+  };
+
+  const firstRange = (r: ITxnResponse): IKeyValue | undefined => r.responses[0]?.response_range?.kvs[0];
+
+  const backend: Backend = {
+    name: 'etcd',
+
+    currentRevision,
+
+    async compactRevision() {
+      ensureOpen();
+      // Cheap check first: if history at the last known compacted revision is still readable, it is current.
+      const at = Math.max(compacted, 1);
+      const r = await rangeAt({ key: probeKey, count_only: true }, at);
+      if (!r.ok && r.error.code === 'Compacted') return r.error.compactRevision;
+      return compacted;
+    },
+
+    async get(key, readOptions) {
+      const revision = readOptions?.revision ?? 0;
+      const r = await rangeAt({ key: encode(key) }, revision);
+      if (!r.ok) return r;
+      const raw = r.value.kvs[0];
+      const at = revision === 0 ? Number(r.value.header.revision) : revision;
+      return { ok: true, value: raw === undefined ? { revision: at } : { revision: at, kv: toKv(raw) } };
+    },
+
+    async list(prefix, listOptions) {
+      const revision = listOptions?.revision ?? 0;
+      const from = encode(prefix);
+      const start =
+        listOptions?.startKey !== undefined && Buffer.compare(encode(listOptions.startKey), from) > 0
+          ? encode(listOptions.startKey)
+          : from;
+      const r = await rangeAt({ key: start, range_end: rangeEnd(from), limit: listOptions?.limit ?? 0 }, revision);
+      if (!r.ok) return r;
+      const result: ListResult = {
+        revision: revision === 0 ? Number(r.value.header.revision) : revision,
+        kvs: r.value.kvs.map(toKv),
+        more: r.value.more,
+      };
+      return { ok: true, value: result };
+    },
+
+    async count(prefix) {
+      const from = encode(prefix);
+      const r = await request(() => kv.range({ key: from, range_end: rangeEnd(from), count_only: true }));
+      return { revision: Number(r.header.revision), count: Number(r.count) };
+    },
+
+    async create(key, value) {
+      const k = encode(key);
+      const r = await txn(
+        [{ key: k, target: 'Create', result: 'Equal', create_revision: 0 }],
+        [{ request_put: { key: k, value: Buffer.from(value, 'utf8') } }],
+        [{ request_range: { key: k } }],
+      );
+      if (r.succeeded) {
+        const revision = Number(r.header.revision);
+        return { ok: true, value: { key, value, createRevision: revision, modRevision: revision } };
+      }
+      const current = firstRange(r);
+      if (current === undefined) throw new Error(`etcd create of ${key}: compare failed but the key is absent`);
+      return { ok: false, error: { code: 'KeyExists', current: toKv(current) } };
+    },
+
+    async update(key, value, expectedModRevision) {
+      const k = encode(key);
+      const r = await txn(
+        [
+          { key: k, target: 'Mod', result: 'Equal', mod_revision: expectedModRevision },
+          { key: k, target: 'Version', result: 'Greater', version: 0 },
+        ],
+        [{ request_put: { key: k, value: Buffer.from(value, 'utf8'), prev_kv: true } }],
+        [{ request_range: { key: k } }],
+      );
+      if (r.succeeded) {
+        const prev = r.responses[0]?.response_put?.prev_kv;
+        const createRevision = Number(prev?.create_revision ?? r.header.revision);
+        return { ok: true, value: { key, value, createRevision, modRevision: Number(r.header.revision) } };
+      }
+      const current = firstRange(r);
+      return current === undefined
+        ? { ok: false, error: { code: 'NotFound' } }
+        : { ok: false, error: { code: 'Conflict', current: toKv(current) } };
+    },
+
+    async delete(key, expectedModRevision) {
+      const k = encode(key);
+      const compare: ICompare[] = [{ key: k, target: 'Version', result: 'Greater', version: 0 }];
+      if (expectedModRevision !== undefined) {
+        compare.push({ key: k, target: 'Mod', result: 'Equal', mod_revision: expectedModRevision });
+      }
+      const r = await txn(compare, [{ request_delete_range: { key: k, prev_kv: true } }], [{ request_range: { key: k } }]);
+      if (r.succeeded) {
+        const prev = r.responses[0]?.response_delete_range?.prev_kvs[0];
+        if (prev === undefined) throw new Error(`etcd delete of ${key}: no previous value returned`);
+        return { ok: true, value: { ...toKv(prev), modRevision: Number(r.header.revision) } };
+      }
+      const current = firstRange(r);
+      return current === undefined
+        ? { ok: false, error: { code: 'NotFound' } }
+        : { ok: false, error: { code: 'Conflict', current: toKv(current) } };
+    },
+
+    watch(prefix, afterRevision, listener) {
+      ensureOpen();
+      let active = true;
+      let stream: IDuplexStream<IWatchRequest, IWatchResponse> | undefined;
+      /** The last revision handed to the listener: etcd never repeats one on a stream, this makes sure of it. */
+      let delivered = afterRevision;
+
+      const stop = (): void => {
+        active = false;
+        watches.delete(entry);
+        stream?.cancel();
+      };
+      const fail = (error: Parameters<WatchListener['onError']>[0]): void => {
+        if (!active) return;
+        stop();
+        listener.onError(error);
+      };
+      const entry = { fail };
+      watches.add(entry);
+
+      const toEvent = (e: IEvent): BackendEvent => {
+        const prev = e.prev_kv != null && e.prev_kv.key.length > 0 ? toKv(e.prev_kv) : undefined;
+        if (e.type === 'Delete') {
+          // etcd's delete event carries only the key and the delete revision; the deleted value is the prevKv.
+          const kvOf: KeyValue = {
+            key: decodeKey(e.kv.key),
+            value: prev?.value ?? '',
+            createRevision: prev?.createRevision ?? 0,
+            modRevision: Number(e.kv.mod_revision),
+          };
+          return prev === undefined ? { type: 'delete', kv: kvOf } : { type: 'delete', kv: kvOf, prevKv: prev };
+        }
+        return prev === undefined ? { type: 'put', kv: toKv(e.kv) } : { type: 'put', kv: toKv(e.kv), prevKv: prev };
+      };
+
+      const onResponse = (r: IWatchResponse): void => {
+        if (!active) return;
+        const compactRevision = Number(r.compact_revision);
+        if (compactRevision > 0) {
+          compacted = Math.max(compacted, compactRevision);
+          fail({ code: 'Compacted', compactRevision });
+          return;
+        }
+        // One etcd response may hold several revisions; the listener gets one batch per committed revision.
+        let batch: BackendEvent[] = [];
+        let batchRevision = 0;
+        for (const raw of r.events) {
+          const event = toEvent(raw);
+          const revision = event.kv.modRevision;
+          if (revision <= delivered) continue;
+          if (revision !== batchRevision && batch.length > 0) {
+            listener.onEvents(batch);
+            if (!active) return;
+            delivered = batchRevision;
+            batch = [];
+          }
+          batchRevision = revision;
+          batch.push(event);
+        }
+        if (batch.length > 0) {
+          delivered = batchRevision;
+          listener.onEvents(batch);
+          if (!active) return;
+        }
+        if (r.canceled) fail({ code: 'Unavailable', message: `etcd canceled the watch: ${r.cancel_reason}` });
+      };
+
+      void (async () => {
+        let s: IDuplexStream<IWatchRequest, IWatchResponse>;
+        try {
+          s = await watchClient.watch();
+        } catch (error) {
+          fail({ code: 'Unavailable', message: unavailable(error).message });
+          return;
+        }
+        stream = s;
+        // Listeners go on before the cancel check: a cancelled stream still emits its `error`.
+        s.on('error', (error) => fail({ code: 'Unavailable', message: unavailable(error).message }));
+        s.on('end', () => fail({ code: 'Unavailable', message: 'storage unavailable: the etcd watch stream ended' }));
+        s.on('data', onResponse);
+        if (!active) {
+          s.cancel();
+          return;
+        }
+        const key = encode(prefix);
+        s.write({
+          create_request: { key, range_end: rangeEnd(key), start_revision: afterRevision + 1, prev_kv: true },
+        });
+      })();
+
+      const handle: BackendWatch = {
+        cancel() {
+          if (active) stop();
+        },
+      };
+      return handle;
+    },
+
+    async compact(revision) {
+      const to = Math.min(revision, await currentRevision());
+      if (to <= compacted) return;
+      try {
+        await request(() => kv.compact({ revision: to, physical: false }), isCompactedError);
+      } catch (error) {
+        // Already compacted at or past `to` (by another server on the same etcd): nothing to do.
+        if (isCompactedError(error)) return;
+        throw error;
+      }
+      compacted = Math.max(compacted, to);
+    },
+
+    async close() {
+      if (closed) return;
+      closed = true;
+      await Promise.allSettled([...inflight]);
+      const open = [...watches];
+      queueMicrotask(() => {
+        for (const w of open) w.fail({ code: 'Unavailable', message: 'storage unavailable: the store is closed' });
+      });
+      // Watches end before the client closes, so their streams' errors find them inactive.
+      await new Promise<void>((resolve) => queueMicrotask(resolve));
+      client.close();
+    },
+  };
+  return backend;
+}
