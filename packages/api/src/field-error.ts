@@ -72,8 +72,8 @@ export function invalid(kind: string, qr: QualifiedResource, name: string, error
   const messages = errors.map(fieldErrorMessage);
   const joined = messages.length === 1 ? messages[0] : `[${messages.join(', ')}]`;
   return failure('Invalid', `${kind} "${name}" is invalid: ${joined}`, {
-    name,
-    group: qr.group,
+    ...(name ? { name } : {}),
+    ...(qr.group ? { group: qr.group } : {}),
     kind,
     causes: errors.map((e) => ({ reason: e.type, message: fieldErrorMessage(e).slice(e.field.length + 2), field: e.field })),
   });

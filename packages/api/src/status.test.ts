@@ -13,7 +13,8 @@ test('every reason maps to its HTTP code', () => {
 test('messages follow kube-apiserver wording', () => {
   assert.equal(notFound({ group: '', resource: 'configmaps' }, 'x').message, 'configmaps "x" not found');
   assert.equal(notFound({ group: 'apps', resource: 'deployments' }, 'd').message, 'deployments.apps "d" not found');
-  assert.deepEqual(alreadyExists({ group: '', resource: 'pods' }, 'p').details, { name: 'p', group: '', kind: 'pods' });
+  assert.deepEqual(alreadyExists({ group: '', resource: 'pods' }, 'p').details, { name: 'p', kind: 'pods' });
+  assert.deepEqual(notFound({ group: 'apps', resource: 'deployments' }, 'd').details, { name: 'd', group: 'apps', kind: 'deployments' });
   assert.equal(
     conflict({ group: '', resource: 'configmaps' }, 'x', optimisticLockMessage).message,
     'Operation cannot be fulfilled on configmaps "x": the object has been modified; please apply your changes to the latest version and try again',

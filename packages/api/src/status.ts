@@ -91,8 +91,13 @@ export function success(details?: StatusDetails): Status {
   return status;
 }
 
+/** Details naming one object; empty fields are left out, as Go's omitempty does. */
 function named(qr: QualifiedResource, name: string): StatusDetails {
-  return name ? { name, group: qr.group, kind: qr.resource } : { group: qr.group, kind: qr.resource };
+  const details: StatusDetails = {};
+  if (name) details.name = name;
+  if (qr.group) details.group = qr.group;
+  details.kind = qr.resource;
+  return details;
 }
 
 /** 404 `configmaps "x" not found`. */

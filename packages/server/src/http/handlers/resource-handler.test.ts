@@ -66,6 +66,10 @@ test('unknown resources answer 404 and unsupported verbs 405', async () => {
   assert.equal(finalizeGet.code, 405);
   const badSub = await call({ verb: 'get', resource: 'configmaps', namespace: 'default', name: 'x', subresource: 'status' });
   assert.equal(badSub.code, 404);
+  const putCollection = await call({ verb: 'update', resource: 'configmaps', namespace: 'default', body: { metadata: { name: 'x' } } });
+  assert.equal(putCollection.code, 405);
+  const postNamed = await call({ verb: 'create', resource: 'configmaps', namespace: 'default', name: 'x', body: { metadata: { name: 'x' } } });
+  assert.equal(postNamed.code, 405);
 });
 
 test('generateName picks a 5-character suffix from kube\'s alphabet; names are validated', async () => {

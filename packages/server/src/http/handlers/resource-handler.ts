@@ -29,6 +29,11 @@ const handlers: Readonly<Record<string, VerbHandler>> = {
   deletecollection: handleDeleteCollection,
 };
 
+/** Verbs that act on one named object. */
+const namedVerbs: ReadonlySet<string> = new Set(['get', 'update', 'patch', 'delete']);
+/** Verbs that act on a collection. */
+const collectionVerbs: ReadonlySet<string> = new Set(['list', 'create', 'deletecollection']);
+
 /** 404 for paths that name nothing served. */
 export function resourceNotFound() {
   return failure('NotFound', 'the server could not find the requested resource', {});
@@ -52,6 +57,10 @@ export function resourceHandler(registry: Registry): (ctx: RequestContext) => Pr
     }
     const handler = handlers[info.verb];
     if (handler === undefined || !verbs.includes(info.verb)) return ctx.writeStatus(methodNotAllowed());
+    // kube-apiserver routes PUT/PATCH/DELETE-one only on named paths and POST only on collections (and on
+    // subresources such as pods/eviction).
+    if (namedVerbs.has(info.verb) && info.name === '') return ctx.writeStatus(methodNotAllowed());
+    if (collectionVerbs.has(info.verb) && info.name !== '' && info.subresource === '') return ctx.writeStatus(methodNotAllowed());
     if (info.subresource !== '' && (info.verb === 'update' || info.verb === 'patch')
       && info.subresource !== 'status' && info.subresource !== 'finalize') {
       return ctx.writeStatus(methodNotAllowed());
