@@ -1,0 +1,10 @@
+/**
+ * The svc-apiserver client: kubeconfig loading, a REST client with typed verbs, watch streams and discovery.
+ */
+export * from './result.js';
+export * from './kubeconfig.js';
+export * from './paths.js';
+export * from './transport.js';
+export * from './rest-client.js';
+export * from './watch.js';
+export * from './discovery.js';

@@ -1,0 +1,226 @@
+/**
+ * The REST client: typed verbs over the transport, each returning the decoded object or the server's Status.
+ * Mirrors client-go's dynamic client (get, list, create, update, patch, delete, deletecollection, watch).
+ */
+import type { KubeList, KubeObject, Status } from '@svc-apiserver/api';
+import type { ConnectionConfig } from './kubeconfig.js';
+import { resourcePath, withQuery, type ResourceRef } from './paths.js';
+import { fail, ok, statusFromResponse, transportFailure, type ApiResult } from './result.js';
+import { createTransport, type HttpRequest, type HttpResponse, type Transport, type TransportOptions } from './transport.js';
+import { watchResource, type WatchHandle, type WatchOptions } from './watch.js';
+
+/** Options of a get. */
+export interface GetOptions {
+  readonly resourceVersion?: string;
+  readonly subresource?: string;
+}
+
+/** Options of a list (and of deletecollection's selection). */
+export interface ListOptions {
+  readonly labelSelector?: string;
+  readonly fieldSelector?: string;
+  readonly limit?: number;
+  readonly continue?: string;
+  readonly resourceVersion?: string;
+  readonly resourceVersionMatch?: 'Exact' | 'NotOlderThan';
+  readonly timeoutSeconds?: number;
+}
+
+/** Options of a write (create, update, patch). */
+export interface WriteOptions {
+  readonly dryRun?: boolean;
+  readonly fieldManager?: string;
+  readonly fieldValidation?: 'Ignore' | 'Warn' | 'Strict';
+  /** `status`, `finalize`, ...: writes the subresource instead of the object. */
+  readonly subresource?: string;
+}
+
+/** Options of a delete, sent as a DeleteOptions body. */
+export interface DeleteOptions {
+  readonly gracePeriodSeconds?: number;
+  readonly propagationPolicy?: 'Orphan' | 'Background' | 'Foreground';
+  readonly preconditions?: { readonly uid?: string; readonly resourceVersion?: string };
+  readonly dryRun?: boolean;
+}
+
+/** Patch flavours and their media types. */
+export const patchContentTypes = {
+  json: 'application/json-patch+json',
+  merge: 'application/merge-patch+json',
+  strategic: 'application/strategic-merge-patch+json',
+  apply: 'application/apply-patch+yaml',
+} as const;
+
+/** A patch flavour. */
+export type PatchType = keyof typeof patchContentTypes;
+
+/** Options of a patch. */
+export interface PatchOptions extends WriteOptions {
+  /** Server-side apply: take ownership of conflicting fields. */
+  readonly force?: boolean;
+}
+
+/** Options of a client. */
+export interface ClientOptions extends TransportOptions {
+  /** Receives each `Warning` header the server sends (kubectl prints them as `Warning: ...`). */
+  readonly onWarning?: (text: string) => void;
+}
+
+/** A REST client bound to one server. */
+export interface RestClient {
+  readonly config: ConnectionConfig;
+  /** Any request; the response is returned whatever its status. */
+  raw(req: HttpRequest): Promise<ApiResult<HttpResponse>>;
+  /** Any request whose 2xx JSON body is the value; other statuses become the Status failure. */
+  request<T = unknown>(req: HttpRequest): Promise<ApiResult<T>>;
+  get<T extends KubeObject = KubeObject>(ref: ResourceRef, name: string, options?: GetOptions): Promise<ApiResult<T>>;
+  list<T extends KubeObject = KubeObject>(ref: ResourceRef, options?: ListOptions): Promise<ApiResult<KubeList<T>>>;
+  create<T extends KubeObject = KubeObject>(ref: ResourceRef, object: T, options?: WriteOptions): Promise<ApiResult<T>>;
+  update<T extends KubeObject = KubeObject>(ref: ResourceRef, object: T, options?: WriteOptions): Promise<ApiResult<T>>;
+  patch<T extends KubeObject = KubeObject>(ref: ResourceRef, name: string, type: PatchType, patch: unknown, options?: PatchOptions): Promise<ApiResult<T>>;
+  /** The deleted object (or the object now being deleted), or a success Status when the server sends one. */
+  delete(ref: ResourceRef, name: string, options?: DeleteOptions): Promise<ApiResult<KubeObject | Status>>;
+  deleteCollection(ref: ResourceRef, options?: ListOptions & DeleteOptions): Promise<ApiResult<KubeObject | Status>>;
+  /** A watch stream that resumes from the last seen resourceVersion when the connection drops. */
+  watch<T extends KubeObject = KubeObject>(ref: ResourceRef, options?: WatchOptions): WatchHandle<T>;
+  close(): void;
+}
+
+const jsonHeaders = { accept: 'application/json', 'content-type': 'application/json' } as const;
+
+function writeQuery(options: WriteOptions | undefined): Record<string, string | undefined> {
+  return {
+    dryRun: options?.dryRun ? 'All' : undefined,
+    fieldManager: options?.fieldManager,
+    fieldValidation: options?.fieldValidation,
+  };
+}
+
+function listQuery(options: ListOptions | undefined): Record<string, string | number | undefined> {
+  return {
+    labelSelector: options?.labelSelector,
+    fieldSelector: options?.fieldSelector,
+    limit: options?.limit,
+    continue: options?.continue,
+    resourceVersion: options?.resourceVersion,
+    resourceVersionMatch: options?.resourceVersionMatch,
+    timeoutSeconds: options?.timeoutSeconds,
+  };
+}
+
+function deleteBody(options: DeleteOptions | undefined): string | undefined {
+  if (!options) return undefined;
+  const body: Record<string, unknown> = { kind: 'DeleteOptions', apiVersion: 'v1' };
+  if (options.gracePeriodSeconds !== undefined) body.gracePeriodSeconds = options.gracePeriodSeconds;
+  if (options.propagationPolicy !== undefined) body.propagationPolicy = options.propagationPolicy;
+  if (options.preconditions !== undefined) body.preconditions = options.preconditions;
+  if (options.dryRun) body.dryRun = ['All'];
+  return Object.keys(body).length > 2 ? JSON.stringify(body) : undefined;
+}
+
+/** The ref with the object's namespace filled in when the ref names none. */
+function refFor(ref: ResourceRef, object: KubeObject): ResourceRef {
+  const ns = object.metadata?.namespace;
+  return ref.namespace === undefined && ns ? { ...ref, namespace: ns } : ref;
+}
+
+/** Makes a client from a connection config (see `loadKubeconfig`). */
+export function createClient(config: ConnectionConfig, options: ClientOptions = {}): RestClient {
+  const transport: Transport = createTransport(config, options);
+
+  async function raw(req: HttpRequest): Promise<ApiResult<HttpResponse>> {
+    const res = await transport.send(req);
+    if (res.ok && options.onWarning) reportWarnings(res.value.headers.warning, options.onWarning);
+    return res;
+  }
+
+  async function request<T>(req: HttpRequest): Promise<ApiResult<T>> {
+    const res = await raw(req);
+    if (!res.ok) return res;
+    const { status, body } = res.value;
+    if (status < 200 || status > 299) return fail(statusFromResponse(status, body));
+    try {
+      return ok(JSON.parse(body.toString('utf8')) as T);
+    } catch (e) {
+      return fail(transportFailure(`the server returned a body that is not JSON: ${(e as Error).message}`));
+    }
+  }
+
+  const client: RestClient = {
+    config,
+    raw,
+    request,
+    get(ref, name, o) {
+      return request({ method: 'GET', path: withQuery(resourcePath(ref, name, o?.subresource), { resourceVersion: o?.resourceVersion }), headers: { accept: 'application/json' } });
+    },
+    list(ref, o) {
+      return request({ method: 'GET', path: withQuery(resourcePath(ref), listQuery(o)), headers: { accept: 'application/json' } });
+    },
+    create(ref, object, o) {
+      const r = refFor(ref, object);
+      const path = o?.subresource !== undefined
+        ? resourcePath(r, object.metadata?.name ?? '', o.subresource)
+        : resourcePath(r);
+      return request({ method: 'POST', path: withQuery(path, writeQuery(o)), headers: jsonHeaders, body: JSON.stringify(object) });
+    },
+    update(ref, object, o) {
+      const r = refFor(ref, object);
+      return request({
+        method: 'PUT',
+        path: withQuery(resourcePath(r, object.metadata?.name ?? '', o?.subresource), writeQuery(o)),
+        headers: jsonHeaders,
+        body: JSON.stringify(object),
+      });
+    },
+    patch(ref, name, type, patch, o) {
+      const body = typeof patch === 'string' ? patch : JSON.stringify(patch);
+      return request({
+        method: 'PATCH',
+        path: withQuery(resourcePath(ref, name, o?.subresource), { ...writeQuery(o), force: o?.force === undefined ? undefined : String(o.force) }),
+        headers: { accept: 'application/json', 'content-type': patchContentTypes[type] },
+        body,
+      });
+    },
+    delete(ref, name, o) {
+      const body = deleteBody(o);
+      return request({
+        method: 'DELETE',
+        path: resourcePath(ref, name),
+        headers: body === undefined ? { accept: 'application/json' } : jsonHeaders,
+        ...(body === undefined ? {} : { body }),
+      });
+    },
+    deleteCollection(ref, o) {
+      const body = deleteBody(o);
+      return request({
+        method: 'DELETE',
+        path: withQuery(resourcePath(ref), listQuery(o)),
+        headers: body === undefined ? { accept: 'application/json' } : jsonHeaders,
+        ...(body === undefined ? {} : { body }),
+      });
+    },
+    watch(ref, o) {
+      return watchResource(transport, ref, o);
+    },
+    close() {
+      transport.close();
+    },
+  };
+  return client;
+}
+
+/** Splits `Warning: 299 - "text"` header values (possibly several, comma-joined) into their texts. */
+export function parseWarnings(header: string | string[] | undefined): string[] {
+  if (header === undefined) return [];
+  const values = Array.isArray(header) ? header : [header];
+  const out: string[] = [];
+  const re = /\d{3} [^ ]+ "((?:[^"\\]|\\.)*)"/g;
+  for (const v of values) {
+    for (const m of v.matchAll(re)) out.push((m[1] ?? '').replace(/\\(.)/g, '$1'));
+  }
+  return out;
+}
+
+function reportWarnings(header: string | string[] | undefined, onWarning: (text: string) => void): void {
+  for (const w of parseWarnings(header)) onWarning(w);
+}

@@ -1,0 +1,62 @@
+/**
+ * Results of client calls: the value, or the Kubernetes `Status` the server (or the transport) failed with.
+ */
+import { failure, isStatus, type Status } from '@svc-apiserver/api';
+
+/** A call's outcome. A failure always carries a `Status`, as client-go's StatusError does. */
+export type ApiResult<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly status: Status };
+
+/** A successful result. */
+export function ok<T>(value: T): ApiResult<T> {
+  return { ok: true, value };
+}
+
+/** A failed result. */
+export function fail<T = never>(status: Status): ApiResult<T> {
+  return { ok: false, status };
+}
+
+/**
+ * A failure that never reached the server or got no answer (connection refused, TLS, aborted). Its code is 0 so
+ * callers can tell it from every HTTP status; the reason is empty like client-go's non-API errors.
+ */
+export function transportFailure(message: string): Status {
+  return failure('Unknown', message, undefined, 0);
+}
+
+/**
+ * The Status for a non-2xx response: the body when it is a Status (kube-apiserver always sends one), otherwise one
+ * made from the HTTP code, as client-go's `newUnstructuredResponseError` does for bodies that are not a Status.
+ */
+export function statusFromResponse(code: number, body: Buffer): Status {
+  const text = body.toString('utf8');
+  try {
+    const parsed: unknown = JSON.parse(text);
+    if (isStatus(parsed)) return parsed;
+  } catch {
+    // not JSON: fall through to a Status made from the code
+  }
+  const reason = reasonForCode(code);
+  const message = text.trim() || `the server responded with the status code ${code} but did not return more information`;
+  return failure(reason, message, undefined, code);
+}
+
+function reasonForCode(code: number): Parameters<typeof failure>[0] {
+  switch (code) {
+    case 400: return 'BadRequest';
+    case 401: return 'Unauthorized';
+    case 403: return 'Forbidden';
+    case 404: return 'NotFound';
+    case 405: return 'MethodNotAllowed';
+    case 406: return 'NotAcceptable';
+    case 409: return 'Conflict';
+    case 410: return 'Gone';
+    case 413: return 'RequestEntityTooLarge';
+    case 415: return 'UnsupportedMediaType';
+    case 422: return 'Invalid';
+    case 429: return 'TooManyRequests';
+    case 503: return 'ServiceUnavailable';
+    case 504: return 'Timeout';
+    default: return code >= 500 ? 'InternalError' : 'Unknown';
+  }
+}

@@ -1,0 +1,176 @@
+/**
+ * Watch streams: `GET <collection>?watch=true` read as newline-delimited JSON events, as an abortable AsyncIterable.
+ * When the connection ends (server timeout, network), the stream reconnects from the last resourceVersion it saw,
+ * as client-go's RetryWatcher does. An `ERROR` event ends the iteration: its object is the Status, and code 410
+ * (Expired/Gone) means the caller's resourceVersion is too old and it must list again.
+ */
+import type { IncomingMessage } from 'node:http';
+import type { KubeObject, Status, WatchEvent } from '@svc-apiserver/api';
+import { resourcePath, withQuery, type ResourceRef } from './paths.js';
+import { statusFromResponse, transportFailure } from './result.js';
+import type { Transport } from './transport.js';
+
+/** Options of a watch. */
+export interface WatchOptions {
+  readonly labelSelector?: string;
+  readonly fieldSelector?: string;
+  /** Start after this version; absent means "get state and start at most recent" (synthetic ADDED events). */
+  readonly resourceVersion?: string;
+  readonly allowWatchBookmarks?: boolean;
+  /** Asks the server to end each connection after this long; the stream then reconnects. */
+  readonly timeoutSeconds?: number;
+  readonly signal?: AbortSignal;
+  /** Reconnect after the connection ends. Default true. */
+  readonly reconnect?: boolean;
+  /** Connection attempts in a row that may fail before the stream gives up with an ERROR event. Default 5. */
+  readonly maxRetries?: number;
+  /** Delay before a reconnect, in ms. Default 200 (doubling on consecutive failures). */
+  readonly retryDelayMs?: number;
+}
+
+/** A running watch. Iterate it once; `close()` ends it. */
+export interface WatchHandle<T extends KubeObject = KubeObject> extends AsyncIterable<WatchEvent<T>> {
+  /** The last resourceVersion seen (or the starting one). */
+  readonly resourceVersion: string | undefined;
+  close(): void;
+}
+
+/** An ERROR event carrying a Status, as the server sends for 410. */
+function errorEvent<T>(status: Status): WatchEvent<T> {
+  return { type: 'ERROR', object: status as unknown as T };
+}
+
+/** True when an ERROR event tells the caller to list again (410 Expired/Gone). */
+export function isResourceExpired(event: WatchEvent<unknown>): boolean {
+  if (event.type !== 'ERROR') return false;
+  const code = (event.object as { code?: unknown } | null)?.code;
+  return code === 410;
+}
+
+/** Splits a byte stream into lines (the watch framing kube-apiserver uses for JSON). */
+async function* lines(stream: IncomingMessage): AsyncGenerator<string> {
+  let pending = '';
+  stream.setEncoding('utf8');
+  for await (const chunk of stream as AsyncIterable<string>) {
+    pending += chunk;
+    let nl: number;
+    while ((nl = pending.indexOf('\n')) >= 0) {
+      const line = pending.slice(0, nl).trim();
+      pending = pending.slice(nl + 1);
+      if (line) yield line;
+    }
+  }
+  if (pending.trim()) yield pending.trim();
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const t = setTimeout(done, ms);
+    function done(): void {
+      clearTimeout(t);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+    signal.addEventListener('abort', done, { once: true });
+  });
+}
+
+/** Starts a watch on a collection (a single object: pass `fieldSelector: metadata.name=<name>`). */
+export function watchResource<T extends KubeObject = KubeObject>(transport: Transport, ref: ResourceRef, options: WatchOptions = {}): WatchHandle<T> {
+  const controller = new AbortController();
+  const signal = controller.signal;
+  if (options.signal) {
+    if (options.signal.aborted) controller.abort();
+    else options.signal.addEventListener('abort', () => controller.abort(), { once: true });
+  }
+  let resourceVersion = options.resourceVersion;
+  const reconnect = options.reconnect ?? true;
+  const maxRetries = options.maxRetries ?? 5;
+  const baseDelay = options.retryDelayMs ?? 200;
+
+  async function* run(): AsyncGenerator<WatchEvent<T>> {
+    try {
+      yield* connectLoop();
+    } finally {
+      // a consumer that stops iterating (break, return, throw) ends the connection too
+      controller.abort();
+    }
+  }
+
+  async function* connectLoop(): AsyncGenerator<WatchEvent<T>> {
+    let failures = 0;
+    while (!signal.aborted) {
+      const path = withQuery(resourcePath(ref), {
+        watch: 'true',
+        resourceVersion,
+        labelSelector: options.labelSelector,
+        fieldSelector: options.fieldSelector,
+        allowWatchBookmarks: options.allowWatchBookmarks ? 'true' : undefined,
+        timeoutSeconds: options.timeoutSeconds,
+      });
+      const opened = await transport.open({ method: 'GET', path, headers: { accept: 'application/json' }, signal });
+      if (signal.aborted) return;
+      if (!opened.ok) {
+        failures++;
+        if (!reconnect || failures > maxRetries) {
+          yield errorEvent<T>(opened.status);
+          return;
+        }
+        await sleep(baseDelay * 2 ** (failures - 1), signal);
+        continue;
+      }
+      const res = opened.value;
+      if (res.statusCode !== 200) {
+        const chunks: Buffer[] = [];
+        try {
+          for await (const c of res as AsyncIterable<Buffer>) chunks.push(c);
+        } catch {
+          // the status line is enough
+        }
+        yield errorEvent<T>(statusFromResponse(res.statusCode ?? 0, Buffer.concat(chunks)));
+        return;
+      }
+      failures = 0;
+      try {
+        for await (const line of lines(res)) {
+          let event: WatchEvent<T>;
+          try {
+            event = JSON.parse(line) as WatchEvent<T>;
+          } catch {
+            res.destroy();
+            yield errorEvent<T>(transportFailure(`the server sent a watch event that is not JSON: ${line.slice(0, 200)}`));
+            return;
+          }
+          if (event.type === 'ERROR') {
+            res.destroy();
+            yield event;
+            return;
+          }
+          const rv = (event.object as KubeObject | undefined)?.metadata?.resourceVersion;
+          if (rv) resourceVersion = rv;
+          yield event;
+          if (signal.aborted) {
+            res.destroy();
+            return;
+          }
+        }
+      } catch {
+        // connection reset or aborted: reconnect below unless the caller stopped
+      }
+      if (signal.aborted || !reconnect) return;
+    }
+  }
+
+  const iterable = run();
+  return {
+    get resourceVersion() {
+      return resourceVersion;
+    },
+    close() {
+      controller.abort();
+    },
+    [Symbol.asyncIterator]() {
+      return iterable;
+    },
+  };
+}
