@@ -38,6 +38,11 @@ export interface RequestContext {
   readonly query: URLSearchParams;
   readonly headers: IncomingHttpHeaders;
   readonly names: Names;
+  /**
+   * The client's TLS certificate chain as presented (DER, leaf first; empty when none was sent). Not verified:
+   * the x509 authenticator verifies it against its CA.
+   */
+  readonly clientCertificates: readonly Buffer[];
   /** Set by the request-info filter. */
   info: RequestInfo;
   /** Set by authentication. */
@@ -57,6 +62,11 @@ export interface RequestContext {
   writeObject(code: number, object: unknown): void;
   /** Writes a failure (or success) Status with its code. */
   writeStatus(status: Status): void;
+  /**
+   * Writes a body already encoded, with its own Content-Type and extra headers (aggregated discovery, OpenAPI
+   * documents and their protobuf form, 304/301 answers with an empty body).
+   */
+  writeBytes(code: number, contentType: string, body: string | Uint8Array, headers?: Readonly<Record<string, string>>): void;
   /** Writes plain text (health endpoints). */
   writeText(code: number, text: string): void;
   /** Starts a watch response: status 200 and headers go out at once. */

@@ -1,0 +1,249 @@
+/**
+ * The benchmark (`npm run bench`): creates, gets and lists of configmaps over HTTPS with 64 concurrent keep-alive
+ * clients against a SQLite-backed server, each figure printed beside a baseline measured in the same run on the
+ * same machine: a raw node:https server with the same TLS setup answering fixed bodies, and raw better-sqlite3
+ * durable (WAL + synchronous=FULL) single-row commits and point selects. Loopback only, bounded in time.
+ *
+ * Flags: --seconds=<per phase, default 5> --clients=<64> --list-items=<1000> --lists=<40>
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import Database from 'better-sqlite3';
+import { createClient, loadKubeconfig, type ConnectionConfig, type RestClient } from '@svc-apiserver/client';
+
+const self = fileURLToPath(import.meta.url);
+const here = dirname(self);
+const repoRoot = resolve(here, '..', '..');
+/** Run from source (tsx) or compiled: the children follow suit. */
+const fromSource = self.endsWith('.ts');
+const serverEntry = fromSource
+  ? ['--import', 'tsx', join(repoRoot, 'packages', 'server', 'src', 'main.ts')]
+  : [join(repoRoot, 'packages', 'server', 'dist', 'main.js')];
+const rawEntry = fromSource ? ['--import', 'tsx', join(here, 'raw-https-server.ts')] : [join(here, 'raw-https-server.js')];
+const { values } = parseArgs({ options: { seconds: { type: 'string' }, clients: { type: 'string' }, 'list-items': { type: 'string' }, lists: { type: 'string' } } });
+const seconds = Number(values.seconds ?? '5');
+const clients = Number(values.clients ?? '64');
+const listItems = Number(values['list-items'] ?? '1000');
+const lists = Number(values.lists ?? '40');
+
+/** Files of the server's PKI in its data directory (see the server's pki module). */
+const servingCertFile = 'serving.crt';
+const servingKeyFile = 'serving.key';
+const caCertFile = 'ca.crt';
+
+interface Child {
+  readonly process: ChildProcess;
+  readonly lines: string[];
+  stop(): Promise<void>;
+}
+
+/** Starts a node child and waits for a stdout line matching `ready`. */
+function startChild(args: string[], ready: RegExp, timeoutMs = 60_000): Promise<{ child: Child; match: RegExpExecArray }> {
+  const proc = spawn(process.execPath, args, { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+  const lines: string[] = [];
+  let out = '';
+  const child: Child = {
+    process: proc,
+    lines,
+    stop: () => new Promise((res) => {
+      if (proc.exitCode !== null || proc.signalCode !== null) return res();
+      const t = setTimeout(() => proc.kill('SIGKILL'), 10_000);
+      proc.once('exit', () => { clearTimeout(t); res(); });
+      proc.kill('SIGTERM');
+    }),
+  };
+  return new Promise((res, rej) => {
+    const timer = setTimeout(() => { proc.kill('SIGKILL'); rej(new Error(`not ready after ${timeoutMs}ms:\n${out}`)); }, timeoutMs);
+    proc.stderr?.on('data', (c: Buffer) => { out += c.toString(); });
+    proc.stdout?.on('data', (c: Buffer) => {
+      out += c.toString();
+      lines.push(...c.toString().split('\n').filter(Boolean));
+      const m = ready.exec(out);
+      if (m) { clearTimeout(timer); res({ child, match: m }); }
+    });
+    proc.once('exit', (code) => { clearTimeout(timer); rej(new Error(`exited with ${code}:\n${out}`)); });
+  });
+}
+
+function percentile(sorted: readonly number[], p: number): number {
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+}
+
+interface LoadResult {
+  readonly ops: number;
+  readonly perSecond: number;
+  readonly p50: number;
+  readonly p99: number;
+  readonly errors: number;
+}
+
+/** Runs `op` from `workers` concurrent loops for `ms`, or until `maxOps`; latencies in ms. */
+async function load(workers: readonly RestClient[], ms: number, op: (client: RestClient, worker: number, i: number) => Promise<boolean>, maxOps = Infinity): Promise<LoadResult> {
+  const latencies: number[] = [];
+  let errors = 0;
+  let started = 0;
+  const start = performance.now();
+  const end = start + ms;
+  await Promise.all(workers.map(async (client, w) => {
+    for (let i = 0; performance.now() < end && started < maxOps; i++) {
+      started++;
+      const t0 = performance.now();
+      const ok = await op(client, w, i);
+      latencies.push(performance.now() - t0);
+      if (!ok) errors++;
+    }
+  }));
+  const elapsed = (performance.now() - start) / 1000;
+  latencies.sort((a, b) => a - b);
+  return { ops: latencies.length - errors, perSecond: (latencies.length - errors) / elapsed, p50: percentile(latencies, 50), p99: percentile(latencies, 99), errors };
+}
+
+const json = { 'content-type': 'application/json', accept: 'application/json' };
+
+function configMapBody(name: string): string {
+  return JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data: { k: 'v'.repeat(64) } });
+}
+
+interface TargetFigures {
+  readonly creates: LoadResult;
+  readonly gets: LoadResult;
+  readonly list: { p50: number; p99: number };
+}
+
+/** The same request mix against one target. `workers` are 64 independent keep-alive clients. */
+async function measure(workers: readonly RestClient[], setupClient: RestClient): Promise<TargetFigures> {
+  // open every keep-alive connection first, so TLS handshakes are not counted as request time
+  await Promise.all(workers.map((c) => c.raw({ method: 'GET', path: '/version', headers: { accept: 'application/json' } })));
+  const created: string[][] = workers.map(() => []);
+  const creates = await load(workers, seconds * 1000, async (c, w, i) => {
+    const name = `cm-${w}-${i}`;
+    const r = await c.raw({ method: 'POST', path: '/api/v1/namespaces/bench/configmaps', headers: json, body: configMapBody(name) });
+    const ok = r.ok && r.value.status === 201;
+    if (ok) created[w]!.push(name);
+    return ok;
+  });
+  const gets = await load(workers, seconds * 1000, async (c, w, i) => {
+    const mine = created[w]!;
+    const name = mine.length ? mine[i % mine.length] : 'cm-0-0';
+    const r = await c.raw({ method: 'GET', path: `/api/v1/namespaces/bench/configmaps/${name}`, headers: { accept: 'application/json' } });
+    return r.ok && r.value.status === 200;
+  });
+  // a namespace holding exactly `listItems` configmaps, filled by all workers together
+  let next = 0;
+  await load(workers, 120_000, async (c) => {
+    const i = next++;
+    if (i >= listItems) return true;
+    const r = await c.raw({ method: 'POST', path: '/api/v1/namespaces/bench-list/configmaps', headers: json, body: configMapBody(`item-${i}`) });
+    return r.ok && r.value.status === 201;
+  }, listItems);
+  const listLatencies: number[] = [];
+  for (let i = 0; i < lists; i++) {
+    const t0 = performance.now();
+    const r = await setupClient.raw({ method: 'GET', path: '/api/v1/namespaces/bench-list/configmaps', headers: { accept: 'application/json' } });
+    listLatencies.push(performance.now() - t0);
+    if (!r.ok || r.value.status !== 200) throw new Error(`list failed: ${r.ok ? r.value.status : r.status.message}`);
+  }
+  listLatencies.sort((a, b) => a - b);
+  return { creates, gets, list: { p50: percentile(listLatencies, 50), p99: percentile(listLatencies, 99) } };
+}
+
+/** Durable single-row commits and point selects straight on better-sqlite3, WAL + synchronous=FULL. */
+function rawSqlite(dir: string): { insertsPerSecond: number; selectsPerSecond: number } {
+  const db = new Database(join(dir, 'raw.db'));
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = FULL');
+  db.exec('CREATE TABLE kv (key TEXT PRIMARY KEY, value BLOB NOT NULL)');
+  const insert = db.prepare('INSERT INTO kv (key, value) VALUES (?, ?)');
+  const select = db.prepare('SELECT value FROM kv WHERE key = ?');
+  const value = Buffer.from(configMapBody('x'));
+  let n = 0;
+  let t0 = performance.now();
+  const end = t0 + Math.min(seconds, 3) * 1000;
+  while (performance.now() < end) insert.run(`/registry/configmaps/bench/cm-${n++}`, value);
+  const insertsPerSecond = n / ((performance.now() - t0) / 1000);
+  let m = 0;
+  t0 = performance.now();
+  const end2 = t0 + Math.min(seconds, 2) * 1000;
+  while (performance.now() < end2) {
+    select.get(`/registry/configmaps/bench/cm-${m % n}`);
+    m++;
+  }
+  const selectsPerSecond = m / ((performance.now() - t0) / 1000);
+  db.close();
+  return { insertsPerSecond, selectsPerSecond };
+}
+
+function fmt(n: number, digits = 0): string {
+  return Number.isFinite(n) ? n.toFixed(digits) : 'n/a';
+}
+
+function row(label: string, value: string, baseLabel: string, base: string, ratio: string): string {
+  return `${label.padEnd(22)}${value.padStart(10)}   ${baseLabel.padEnd(24)}${base.padStart(10)}   ratio ${ratio}`;
+}
+
+async function main(): Promise<void> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'svc-bench-'));
+  const children: Child[] = [];
+  const open: RestClient[] = [];
+  try {
+    const t0 = performance.now();
+    const api = await startChild(
+      [...serverEntry, `--data-dir=${dataDir}`, '--secure-port=0', '--bind-address=127.0.0.1', '--storage=sqlite'],
+      /svc-apiserver: ready in (\d+(?:\.\d+)?)ms/,
+    );
+    children.push(api.child);
+    const spawnToReady = performance.now() - t0;
+    const conn = loadKubeconfig({ path: join(dataDir, 'admin.kubeconfig') });
+    if (!conn.ok) throw new Error(conn.error);
+
+    const raw = await startChild(
+      [...rawEntry, `--cert=${join(dataDir, servingCertFile)}`, `--key=${join(dataDir, servingKeyFile)}`, `--ca=${join(dataDir, caCertFile)}`, `--list-items=${listItems}`],
+      /raw-https: serving on (\d+)/,
+    );
+    children.push(raw.child);
+    const rawConn: ConnectionConfig = { ...conn.value, server: `https://127.0.0.1:${raw.match[1]}` };
+
+    const makeWorkers = (c: ConnectionConfig): RestClient[] => Array.from({ length: clients }, () => {
+      const client = createClient(c, { maxSockets: 1, timeoutMs: 30_000 });
+      open.push(client);
+      return client;
+    });
+    const setup = createClient(conn.value);
+    open.push(setup);
+    for (const ns of ['bench', 'bench-list']) {
+      const r = await setup.raw({ method: 'POST', path: '/api/v1/namespaces', headers: json, body: JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } }) });
+      if (!r.ok || r.value.status !== 201) throw new Error(`namespace ${ns}: ${r.ok ? r.value.body.toString() : r.status.message}`);
+    }
+    const rawSetup = createClient(rawConn);
+    open.push(rawSetup);
+
+    process.stdout.write(`svc-apiserver bench: ${clients} HTTPS clients, ${seconds}s per phase, list of ${listItems}, loopback\n`);
+    const baseline = await measure(makeWorkers(rawConn), rawSetup);
+    const server = await measure(makeWorkers(conn.value), setup);
+    const sqlite = rawSqlite(dataDir);
+
+    const lines = [
+      row('creates/s', fmt(server.creates.perSecond), 'raw node:https', fmt(baseline.creates.perSecond), fmt(server.creates.perSecond / baseline.creates.perSecond, 3)),
+      row('creates/s', fmt(server.creates.perSecond), 'raw sqlite commits/s', fmt(sqlite.insertsPerSecond), fmt(server.creates.perSecond / sqlite.insertsPerSecond, 3)),
+      row('create p50/p99 ms', `${fmt(server.creates.p50, 1)}/${fmt(server.creates.p99, 1)}`, 'raw node:https', `${fmt(baseline.creates.p50, 1)}/${fmt(baseline.creates.p99, 1)}`, fmt(server.creates.p99 / baseline.creates.p99, 2)),
+      row('gets/s', fmt(server.gets.perSecond), 'raw node:https', fmt(baseline.gets.perSecond), fmt(server.gets.perSecond / baseline.gets.perSecond, 3)),
+      row('gets/s', fmt(server.gets.perSecond), 'raw sqlite selects/s', fmt(sqlite.selectsPerSecond), fmt(server.gets.perSecond / sqlite.selectsPerSecond, 4)),
+      row(`list(${listItems}) p50 ms`, fmt(server.list.p50, 1), 'raw node:https', fmt(baseline.list.p50, 1), fmt(server.list.p50 / baseline.list.p50, 2)),
+      row(`list(${listItems}) p99 ms`, fmt(server.list.p99, 1), 'raw node:https', fmt(baseline.list.p99, 1), fmt(server.list.p99 / baseline.list.p99, 2)),
+    ];
+    process.stdout.write(lines.join('\n') + '\n');
+    process.stdout.write(`errors: creates ${server.creates.errors}, gets ${server.gets.errors}; baseline creates ${baseline.creates.errors}, gets ${baseline.gets.errors}\n`);
+    process.stdout.write(`start to ready: ${api.match[1]}ms reported by the server, ${fmt(spawnToReady)}ms from spawn\n`);
+  } finally {
+    for (const c of open) c.close();
+    await Promise.all(children.map((c) => c.stop()));
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+await main();

@@ -1,0 +1,162 @@
+/**
+ * The HTTP side of the server, independent of storage and resources: PKI and the admin kubeconfig, the filter
+ * chain (panic recovery → request info → body limit → authentication → authorization), the routes (resource
+ * requests to the resource handler, everything else to the non-resource router), health endpoints, listening and
+ * graceful shutdown.
+ */
+import { mkdir } from 'node:fs/promises';
+import { isIPv6 } from 'node:net';
+import { join, resolve } from 'node:path';
+import type { Names } from '@svc-apiserver/api';
+import type { ApiResource } from '../schema/catalog.js';
+import type { HealthCheck } from '../health/health-check.js';
+import { healthEndpoint } from '../health/health-endpoint.js';
+import { logCheck, pingCheck, shutdownCheck, withGracePeriod } from '../health/checks.js';
+import { ensurePki, servingSans, writeFileAtomic } from '../pki/ensure-pki.js';
+import { kubeconfigYaml } from '../pki/kubeconfig.js';
+import { authenticatorUnion } from '../auth/authn/authenticator.js';
+import { x509Authenticator } from '../auth/authn/x509.js';
+import { alwaysAllow, authorizerUnion } from '../auth/authz/authorizer.js';
+import type { RequestContext } from './context.js';
+import { buildChain } from './filters/chain.js';
+import { panicRecovery } from './filters/panic-recovery.js';
+import { requestInfoFilter } from './filters/request-info.js';
+import { bodyLimit } from './filters/body-limit.js';
+import { authentication } from './filters/authentication.js';
+import { authorization } from './filters/authorization.js';
+import { nonResourceRouter } from './routes/non-resource-router.js';
+import type { OpenApiSource } from './routes/openapi.js';
+import { startHttpsServer } from './https-server.js';
+
+/** File name of the admin kubeconfig in the data directory. */
+export const adminKubeconfigFile = 'admin.kubeconfig';
+
+/** Everything the HTTP side needs. */
+export interface ApiServerOptions {
+  readonly dataDir: string;
+  readonly bindAddress: string;
+  readonly port: number;
+  readonly tlsSans: readonly string[];
+  readonly names: Names;
+  readonly maxRequestBodyBytes: number;
+  readonly livezGracePeriodMs: number;
+  readonly shutdownDelayMs: number;
+  /** Serves every request whose info.isResourceRequest. */
+  readonly resourceHandler: (ctx: RequestContext) => Promise<void>;
+  /** The served resources (discovery). */
+  readonly resources: () => readonly ApiResource[];
+  readonly openapi?: OpenApiSource;
+  /** Checks of livez, readyz and healthz besides ping, log and shutdown (storage, poststarthook/...). */
+  readonly checks: readonly HealthCheck[];
+  /** Checks of readyz only (informer-sync). */
+  readonly readyChecks: readonly HealthCheck[];
+  readonly log: (message: string, error?: unknown) => void;
+}
+
+/** A running HTTP side. */
+export interface ApiServer {
+  readonly url: string;
+  readonly port: number;
+  readonly dataDir: string;
+  readonly kubeconfigPath: string;
+  /** CA certificate (PEM). */
+  readonly ca: string;
+  /** Admin client certificate and key (PEM). */
+  readonly adminCert: string;
+  readonly adminKey: string;
+  /** True once shutdown began (readyz fails). */
+  readonly shuttingDown: boolean;
+  /** readyz fails, after the shutdown delay the listener closes, in-flight requests finish, watches end. */
+  close(): Promise<void>;
+}
+
+/** The host clients use: the bind address, or loopback for a wildcard bind; IPv6 in brackets. */
+export function clientHost(bindAddress: string): string {
+  const host = bindAddress === '0.0.0.0' || bindAddress === '' ? '127.0.0.1' : bindAddress === '::' ? '::1' : bindAddress;
+  return isIPv6(host) ? `[${host}]` : host;
+}
+
+/** Starts the HTTP side. */
+export async function startApiServer(options: ApiServerOptions): Promise<ApiServer> {
+  const { names, log } = options;
+  const dataDir = resolve(options.dataDir);
+  await mkdir(dataDir, { recursive: true, mode: 0o700 });
+  const pki = await ensurePki({
+    dir: dataDir,
+    sans: servingSans(options.bindAddress, options.tlsSans),
+    caName: `${names.name('serverName')}-ca`,
+  });
+
+  let shuttingDown = false;
+  const startedAt = Date.now();
+  const graceUntil = startedAt + options.livezGracePeriodMs;
+  const common = [pingCheck, logCheck(), ...options.checks];
+  const endpoints = [
+    healthEndpoint('livez', common.map((c) => (c === pingCheck ? c : withGracePeriod(c, graceUntil))), log),
+    healthEndpoint('readyz', [...common, ...options.readyChecks, shutdownCheck(() => shuttingDown)], log),
+    healthEndpoint('healthz', common, log),
+  ];
+
+  let port = options.port;
+  const router = nonResourceRouter({
+    names,
+    resources: options.resources,
+    ...(options.openapi ? { openapi: options.openapi } : {}),
+    health: endpoints,
+    serverAddress: () => `${clientHost(options.bindAddress)}:${port}`,
+  });
+  const handler = buildChain(
+    [
+      panicRecovery(log),
+      requestInfoFilter(),
+      bodyLimit(options.maxRequestBodyBytes),
+      authentication(authenticatorUnion([x509Authenticator([pki.ca.certPem])])),
+      authorization(authorizerUnion([alwaysAllow()])),
+    ],
+    (ctx) => (ctx.info.isResourceRequest ? options.resourceHandler(ctx) : router(ctx)),
+  );
+
+  const https = await startHttpsServer({
+    host: options.bindAddress,
+    port: options.port,
+    certPem: pki.serving.certPem,
+    keyPem: pki.serving.keyPem,
+    clientCaPem: pki.ca.certPem,
+    names,
+    maxRequestBodyBytes: options.maxRequestBodyBytes,
+    handler,
+    log,
+  });
+  port = https.port;
+  const url = `https://${clientHost(options.bindAddress)}:${port}`;
+  const kubeconfigPath = join(dataDir, adminKubeconfigFile);
+  await writeFileAtomic(kubeconfigPath, kubeconfigYaml({
+    server: url,
+    caPem: pki.ca.certPem,
+    clientCertPem: pki.admin.certPem,
+    clientKeyPem: pki.admin.keyPem,
+    name: names.name('serverName'),
+  }), 0o600);
+
+  let closing: Promise<void> | undefined;
+  return {
+    url,
+    port,
+    dataDir,
+    kubeconfigPath,
+    ca: pki.ca.certPem,
+    adminCert: pki.admin.certPem,
+    adminKey: pki.admin.keyPem,
+    get shuttingDown() {
+      return shuttingDown;
+    },
+    close() {
+      closing ??= (async () => {
+        shuttingDown = true;
+        if (options.shutdownDelayMs > 0) await new Promise((r) => setTimeout(r, options.shutdownDelayMs));
+        await https.close();
+      })();
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,28 @@
+/**
+ * The authorization filter (k8s.io/apiserver's WithAuthorization): the authorizer union decides; anything but an
+ * allow is 403 Forbidden with kube-apiserver's message form.
+ */
+import { failure, forbidden } from '@svc-apiserver/api';
+import type { Authorizer } from '../../auth/authz/authorizer.js';
+import type { Filter } from '../context.js';
+
+/** The authorization filter. */
+export function authorization(authorizer: Authorizer): Filter {
+  return async (ctx, next) => {
+    const decision = await authorizer.authorize({ user: ctx.user, info: ctx.info });
+    if (decision.decision === 'allow') {
+      await next();
+      return;
+    }
+    const { info, user } = ctx;
+    const why = decision.reason ? `: ${decision.reason}` : '';
+    if (info.isResourceRequest) {
+      const scope = info.namespace ? ` in the namespace "${info.namespace}"` : ' at the cluster scope';
+      const resource = info.subresource ? `${info.resource}/${info.subresource}` : info.resource;
+      ctx.writeStatus(forbidden({ group: info.apiGroup, resource }, info.name,
+        `User "${user.username}" cannot ${info.verb} resource "${resource}" in API group "${info.apiGroup}"${scope}${why}`));
+    } else {
+      ctx.writeStatus(failure('Forbidden', `forbidden: User "${user.username}" cannot ${info.verb} path "${info.path}"${why}`));
+    }
+  };
+}

@@ -1,0 +1,144 @@
+/**
+ * The HTTPS listener: node:http2's secure server with HTTP/1.1 fallback, asking for (not requiring) client
+ * certificates so mTLS, token and anonymous clients all connect. It turns each request into a
+ * {@link RequestContext}, runs the handler chain, and shuts down gracefully: stop accepting, let in-flight
+ * requests finish, end long-running ones (watches), then close the connections.
+ */
+import { createSecureServer, type Http2SecureServer, type Http2Session } from 'node:http2';
+import type { TLSSocket } from 'node:tls';
+import type { Names } from '@svc-apiserver/api';
+import type { RequestContext } from './context.js';
+import { createRequestContext, type NodeRequest, type NodeResponse } from './request-context.js';
+
+/** Options of the listener. */
+export interface HttpsServerOptions {
+  readonly host: string;
+  /** 0 picks an ephemeral port. */
+  readonly port: number;
+  readonly certPem: string;
+  readonly keyPem: string;
+  /** CA certificates whose names are sent in the client-certificate request. */
+  readonly clientCaPem: string;
+  readonly names: Names;
+  readonly maxRequestBodyBytes: number;
+  readonly handler: (ctx: RequestContext) => Promise<void>;
+  /** Reports failures outside any request (TLS errors are not reported: clients cause them). */
+  readonly log: (message: string, error?: unknown) => void;
+}
+
+/** A listening server. */
+export interface HttpsServer {
+  readonly port: number;
+  /**
+   * Graceful stop: no new connections, long-running requests are told to end (their signal aborts), in-flight
+   * requests get up to `timeoutMs` to finish, then every connection is closed.
+   */
+  close(timeoutMs?: number): Promise<void>;
+}
+
+/** Starts listening; resolves once the port is bound. */
+export async function startHttpsServer(options: HttpsServerOptions): Promise<HttpsServer> {
+  const shutdown = new AbortController();
+  const sockets = new Set<TLSSocket>();
+  const sessions = new Set<Http2Session>();
+  let inFlight = 0;
+  let idleWaiters: (() => void)[] = [];
+
+  const onRequest = (req: NodeRequest, res: NodeResponse): void => {
+    inFlight++;
+    let counted = true;
+    const done = (): void => {
+      if (!counted) return;
+      counted = false;
+      inFlight--;
+      if (inFlight === 0) {
+        const waiters = idleWaiters;
+        idleWaiters = [];
+        for (const w of waiters) w();
+      }
+    };
+    res.on('close', done);
+    res.on('finish', done);
+    const ctx = createRequestContext(req, res, {
+      names: options.names,
+      maxRequestBodyBytes: options.maxRequestBodyBytes,
+      serverSignal: shutdown.signal,
+    });
+    options.handler(ctx).then(
+      () => {
+        // A handler that returns without answering is a bug; do not leave the client hanging.
+        if (!ctx.responded && !res.writableEnded) {
+          options.log(`no response written for ${ctx.method} ${ctx.path}`);
+          res.statusCode = 500;
+          res.end();
+        }
+      },
+      (error: unknown) => {
+        options.log(`unhandled failure serving ${ctx.method} ${ctx.path}`, error);
+        if (!res.writableEnded) {
+          if (!ctx.responded) res.statusCode = 500;
+          res.end();
+        }
+      },
+    );
+  };
+
+  const server: Http2SecureServer = createSecureServer({
+    cert: options.certPem,
+    key: options.keyPem,
+    ca: options.clientCaPem,
+    allowHTTP1: true,
+    requestCert: true,
+    rejectUnauthorized: false,
+    minVersion: 'TLSv1.2',
+  });
+  server.on('request', onRequest);
+  server.on('secureConnection', (socket: TLSSocket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  server.on('session', (session: Http2Session) => {
+    sessions.add(session);
+    session.on('close', () => sessions.delete(session));
+    session.on('error', () => {});
+  });
+  server.on('tlsClientError', () => {});
+  server.on('sessionError', () => {});
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  server.on('error', (e) => options.log('server error', e));
+  const address = server.address();
+  const port = typeof address === 'object' && address !== null ? address.port : options.port;
+
+  let closing: Promise<void> | undefined;
+  return {
+    port,
+    close(timeoutMs = 30_000): Promise<void> {
+      closing ??= (async () => {
+        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+        // Long-running requests end when their signal aborts; ordinary ones are left to finish.
+        shutdown.abort();
+        for (const s of sessions) s.close();
+        if (inFlight > 0) {
+          await new Promise<void>((resolve) => {
+            const timer = setTimeout(resolve, timeoutMs);
+            idleWaiters.push(() => {
+              clearTimeout(timer);
+              resolve();
+            });
+          });
+        }
+        for (const s of sessions) s.destroy();
+        for (const s of sockets) s.destroy();
+        await closed;
+      })();
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,141 @@
+/**
+ * Parses a request path and method into a {@link RequestInfo}, as k8s.io/apiserver's RequestInfoFactory does.
+ *
+ * Resource paths:
+ *   /api/v1/<resource>[/<name>[/<subresource>]]
+ *   /api/v1/namespaces/<ns>/<resource>[/<name>[/<subresource>]]
+ *   /apis/<group>/<version>/... (same shapes)
+ *   /api/v1/watch/... and /apis/<group>/<version>/watch/... (deprecated watch paths)
+ * `/api/v1/namespaces/<ns>` is the namespace object itself (and its `status` / `finalize` subresources).
+ * Everything else (discovery, health, openapi, version) is a non-resource request whose verb is the lowercase method.
+ */
+import type { RequestInfo } from './request-info.js';
+
+/** Prefixes of resource paths; `api` has no group segment. */
+const apiPrefixes = new Set(['api', 'apis']);
+const grouplessApiPrefixes = new Set(['api']);
+/** Path segments that are verbs, not resources (`/api/v1/watch/pods`). */
+const specialVerbs = new Set(['proxy', 'watch']);
+/** Verbs whose third segment is part of the proxied path, not a subresource. */
+const specialVerbsNoSubresources = new Set(['proxy']);
+/** Subresources of a namespace: `/api/v1/namespaces/<ns>/status` is not a namespaced `status` collection. */
+const namespaceSubresources = new Set(['status', 'finalize']);
+
+/** A request-info parse failure (a path that starts like a resource path but names no resource). */
+export interface RequestInfoError {
+  readonly message: string;
+}
+
+/** Go's strconv.ParseBool, which decodes the `watch` query parameter. */
+function parseGoBool(value: string | null): boolean {
+  return value !== null && ['1', 't', 'T', 'true', 'TRUE', 'True'].includes(value);
+}
+
+/** The `metadata.name` a field selector requires exactly (`metadata.name=x` or `metadata.name==x`), if any. */
+function exactNameFromFieldSelector(selector: string | null): string | undefined {
+  if (!selector) return undefined;
+  for (const term of selector.split(',')) {
+    const m = /^\s*metadata\.name\s*==?\s*(.*?)\s*$/.exec(term);
+    if (m && m[1] !== undefined && !term.includes('!=')) return m[1];
+  }
+  return undefined;
+}
+
+/** True when a name can be a path segment (path.IsValidPathSegmentName). */
+function isValidPathSegmentName(name: string): boolean {
+  return name !== '' && name !== '.' && name !== '..' && !name.includes('/') && !name.includes('%');
+}
+
+function nonResource(path: string, method: string, parts: readonly string[]): RequestInfo {
+  return {
+    isResourceRequest: false,
+    path,
+    verb: method.toLowerCase(),
+    apiPrefix: '',
+    apiGroup: '',
+    apiVersion: '',
+    namespace: '',
+    resource: '',
+    subresource: '',
+    name: '',
+    parts,
+  };
+}
+
+/**
+ * Parses a request. `path` is the URL path without the query; `query` its parameters (`watch`, `fieldSelector`).
+ * Returns an error only for paths like `/api/v1/watch` that name no resource after a special verb.
+ */
+export function parseRequestInfo(
+  method: string,
+  path: string,
+  query: URLSearchParams,
+): { ok: true; value: RequestInfo } | { ok: false; error: RequestInfoError } {
+  const trimmed = path.replace(/^\/+/, '').replace(/\/+$/, '');
+  let parts = trimmed === '' ? [] : trimmed.split('/');
+  const all = parts;
+  // Fewer than three segments can never be a resource request (/api/v1, /apis/apps).
+  if (parts.length < 3 || !apiPrefixes.has(parts[0]!)) return { ok: true, value: nonResource(path, method, all) };
+
+  const apiPrefix = parts[0]!;
+  parts = parts.slice(1);
+  let apiGroup = '';
+  if (!grouplessApiPrefixes.has(apiPrefix)) {
+    // /apis/<group>/<version> is discovery, not a resource.
+    if (parts.length < 3) return { ok: true, value: nonResource(path, method, all) };
+    apiGroup = parts[0]!;
+    parts = parts.slice(1);
+  }
+  const apiVersion = parts[0]!;
+  parts = parts.slice(1);
+
+  let verb: string;
+  if (specialVerbs.has(parts[0]!)) {
+    if (parts.length < 2) return { ok: false, error: { message: `unable to determine kind and namespace from url: ${path}` } };
+    verb = parts[0]!;
+    parts = parts.slice(1);
+  } else {
+    switch (method.toUpperCase()) {
+      case 'POST': verb = 'create'; break;
+      case 'GET': case 'HEAD': verb = 'get'; break;
+      case 'PUT': verb = 'update'; break;
+      case 'PATCH': verb = 'patch'; break;
+      case 'DELETE': verb = 'delete'; break;
+      default: verb = '';
+    }
+  }
+
+  let namespace = '';
+  if (parts[0] === 'namespaces') {
+    if (parts.length > 1) {
+      namespace = parts[1]!;
+      // /namespaces/<ns>/<resource>... is namespaced; /namespaces/<ns>[/status|/finalize] is the namespace itself.
+      if (parts.length > 2 && !namespaceSubresources.has(parts[2]!)) parts = parts.slice(2);
+    }
+  }
+
+  let resource = '';
+  let name = '';
+  let subresource = '';
+  if (parts.length >= 3 && !specialVerbsNoSubresources.has(verb)) subresource = parts[2]!;
+  if (parts.length >= 2) name = parts[1]!;
+  if (parts.length >= 1) resource = parts[0]!;
+
+  if (verb === 'get') {
+    const watch = parseGoBool(query.get('watch'));
+    if (name === '') {
+      // A GET without a name is a list or a watch; a field selector on metadata.name narrows it to one name.
+      verb = watch ? 'watch' : 'list';
+      const selected = exactNameFromFieldSelector(query.get('fieldSelector'));
+      if (selected !== undefined && isValidPathSegmentName(selected)) name = selected;
+    } else if (watch) {
+      verb = 'watch';
+    }
+  }
+  if (name === '' && verb === 'delete') verb = 'deletecollection';
+
+  return {
+    ok: true,
+    value: { isResourceRequest: true, path, verb, apiPrefix, apiGroup, apiVersion, namespace, resource, subresource, name, parts },
+  };
+}

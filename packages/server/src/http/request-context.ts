@@ -1,0 +1,254 @@
+/**
+ * The request context implementation over node's HTTP/1.1 and HTTP/2 compatibility request/response objects:
+ * bounded body reading, body decoding by Content-Type, response negotiation and encoding, warnings and watch
+ * streams (see {@link RequestContext}).
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Http2ServerRequest, Http2ServerResponse } from 'node:http2';
+import type { DetailedPeerCertificate, TLSSocket } from 'node:tls';
+import {
+  notAcceptable,
+  requestEntityTooLarge,
+  unsupportedMediaType,
+  badRequest,
+  type Names,
+  type Status,
+  type WatchEvent,
+} from '@svc-apiserver/api';
+import { anonymousUser } from '../auth/user-info.js';
+import type { DecodedBody, Outcome, RequestContext, WatchStream } from './context.js';
+import type { RequestInfo } from './request-info.js';
+import { decodeJson, decodeYaml, jsonBodyMediaTypes, yamlBodyMediaTypes } from './decode.js';
+import { encodeBody, encodeJson } from './encode.js';
+import { negotiateResponse, responseMediaTypes } from './negotiation.js';
+import { parseMediaType } from './media-type.js';
+
+/** Node's request object on either protocol. */
+export type NodeRequest = IncomingMessage | Http2ServerRequest;
+/** Node's response object on either protocol. */
+export type NodeResponse = ServerResponse | Http2ServerResponse;
+
+/** Settings of every context a server makes. */
+export interface RequestContextOptions {
+  readonly names: Names;
+  /** Body limit in bytes (kube-apiserver's --max-request-body-bytes, 3 MiB by default). */
+  readonly maxRequestBodyBytes: number;
+  /** Aborted when the server shuts down: every request's signal follows it. */
+  readonly serverSignal: AbortSignal;
+}
+
+/** The placeholder request info before the request-info filter ran. */
+function emptyInfo(path: string, method: string): RequestInfo {
+  return {
+    isResourceRequest: false, path, verb: method.toLowerCase(), apiPrefix: '', apiGroup: '', apiVersion: '',
+    namespace: '', resource: '', subresource: '', name: '', parts: [],
+  };
+}
+
+/** Quotes a warning text the way kube-apiserver does (RFC 7234 warn-text, `"` and `\` escaped). */
+function warningHeader(text: string): string {
+  const clean = text.replace(/[\r\n]+/g, ' ').replace(/[\\"]/g, (c) => '\\' + c);
+  return `299 - "${clean}"`;
+}
+
+const chains = new WeakMap<object, readonly Buffer[]>();
+
+/** The peer certificate chain of the request's TLS connection (DER, leaf first), read once per connection. */
+export function peerCertificates(req: NodeRequest): readonly Buffer[] {
+  const socket = (req.httpVersionMajor >= 2 ? (req as Http2ServerRequest).stream.session?.socket : req.socket) as TLSSocket | undefined;
+  if (socket === undefined || typeof socket.getPeerCertificate !== 'function') return [];
+  const cached = chains.get(socket);
+  if (cached) return cached;
+  const chain: Buffer[] = [];
+  let cert: DetailedPeerCertificate | undefined = socket.getPeerCertificate(true);
+  const seen = new Set<string>();
+  while (cert && cert.raw && !seen.has(cert.fingerprint256)) {
+    seen.add(cert.fingerprint256);
+    chain.push(cert.raw);
+    cert = cert.issuerCertificate;
+  }
+  chains.set(socket, chain);
+  return chain;
+}
+
+/** Builds the context of one request. */
+export function createRequestContext(req: NodeRequest, res: NodeResponse, options: RequestContextOptions): RequestContext {
+  const url = new URL(req.url ?? '/', 'https://placeholder');
+  const method = (req.method ?? 'GET').toUpperCase();
+  const controller = new AbortController();
+  const abort = (): void => controller.abort();
+  if (options.serverSignal.aborted) controller.abort();
+  else options.serverSignal.addEventListener('abort', abort, { once: true });
+  res.on('close', () => {
+    options.serverSignal.removeEventListener('abort', abort);
+    controller.abort();
+  });
+
+  const warnings: string[] = [];
+  let responded = false;
+  let bodyRead: Promise<Outcome<Buffer>> | undefined;
+  /** Set when a body over the limit was left unread: an HTTP/1.1 connection cannot be reused after that. */
+  let bodyAbandoned = false;
+  const isHttp1 = req.httpVersionMajor < 2;
+
+  const negotiated = () => negotiateResponse(req.headers.accept, url.searchParams);
+
+  const head = (code: number, headers: Record<string, string | string[]>): void => {
+    responded = true;
+    if (warnings.length > 0) headers['Warning'] = warnings.map(warningHeader);
+    if (bodyAbandoned && isHttp1) headers['Connection'] = 'close';
+    (res as ServerResponse).writeHead(code, headers);
+  };
+
+  const send = (code: number, contentType: string, body: string | Uint8Array, extra: Readonly<Record<string, string>> = {}): void => {
+    if (responded || res.writableEnded || res.destroyed) return;
+    const length = typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength;
+    const headers: Record<string, string> = { ...extra, 'Content-Length': String(length) };
+    if (contentType !== '') headers['Content-Type'] = contentType;
+    head(code, headers);
+    if (req.method === 'HEAD' || length === 0) res.end();
+    else (res as ServerResponse).end(body);
+  };
+
+  const writeStatus = (status: Status): void => {
+    // A Status is negotiated like any object, but a failure must reach the client even if it asked for nothing we
+    // write: fall back to JSON then.
+    const n = negotiated() ?? { mediaType: 'application/json' as const, pretty: false };
+    send(status.code, n.mediaType, encodeBody(status, n.mediaType, n.pretty));
+  };
+
+  const readBody = (): Promise<Outcome<Buffer>> => {
+    bodyRead ??= new Promise((resolve) => {
+      const limit = options.maxRequestBodyBytes;
+      const declared = Number(req.headers['content-length'] ?? NaN);
+      if (Number.isFinite(declared) && declared > limit) {
+        bodyAbandoned = true;
+        if (!isHttp1) req.resume();
+        resolve({ ok: false, status: requestEntityTooLarge(limit) });
+        return;
+      }
+      const chunks: Buffer[] = [];
+      let size = 0;
+      let done = false;
+      const finish = (result: Outcome<Buffer>): void => {
+        if (done) return;
+        done = true;
+        req.off('data', onData);
+        req.off('end', onEnd);
+        req.off('error', onError);
+        resolve(result);
+      };
+      const onData = (chunk: Buffer): void => {
+        size += chunk.length;
+        if (size > limit) {
+          // Stop reading: the rest of the body is never buffered; the connection is closed after the 413.
+          chunks.length = 0;
+          bodyAbandoned = true;
+          finish({ ok: false, status: requestEntityTooLarge(limit) });
+          // Nothing more is buffered. HTTP/1.1 stops reading and closes the connection after the 413; an HTTP/2
+          // stream must be drained (discarding) or it stays open, holding the session.
+          if (isHttp1) req.pause();
+          else req.resume();
+          return;
+        }
+        chunks.push(chunk);
+      };
+      const onEnd = (): void => finish({ ok: true, value: Buffer.concat(chunks, size) });
+      const onError = (): void => finish({ ok: false, status: badRequest('the request body could not be read') });
+      req.on('data', onData);
+      req.on('end', onEnd);
+      req.on('error', onError);
+      req.on('close', () => finish({ ok: false, status: badRequest('the client closed the request before sending its body') }));
+    });
+    return bodyRead;
+  };
+
+  const ctx: RequestContext = {
+    method,
+    path: url.pathname,
+    query: url.searchParams,
+    headers: req.headers,
+    names: options.names,
+    get clientCertificates(): readonly Buffer[] {
+      return peerCertificates(req);
+    },
+    info: emptyInfo(url.pathname, method),
+    user: anonymousUser,
+    signal: controller.signal,
+    readBody,
+    async decodeBody(accepted: readonly string[]): Promise<Outcome<DecodedBody>> {
+      const contentType = req.headers['content-type'];
+      const mediaType = contentType === undefined || contentType.trim() === '' ? 'application/json' : parseMediaType(contentType)?.type;
+      if (mediaType === undefined || !accepted.includes(mediaType) ||
+          (!jsonBodyMediaTypes.has(mediaType) && !yamlBodyMediaTypes.has(mediaType))) {
+        return { ok: false, status: unsupportedMediaType(accepted) };
+      }
+      const body = await readBody();
+      if (!body.ok) return body;
+      const decoded = yamlBodyMediaTypes.has(mediaType) ? decodeYaml(body.value) : decodeJson(body.value);
+      if (!decoded.ok) return decoded;
+      const value = decoded.value;
+      const isObject = value !== null && typeof value === 'object' && !Array.isArray(value);
+      // A JSON patch is a list of operations; every other body is one object.
+      if (!isObject && !(mediaType === 'application/json-patch+json' && Array.isArray(value))) {
+        return { ok: false, status: badRequest('the request body must be a JSON or YAML object') };
+      }
+      return { ok: true, value: { mediaType, object: value as DecodedBody['object'] } };
+    },
+    warn(text: string): void {
+      if (!warnings.includes(text)) warnings.push(text);
+    },
+    writeObject(code: number, object: unknown): void {
+      const n = negotiated();
+      if (n === undefined) {
+        writeStatus(notAcceptable(responseMediaTypes));
+        return;
+      }
+      send(code, n.mediaType, encodeBody(object, n.mediaType, n.pretty));
+    },
+    writeStatus,
+    writeBytes: send,
+    writeText(code: number, text: string): void {
+      send(code, 'text/plain; charset=utf-8', text, { 'X-Content-Type-Options': 'nosniff' });
+    },
+    startWatch(): WatchStream {
+      const headers: Record<string, string> = { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private' };
+      // HTTP/2 frames the stream itself; the header is forbidden there.
+      if (isHttp1) headers['Transfer-Encoding'] = 'chunked';
+      head(200, headers);
+      (res as ServerResponse).flushHeaders();
+      let ended = false;
+      const stream: WatchStream = {
+        send(event: WatchEvent): boolean {
+          if (stream.closed) return false;
+          return (res as ServerResponse).write(encodeJson(event) + '\n');
+        },
+        drain(): Promise<void> {
+          if (stream.closed || !res.writableNeedDrain) return Promise.resolve();
+          return new Promise((resolve) => {
+            const done = (): void => {
+              res.off('drain', done);
+              res.off('close', done);
+              resolve();
+            };
+            res.on('drain', done);
+            res.on('close', done);
+          });
+        },
+        end(): void {
+          if (ended) return;
+          ended = true;
+          if (!res.writableEnded && !res.destroyed) res.end();
+        },
+        get closed(): boolean {
+          return ended || res.writableEnded || res.destroyed || controller.signal.aborted;
+        },
+      };
+      return stream;
+    },
+    get responded(): boolean {
+      return responded || res.headersSent;
+    },
+  };
+  return ctx;
+}

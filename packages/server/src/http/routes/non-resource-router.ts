@@ -1,0 +1,131 @@
+/**
+ * The non-resource routes: `/version`, discovery, OpenAPI and health. Unknown paths are 404 NotFound with
+ * kube-apiserver's message; a known path with a method other than GET or HEAD is 405.
+ */
+import { methodNotAllowed, notAcceptable, type Names } from '@svc-apiserver/api';
+import type { ApiResource } from '../../schema/catalog.js';
+import type { HealthEndpoint } from '../../health/health-endpoint.js';
+import type { RequestContext } from '../context.js';
+import { apiGroup, apiGroupList, apiResourceList, apiVersions, groupServed, type ServedGroup } from './discovery.js';
+import { aggregatedDiscoveryMediaType, apiGroupDiscoveryList, discoveryFormat } from './aggregated-discovery.js';
+import { serveOpenApiV2, serveOpenApiV3, type OpenApiSource } from './openapi.js';
+import { versionInfo } from './version.js';
+import { notFoundPath } from './not-found.js';
+
+/** What the router needs. */
+export interface NonResourceRouterOptions {
+  readonly names: Names;
+  /** The served resources, read on every discovery request (CRDs will change the set at run time). */
+  readonly resources: () => readonly ApiResource[];
+  readonly openapi?: OpenApiSource;
+  readonly health: readonly HealthEndpoint[];
+  /** `host:port` clients reach the server at (APIVersions.serverAddressByClientCIDRs). */
+  readonly serverAddress: () => string;
+}
+
+
+/** Builds the router; it answers every request it is given. */
+export function nonResourceRouter(options: NonResourceRouterOptions): (ctx: RequestContext) => Promise<void> {
+  const { names } = options;
+  const healthByName = new Map(options.health.map((h) => [h.name, h]));
+
+  const writeDiscovery = (ctx: RequestContext, plain: () => unknown, aggregated?: () => unknown): void => {
+    const format = discoveryFormat(ctx.headers.accept, names);
+    if (format === 'aggregated' && aggregated) {
+      ctx.writeBytes(200, aggregatedDiscoveryMediaType(names), JSON.stringify(aggregated()) + '\n', { Vary: 'Accept' });
+      return;
+    }
+    if (format === 'none' && !aggregated) {
+      ctx.writeStatus(notAcceptable(['application/json', 'application/yaml']));
+      return;
+    }
+    ctx.writeObject(200, plain());
+  };
+
+  const route = async (ctx: RequestContext, parts: readonly string[]): Promise<boolean> => {
+    const [first, second, third, ...rest] = parts;
+    const served = (): ServedGroup[] => groupServed(options.resources());
+    if (first === 'version' && parts.length === 1) {
+      ctx.writeObject(200, versionInfo(names));
+      return true;
+    }
+    if (first === 'api') {
+      if (parts.length === 1) {
+        writeDiscovery(ctx, () => apiVersions(served(), options.serverAddress()),
+          () => apiGroupDiscoveryList(served().filter((g) => g.name === ''), names));
+        return true;
+      }
+      if (parts.length === 2) {
+        const gv = served().find((g) => g.name === '')?.versions.find((v) => v.version === second);
+        if (!gv) return false;
+        writeDiscovery(ctx, () => apiResourceList(gv));
+        return true;
+      }
+      return false;
+    }
+    if (first === 'apis') {
+      if (parts.length === 1) {
+        writeDiscovery(ctx, () => apiGroupList(served()), () => apiGroupDiscoveryList(served().filter((g) => g.name !== ''), names));
+        return true;
+      }
+      const group = second === '' ? undefined : served().find((g) => g.name !== '' && g.name === second);
+      if (!group) return false;
+      if (parts.length === 2) {
+        writeDiscovery(ctx, () => ({ kind: 'APIGroup', apiVersion: 'v1', ...apiGroup(group) }));
+        return true;
+      }
+      if (parts.length === 3) {
+        const gv = group.versions.find((v) => v.version === third);
+        if (!gv) return false;
+        writeDiscovery(ctx, () => apiResourceList(gv));
+        return true;
+      }
+      return false;
+    }
+    if (first === 'openapi' && options.openapi) {
+      if (second === 'v2' && parts.length === 2) {
+        serveOpenApiV2(ctx, options.openapi);
+        return true;
+      }
+      if (second === 'v3') {
+        serveOpenApiV3(ctx, options.openapi, parts.slice(2).join('/'));
+        return true;
+      }
+      return false;
+    }
+    const health = first === undefined ? undefined : healthByName.get(first);
+    if (health) {
+      if (parts.length === 1) {
+        const r = await health.all(ctx.query);
+        ctx.writeText(r.code, r.body);
+        return true;
+      }
+      // Check names may contain slashes (poststarthook/<name>).
+      const r = await health.one([second, third, ...rest].filter((p) => p !== undefined).join('/'));
+      if (!r) return false;
+      ctx.writeText(r.code, r.body);
+      return true;
+    }
+    return false;
+  };
+
+  return async (ctx) => {
+    const parts = ctx.info.parts;
+    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') {
+      // A path that exists for GET answers 405 to other methods; anything else is 404.
+      if (knownPath(parts, options)) ctx.writeStatus(methodNotAllowed());
+      else ctx.writeStatus(notFoundPath());
+      return;
+    }
+    if (!(await route(ctx, parts))) ctx.writeStatus(notFoundPath());
+  };
+}
+
+/** True when a GET of this path would be served (used to tell 405 from 404). */
+function knownPath(parts: readonly string[], options: NonResourceRouterOptions): boolean {
+  const [first] = parts;
+  if (first === 'version') return parts.length === 1;
+  if (first === 'api' || first === 'apis') return parts.length <= 3;
+  if (first === 'openapi') return options.openapi !== undefined && (parts[1] === 'v2' || parts[1] === 'v3');
+  return options.health.some((h) => h.name === first);
+}

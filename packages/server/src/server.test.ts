@@ -1,0 +1,88 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { request as httpsRequest } from 'node:https';
+import { mkdtemp, rm, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startServer, type RunningServer } from './server.js';
+
+function get(server: RunningServer, path: string, headers: Record<string, string> = {}): Promise<{ status: number; body: string; type: string }> {
+  return new Promise((resolve, reject) => {
+    const req = httpsRequest(`${server.url}${path}`, {
+      ca: server.ca, cert: server.adminCert, key: server.adminKey, agent: false, headers,
+    }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (c: string) => (body += c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body, type: String(res.headers['content-type']) }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+test('in-process server on memory storage: version, health, discovery, openapi, system namespaces', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'server-'));
+  const server = await startServer({ dataDir: dir, securePort: 0, storage: 'memory', log: () => {} });
+  try {
+    assert.match(server.url, /^https:\/\/127\.0\.0\.1:\d+$/);
+    assert.ok(server.startupMs < 10_000, `startup took ${server.startupMs}ms`);
+    assert.equal(JSON.parse((await get(server, '/version')).body).minor, '27');
+    const livez = await get(server, '/livez?verbose');
+    assert.equal(livez.status, 200, livez.body);
+    assert.match(livez.body, /^\[\+\]ping ok\n\[\+\]log ok\n\[\+\]storage ok\n/);
+    assert.match(livez.body, /livez check passed\n$/);
+    const readyz = await get(server, '/readyz?verbose');
+    assert.equal(readyz.status, 200, readyz.body);
+    assert.match(readyz.body, /\[\+\]informer-sync ok\n/);
+    assert.match(readyz.body, /\[\+\]shutdown ok\nreadyz check passed\n$/);
+    const v1 = JSON.parse((await get(server, '/api/v1')).body);
+    assert.ok(v1.resources.some((r: { name: string }) => r.name === 'namespaces'));
+    assert.ok(v1.resources.some((r: { name: string }) => r.name === 'namespaces/status'));
+    const ns = await get(server, '/api/v1/namespaces');
+    assert.equal(ns.status, 200, ns.body);
+    const nsNames = JSON.parse(ns.body).items.map((i: { metadata: { name: string } }) => i.metadata.name);
+    for (const n of ['default', 'svc-system', 'svc-public']) assert.ok(nsNames.includes(n), `${n} in ${nsNames}`);
+    const v3 = await get(server, '/openapi/v3');
+    assert.equal(v3.status, 200);
+    assert.ok(JSON.parse(v3.body).paths['api/v1']);
+    const v2 = await get(server, '/openapi/v2', { Accept: 'application/com.github.proto-openapi.spec.v2@v1.0+protobuf' });
+    assert.equal(v2.status, 200);
+    assert.equal(v2.type, 'application/com.github.proto-openapi.spec.v2.v1.0+protobuf', 'the form without @: Go clients cannot parse @');
+    const missing = await get(server, '/api/v1/namespaces/default/nothings');
+    assert.equal(missing.status, 404);
+  } finally {
+    await server.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+test('sqlite storage: a second start reuses the data directory and certificates', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'server-'));
+  try {
+    const first = await startServer({ dataDir: dir, securePort: 0, log: () => {} });
+    const kubeconfig = await readFile(first.kubeconfigPath, 'utf8');
+    await first.close();
+    const second = await startServer({ dataDir: dir, securePort: 0, log: () => {} });
+    try {
+      assert.equal(second.ca, first.ca);
+      assert.equal(second.adminCert, first.adminCert);
+      assert.notEqual(await readFile(second.kubeconfigPath, 'utf8'), '', 'kubeconfig rewritten');
+      assert.ok(kubeconfig.includes('current-context: svc-apiserver'));
+      assert.equal((await get(second, '/readyz')).body, 'ok');
+    } finally {
+      await second.close();
+    }
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+test('an unknown admission plugin fails the start', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'server-'));
+  try {
+    await assert.rejects(startServer({ dataDir: dir, securePort: 0, storage: 'memory', enableAdmissionPlugins: ['NoSuchPlugin'], log: () => {} }));
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
