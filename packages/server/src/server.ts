@@ -18,7 +18,6 @@ import { createAdmissionChain } from './admission/chain.js';
 import { startControllers } from './controllers/index.js';
 import { resourceHandler } from './http/handlers/resource-handler.js';
 import { openapiV2Document } from './openapi/v2.js';
-import { openapiV2Protobuf } from './openapi/v2-protobuf.js';
 import { openapiV3Document, openapiV3Index } from './openapi/v3.js';
 import type { ServedResource } from './openapi/served.js';
 import type { OpenApiSource } from './http/routes/openapi.js';
@@ -95,8 +94,10 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     const served = (): ServedResource[] => servedForOpenApi(registry.all());
     const openapi: OpenApiSource = {
       v2: () => openapiV2Document(catalog, served()),
-      v2Protobuf: () => {
+      v2Protobuf: async () => {
         const doc = openapiV2Document(catalog, served());
+        // protobufjs is loaded on the first request for this form (kubectl's), not at start.
+        const { openapiV2Protobuf } = await import('./openapi/v2-protobuf.js');
         if (protobufCache?.hash !== doc.hash) protobufCache = { hash: doc.hash, bytes: openapiV2Protobuf(doc.document) };
         return protobufCache.bytes;
       },

@@ -4,7 +4,7 @@
  * crypto/tls (kubectl) and client-go all read.
  */
 import 'reflect-metadata';
-import { webcrypto, randomBytes, X509Certificate as NodeX509 } from 'node:crypto';
+import { webcrypto, randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
 import * as x509 from '@peculiar/x509';
 
@@ -116,21 +116,4 @@ export async function issueLeaf(ca: CertAndKey, options: LeafOptions): Promise<C
     extensions,
   });
   return { certPem: cert.toString('pem'), keyPem: await keyPem(keys.privateKey) };
-}
-
-/** The SANs of a certificate, normalised (`DNS:x` → `x`, `IP Address:1.2.3.4` → `1.2.3.4`), sorted. */
-export function certificateSans(certPem: string): string[] {
-  const alt = new NodeX509(certPem).subjectAltName ?? '';
-  return alt.split(', ').filter(Boolean).map((e) => e.replace(/^(DNS|IP Address):/, '').toLowerCase()).sort();
-}
-
-/** True when a certificate is valid for at least `marginMs` more and is signed by the CA. */
-export function certificateUsable(certPem: string, caPem: string, marginMs = 7 * dayMs): boolean {
-  try {
-    const cert = new NodeX509(certPem);
-    const ca = new NodeX509(caPem);
-    return Date.parse(cert.validTo) - Date.now() > marginMs && cert.checkIssued(ca) && cert.verify(ca.publicKey);
-  } catch {
-    return false;
-  }
 }

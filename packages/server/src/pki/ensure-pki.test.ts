@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { X509Certificate } from 'node:crypto';
 import { ensurePki, pkiFiles, servingSans } from './ensure-pki.js';
-import { certificateSans } from './certificates.js';
+import { certificateSans } from './certificate-inspection.js';
 import { kubeconfigYaml } from './kubeconfig.js';
 import { parse } from 'yaml';
 

@@ -5,7 +5,8 @@
  */
 import { mkdir, readFile, writeFile, rename } from 'node:fs/promises';
 import { join } from 'node:path';
-import { certificateSans, certificateUsable, createCa, issueLeaf, type CertAndKey } from './certificates.js';
+import { certificateSans, certificateUsable } from './certificate-inspection.js';
+import type { CertAndKey } from './certificates.js';
 
 /** The file names in the data directory. */
 export const pkiFiles = {
@@ -71,8 +72,10 @@ export async function ensurePki(options: EnsurePkiOptions): Promise<Pki> {
   await mkdir(dir, { recursive: true, mode: 0o700 });
   const created: ('ca' | 'serving' | 'admin')[] = [];
   let ca = await readPair(dir, pkiFiles.caCert, pkiFiles.caKey);
+  // The issuing library is loaded only when something must be issued: later starts skip its load time.
+  const issuing = () => import('./certificates.js');
   if (ca === undefined) {
-    ca = await createCa(options.caName);
+    ca = await (await issuing()).createCa(options.caName);
     await writePair(dir, pkiFiles.caCert, pkiFiles.caKey, ca);
     created.push('ca');
   }
@@ -81,13 +84,14 @@ export async function ensurePki(options: EnsurePkiOptions): Promise<Pki> {
     readPair(dir, pkiFiles.servingCert, pkiFiles.servingKey),
     readPair(dir, pkiFiles.adminCert, pkiFiles.adminKey),
   ]);
+  const signer = ca;
   const caPem = ca.certPem;
   const servingOk = servingOld !== undefined && certificateUsable(servingOld.certPem, caPem) &&
     JSON.stringify(certificateSans(servingOld.certPem)) === JSON.stringify(normalizeForCompare(wanted));
   const adminOk = adminOld !== undefined && certificateUsable(adminOld.certPem, caPem);
   const [serving, admin] = await Promise.all([
-    servingOk ? servingOld : issueLeaf(ca, { commonName: options.caName.replace(/-ca$/, ''), usage: 'server', sans: options.sans }),
-    adminOk ? adminOld : issueLeaf(ca, { commonName: 'admin', organizations: ['system:masters'], usage: 'client' }),
+    servingOk ? servingOld : issuing().then(({ issueLeaf }) => issueLeaf(signer, { commonName: options.caName.replace(/-ca$/, ''), usage: 'server', sans: options.sans })),
+    adminOk ? adminOld : issuing().then(({ issueLeaf }) => issueLeaf(signer, { commonName: 'admin', organizations: ['system:masters'], usage: 'client' })),
   ]);
   if (!servingOk) {
     await writePair(dir, pkiFiles.servingCert, pkiFiles.servingKey, serving);

@@ -84,7 +84,7 @@ export function nonResourceRouter(options: NonResourceRouterOptions): (ctx: Requ
     }
     if (first === 'openapi' && options.openapi) {
       if (second === 'v2' && parts.length === 2) {
-        serveOpenApiV2(ctx, options.openapi);
+        await serveOpenApiV2(ctx, options.openapi);
         return true;
       }
       if (second === 'v3') {

@@ -18,7 +18,7 @@ export interface OpenApiBuilt {
 export interface OpenApiSource {
   v2(): OpenApiBuilt;
   /** The v2 document as the gnostic OpenAPIv2 protobuf message; absent when not available. */
-  v2Protobuf?(): Uint8Array;
+  v2Protobuf?(): Promise<Uint8Array>;
   v3Index(): OpenApiBuilt;
   /** One group-version document (`api/v1`, `apis/apps/v1`); undefined when not served. */
   v3(groupVersionPath: string): OpenApiBuilt | undefined;
@@ -43,7 +43,7 @@ function etagMatches(ctx: RequestContext, etag: string): boolean {
 }
 
 /** Serves `/openapi/v2`. */
-export function serveOpenApiV2(ctx: RequestContext, source: OpenApiSource): void {
+export async function serveOpenApiV2(ctx: RequestContext, source: OpenApiSource): Promise<void> {
   const doc = source.v2();
   const accept = parseAccept(ctx.headers.accept);
   let format: 'json' | 'protobuf' | undefined = accept.length === 0 ? 'json' : undefined;
@@ -67,7 +67,7 @@ export function serveOpenApiV2(ctx: RequestContext, source: OpenApiSource): void
     ctx.writeBytes(304, '', '', headers);
     return;
   }
-  if (format === 'protobuf') ctx.writeBytes(200, openapiV2ProtobufResponseType, source.v2Protobuf!(), headers);
+  if (format === 'protobuf') ctx.writeBytes(200, openapiV2ProtobufResponseType, await source.v2Protobuf!(), headers);
   else ctx.writeBytes(200, 'application/json', doc.json, headers);
 }
 
