@@ -20,39 +20,59 @@ function subjectValues(subject: string, attribute: string): string[] {
 /** The x509 authenticator, trusting the CA certificates given (PEM). */
 export function x509Authenticator(caPems: readonly string[]): Authenticator {
   const cas = caPems.map((pem) => new X509Certificate(pem));
+  // Parsing and verifying a chain costs far more than serving a small request. A connection presents its chain
+  // once, and the request context hands every request of that connection the same Buffer, so the verdict is kept
+  // per Buffer, with the leaf's validity period rechecked on every use.
+  const verdicts = new WeakMap<Buffer, { result: AuthenticationResult; notBefore: number; notAfter: number }>();
+  const verify = (leafDer: Buffer, intermediatesDer: readonly Buffer[]) => {
+    let leaf: X509Certificate;
+    try {
+      leaf = new X509Certificate(leafDer);
+    } catch {
+      return { result: { kind: 'error', message: 'unparsable client certificate' } as const, notBefore: -Infinity, notAfter: Infinity };
+    }
+    return { result: verifyChain(cas, leaf, intermediatesDer), notBefore: Date.parse(leaf.validFrom), notAfter: Date.parse(leaf.validTo) };
+  };
   return {
     name: 'x509',
     async authenticate(request): Promise<AuthenticationResult> {
       const [leafDer, ...intermediatesDer] = request.clientCertificates;
       if (leafDer === undefined) return { kind: 'none' };
-      let leaf: X509Certificate;
-      try {
-        leaf = new X509Certificate(leafDer);
-      } catch {
-        return { kind: 'error', message: 'unparsable client certificate' };
+      let verdict = verdicts.get(leafDer);
+      if (verdict === undefined) {
+        verdict = verify(leafDer, intermediatesDer);
+        verdicts.set(leafDer, verdict);
       }
       const now = Date.now();
-      if (now < Date.parse(leaf.validFrom) || now > Date.parse(leaf.validTo)) {
+      if (now < verdict.notBefore || now > verdict.notAfter) {
         return { kind: 'error', message: 'client certificate has expired or is not yet valid' };
       }
-      // Walk up through presented intermediates to a trusted CA.
-      const chain = [leaf, ...intermediatesDer.map((d) => new X509Certificate(d))];
-      let current = leaf;
-      let trusted = false;
-      for (let depth = 0; depth < chain.length + 1 && !trusted; depth++) {
-        const ca = cas.find((c) => current.checkIssued(c) && current.verify(c.publicKey));
-        if (ca) {
-          trusted = true;
-          break;
-        }
-        const next = chain.find((c) => c !== current && current.checkIssued(c) && current.verify(c.publicKey));
-        if (!next) break;
-        current = next;
-      }
-      if (!trusted) return { kind: 'error', message: 'client certificate signed by unknown authority' };
-      const username = subjectValues(leaf.subject, 'CN')[0] ?? '';
-      if (username === '') return { kind: 'error', message: 'client certificate has no common name' };
-      return { kind: 'user', method: 'x509', user: withAuthenticatedGroup({ username, groups: subjectValues(leaf.subject, 'O') }) };
+      return verdict.result;
     },
   };
+}
+
+/** Verifies a leaf through the presented intermediates up to a trusted CA; names the user on success. */
+function verifyChain(cas: readonly X509Certificate[], leaf: X509Certificate, intermediatesDer: readonly Buffer[]): AuthenticationResult {
+  let chain: X509Certificate[];
+  try {
+    chain = [leaf, ...intermediatesDer.map((d) => new X509Certificate(d))];
+  } catch {
+    return { kind: 'error', message: 'unparsable client certificate' };
+  }
+  let current = leaf;
+  let trusted = false;
+  for (let depth = 0; depth < chain.length + 1 && !trusted; depth++) {
+    if (cas.some((c) => current.checkIssued(c) && current.verify(c.publicKey))) {
+      trusted = true;
+      break;
+    }
+    const next = chain.find((c) => c !== current && current.checkIssued(c) && current.verify(c.publicKey));
+    if (!next) break;
+    current = next;
+  }
+  if (!trusted) return { kind: 'error', message: 'client certificate signed by unknown authority' };
+  const username = subjectValues(leaf.subject, 'CN')[0] ?? '';
+  if (username === '') return { kind: 'error', message: 'client certificate has no common name' };
+  return { kind: 'user', method: 'x509', user: withAuthenticatedGroup({ username, groups: subjectValues(leaf.subject, 'O') }) };
 }
