@@ -5,7 +5,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { namesFor } from '@svc-apiserver/api';
-import { call, createNamespace, normalizeStatus } from './http.js';
+import { call, createNamespace } from './http.js';
 import { startServerProcess, type ServerProcess } from './server-process.js';
 
 const names = namesFor('svc');
@@ -32,7 +32,7 @@ test('404 NotFound for a missing object, in core and named groups', async () => 
   const r = await call(server.client, 'GET', `${cms}/missing`);
   assert.equal(r.status, 404);
   assert.equal(r.headers['content-type'], 'application/json');
-  assert.deepEqual(normalizeStatus(r.body), failure(404, 'NotFound', 'configmaps "missing" not found', { name: 'missing', kind: 'configmaps' }));
+  assert.deepEqual(r.body, failure(404, 'NotFound', 'configmaps "missing" not found', { name: 'missing', kind: 'configmaps' }));
   const group = names.group('coordination');
   const lease = await call(server.client, 'GET', `/apis/${group}/v1/namespaces/${ns}/leases/missing`);
   assert.equal(lease.status, 404);
@@ -47,7 +47,7 @@ test('404 for an unknown resource path and for a missing namespace', async () =>
   assert.equal(r.body.message, 'the server could not find the requested resource');
   const noNs = await call(server.client, 'POST', '/api/v1/namespaces/nope/configmaps', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x' } });
   assert.equal(noNs.status, 404, noNs.text);
-  assert.deepEqual(normalizeStatus(noNs.body), failure(404, 'NotFound', 'namespaces "nope" not found', { name: 'nope', kind: 'namespaces' }));
+  assert.deepEqual(noNs.body, failure(404, 'NotFound', 'namespaces "nope" not found', { name: 'nope', kind: 'namespaces' }));
 });
 
 test('409 AlreadyExists', async () => {
@@ -55,19 +55,19 @@ test('409 AlreadyExists', async () => {
   assert.equal((await call(server.client, 'POST', cms, body)).status, 201);
   const r = await call(server.client, 'POST', cms, body);
   assert.equal(r.status, 409);
-  assert.deepEqual(normalizeStatus(r.body), failure(409, 'AlreadyExists', 'configmaps "twice" already exists', { name: 'twice', kind: 'configmaps' }));
+  assert.deepEqual(r.body, failure(409, 'AlreadyExists', 'configmaps "twice" already exists', { name: 'twice', kind: 'configmaps' }));
 });
 
 test('422 Invalid with one cause per field', async () => {
   const bad = await call(server.client, 'POST', cms, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'Bad_Name' } });
   assert.equal(bad.status, 422, bad.text);
-  assert.deepEqual(normalizeStatus(bad.body), failure(422, 'Invalid', `ConfigMap "Bad_Name" is invalid: metadata.name: Invalid value: "Bad_Name": ${dns1123SubdomainError}`, {
+  assert.deepEqual(bad.body, failure(422, 'Invalid', `ConfigMap "Bad_Name" is invalid: metadata.name: Invalid value: "Bad_Name": ${dns1123SubdomainError}`, {
     name: 'Bad_Name', kind: 'ConfigMap',
     causes: [{ reason: 'FieldValueInvalid', message: `Invalid value: "Bad_Name": ${dns1123SubdomainError}`, field: 'metadata.name' }],
   }));
   const unnamed = await call(server.client, 'POST', cms, { apiVersion: 'v1', kind: 'ConfigMap', metadata: {} });
   assert.equal(unnamed.status, 422, unnamed.text);
-  assert.deepEqual(normalizeStatus(unnamed.body), failure(422, 'Invalid', 'ConfigMap "" is invalid: metadata.name: Required value: name or generateName is required', {
+  assert.deepEqual(unnamed.body, failure(422, 'Invalid', 'ConfigMap "" is invalid: metadata.name: Required value: name or generateName is required', {
     kind: 'ConfigMap',
     causes: [{ reason: 'FieldValueRequired', message: 'Required value: name or generateName is required', field: 'metadata.name' }],
   }));

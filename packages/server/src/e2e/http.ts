@@ -40,18 +40,6 @@ export async function eventually(probe: () => Promise<boolean>, timeoutMs = 15_0
   }
 }
 
-/**
- * A Status body with empty `details.group` and `details.name` dropped: kube-apiserver omits them (omitempty), and
- * the tests compare against its bodies either way.
- */
-export function normalizeStatus(body: any): any {
-  if (!body?.details) return body;
-  const details: Record<string, unknown> = { ...body.details };
-  if (details.group === '') delete details.group;
-  if (details.name === '') delete details.name;
-  return { ...body, details };
-}
-
 /** Creates a namespace and fails the test unless the server answers 201. */
 export async function createNamespace(client: RestClient, name: string): Promise<void> {
   const r = await call(client, 'POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name } });

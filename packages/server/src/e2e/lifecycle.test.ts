@@ -5,7 +5,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { namesFor } from '@svc-apiserver/api';
-import { call, createNamespace, eventually, normalizeStatus } from './http.js';
+import { call, createNamespace, eventually } from './http.js';
 import { startServerProcess, type ServerProcess } from './server-process.js';
 
 const names = namesFor('svc');
@@ -30,7 +30,7 @@ test('system namespaces exist, are Active, and cannot be deleted', async () => {
   for (const n of names.immortalNamespaces) {
     const r = await call(server.client, 'DELETE', `/api/v1/namespaces/${n}`);
     assert.equal(r.status, 403, r.text);
-    assert.deepEqual(normalizeStatus(r.body), {
+    assert.deepEqual(r.body, {
       kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure',
       message: `namespaces "${n}" is forbidden: this namespace may not be deleted`,
       reason: 'Forbidden', details: { name: n, kind: 'namespaces' }, code: 403,
