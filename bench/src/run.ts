@@ -14,6 +14,9 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import Database from 'better-sqlite3';
 import { createClient, loadKubeconfig, type ConnectionConfig, type RestClient } from '@svc-apiserver/client';
+import { encodingBench } from './encoding.js';
+import { applyVersusPut } from './apply.js';
+import { listWatchBench } from './list-watch.js';
 
 const self = fileURLToPath(import.meta.url);
 const here = dirname(self);
@@ -225,6 +228,7 @@ async function main(): Promise<void> {
     process.stdout.write(`svc-apiserver bench: ${clients} HTTPS clients, ${seconds}s per phase, list of ${listItems}, loopback\n`);
     const baseline = await measure(makeWorkers(rawConn), rawSetup);
     const server = await measure(makeWorkers(conn.value), setup);
+    const applyLines = await applyVersusPut(makeWorkers(conn.value), setup, seconds);
     const sqlite = rawSqlite(dataDir);
 
     const lines = [
@@ -239,6 +243,8 @@ async function main(): Promise<void> {
     process.stdout.write(lines.join('\n') + '\n');
     process.stdout.write(`errors: creates ${server.creates.errors}, gets ${server.gets.errors}; baseline creates ${baseline.creates.errors}, gets ${baseline.gets.errors}\n`);
     process.stdout.write(`start to ready: ${api.match[1]}ms reported by the server, ${fmt(spawnToReady)}ms from spawn\n`);
+    process.stdout.write(`${applyLines.join('\n')}\n`);
+    process.stdout.write(`encoding (in-process, protobuf / JSON):\n${encodingBench().join('\n')}\n`);
   } finally {
     for (const c of open) c.close();
     await Promise.all(children.map((c) => c.stop()));
@@ -247,3 +253,5 @@ async function main(): Promise<void> {
 }
 
 await main();
+// Lists and watches at scale, each beside its raw baseline (bench/src/list-watch.ts).
+process.stdout.write(`${(await listWatchBench()).join('\n')}\n`);

@@ -37,6 +37,8 @@ const table = {
   signerLegacyUnknown: { svc: 'svc.io/legacy-unknown', k8s: 'kubernetes.io/legacy-unknown' },
   rootCaConfigMap: { svc: 'svc-root-ca.crt', k8s: 'kube-root-ca.crt' },
   execInfoEnv: { svc: 'SVC_EXEC_INFO', k8s: 'KUBERNETES_EXEC_INFO' },
+  /** The annotation of the BOOKMARK that ends a watch's initial events (WatchList, `sendInitialEvents=true`). */
+  initialEventsEndAnnotation: { svc: 'svc.io/initial-events-end', k8s: 'k8s.io/initial-events-end' },
   /** Prefix of the x-kubernetes-group-version-kind style field managers and user agents the server reports. */
   serverName: { svc: 'svc-apiserver', k8s: 'kube-apiserver' },
 } as const satisfies Record<string, Pair>;

@@ -50,7 +50,8 @@ export interface StatusDetails {
 export interface Status {
   kind: 'Status';
   apiVersion: 'v1';
-  metadata: Record<string, never> | { resourceVersion?: string };
+  /** `continue` is set on a 410 for an expired continue token: it continues at the newest revision. */
+  metadata: Record<string, never> | { resourceVersion?: string; continue?: string };
   status: 'Success' | 'Failure';
   message?: string;
   reason?: string;

@@ -117,6 +117,7 @@ function copyUpstream(source) {
   for (const f of files) copyWritable(join(source, 'openapi-v3', f), join(v3Dir, f));
   mkdirSync(dirname(join(upstreamDir, gnosticProto)), { recursive: true });
   copyWritable(join(source, gnosticProto), join(upstreamDir, gnosticProto));
+  const kubeProtos = copyTree(join(source, 'proto', 'k8s.io'), join(upstreamDir, 'proto', 'k8s.io'), '.proto');
   // Only the v2-only parts of the reference v2 document are kept (as a trimmed JSON), not the 3 MiB whole.
   const ref = JSON.parse(readFileSync(join(source, referenceV2), 'utf8'));
   const v2only = {
@@ -128,7 +129,23 @@ function copyUpstream(source) {
   };
   mkdirSync(join(upstreamDir, 'openapi-v2'), { recursive: true });
   writeFileSync(join(upstreamDir, 'openapi-v2', 'v2-only.json'), JSON.stringify(sortKeys(v2only), null, 1) + '\n');
-  console.log(`copied ${files.length} OpenAPI v3 documents, the gnostic OpenAPIv2.proto and the v2-only parts`);
+  console.log(`copied ${files.length} OpenAPI v3 documents, ${kubeProtos} generated.proto files, the gnostic OpenAPIv2.proto and the v2-only parts`);
+}
+
+/** Copies every file ending in `suffix` under `from` to the same relative path under `to`; returns how many. */
+function copyTree(from, to, suffix) {
+  let count = 0;
+  for (const entry of readdirSync(from, { withFileTypes: true })) {
+    const src = join(from, entry.name);
+    if (entry.isDirectory()) {
+      count += copyTree(src, join(to, entry.name), suffix);
+    } else if (entry.name.endsWith(suffix)) {
+      mkdirSync(to, { recursive: true });
+      copyWritable(src, join(to, entry.name));
+      count++;
+    }
+  }
+  return count;
 }
 
 /** Copies a file and makes the copy writable (the reference files may be read-only), so a later copy can replace it. */

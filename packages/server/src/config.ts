@@ -3,6 +3,8 @@
  * repeatable list flags that also take comma lists, Go durations like `5s` or `1m30s`).
  */
 import { parseFlavour, type Flavour } from '@svc-apiserver/api';
+import { defaultServiceAccountIssuer } from './auth/serviceaccount/claims.js';
+import { defaultFeatureGates, parseFeatureGates, type FeatureGates } from './feature-gates.js';
 
 /** Where state is kept. */
 export type StorageKind = 'sqlite' | 'memory';
@@ -23,6 +25,46 @@ export interface ServerOptions {
   readonly disableAdmissionPlugins: readonly string[];
   readonly maxRequestBodyBytes: number;
   readonly storage: StorageKind;
+  /** `--runtime-config` entries (`<group>/<version>[=true|false]`, `<group>/<version>/<resource>`, `api/all`). */
+  readonly runtimeConfig: readonly string[];
+  // Authentication (document 2 §Authentication); '' means unset for file and string settings.
+  readonly clientCaFile: string;
+  readonly tokenAuthFile: string;
+  readonly enableBootstrapTokenAuth: boolean;
+  readonly serviceAccountKeyFiles: readonly string[];
+  /** The first issues bound tokens; all are accepted. */
+  readonly serviceAccountIssuers: readonly string[];
+  readonly serviceAccountSigningKeyFile: string;
+  /** Empty means the service account issuers. */
+  readonly apiAudiences: readonly string[];
+  readonly serviceAccountLookup: boolean;
+  readonly oidcIssuerUrl: string;
+  readonly oidcClientId: string;
+  readonly oidcUsernameClaim: string;
+  readonly oidcUsernamePrefix: string;
+  readonly oidcGroupsClaim: string;
+  readonly oidcGroupsPrefix: string;
+  /** `key=value` entries. */
+  readonly oidcRequiredClaims: readonly string[];
+  readonly oidcCaFile: string;
+  readonly oidcSigningAlgs: readonly string[];
+  readonly authenticationTokenWebhookConfigFile: string;
+  readonly authenticationTokenWebhookCacheTtlMs: number;
+  readonly authenticationTokenWebhookVersion: string;
+  readonly requestheaderUsernameHeaders: readonly string[];
+  readonly requestheaderGroupHeaders: readonly string[];
+  readonly requestheaderExtraHeadersPrefix: readonly string[];
+  readonly requestheaderClientCaFile: string;
+  readonly requestheaderAllowedNames: readonly string[];
+  readonly anonymousAuth: boolean;
+  /** `--feature-gates`: WatchList (default off), APIListChunking (default on). */
+  readonly featureGates: FeatureGates;
+  /** `--min-request-timeout` in seconds: a watch without `timeoutSeconds` lasts this × a random factor in [1, 2). */
+  readonly minRequestTimeoutSeconds: number;
+  /** `--service-cluster-ip-range`: the IPv4 CIDR Service cluster IPs are allocated from. */
+  readonly serviceClusterIpRange: string;
+  /** `--service-node-port-range`: the ports NodePort and LoadBalancer Services get node ports from. */
+  readonly serviceNodePortRange: string;
 }
 
 /** The defaults (kube-apiserver's where they exist). */
@@ -38,6 +80,37 @@ export const defaultServerOptions: ServerOptions = {
   disableAdmissionPlugins: [],
   maxRequestBodyBytes: 3 * 1024 * 1024,
   storage: 'sqlite',
+  runtimeConfig: [],
+  clientCaFile: '',
+  tokenAuthFile: '',
+  enableBootstrapTokenAuth: false,
+  serviceAccountKeyFiles: [],
+  serviceAccountIssuers: [defaultServiceAccountIssuer],
+  serviceAccountSigningKeyFile: '',
+  apiAudiences: [],
+  serviceAccountLookup: true,
+  oidcIssuerUrl: '',
+  oidcClientId: '',
+  oidcUsernameClaim: 'sub',
+  oidcUsernamePrefix: '',
+  oidcGroupsClaim: '',
+  oidcGroupsPrefix: '',
+  oidcRequiredClaims: [],
+  oidcCaFile: '',
+  oidcSigningAlgs: ['RS256'],
+  authenticationTokenWebhookConfigFile: '',
+  authenticationTokenWebhookCacheTtlMs: 2 * 60 * 1000,
+  authenticationTokenWebhookVersion: 'v1beta1',
+  requestheaderUsernameHeaders: [],
+  requestheaderGroupHeaders: [],
+  requestheaderExtraHeadersPrefix: [],
+  requestheaderClientCaFile: '',
+  requestheaderAllowedNames: [],
+  anonymousAuth: true,
+  featureGates: defaultFeatureGates,
+  minRequestTimeoutSeconds: 1800,
+  serviceClusterIpRange: '10.0.0.0/24',
+  serviceNodePortRange: '30000-32767',
 };
 
 /** Parses a Go duration (`300ms`, `5s`, `1m30s`, `1.5h`, `0`) into milliseconds. */
@@ -57,7 +130,7 @@ export function parseDuration(text: string): number | undefined {
   return total;
 }
 
-type FlagKind = 'string' | 'list' | 'int' | 'duration' | 'flavour' | 'storage' | 'bool';
+type FlagKind = 'string' | 'list' | 'int' | 'duration' | 'flavour' | 'storage' | 'bool' | 'boolean' | 'featureGates';
 interface FlagSpec {
   readonly kind: FlagKind;
   readonly key: keyof ServerOptions | 'help';
@@ -76,6 +149,37 @@ const flags: Record<string, FlagSpec> = {
   'disable-admission-plugins': { kind: 'list', key: 'disableAdmissionPlugins', help: 'Admission plugins to disable.' },
   'max-request-body-bytes': { kind: 'int', key: 'maxRequestBodyBytes', help: 'Largest accepted request body in bytes.' },
   storage: { kind: 'storage', key: 'storage', help: 'Storage backend: sqlite (default) or memory (tests).' },
+  'runtime-config': { kind: 'list', key: 'runtimeConfig', help: 'API versions to enable or disable: <group>/<version>[=true|false], <group>/<version>/<resource>, api/all, api/ga, api/beta, api/alpha; alpha versions are off by default.' },
+  'client-ca-file': { kind: 'string', key: 'clientCaFile', help: 'PEM CA bundle for client certificates (CN = user, O = groups); reloaded when it changes. The generated CA is always trusted too.' },
+  'token-auth-file': { kind: 'string', key: 'tokenAuthFile', help: 'CSV file of static bearer tokens: token,user,uid,"group1,group2"; read at start.' },
+  'enable-bootstrap-token-auth': { kind: 'boolean', key: 'enableBootstrapTokenAuth', help: 'Accept bootstrap tokens from bootstrap-token-<id> Secrets in the system namespace.' },
+  'service-account-key-file': { kind: 'list', key: 'serviceAccountKeyFiles', help: 'PEM file of RSA/ECDSA public or private keys verifying service account tokens; repeatable. The signing key is always accepted.' },
+  'service-account-issuer': { kind: 'list', key: 'serviceAccountIssuers', help: 'Issuer (iss) of service account tokens; repeatable: the first is used to issue, all are accepted.' },
+  'service-account-signing-key-file': { kind: 'string', key: 'serviceAccountSigningKeyFile', help: 'PEM private key signing bound service account tokens (default: sa.key generated in the data dir).' },
+  'api-audiences': { kind: 'list', key: 'apiAudiences', help: 'Audiences of the API server: tokens must be valid for one of them (default: the service account issuers).' },
+  'service-account-lookup': { kind: 'boolean', key: 'serviceAccountLookup', help: 'Reject legacy service account tokens whose Secret or service account was deleted.' },
+  'oidc-issuer-url': { kind: 'string', key: 'oidcIssuerUrl', help: 'https URL of the trusted OpenID Connect issuer; enables OIDC ID token authentication.' },
+  'oidc-client-id': { kind: 'string', key: 'oidcClientId', help: 'Client ID every OIDC token must be issued for (aud or azp).' },
+  'oidc-username-claim': { kind: 'string', key: 'oidcUsernameClaim', help: 'OIDC claim giving the username; claims other than email get "<issuer>#" as prefix unless --oidc-username-prefix is set.' },
+  'oidc-username-prefix': { kind: 'string', key: 'oidcUsernamePrefix', help: 'Prefix of OIDC usernames; "-" disables prefixing.' },
+  'oidc-groups-claim': { kind: 'string', key: 'oidcGroupsClaim', help: 'OIDC claim giving the groups (a string or an array of strings).' },
+  'oidc-groups-prefix': { kind: 'string', key: 'oidcGroupsPrefix', help: 'Prefix of OIDC group names.' },
+  'oidc-required-claim': { kind: 'list', key: 'oidcRequiredClaims', help: 'key=value claim every OIDC token must carry; repeatable.' },
+  'oidc-ca-file': { kind: 'string', key: 'oidcCaFile', help: 'PEM CA bundle of the OIDC issuer\'s TLS certificate (default: the host\'s roots).' },
+  'oidc-signing-algs': { kind: 'list', key: 'oidcSigningAlgs', help: 'Accepted OIDC signing algorithms.' },
+  'authentication-token-webhook-config-file': { kind: 'string', key: 'authenticationTokenWebhookConfigFile', help: 'Kubeconfig-format file of the token webhook (cluster = the service, user = our credentials, current context required).' },
+  'authentication-token-webhook-cache-ttl': { kind: 'duration', key: 'authenticationTokenWebhookCacheTtlMs', help: 'How long token webhook answers are cached.' },
+  'authentication-token-webhook-version': { kind: 'string', key: 'authenticationTokenWebhookVersion', help: 'TokenReview version sent to the token webhook: v1beta1 or v1.' },
+  'requestheader-username-headers': { kind: 'list', key: 'requestheaderUsernameHeaders', help: 'Headers an authenticating proxy names the user in (first non-empty wins), e.g. X-Remote-User.' },
+  'requestheader-group-headers': { kind: 'list', key: 'requestheaderGroupHeaders', help: 'Headers an authenticating proxy lists groups in, e.g. X-Remote-Group.' },
+  'requestheader-extra-headers-prefix': { kind: 'list', key: 'requestheaderExtraHeadersPrefix', help: 'Header prefixes of user extras from a proxy, e.g. X-Remote-Extra-.' },
+  'requestheader-client-ca-file': { kind: 'string', key: 'requestheaderClientCaFile', help: 'PEM CA bundle the proxy\'s client certificate must verify against before its headers are trusted.' },
+  'requestheader-allowed-names': { kind: 'list', key: 'requestheaderAllowedNames', help: 'Common names allowed for the proxy\'s client certificate (default: any).' },
+  'anonymous-auth': { kind: 'boolean', key: 'anonymousAuth', help: 'Serve requests no authentication method claims as system:anonymous.' },
+  'feature-gates': { kind: 'featureGates', key: 'featureGates', help: 'Comma list of Name=bool: APIListChunking (default true), WatchList (alpha, default false).' },
+  'min-request-timeout': { kind: 'int', key: 'minRequestTimeoutSeconds', help: 'Seconds a watch lasts at least when it sets no timeoutSeconds (randomized up to twice as long).' },
+  'service-cluster-ip-range': { kind: 'string', key: 'serviceClusterIpRange', help: 'IPv4 CIDR from which Service cluster IPs are allocated.' },
+  'service-node-port-range': { kind: 'string', key: 'serviceNodePortRange', help: 'Port range from which NodePort Services get node ports.' },
   help: { kind: 'bool', key: 'help', help: 'Print this help.' },
 };
 
@@ -85,20 +189,45 @@ export type ParsedFlags =
   | { readonly kind: 'help'; readonly text: string }
   | { readonly kind: 'error'; readonly message: string };
 
+/** A duration in Go's form (`0s`, `500ms`, `1m30s`, `2h0m0s`), as kube-apiserver prints flag defaults. */
+export function formatDuration(ms: number): string {
+  if (ms === 0) return '0s';
+  if (ms < 1000) return `${ms}ms`;
+  const h = Math.floor(ms / 3_600_000);
+  const m = Math.floor((ms % 3_600_000) / 60_000);
+  const sec = (ms % 60_000) / 1000;
+  if (h > 0) return `${h}h${m}m${sec}s`;
+  if (m > 0) return `${m}m${sec}s`;
+  return `${sec}s`;
+}
+
+/** A flag's default as its user would write it. */
+function shownDefault(spec: FlagSpec, value: unknown): string | undefined {
+  if (value === undefined || value === '' || (Array.isArray(value) && value.length === 0)) return undefined;
+  if (spec.kind === 'duration' && typeof value === 'number') return formatDuration(value);
+  if (Array.isArray(value)) return value.join(',');
+  if (typeof value === 'object' && value !== null) return Object.entries(value).map(([k, v]) => `${k}=${String(v)}`).join(',');
+  return String(value);
+}
+
 /** The `--help` text. */
 export function helpText(): string {
+  const labels = Object.entries(flags).map(([name, spec]) =>
+    `  --${name}${spec.kind === 'bool' ? '' : spec.kind === 'boolean' ? '[=false]' : ' value'}`);
+  const width = Math.max(...labels.map((l) => l.length)) + 2;
   const lines = ['Usage: svc-apiserver [flags]', '', 'Flags:'];
-  for (const [name, spec] of Object.entries(flags)) {
-    const def = spec.key === 'help' ? undefined : defaultServerOptions[spec.key];
-    const shown = def === undefined || (Array.isArray(def) && def.length === 0) ? '' : ` (default ${JSON.stringify(def)})`;
-    lines.push(`  --${name}${spec.kind === 'bool' ? '' : ' value'}`.padEnd(36) + spec.help + shown);
-  }
+  Object.values(flags).forEach((spec, i) => {
+    const shown = spec.key === 'help' ? undefined : shownDefault(spec, defaultServerOptions[spec.key]);
+    lines.push(labels[i]!.padEnd(width) + spec.help + (shown === undefined ? '' : ` (default ${shown})`));
+  });
   return lines.join('\n') + '\n';
 }
 
 /** Parses command-line arguments (without the node and script paths). */
 export function parseFlags(argv: readonly string[]): ParsedFlags {
   const out: Record<string, unknown> = { ...defaultServerOptions, tlsSans: [], enableAdmissionPlugins: [], disableAdmissionPlugins: [] };
+  /** List flags given so far: the first occurrence replaces a list's default, later ones add to it. */
+  const givenLists = new Set<string>();
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     const m = /^--?([a-z0-9-]+)(?:=(.*))?$/s.exec(arg);
@@ -106,6 +235,11 @@ export function parseFlags(argv: readonly string[]): ParsedFlags {
     const name = m[1]!;
     const spec = flags[name];
     if (spec === undefined) return { kind: 'error', message: `unknown flag: --${name}` };
+    if (spec.kind === 'boolean' && (m[2] === undefined || m[2] === 'true' || m[2] === 'false')) {
+      out[spec.key] = m[2] !== 'false';
+      continue;
+    }
+    if (spec.kind === 'boolean') return { kind: 'error', message: `invalid argument "${m[2]}" for "--${name}" flag` };
     if (spec.kind === 'bool') {
       if (m[2] === undefined || m[2] === 'true') return { kind: 'help', text: helpText() };
       continue;
@@ -122,6 +256,10 @@ export function parseFlags(argv: readonly string[]): ParsedFlags {
         out[spec.key] = value;
         break;
       case 'list':
+        if (!givenLists.has(spec.key)) {
+          givenLists.add(spec.key);
+          out[spec.key] = [];
+        }
         (out[spec.key] as string[]).push(...value.split(',').map((v) => v.trim()).filter(Boolean));
         break;
       case 'int': {
@@ -147,6 +285,12 @@ export function parseFlags(argv: readonly string[]): ParsedFlags {
         if (value !== 'sqlite' && value !== 'memory') return bad();
         out[spec.key] = value;
         break;
+      case 'featureGates': {
+        const gates = parseFeatureGates(value, out[spec.key] as FeatureGates);
+        if (!gates.ok) return { kind: 'error', message: `invalid argument "${value}" for "--${name}" flag: ${gates.message}` };
+        out[spec.key] = gates.value;
+        break;
+      }
     }
   }
   return { kind: 'options', options: out as unknown as ServerOptions };

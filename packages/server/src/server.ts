@@ -24,6 +24,18 @@ import type { OpenApiSource } from './http/routes/openapi.js';
 import { startApiServer, type ApiServer } from './http/api-server.js';
 import { storageCheck, flagCheck } from './health/checks.js';
 import type { ResourceDef } from './registry/resource-def.js';
+import { optionalResources, servedResources } from './registry/served-resources.js';
+import { applyRuntimeConfig, parseRuntimeConfig } from './registry/runtime-config.js';
+import { parseIpRange, parsePortRange } from './registry/allocators/ip-range.js';
+import { createServiceAllocator } from './registry/allocators/service-allocator.js';
+import { startServiceAllocationFeed } from './registry/allocators/service-allocation-feed.js';
+import { serviceStrategy } from './registry/resources/services.js';
+import { buildAuthentication } from './auth/authentication-setup.js';
+import type { ObjectGetter } from './auth/authn/object-getter.js';
+import type { ServiceAccountTokenIssuer } from './auth/serviceaccount/token-issuer.js';
+import { selfSubjectReview } from './auth/reviews/self-subject-review.js';
+import { tokenReview } from './auth/reviews/token-review.js';
+import { virtualKey } from './http/handlers/virtual-create.js';
 
 /** Options of {@link startServer}: the flags, each optional (defaults as the flags'). */
 export type StartServerOptions = Partial<ServerOptions> & {
@@ -31,12 +43,16 @@ export type StartServerOptions = Partial<ServerOptions> & {
   readonly log?: (message: string, error?: unknown) => void;
   /** Compaction window of the store's history (default 5 minutes). */
   readonly compactionWindowMs?: number;
+  /** Period of watch BOOKMARK events (default 1 minute, kube's). */
+  readonly bookmarkIntervalMs?: number;
 };
 
 /** A running server: where it serves, the admin credentials, and how long it took to start. */
 export interface RunningServer extends Omit<ApiServer, 'shuttingDown'> {
   /** Milliseconds from the call to ready. */
   readonly startupMs: number;
+  /** Issues service account tokens with the server's signing key and issuer. */
+  readonly serviceAccountTokens: ServiceAccountTokenIssuer;
 }
 
 /** The default log: one line per message on stderr. */
@@ -54,6 +70,13 @@ function servedForOpenApi(defs: readonly ResourceDef[]): ServedResource[] {
   }
   return out;
 }
+
+/** The create-only resources answered by a virtual create below (others wait for their implementation). */
+const virtualResourceKeys: ReadonlySet<string> = new Set([
+  virtualKey('authentication', 'v1', 'tokenreviews'),
+  virtualKey('authentication', 'v1alpha1', 'selfsubjectreviews'),
+  virtualKey('authentication', 'v1beta1', 'selfsubjectreviews'),
+]);
 
 /** Starts a server. Rejects when it cannot start (bad admission plugin name, port in use, unreadable data). */
 export async function startServer(options: StartServerOptions = {}): Promise<RunningServer> {
@@ -84,7 +107,52 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     const catalog = loadCatalog(names);
     const admission = createAdmissionChain({ enable: [...o.enableAdmissionPlugins], disable: [...o.disableAdmissionPlugins], names });
     if (!admission.ok) throw new Error(admission.status.message ?? 'invalid admission configuration');
-    const registry = createRegistry({ backend, catalog, names, admission: admission.value });
+    const runtimeConfig = parseRuntimeConfig(o.runtimeConfig);
+    if (!runtimeConfig.ok) throw new Error(runtimeConfig.error);
+    const defaultServed = new Set(servedResources);
+    const servedSet = applyRuntimeConfig([...servedResources, ...optionalResources], (r) => defaultServed.has(r), runtimeConfig.value, names,
+      catalog.resources.map((r) => (r.group === '' ? r.version : `${r.group}/${r.version}`)));
+    if (!servedSet.ok) throw new Error(servedSet.error);
+    // Create-only resources (access reviews, bindings) are answered by code, not storage: served where it exists.
+    const servedStored = servedSet.value.filter((r) => {
+      const entry = catalog.resources.find((c) => c.groupKey === r.groupKey && c.version === r.version && c.resource === r.resource);
+      const createOnly = entry !== undefined && entry.verbs.length === 1 && entry.verbs[0] === 'create';
+      return !createOnly || virtualResourceKeys.has(virtualKey(r.groupKey, r.version, r.resource));
+    });
+    const ipRange = parseIpRange(o.serviceClusterIpRange);
+    if (!ipRange.ok) throw new Error(ipRange.error);
+    const portRange = parsePortRange(o.serviceNodePortRange);
+    if (!portRange.ok) throw new Error(portRange.error);
+    const serviceAllocator = createServiceAllocator(ipRange.value, portRange.value);
+    const registry = createRegistry({
+      backend, catalog, names, admission: admission.value, served: servedStored,
+      strategies: { 'core/services': () => serviceStrategy(serviceAllocator) },
+      store: {
+        names,
+        watchList: o.featureGates.WatchList,
+        apiListChunking: o.featureGates.APIListChunking,
+        minRequestTimeoutSeconds: o.minRequestTimeoutSeconds,
+        cache: {
+          windowMs: options.compactionWindowMs ?? 5 * 60 * 1000,
+          ...(options.bookmarkIntervalMs !== undefined ? { bookmarkIntervalMs: options.bookmarkIntervalMs } : {}),
+          log: (m) => log(m),
+        },
+      },
+    });
+    cleanups.push(() => registry.store.close());
+    const allocationFeed = await startServiceAllocationFeed(registry, serviceAllocator, (m) => log(m));
+    cleanups.push(() => allocationFeed.stop());
+    const lookupObject: ObjectGetter = async (resource, namespace, name) => {
+      const def = registry.lookup('', 'v1', resource);
+      if (def === undefined) return undefined;
+      const got = await registry.store.get(def, namespace, name);
+      if (got.ok) return got.value;
+      if (got.status.code === 404) return undefined;
+      throw new Error(got.status.message ?? `cannot read ${resource}`);
+    };
+    const authn = await buildAuthentication(o, { names, get: lookupObject, dataDir, log: (m) => log(m) });
+    if (!authn.ok) throw new Error(authn.error);
+    cleanups.push(() => authn.value.close());
     let controllersStarted = false;
     const controllers = await startControllers({ registry, names });
     controllersStarted = true;
@@ -114,7 +182,12 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       maxRequestBodyBytes: o.maxRequestBodyBytes,
       livezGracePeriodMs: o.livezGracePeriodMs,
       shutdownDelayMs: o.shutdownDelayMs,
-      resourceHandler: resourceHandler(registry),
+      resourceHandler: resourceHandler(registry, new Map([
+        [virtualKey('authentication', 'v1', 'tokenreviews'), tokenReview(authn.value.tokens, authn.value.apiAudiences)],
+        [virtualKey('authentication', 'v1alpha1', 'selfsubjectreviews'), selfSubjectReview()],
+        [virtualKey('authentication', 'v1beta1', 'selfsubjectreviews'), selfSubjectReview()],
+      ])),
+      authentication: (generatedCaPem) => authn.value.forServer(generatedCaPem),
       resources: () => registry.all(),
       openapi,
       checks: [storageCheck(backend), ...controllers.checks],
@@ -131,6 +204,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       adminCert: api.adminCert,
       adminKey: api.adminKey,
       startupMs: Math.round(performance.now() - started),
+      serviceAccountTokens: authn.value.tokenIssuer,
       close() {
         closing ??= (async () => {
           await api.close();

@@ -1,10 +1,11 @@
 /**
- * The controllers that run inside the server process: the system namespace bootstrap and the namespace
- * controller. They act on the registry in-process (not over HTTP), through the same operations as clients.
+ * The controllers that run inside the server process: the system namespace bootstrap, the namespace
+ * controller and the garbage collector. They act on the registry in-process (not over HTTP), through the same operations as clients.
  */
 import type { Names } from '@svc-apiserver/api';
 import type { HealthCheck } from '../health/health-check.js';
 import type { Registry } from '../registry/registry.js';
+import { startGarbageCollector } from './garbage-collector.js';
 import { startNamespaceController } from './namespace-controller.js';
 import { startSystemNamespaces } from './system-namespaces.js';
 
@@ -27,12 +28,14 @@ export async function startControllers(options: ControllerOptions): Promise<Cont
   const retryMs = options.retryMs ?? 1000;
   const bootstrap = startSystemNamespaces(options.registry, options.names, retryMs);
   const namespaces = startNamespaceController(options.registry, options.names, { retryMs });
+  const garbage = startGarbageCollector(options.registry, { retryMs });
   return {
-    checks: [...bootstrap.checks, ...namespaces.checks],
+    checks: [...bootstrap.checks, ...namespaces.checks, ...garbage.checks],
     async stop() {
       bootstrap.stop();
       await bootstrap.done;
       await namespaces.stop();
+      await garbage.stop();
     },
   };
 }

@@ -23,6 +23,8 @@ import { panicRecovery } from './filters/panic-recovery.js';
 import { requestInfoFilter } from './filters/request-info.js';
 import { bodyLimit } from './filters/body-limit.js';
 import { authentication } from './filters/authentication.js';
+import { impersonation } from './filters/impersonation.js';
+import type { RequestAuthentication } from '../auth/authentication-setup.js';
 import { authorization } from './filters/authorization.js';
 import { nonResourceRouter } from './routes/non-resource-router.js';
 import type { OpenApiSource } from './routes/openapi.js';
@@ -51,6 +53,11 @@ export interface ApiServerOptions {
   /** Checks of readyz only (informer-sync). */
   readonly readyChecks: readonly HealthCheck[];
   readonly log: (message: string, error?: unknown) => void;
+  /**
+   * Request authentication, given the generated CA (PEM), which must stay a client CA so the admin certificate
+   * keeps working. Default: client certificates of that CA, anonymous otherwise.
+   */
+  readonly authentication?: (generatedCaPem: string) => RequestAuthentication;
 }
 
 /** A running HTTP side. */
@@ -105,13 +112,16 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
     health: endpoints,
     serverAddress: () => `${clientHost(options.bindAddress)}:${port}`,
   });
+  const authn = options.authentication?.(pki.ca.certPem);
+  const authorizer = authorizerUnion([alwaysAllow()]);
   const handler = buildChain(
     [
       panicRecovery(log),
       requestInfoFilter(),
       bodyLimit(options.maxRequestBodyBytes),
-      authentication(authenticatorUnion([x509Authenticator([pki.ca.certPem])])),
-      authorization(authorizerUnion([alwaysAllow()])),
+      authn?.filter ?? authentication(authenticatorUnion([x509Authenticator([pki.ca.certPem])])),
+      impersonation(authorizer, names),
+      authorization(authorizer),
     ],
     (ctx) => (ctx.info.isResourceRequest ? options.resourceHandler(ctx) : router(ctx)),
   );
@@ -121,13 +131,15 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
     port: options.port,
     certPem: pki.serving.certPem,
     keyPem: pki.serving.keyPem,
-    clientCaPem: pki.ca.certPem,
+    clientCaPem: authn?.clientCas.pem() ?? pki.ca.certPem,
     names,
     maxRequestBodyBytes: options.maxRequestBodyBytes,
     handler,
     log,
   });
   port = https.port;
+  // A reloaded client CA file changes which certificates clients are asked for.
+  authn?.clientCas.onChange(() => https.setClientCas(authn.clientCas.pem()));
   const url = `https://${clientHost(options.bindAddress)}:${port}`;
   const kubeconfigPath = join(dataDir, adminKubeconfigFile);
   await writeFileAtomic(kubeconfigPath, kubeconfigYaml({

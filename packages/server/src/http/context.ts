@@ -17,12 +17,19 @@ export interface DecodedBody {
   readonly mediaType: string;
   /** The decoded document. */
   readonly object: KubeObject;
+  /**
+   * Duplicated fields of the document, worded as kube-apiserver's strict decoders word them (`duplicate field
+   * "spec.x"` for JSON, `line 3: key "x" already set in map` for YAML); for field validation.
+   */
+  readonly duplicateFields?: readonly string[];
 }
 
 /** The writer side of a watch: headers are sent when it is created, before the first event. */
 export interface WatchStream {
   /** Sends one event; false when the client is slow (the caller may wait for `drain`). */
   send(event: WatchEvent): boolean;
+  /** Writes bytes already encoded (a serialized event, a part of a streamed body); false when the client is slow. */
+  write(chunk: string | Uint8Array): boolean;
   /** Resolves when the client has room for more events, or it went away. */
   drain(): Promise<void>;
   /** Ends the stream. */
@@ -37,6 +44,11 @@ export interface RequestContext {
   readonly path: string;
   readonly query: URLSearchParams;
   readonly headers: IncomingHttpHeaders;
+  /**
+   * The request's header lines as sent (`[name, value, name, value, ...]`), so that repeated headers
+   * (`Impersonate-Group`, proxy group headers) keep their values apart; `headers` joins them with `, `.
+   */
+  readonly rawHeaders?: readonly string[];
   readonly names: Names;
   /**
    * The client's TLS certificate chain as presented (DER, leaf first; empty when none was sent). Not verified:
@@ -71,6 +83,11 @@ export interface RequestContext {
   writeText(code: number, text: string): void;
   /** Starts a watch response: status 200 and headers go out at once. */
   startWatch(): WatchStream;
+  /**
+   * Starts a streamed JSON body (a large list written part by part from pre-serialized items) when the negotiated
+   * response is compact JSON; undefined when it is another form (YAML, pretty, ...): the caller writes an object.
+   */
+  startJsonStream(code: number): WatchStream | undefined;
   /** True once a response was started. */
   readonly responded: boolean;
 }

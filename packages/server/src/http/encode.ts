@@ -1,9 +1,13 @@
 /**
  * Encoding of response bodies: JSON (with a trailing newline, like Go's json.Encoder; two-space indent for
- * `pretty`) and YAML (as sigs.k8s.io/yaml prints JSON documents).
+ * `pretty`), YAML (as sigs.k8s.io/yaml prints JSON documents) and protobuf, after the conversion (Table,
+ * PartialObjectMetadata) the Accept header asks for; watch events likewise.
  */
 import { stringify as yamlStringify } from 'yaml';
-import type { ResponseMediaType } from './negotiation.js';
+import { notAcceptable, type KubeObject, type Names, type Status } from '@svc-apiserver/api';
+import { negotiateResponse, producibleMediaTypes, type NegotiationOptions, type ResponseMediaType } from './negotiation.js';
+import { protobufCodec } from '../protobuf/codec.js';
+import { transformObject, watchTransformer } from './table/transform.js';
 
 const bigintMarker = '\u0000bigint:';
 
@@ -32,7 +36,126 @@ export function encodeJson(value: unknown, indent?: number): string {
 export function encodeBody(value: unknown, mediaType: ResponseMediaType, pretty: boolean): string {
   if (mediaType === 'application/yaml') {
     // Round-trip through JSON first so the YAML holds exactly what the JSON form would (no undefined, toJSON applied).
-    return yamlStringify(JSON.parse(encodeJson(value)) as unknown, { lineWidth: 0, aliasDuplicateObjects: false, indentSeq: false });
+    // YAML 1.1 quoting, as go-yaml v2 writes: strings a 1.1 reader would take for something else (`"yes"`,
+    // `"0644"`, timestamps) are quoted, so kube's YAML 1.1 reading gets them back as strings.
+    return yamlStringify(JSON.parse(encodeJson(value)) as unknown, { version: '1.1', lineWidth: 0, aliasDuplicateObjects: false, indentSeq: false });
   }
   return encodeJson(value, pretty ? 2 : undefined) + '\n';
+}
+
+/** An encoded response body and its Content-Type. */
+export interface EncodedResponse {
+  readonly contentType: string;
+  readonly body: string | Uint8Array;
+}
+
+/** An encoding result: the body, or the Status to answer instead (406, 400 for a bad `includeObject`). */
+export type EncodeOutcome<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly status: Status };
+
+/** Encodes the events of one watch response. */
+export interface WatchEncoder {
+  /** `application/json`, or `<type>;stream=watch` for the others (as kube-apiserver labels watch streams). */
+  readonly contentType: string;
+  /** Plain JSON events, unconverted: JSON lines can be written as they are. */
+  readonly passthrough: boolean;
+  /** One event as written on the stream; undefined when the event cannot be written in this encoding. */
+  encode(event: { readonly type: string; readonly object: unknown }): string | Uint8Array | undefined;
+}
+
+/** What an endpoint serves: resource endpoints convert (Table, PartialObjectMetadata) and may write protobuf. */
+export interface EndpointKind {
+  readonly resource: boolean;
+  /** `apiVersion` of the resource (for a watch, whose objects are not known when its headers go out). */
+  readonly apiVersion?: string;
+}
+
+/** Negotiates, converts and encodes response objects and watch events in one flavour. */
+export interface ResponseEncoding {
+  encodeObject(accept: string | undefined, query: URLSearchParams, object: unknown, endpoint: EndpointKind): EncodeOutcome<EncodedResponse>;
+  watchEncoder(accept: string | undefined, query: URLSearchParams, endpoint: EndpointKind): EncodeOutcome<WatchEncoder>;
+  /** Decodes a protobuf request body to the plain object the handlers use. */
+  decodeProtobuf(body: Uint8Array): EncodeOutcome<KubeObject>;
+  /** The negotiation settings of an endpoint whose objects are not known yet (streamed lists). */
+  negotiationOptions(endpoint: EndpointKind): NegotiationOptions;
+  /** The flavour's protobuf media type. */
+  readonly protobufMediaType: string;
+}
+
+const encodings = new WeakMap<Names, ResponseEncoding>();
+
+/** The response encoding of a flavour (one per `Names`). */
+export function responseEncoding(names: Names): ResponseEncoding {
+  const cached = encodings.get(names);
+  if (cached) return cached;
+  const protobufMediaType = names.name('protobufMediaType');
+  const codec = protobufCodec(names);
+  const metaGroup = names.group('meta');
+  const options = (endpoint: EndpointKind, canProtobuf: () => boolean, stream = false): NegotiationOptions => ({
+    ...(endpoint.resource ? { metaGroup } : {}),
+    protobufMediaType,
+    canProtobuf,
+    stream,
+  });
+  const notAcceptableFor = (opts: NegotiationOptions): EncodeOutcome<never> =>
+    ({ ok: false, status: notAcceptable(producibleMediaTypes(opts)) });
+  /** A built-in group version has protobuf messages for all its kinds. */
+  const groupVersionHasProtobuf = (endpoint: EndpointKind) => (): boolean =>
+    endpoint.apiVersion !== undefined && codec.supportsGroupVersion(endpoint.apiVersion);
+  const encoding: ResponseEncoding = {
+    protobufMediaType,
+    negotiationOptions: (endpoint) => options(endpoint, groupVersionHasProtobuf(endpoint)),
+    encodeObject(accept, query, object, endpoint) {
+      const opts = options(endpoint, () => codec.supports(object));
+      const n = negotiateResponse(accept, query, opts);
+      if (n === undefined) return notAcceptableFor(opts);
+      let value = object;
+      if (n.conversion) {
+        const t = transformObject(object, n.conversion, { names, includeObject: query.get('includeObject'), mediaTypes: producibleMediaTypes(opts) });
+        if (!t.ok) return t;
+        value = t.value;
+      }
+      if (n.binary) {
+        const bytes = codec.encode(value);
+        if (bytes === undefined) return notAcceptableFor({ stream: false });
+        return { ok: true, value: { contentType: n.mediaType, body: bytes } };
+      }
+      return { ok: true, value: { contentType: n.mediaType, body: encodeBody(value, n.mediaType, n.pretty) } };
+    },
+    watchEncoder(accept, query, endpoint) {
+      const opts = options(endpoint, groupVersionHasProtobuf(endpoint), true);
+      const n = negotiateResponse(accept, query, opts);
+      if (n === undefined) return notAcceptableFor(opts);
+      const transform = n.conversion
+        ? watchTransformer(n.conversion, { names, includeObject: query.get('includeObject') })
+        : undefined;
+      const convert = (object: unknown): unknown => {
+        if (!transform) return object;
+        const t = transform(object);
+        return t.ok ? t.value : t.status;
+      };
+      if (n.binary) {
+        return {
+          ok: true,
+          value: {
+            contentType: `${n.mediaType};stream=watch`,
+            passthrough: false,
+            encode: (event) => codec.encodeWatchFrame({ type: event.type, object: convert(event.object) }),
+          },
+        };
+      }
+      return {
+        ok: true,
+        value: {
+          contentType: n.mediaType,
+          passthrough: transform === undefined,
+          encode: (event) => encodeJson({ type: event.type, object: convert(event.object) }) + '\n',
+        },
+      };
+    },
+    decodeProtobuf(body) {
+      return codec.decode(body);
+    },
+  };
+  encodings.set(names, encoding);
+  return encoding;
 }

@@ -29,6 +29,8 @@ export interface HttpsServerOptions {
 /** A listening server. */
 export interface HttpsServer {
   readonly port: number;
+  /** Replaces the CA certificates whose names are sent in the client-certificate request (new connections). */
+  setClientCas(pem: string): void;
   /**
    * Graceful stop: no new connections, long-running requests are told to end (their signal aborts), in-flight
    * requests get up to `timeoutMs` to finish, then every connection is closed.
@@ -119,6 +121,9 @@ export async function startHttpsServer(options: HttpsServerOptions): Promise<Htt
   let closing: Promise<void> | undefined;
   return {
     port,
+    setClientCas(pem) {
+      server.setSecureContext({ cert: options.certPem, key: options.keyPem, ca: pem, minVersion: 'TLSv1.2' });
+    },
     close(timeoutMs = 30_000): Promise<void> {
       closing ??= (async () => {
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));

@@ -69,3 +69,23 @@ test('encoding: JSON with newline, pretty with two spaces, YAML, exact big integ
   assert.equal(encodeBody({ a: 1, b: ['x'] }, 'application/yaml', false), 'a: 1\nb:\n- x\n');
   assert.equal(encodeJson({ i: 12345678901234567890n }), '{"i":12345678901234567890}');
 });
+
+test('resource endpoints: protobuf, Table and metadata conversions, 406 when nothing fits', () => {
+  const pb = 'application/vnd.svc.protobuf';
+  const resource = { protobufMediaType: pb, canProtobuf: () => true, metaGroup: 'meta.svc.io' };
+  const neg = (accept: string, o: Parameters<typeof negotiateResponse>[2] = resource) => negotiateResponse(accept, none, o);
+  assert.deepEqual(neg(`${pb}, */*`), { mediaType: pb, pretty: false, binary: true });
+  assert.equal(neg(`${pb}, application/json`, { ...resource, canProtobuf: () => false })?.mediaType, 'application/json', 'no message: JSON');
+  assert.equal(neg(pb, { ...resource, canProtobuf: () => false }), undefined, 'protobuf only, no message: 406');
+  assert.equal(neg('application/vnd.kubernetes.protobuf'), undefined, 'the other flavour\'s type is not served');
+  const kubectlGet = 'application/json;as=Table;v=v1;g=meta.svc.io,application/json;as=Table;v=v1beta1;g=meta.svc.io,application/json';
+  assert.deepEqual(neg(kubectlGet)?.conversion, { kind: 'Table', group: 'meta.svc.io', version: 'v1' });
+  assert.equal(neg('application/json;as=Table;v=v1;g=meta.k8s.io,application/json')?.conversion, undefined, 'other meta group: plain JSON');
+  assert.equal(neg('application/json;as=Table;v=v1;g=meta.k8s.io'), undefined, 'other meta group only: 406');
+  assert.equal(neg(`${pb};as=Table;v=v1;g=meta.svc.io`), undefined, 'Tables are JSON or YAML only');
+  assert.equal(neg('application/yaml;as=Table;v=v1beta1;g=meta.svc.io')?.mediaType, 'application/yaml');
+  assert.deepEqual(neg(`${pb};as=PartialObjectMetadataList;g=meta.svc.io;v=v1,application/json`),
+    { mediaType: pb, pretty: false, binary: true, conversion: { kind: 'PartialObjectMetadataList', group: 'meta.svc.io', version: 'v1' } });
+  assert.equal(neg('application/json;as=Unknown;g=meta.svc.io;v=v1'), undefined);
+  assert.equal(neg('application/yaml', { ...resource, stream: true }), undefined, 'no YAML watch streams');
+});

@@ -7,7 +7,6 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Http2ServerRequest, Http2ServerResponse } from 'node:http2';
 import type { DetailedPeerCertificate, TLSSocket } from 'node:tls';
 import {
-  notAcceptable,
   requestEntityTooLarge,
   unsupportedMediaType,
   badRequest,
@@ -19,8 +18,8 @@ import { anonymousUser } from '../auth/user-info.js';
 import type { DecodedBody, Outcome, RequestContext, WatchStream } from './context.js';
 import type { RequestInfo } from './request-info.js';
 import { decodeJson, decodeYaml, jsonBodyMediaTypes, yamlBodyMediaTypes } from './decode.js';
-import { encodeBody, encodeJson } from './encode.js';
-import { negotiateResponse, responseMediaTypes } from './negotiation.js';
+import { encodeBody, encodeJson, responseEncoding, type EndpointKind, type WatchEncoder } from './encode.js';
+import { negotiateResponse } from './negotiation.js';
 import { parseMediaType } from './media-type.js';
 
 /** Node's request object on either protocol. */
@@ -44,6 +43,15 @@ function emptyInfo(path: string, method: string): RequestInfo {
     namespace: '', resource: '', subresource: '', name: '', parts: [],
   };
 }
+
+/** The stream of a watch that was refused (406): it takes events and drops them; the handler ends on the abort. */
+const closedStream: WatchStream = {
+  send: () => true,
+  write: () => true,
+  drain: () => Promise.resolve(),
+  end: () => {},
+  closed: true,
+};
 
 /** Quotes a warning text the way kube-apiserver does (RFC 7234 warn-text, `"` and `\` escaped). */
 function warningHeader(text: string): string {
@@ -91,7 +99,12 @@ export function createRequestContext(req: NodeRequest, res: NodeResponse, option
   let bodyAbandoned = false;
   const isHttp1 = req.httpVersionMajor < 2;
 
-  const negotiated = () => negotiateResponse(req.headers.accept, url.searchParams);
+  const encoding = responseEncoding(options.names);
+  /** Resource endpoints convert (Table, PartialObjectMetadata); any endpoint writes protobuf for kinds that have it. */
+  const endpoint = (): EndpointKind => (ctx.info.isResourceRequest
+    ? { resource: true, apiVersion: ctx.info.apiGroup === '' ? ctx.info.apiVersion : `${ctx.info.apiGroup}/${ctx.info.apiVersion}` }
+    : { resource: false });
+  const negotiated = () => negotiateResponse(req.headers.accept, url.searchParams, encoding.negotiationOptions(endpoint()));
 
   const head = (code: number, headers: Record<string, string | string[]>): void => {
     responded = true;
@@ -113,8 +126,12 @@ export function createRequestContext(req: NodeRequest, res: NodeResponse, option
   const writeStatus = (status: Status): void => {
     // A Status is negotiated like any object, but a failure must reach the client even if it asked for nothing we
     // write: fall back to JSON then.
-    const n = negotiated() ?? { mediaType: 'application/json' as const, pretty: false };
-    send(status.code, n.mediaType, encodeBody(status, n.mediaType, n.pretty));
+    const encoded = encoding.encodeObject(req.headers.accept, url.searchParams, status, endpoint());
+    // kube-apiserver's response writer turns details.retryAfterSeconds into a Retry-After header (504, 429, 503).
+    const retry = status.details?.retryAfterSeconds;
+    const extra: Record<string, string> = retry !== undefined && retry > 0 ? { 'Retry-After': String(retry) } : {};
+    if (encoded.ok) send(status.code, encoded.value.contentType, encoded.value.body, extra);
+    else send(status.code, 'application/json', encodeBody(status, 'application/json', false), extra);
   };
 
   const readBody = (): Promise<Outcome<Buffer>> => {
@@ -168,6 +185,7 @@ export function createRequestContext(req: NodeRequest, res: NodeResponse, option
     path: url.pathname,
     query: url.searchParams,
     headers: req.headers,
+    rawHeaders: req.rawHeaders,
     names: options.names,
     get clientCertificates(): readonly Buffer[] {
       return peerCertificates(req);
@@ -179,9 +197,20 @@ export function createRequestContext(req: NodeRequest, res: NodeResponse, option
     async decodeBody(accepted: readonly string[]): Promise<Outcome<DecodedBody>> {
       const contentType = req.headers['content-type'];
       const mediaType = contentType === undefined || contentType.trim() === '' ? 'application/json' : parseMediaType(contentType)?.type;
-      if (mediaType === undefined || !accepted.includes(mediaType) ||
+      // YAML and protobuf bodies are accepted wherever JSON is (document 1; kubectl ≥ 1.32 sends protobuf).
+      const acceptable = accepted.includes('application/json')
+        ? [...new Set([...accepted, 'application/yaml', encoding.protobufMediaType])]
+        : accepted;
+      if (mediaType !== undefined && mediaType === encoding.protobufMediaType && acceptable.includes(mediaType)) {
+        const body = await readBody();
+        if (!body.ok) return body;
+        const decoded = encoding.decodeProtobuf(body.value);
+        if (!decoded.ok) return decoded;
+        return { ok: true, value: { mediaType, object: decoded.value } };
+      }
+      if (mediaType === undefined || !acceptable.includes(mediaType) ||
           (!jsonBodyMediaTypes.has(mediaType) && !yamlBodyMediaTypes.has(mediaType))) {
-        return { ok: false, status: unsupportedMediaType(accepted) };
+        return { ok: false, status: unsupportedMediaType(acceptable) };
       }
       const body = await readBody();
       if (!body.ok) return body;
@@ -193,18 +222,15 @@ export function createRequestContext(req: NodeRequest, res: NodeResponse, option
       if (!isObject && !(mediaType === 'application/json-patch+json' && Array.isArray(value))) {
         return { ok: false, status: badRequest('the request body must be a JSON or YAML object') };
       }
-      return { ok: true, value: { mediaType, object: value as DecodedBody['object'] } };
+      return { ok: true, value: { mediaType, object: value as DecodedBody['object'], duplicateFields: decoded.duplicateFields } };
     },
     warn(text: string): void {
       if (!warnings.includes(text)) warnings.push(text);
     },
     writeObject(code: number, object: unknown): void {
-      const n = negotiated();
-      if (n === undefined) {
-        writeStatus(notAcceptable(responseMediaTypes));
-        return;
-      }
-      send(code, n.mediaType, encodeBody(object, n.mediaType, n.pretty));
+      const encoded = encoding.encodeObject(req.headers.accept, url.searchParams, object, endpoint());
+      if (!encoded.ok) return writeStatus(encoded.status);
+      send(code, encoded.value.contentType, encoded.value.body);
     },
     writeStatus,
     writeBytes: send,
@@ -212,43 +238,89 @@ export function createRequestContext(req: NodeRequest, res: NodeResponse, option
       send(code, 'text/plain; charset=utf-8', text, { 'X-Content-Type-Options': 'nosniff' });
     },
     startWatch(): WatchStream {
-      const headers: Record<string, string> = { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private' };
-      // HTTP/2 frames the stream itself; the header is forbidden there.
-      if (isHttp1) headers['Transfer-Encoding'] = 'chunked';
-      head(200, headers);
-      (res as ServerResponse).flushHeaders();
-      let ended = false;
-      const stream: WatchStream = {
-        send(event: WatchEvent): boolean {
-          if (stream.closed) return false;
-          return (res as ServerResponse).write(encodeJson(event) + '\n');
-        },
-        drain(): Promise<void> {
-          if (stream.closed || !res.writableNeedDrain) return Promise.resolve();
-          return new Promise((resolve) => {
-            const done = (): void => {
-              res.off('drain', done);
-              res.off('close', done);
-              resolve();
-            };
-            res.on('drain', done);
-            res.on('close', done);
-          });
-        },
-        end(): void {
-          if (ended) return;
-          ended = true;
-          if (!res.writableEnded && !res.destroyed) res.end();
-        },
-        get closed(): boolean {
-          return ended || res.writableEnded || res.destroyed || controller.signal.aborted;
-        },
-      };
-      return stream;
+      const watch = encoding.watchEncoder(req.headers.accept, url.searchParams, endpoint());
+      if (!watch.ok) {
+        writeStatus(watch.status);
+        return closedStream;
+      }
+      const s = stream(200, { 'Content-Type': watch.value.contentType, 'Cache-Control': 'no-cache, private' });
+      return watch.value.passthrough ? s : reencoding(s, watch.value);
+    },
+    startJsonStream(code: number): WatchStream | undefined {
+      const n = negotiated();
+      if (n === undefined || n.mediaType !== 'application/json' || n.pretty || n.conversion !== undefined || responded || req.method === 'HEAD') return undefined;
+      return stream(code, { 'Content-Type': 'application/json' });
     },
     get responded(): boolean {
       return responded || res.headersSent;
     },
   };
+
+  /**
+   * A watch stream in an encoding other than plain JSON: events (and the JSON lines the watch handler writes,
+   * serialized once for every watcher) are written in the negotiated encoding instead.
+   */
+  function reencoding(inner: WatchStream, encoder: WatchEncoder): WatchStream {
+    const put = (event: { type: string; object: unknown }): boolean => {
+      const out = encoder.encode(event);
+      return out === undefined ? true : inner.write(out);
+    };
+    return {
+      send: (event) => put(event),
+      write(chunk: string | Uint8Array): boolean {
+        let more = true;
+        const text = typeof chunk === 'string' ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength).toString('utf8');
+        for (const line of text.split('\n')) {
+          if (line.trim() !== '') more = put(JSON.parse(line) as { type: string; object: unknown }) && more;
+        }
+        return more;
+      },
+      drain: () => inner.drain(),
+      end: () => inner.end(),
+      get closed() {
+        return inner.closed;
+      },
+    };
+  }
+
+  /** A chunked response whose headers go out at once (watches, streamed lists). */
+  function stream(code: number, headers: Record<string, string>): WatchStream {
+    // HTTP/2 frames the stream itself; the header is forbidden there.
+    if (isHttp1) headers['Transfer-Encoding'] = 'chunked';
+    head(code, headers);
+    (res as ServerResponse).flushHeaders();
+    let ended = false;
+    const stream: WatchStream = {
+      send(event: WatchEvent): boolean {
+        if (stream.closed) return false;
+        return (res as ServerResponse).write(encodeJson(event) + '\n');
+      },
+      write(chunk: string | Uint8Array): boolean {
+        if (stream.closed) return false;
+        return (res as ServerResponse).write(chunk);
+      },
+      drain(): Promise<void> {
+        if (stream.closed || !res.writableNeedDrain) return Promise.resolve();
+        return new Promise((resolve) => {
+          const done = (): void => {
+            res.off('drain', done);
+            res.off('close', done);
+            resolve();
+          };
+          res.on('drain', done);
+          res.on('close', done);
+        });
+      },
+      end(): void {
+        if (ended) return;
+        ended = true;
+        if (!res.writableEnded && !res.destroyed) res.end();
+      },
+      get closed(): boolean {
+        return ended || res.writableEnded || res.destroyed || controller.signal.aborted;
+      },
+    };
+    return stream;
+  }
   return ctx;
 }

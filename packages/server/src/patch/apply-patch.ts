@@ -1,8 +1,11 @@
 /**
- * Patch dispatch by media type: JSON merge patch, JSON patch and strategic merge patch. Server-side apply comes
- * with a later issue (415 until then).
+ * Patch dispatch by media type: JSON merge patch, JSON patch and strategic merge patch, plus the checks on a
+ * server-side apply body (`application/apply-patch+yaml`, JSON or YAML): no managedFields in it, the endpoint's
+ * apiVersion and kind, and every field declared by the schema (the merge itself is in apply/).
  */
-import { badRequest, failure, unsupportedMediaType, type KubeObject, type Status } from '@svc-apiserver/api';
+import {
+  apiVersionOf, badRequest, failure, unsupportedMediaType, type FieldError, type KubeObject, type Status,
+} from '@svc-apiserver/api';
 import { applyJsonPatch } from './json-patch.js';
 import { mergePatch } from './merge-patch.js';
 import type { PatchSchema } from './patch-schema.js';
@@ -14,8 +17,57 @@ export const jsonPatchType = 'application/json-patch+json';
 export const mergePatchType = 'application/merge-patch+json';
 /** `application/strategic-merge-patch+json`. */
 export const strategicMergePatchType = 'application/strategic-merge-patch+json';
-/** The patch media types served now. */
-export const supportedPatchTypes: readonly string[] = [jsonPatchType, mergePatchType, strategicMergePatchType];
+/** `application/apply-patch+yaml`: server-side apply. */
+export const applyPatchType = 'application/apply-patch+yaml';
+/** The patch media types served. */
+export const supportedPatchTypes: readonly string[] = [jsonPatchType, mergePatchType, strategicMergePatchType, applyPatchType];
+
+/** The endpoint an apply goes to, for its checks. */
+export interface ApplyTarget {
+  readonly group: string;
+  readonly version: string;
+  readonly kind: string;
+  readonly namespace: string;
+  readonly name: string;
+}
+
+/**
+ * The checks kube-apiserver's field manager makes on an apply body before merging: `metadata.managedFields` must
+ * be absent (400), the apiVersion must be the endpoint's (400 `Incorrect version specified in apply patch`), and so
+ * must the kind.
+ */
+export function checkApplyConfiguration(target: ApplyTarget, config: KubeObject): { readonly ok: true } | { readonly ok: false; readonly status: Status } {
+  const expected = apiVersionOf(target.group, target.version);
+  const version = typeof config.apiVersion === 'string' ? config.apiVersion : '';
+  if (version !== expected) {
+    return { ok: false, status: badRequest(`Incorrect version specified in apply patch. Specified patch version: ${version}, expected: ${expected}`) };
+  }
+  if (config.kind !== target.kind) {
+    return { ok: false, status: badRequest(`the kind in the data (${String(config.kind ?? '')}) does not match the expected kind (${target.kind}) of ${expected}`) };
+  }
+  const meta = config.metadata as Record<string, unknown> | undefined;
+  if (meta !== undefined && meta !== null && 'managedFields' in meta && meta.managedFields !== null) {
+    return { ok: false, status: badRequest('metadata.managedFields must be nil') };
+  }
+  return { ok: true };
+}
+
+/**
+ * The failure kube-apiserver 1.27 answers when an apply body does not fit the schema (an undeclared field, a wrong
+ * type): structured-merge-diff's typed conversion error, surfaced as a 500 with no reason, at every field
+ * validation level: `failed to create typed patch object (ns/name; apps/v1, Kind=Deployment): .spec.x: field not
+ * declared in schema`.
+ */
+export function typedPatchFailure(target: ApplyTarget, unknownFields: readonly string[], typeErrors: readonly FieldError[]): Status | undefined {
+  const problems = [
+    ...typeErrors.map((e) => `.${e.field}: ${e.detail || 'wrong type'}`),
+    ...unknownFields.map((f) => `.${f}: field not declared in schema`),
+  ];
+  if (problems.length === 0) return undefined;
+  const gvk = `${target.group}/${target.version}, Kind=${target.kind}`;
+  const joined = problems.length === 1 ? problems[0] : `errors:\n  ${problems.join('\n  ')}`;
+  return failure('Unknown', `failed to create typed patch object (${target.namespace}/${target.name}; ${gvk}): ${joined}`, undefined, 500);
+}
 
 /** The patched object, or why not. */
 export type PatchResult = { readonly ok: true; readonly value: KubeObject } | { readonly ok: false; readonly status: Status };

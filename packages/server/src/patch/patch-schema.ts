@@ -16,6 +16,8 @@ export interface PatchSchema {
   readonly listType?: string;
   /** `x-kubernetes-list-map-keys`, for `listType: map`. */
   readonly listMapKeys?: readonly string[];
+  /** `x-kubernetes-map-type`: `atomic` or `granular` (used by server-side apply for maps and structs). */
+  readonly mapType?: string;
   /** The schema of a declared property of this object, or undefined when the object does not declare it. */
   field(name: string): PatchSchema | undefined;
   /** The schema of this list's items. */
@@ -41,6 +43,7 @@ interface FoldedNode {
   patchMergeKey?: string;
   listType?: string;
   listMapKeys?: readonly string[];
+  mapType?: string;
   properties?: Readonly<Record<string, OpenApiSchema>>;
   items?: OpenApiSchema;
   additionalProperties?: OpenApiSchema | boolean;
@@ -71,6 +74,8 @@ export function patchSchemaFromOpenApi(schemas: Readonly<Record<string, unknown>
     if (into.listMapKeys === undefined && Array.isArray(mapKeys)) {
       into.listMapKeys = mapKeys.filter((k): k is string => typeof k === 'string');
     }
+    const mapType = node['x-kubernetes-map-type'];
+    if (into.mapType === undefined && typeof mapType === 'string') into.mapType = mapType;
     if (into.properties === undefined && isObject(node.properties)) into.properties = node.properties;
     if (into.items === undefined && isObject(node.items)) into.items = node.items;
     if (into.additionalProperties === undefined && node.additionalProperties !== undefined) {
@@ -136,6 +141,7 @@ export function patchSchemaFromOpenApi(schemas: Readonly<Record<string, unknown>
     if (folded.patchMergeKey !== undefined) result.patchMergeKey = folded.patchMergeKey;
     if (folded.listType !== undefined) result.listType = folded.listType;
     if (folded.listMapKeys !== undefined) result.listMapKeys = folded.listMapKeys;
+    if (folded.mapType !== undefined) result.mapType = folded.mapType;
     return result;
   }
 

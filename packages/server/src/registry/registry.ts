@@ -7,11 +7,13 @@ import type { AdmissionChain } from '../admission/chain.js';
 import type { Catalog, SchemaValidator } from '../schema/catalog.js';
 import type { Backend } from '../storage/backend.js';
 import { collectionPrefix } from '../storage/key.js';
+import { conversionFor } from './conversion/index.js';
 import { defineStrategy } from './default-strategy.js';
 import type { ResourceDef } from './resource-def.js';
+import type { Strategy } from './strategy.js';
 import { strategyFactories } from './resources/index.js';
 import { servedResources, type ServedResource } from './served-resources.js';
-import { createStore, type Store } from './store.js';
+import { createStore, type Store, type StoreOptions } from './store.js';
 
 /** The served resources and what serves them. */
 export interface Registry {
@@ -32,22 +34,33 @@ export interface RegistryOptions {
   readonly admission: AdmissionChain;
   /** The served set; default {@link servedResources}. */
   readonly served?: readonly ServedResource[];
+  /** Options of the store's reads: watch cache, feature gates, watch timeouts. */
+  readonly store?: StoreOptions;
+  /** Strategies replacing the built-in ones, by the same keys (e.g. Services with the server's allocator). */
+  readonly strategies?: Readonly<Record<string, (names: Names) => Strategy>>;
 }
 
 /** Builds the registry and hands the admission plugins their read access. */
 export function createRegistry(options: RegistryOptions): Registry {
   const { backend, catalog, names, admission } = options;
   const defs: ResourceDef[] = [];
+  const factories = { ...strategyFactories, ...options.strategies };
   for (const s of options.served ?? servedResources) {
     const entry = catalog.resources.find((r) => r.groupKey === s.groupKey && r.version === s.version && r.resource === s.resource);
     if (entry === undefined) continue;
-    const factory = strategyFactories[`${s.groupKey || 'core'}/${s.resource}`];
+    // A version-specific strategy (`<group>/<version>/<resource>`) wins over the resource's.
+    const factory = factories[`${s.groupKey || 'core'}/${s.version}/${s.resource}`] ?? factories[`${s.groupKey || 'core'}/${s.resource}`];
     const strategy = factory ? factory(names) : defineStrategy({ hasStatus: entry.subresources.some((sub) => sub.name === 'status') });
     const qualified = { group: entry.group, resource: entry.resource };
-    defs.push({ ...entry, qualified, keyPrefix: collectionPrefix(entry.groupKey, entry.resource), strategy });
+    const conversion = conversionFor(names, s.groupKey, s.version, s.resource);
+    const stored = conversion?.storage ?? entry;
+    defs.push({
+      ...entry, qualified, keyPrefix: collectionPrefix(stored.groupKey, stored.resource), strategy,
+      ...(conversion !== undefined ? { conversion } : {}),
+    });
   }
   const byPath = new Map(defs.map((d) => [`${d.group}/${d.version}/${d.resource}`, d]));
-  const store = createStore(backend);
+  const store = createStore(backend, { names, ...options.store });
   const registry: Registry = {
     lookup: (group, version, resource) => byPath.get(`${group}/${version}/${resource}`),
     all: () => defs,

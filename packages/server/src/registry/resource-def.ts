@@ -4,6 +4,7 @@
  */
 import type { QualifiedResource } from '@svc-apiserver/api';
 import type { ApiResource } from '../schema/catalog.js';
+import type { ResourceConversion } from './conversion/resource-conversion.js';
 import type { Strategy } from './strategy.js';
 
 /** A served resource. */
@@ -13,4 +14,9 @@ export interface ResourceDef extends ApiResource {
   /** Storage key prefix of the collection, ending in `/`: `/registry/<groupKey or core>/<resource>/`. */
   readonly keyPrefix: string;
   readonly strategy: Strategy;
+  /**
+   * Set when this version is stored in another one (`keyPrefix` is then the storage version's): objects are
+   * converted to it on write and back on read.
+   */
+  readonly conversion?: ResourceConversion;
 }

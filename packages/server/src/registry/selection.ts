@@ -7,6 +7,7 @@ import { badRequest, type KubeObject } from '@svc-apiserver/api';
 import { matchesFields, parseFieldSelector, type FieldSelector } from '@svc-apiserver/api/field-selector';
 import { matchesLabels, parseLabelSelector, type LabelSelector } from '@svc-apiserver/api/label-selector';
 import type { Outcome } from '../http/context.js';
+import type { StoredObject } from '../storage/watch-cache/stored-object.js';
 import type { ResourceDef } from './resource-def.js';
 
 /** A parsed selection. */
@@ -53,4 +54,22 @@ export function parseSelection(def: ResourceDef, labelSelector: string | null, f
 export function selects(def: ResourceDef, selection: Selection, object: KubeObject): boolean {
   if (selection.everything) return true;
   return matchesLabels(selection.labels, object.metadata?.labels) && matchesFields(selection.fields, objectFields(def, object));
+}
+
+/** What a selection reads of an object, computed once per stored object version (kube's cached GetAttrs). */
+interface SelectableAttributes {
+  readonly labels: Readonly<Record<string, string>> | undefined;
+  readonly fields: Readonly<Record<string, string>>;
+}
+
+/** True when the selection selects a stored object; its labels and fields are kept on the object for next time. */
+export function selectsStored(def: ResourceDef, selection: Selection, stored: StoredObject): boolean {
+  if (selection.everything) return true;
+  let attrs = stored.memo as SelectableAttributes | undefined;
+  if (attrs === undefined) {
+    const object = stored.parsed();
+    attrs = { labels: object.metadata?.labels, fields: objectFields(def, object) };
+    stored.memo = attrs;
+  }
+  return matchesLabels(selection.labels, attrs.labels) && matchesFields(selection.fields, attrs.fields);
 }

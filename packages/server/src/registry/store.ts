@@ -8,13 +8,15 @@ import {
   alreadyExists, apiVersionOf, badRequest, conflict, gone, internalError, notFound, optimisticLockMessage,
   tooLargeResourceVersion, type KubeList, type KubeObject, type Status, type WatchEvent,
 } from '@svc-apiserver/api';
-import type { Backend, BackendEvent, KeyValue } from '../storage/backend.js';
+import type { Backend, KeyValue } from '../storage/backend.js';
 import { keyUnderPrefix } from '../storage/key.js';
 import type { Outcome } from '../http/context.js';
 import { generateName } from '../meta/generate-name.js';
-import { decodeContinue, encodeContinue, expiredContinueMessage } from './continue-token.js';
+import { createCacheSet, type CacheSet, type CacheSetOptions } from '../storage/watch-cache/cache-set.js';
+import type { StoredObject } from '../storage/watch-cache/stored-object.js';
 import type { ResourceDef } from './resource-def.js';
-import { selects, type Selection } from './selection.js';
+import type { Selection } from './selection.js';
+import { createReader, type ListPage, type ReaderOptions, type WatchHandle, type WatchQuery, type WatchSink } from './reader.js';
 
 /** A storage write's result; `conflict` tells a compare-and-swap loop to read again and retry. */
 export type WriteOutcome =
@@ -30,28 +32,28 @@ export interface ListQuery {
   readonly continue?: string;
   readonly resourceVersion?: string;
   readonly resourceVersionMatch?: string;
+  readonly sendInitialEvents?: boolean;
 }
 
-/** What a watch follows. */
-export interface WatchQuery {
-  readonly namespace: string;
-  readonly selection: Selection;
-  readonly resourceVersion?: string;
-}
-
-/** Where a watch delivers. */
-export interface WatchSink {
-  event(event: WatchEvent): void;
-  /** The watch ended with a failure (410 Expired when its history is gone). */
-  error(status: Status): void;
-}
+export type { ListPage, WatchHandle, WatchQuery, WatchSink } from './reader.js';
 
 /** The generic store over one Backend. */
 export interface Store {
   readonly backend: Backend;
+  /** The watch caches the reads are served from. */
+  readonly caches: CacheSet;
+  readonly settings: StoreSettings;
+  /** Reads with document 1's resourceVersion rules (unset: most recent, `0`: any, other: not older than). */
   get(def: ResourceDef, namespace: string, name: string, resourceVersion?: string): Promise<Outcome<KubeObject>>;
+  /** One object as stored (get's serialized form comes from it). */
+  getStored(def: ResourceDef, namespace: string, name: string, resourceVersion?: string): Promise<Outcome<StoredObject>>;
+  /** A list with private copies of the items (in-process callers). */
   list(def: ResourceDef, query: ListQuery): Promise<Outcome<KubeList>>;
-  watch(def: ResourceDef, query: WatchQuery, sink: WatchSink): Promise<Outcome<{ cancel(): void }>>;
+  /** A list page of stored objects (the list handler streams their serialized forms). */
+  listPage(def: ResourceDef, query: ListQuery): Promise<Outcome<ListPage>>;
+  watch(def: ResourceDef, query: WatchQuery, sink: WatchSink): Promise<Outcome<WatchHandle>>;
+  /** Stops the watch caches (server shutdown, before the backend closes). */
+  close(): void;
   /** Stores a new object; with `retryGenerateName`, a name collision picks a new random suffix. */
   create(def: ResourceDef, object: KubeObject, options: { dryRun: boolean; retryGenerateName: boolean }): Promise<Outcome<KubeObject>>;
   /** Replaces an object if it is still at `object.metadata.resourceVersion`. */
@@ -63,177 +65,81 @@ export interface Store {
 /** How many times a create picks a new generated name after a collision. */
 const generateNameAttempts = 8;
 
-/** Parses a resourceVersion parameter: undefined when unset, a number, or a 400. */
-export function parseResourceVersion(value: string | undefined): Outcome<number | undefined> {
-  if (value === undefined || value === '') return { ok: true, value: undefined };
-  if (!/^\d+$/.test(value)) return { ok: false, status: badRequest(`invalid resource version: ${JSON.stringify(value)}`) };
-  return { ok: true, value: Number(value) };
-}
+export { parseResourceVersion } from './resource-versions.js';
 
 /** The object as stored: without resourceVersion (the revision is), with the served kind and apiVersion. */
 function encode(def: ResourceDef, object: KubeObject): string {
-  const { resourceVersion: _rv, ...metadata } = object.metadata ?? {};
-  return JSON.stringify({ ...object, apiVersion: apiVersionOf(def.group, def.version), kind: def.kind, metadata });
+  // A version stored in another version is converted to it first (kube encodes to the storage version).
+  const stored = def.conversion !== undefined ? def.conversion.toStorage(object) : object;
+  const { resourceVersion: _rv, ...metadata } = stored.metadata ?? {};
+  const apiVersion = def.conversion?.storageApiVersion ?? apiVersionOf(def.group, def.version);
+  return JSON.stringify({ ...stored, apiVersion, kind: def.conversion?.storage.kind ?? def.kind, metadata });
 }
 
 /** A stored object with its resourceVersion. */
 export function decodeStored(def: ResourceDef, kv: KeyValue, revision = kv.modRevision): KubeObject {
-  const object = JSON.parse(kv.value) as KubeObject;
+  const parsed = JSON.parse(kv.value) as KubeObject;
+  const object = def.conversion !== undefined ? def.conversion.fromStorage(parsed) : parsed;
   object.apiVersion = apiVersionOf(def.group, def.version);
   object.kind = def.kind;
   object.metadata = { ...(object.metadata ?? {}), resourceVersion: String(revision) };
   return object;
 }
 
-/** Items of a typed list carry no kind and apiVersion, as kube-apiserver sends them. */
-function listItem(object: KubeObject): KubeObject {
-  const { kind: _k, apiVersion: _a, ...rest } = object;
-  return rest;
-}
+/** Options of the store's reads (watch cache, feature gates, tokens). */
+export type StoreOptions = ReaderOptions & {
+  /** Options of the watch caches. */
+  readonly cache?: CacheSetOptions;
+  /** The APIListChunking feature gate (default on): off, `limit` and `continue` are ignored. */
+  readonly apiListChunking?: boolean;
+  /** A watch without `timeoutSeconds` lasts this × a random factor in [1, 2) (default 1800, kube's). */
+  readonly minRequestTimeoutSeconds?: number;
+  /** Events a slow HTTP watcher may have waiting before it is closed (default 10,000). */
+  readonly maxWatchBacklog?: number;
+};
 
-function tooOld(requested: number, compacted: number): Status {
-  return gone(`too old resource version: ${requested} (${compacted})`);
-}
-
-function collectionPrefixOf(def: ResourceDef, namespace: string): string {
-  return def.namespaced && namespace ? `${def.keyPrefix}${namespace}/` : def.keyPrefix;
+/** The read settings the handlers follow, defaults applied. */
+export interface StoreSettings {
+  readonly apiListChunking: boolean;
+  readonly watchList: boolean;
+  readonly minRequestTimeoutSeconds: number;
+  readonly maxWatchBacklog: number;
 }
 
 /** Creates the store over a backend. */
-export function createStore(backend: Backend): Store {
+export function createStore(backend: Backend, options: StoreOptions = {}): Store {
+  const caches = createCacheSet(backend, options.cache ?? {});
+  const reader = createReader(backend, caches, options);
   const keyOf = (def: ResourceDef, object: KubeObject): string =>
     keyUnderPrefix(def.keyPrefix, def.namespaced ? object.metadata?.namespace : undefined, object.metadata?.name ?? '');
 
-  /** The revision a read "not older than rv" may use, or 504 when the store has not reached it. */
-  const notOlderThan = async (rv: number | undefined): Promise<Outcome<number>> => {
-    const current = await backend.currentRevision();
-    if (rv !== undefined && rv > current) return { ok: false, status: tooLargeResourceVersion(rv, current) };
-    return { ok: true, value: 0 };
-  };
-
   const store: Store = {
     backend,
-    async get(def, namespace, name, resourceVersion) {
-      const rv = parseResourceVersion(resourceVersion);
-      if (!rv.ok) return rv;
-      const at = await notOlderThan(rv.value);
-      if (!at.ok) return at;
-      const res = await backend.get(keyUnderPrefix(def.keyPrefix, def.namespaced ? namespace : undefined, name));
-      if (!res.ok) return { ok: false, status: internalError(res.error.code) };
-      if (res.value.kv === undefined) return { ok: false, status: notFound(def.qualified, name) };
-      return { ok: true, value: decodeStored(def, res.value.kv) };
+    caches,
+    settings: {
+      apiListChunking: options.apiListChunking ?? true,
+      watchList: options.watchList ?? false,
+      minRequestTimeoutSeconds: options.minRequestTimeoutSeconds ?? 1800,
+      maxWatchBacklog: options.maxWatchBacklog ?? 10_000,
     },
-
+    async get(def, namespace, name, resourceVersion) {
+      const got = await reader.get(def, namespace, name, resourceVersion);
+      return got.ok ? { ok: true, value: got.value.copy() } : got;
+    },
+    getStored: (def, namespace, name, resourceVersion) => reader.get(def, namespace, name, resourceVersion),
     async list(def, query) {
-      const rvParsed = parseResourceVersion(query.resourceVersion);
-      if (!rvParsed.ok) return rvParsed;
-      const rv = rvParsed.value;
-      const match = query.resourceVersionMatch ?? '';
-      const limit = query.limit !== undefined && query.limit > 0 ? query.limit : 0;
-      const prefix = collectionPrefixOf(def, query.namespace);
-      if (match !== '' && match !== 'Exact' && match !== 'NotOlderThan') {
-        return { ok: false, status: badRequest(`resourceVersionMatch: Unsupported value: "${match}"`) };
-      }
-      if (match !== '' && rv === undefined) {
-        return { ok: false, status: badRequest('resourceVersionMatch is forbidden unless resourceVersion is provided') };
-      }
-      let revision = 0;
-      let startKey: string | undefined;
-      const fromToken = query.continue !== undefined && query.continue !== '';
-      if (fromToken) {
-        if (rv !== undefined && rv !== 0) {
-          return { ok: false, status: badRequest('specifying resource version is not allowed when using continue') };
-        }
-        const token = decodeContinue(query.continue!);
-        if (!token.ok) return token;
-        revision = token.value.revision;
-        startKey = prefix + token.value.start;
-      } else if (rv !== undefined && rv !== 0 && (match === 'Exact' || (match === '' && limit > 0))) {
-        revision = rv;
-      } else if (rv !== undefined && rv !== 0) {
-        const at = await notOlderThan(rv);
-        if (!at.ok) return at;
-      }
-      const items: KubeObject[] = [];
-      let next: string | undefined;
-      for (;;) {
-        // One key beyond the page tells whether another selected object follows (then the token starts there).
-        const res = await backend.list(prefix, { revision, limit: limit > 0 ? limit + 1 : 0, ...(startKey !== undefined ? { startKey } : {}) });
-        if (!res.ok) {
-          if (res.error.code === 'Compacted') {
-            const status = fromToken ? gone(expiredContinueMessage) : tooOld(revision, res.error.compactRevision);
-            return { ok: false, status };
-          }
-          const current = res.error.currentRevision;
-          return { ok: false, status: tooLargeResourceVersion(revision, current) };
-        }
-        revision = res.value.revision;
-        const kvs = res.value.kvs;
-        let stoppedAt = -1;
-        for (let i = 0; i < kvs.length; i++) {
-          const object = decodeStored(def, kvs[i]!);
-          if (!selects(def, query.selection, object)) continue;
-          if (limit > 0 && items.length === limit) {
-            stoppedAt = i;
-            break;
-          }
-          items.push(listItem(object));
-        }
-        if (stoppedAt >= 0) {
-          next = kvs[stoppedAt]!.key;
-          break;
-        }
-        if (!res.value.more || kvs.length === 0) break;
-        startKey = `${kvs[kvs.length - 1]!.key}\u0000`;
-      }
-      const metadata: KubeList['metadata'] = { resourceVersion: String(revision) };
-      if (next !== undefined) metadata.continue = encodeContinue({ revision, start: next.slice(prefix.length) });
+      const page = await reader.list(def, query);
+      if (!page.ok) return page;
+      const p = page.value;
+      const metadata: KubeList['metadata'] = { resourceVersion: p.resourceVersion };
+      if (p.continue !== undefined) metadata.continue = p.continue;
+      if (p.remainingItemCount !== undefined) metadata.remainingItemCount = p.remainingItemCount;
+      const items = p.items.map((o) => JSON.parse(o.itemJson()) as KubeObject);
       return { ok: true, value: { kind: def.listKind, apiVersion: apiVersionOf(def.group, def.version), metadata, items } };
     },
-
-    async watch(def, query, sink) {
-      const rvParsed = parseResourceVersion(query.resourceVersion);
-      if (!rvParsed.ok) return rvParsed;
-      const prefix = collectionPrefixOf(def, query.namespace);
-      let after = rvParsed.value ?? 0;
-      if (after === 0) {
-        // "Get State and Start at Most Recent": synthetic ADDED events for the current state, then changes after it.
-        const res = await backend.list(prefix);
-        if (!res.ok) return { ok: false, status: internalError(res.error.code) };
-        for (const kv of res.value.kvs) {
-          const object = decodeStored(def, kv);
-          if (selects(def, query.selection, object)) sink.event({ type: 'ADDED', object });
-        }
-        after = res.value.revision;
-      }
-      const requested = after;
-      const translate = (e: BackendEvent): WatchEvent | undefined => {
-        if (e.type === 'delete') {
-          const old = decodeStored(def, e.prevKv ?? e.kv, e.kv.modRevision);
-          return selects(def, query.selection, old) ? { type: 'DELETED', object: old } : undefined;
-        }
-        const current = decodeStored(def, e.kv);
-        const nowIn = selects(def, query.selection, current);
-        if (e.prevKv === undefined) return nowIn ? { type: 'ADDED', object: current } : undefined;
-        const old = decodeStored(def, e.prevKv, e.kv.modRevision);
-        const wasIn = selects(def, query.selection, old);
-        if (nowIn) return { type: wasIn ? 'MODIFIED' : 'ADDED', object: current };
-        // An object that leaves the selection is gone for this watcher: its last selected state, at the new revision.
-        return wasIn ? { type: 'DELETED', object: old } : undefined;
-      };
-      const watch = backend.watch(prefix, after, {
-        onEvents(events) {
-          for (const e of events) {
-            const out = translate(e);
-            if (out !== undefined) sink.event(out);
-          }
-        },
-        onError(error) {
-          sink.error(error.code === 'Compacted' ? tooOld(requested, error.compactRevision) : internalError(error.message));
-        },
-      });
-      return { ok: true, value: watch };
-    },
+    listPage: (def, query) => reader.list(def, query),
+    watch: (def, query, sink) => reader.watch(def, query, sink),
+    close: () => caches.close(),
 
     async create(def, object, options) {
       const meta = (object.metadata ??= {});

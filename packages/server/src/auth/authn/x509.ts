@@ -1,14 +1,19 @@
 /**
- * Client-certificate authentication (k8s.io/apiserver's x509 authenticator): a certificate that verifies against
- * the client CA, is within its validity period and allows client authentication names the user by its subject's
- * CN and its groups by the subject's O values.
+ * Client-certificate authentication (k8s.io/apiserver's x509 authenticator, `--client-ca-file`): a certificate
+ * that verifies against the client CA bundle, is within its validity period and allows client authentication
+ * names the user by its subject's CN and its groups by the subject's O values. The bundle may change at run time
+ * (the CA file is reloaded); verdicts are kept per presented chain and CA generation.
  */
 import { X509Certificate } from 'node:crypto';
 import type { Authenticator, AuthenticationResult } from './authenticator.js';
 import { withAuthenticatedGroup } from './authenticator.js';
+import { staticCaBundle, unionCaBundle, type CaBundle } from './ca-bundle.js';
+
+const clientAuthUsage = '1.3.6.1.5.5.7.3.2';
+const anyUsage = '2.5.29.37.0';
 
 /** Splits a subject (`CN=admin\nO=system:masters`) into attribute values. */
-function subjectValues(subject: string, attribute: string): string[] {
+export function subjectValues(subject: string, attribute: string): string[] {
   const out: string[] = [];
   for (const line of subject.split('\n')) {
     const eq = line.indexOf('=');
@@ -17,62 +22,94 @@ function subjectValues(subject: string, attribute: string): string[] {
   return out;
 }
 
-/** The x509 authenticator, trusting the CA certificates given (PEM). */
-export function x509Authenticator(caPems: readonly string[]): Authenticator {
-  const cas = caPems.map((pem) => new X509Certificate(pem));
-  // Parsing and verifying a chain costs far more than serving a small request. A connection presents its chain
-  // once, and the request context hands every request of that connection the same Buffer, so the verdict is kept
-  // per Buffer, with the leaf's validity period rechecked on every use.
-  const verdicts = new WeakMap<Buffer, { result: AuthenticationResult; notBefore: number; notAfter: number }>();
-  const verify = (leafDer: Buffer, intermediatesDer: readonly Buffer[]) => {
-    let leaf: X509Certificate;
-    try {
-      leaf = new X509Certificate(leafDer);
-    } catch {
-      return { result: { kind: 'error', message: 'unparsable client certificate' } as const, notBefore: -Infinity, notAfter: Infinity };
+/** A verified chain's leaf, or why it does not verify. */
+export type ChainVerdict =
+  | { readonly ok: true; readonly leaf: X509Certificate; readonly notBefore: number; readonly notAfter: number }
+  | { readonly ok: false; readonly error: string; readonly notBefore: number; readonly notAfter: number };
+
+/** True when a certificate's extended key usage allows client authentication (no extension allows all). */
+function allowsClientAuth(cert: X509Certificate): boolean {
+  const usages = cert.keyUsage as string[] | undefined;
+  return usages === undefined || usages.includes(clientAuthUsage) || usages.includes(anyUsage);
+}
+
+/**
+ * Verifies a presented chain (DER, leaf first) through its intermediates up to one of `cas`, as Go's x509 Verify
+ * with client-auth key usage does: signatures, CA flags of issuers, validity periods and extended key usage.
+ */
+export function verifyClientChain(cas: readonly X509Certificate[], chainDer: readonly Buffer[]): ChainVerdict {
+  const [leafDer, ...intermediatesDer] = chainDer;
+  const unbounded = { notBefore: -Infinity, notAfter: Infinity };
+  if (leafDer === undefined) return { ok: false, error: 'no client certificate', ...unbounded };
+  let chain: X509Certificate[];
+  try {
+    chain = [leafDer, ...intermediatesDer].map((d) => new X509Certificate(d));
+  } catch {
+    return { ok: false, error: 'unparsable client certificate', ...unbounded };
+  }
+  const leaf = chain[0]!;
+  const bounds = { notBefore: Date.parse(leaf.validFrom), notAfter: Date.parse(leaf.validTo) };
+  const now = Date.now();
+  const issues = (child: X509Certificate, parent: X509Certificate): boolean =>
+    parent.ca && child.checkIssued(parent) && child.verify(parent.publicKey);
+  let current = leaf;
+  for (let depth = 0; depth <= chain.length; depth++) {
+    if (!allowsClientAuth(current)) return { ok: false, error: 'certificate does not allow client authentication', ...bounds };
+    if (current !== leaf && (now < Date.parse(current.validFrom) || now > Date.parse(current.validTo))) {
+      return { ok: false, error: 'intermediate certificate has expired or is not yet valid', ...bounds };
     }
-    return { result: verifyChain(cas, leaf, intermediatesDer), notBefore: Date.parse(leaf.validFrom), notAfter: Date.parse(leaf.validTo) };
-  };
-  return {
-    name: 'x509',
-    async authenticate(request): Promise<AuthenticationResult> {
-      const [leafDer, ...intermediatesDer] = request.clientCertificates;
-      if (leafDer === undefined) return { kind: 'none' };
-      let verdict = verdicts.get(leafDer);
-      if (verdict === undefined) {
-        verdict = verify(leafDer, intermediatesDer);
-        verdicts.set(leafDer, verdict);
+    const root = cas.find((c) => issues(current, c) || (current.fingerprint256 === c.fingerprint256 && current !== leaf));
+    if (root !== undefined) {
+      if (now < Date.parse(root.validFrom) || now > Date.parse(root.validTo)) {
+        return { ok: false, error: 'certificate authority has expired or is not yet valid', ...bounds };
       }
-      const now = Date.now();
-      if (now < verdict.notBefore || now > verdict.notAfter) {
-        return { kind: 'error', message: 'client certificate has expired or is not yet valid' };
-      }
-      return verdict.result;
-    },
+      return { ok: true, leaf, ...bounds };
+    }
+    const next = chain.find((c) => c !== current && issues(current, c));
+    if (next === undefined) break;
+    current = next;
+  }
+  return { ok: false, error: 'certificate signed by unknown authority', ...bounds };
+}
+
+/**
+ * Keeps chain verdicts per presented leaf Buffer. A connection presents its chain once and the request context
+ * hands every request of that connection the same Buffer, so verification (far costlier than serving a small
+ * request) runs once per connection and CA generation; the leaf's validity period is rechecked on every use.
+ */
+export function chainVerifier(bundle: CaBundle): (chainDer: readonly Buffer[]) => ChainVerdict {
+  const verdicts = new WeakMap<Buffer, { generation: number; verdict: ChainVerdict }>();
+  return (chainDer) => {
+    const leafDer = chainDer[0];
+    if (leafDer === undefined) return verifyClientChain([], chainDer);
+    const generation = bundle.generation();
+    let entry = verdicts.get(leafDer);
+    if (entry === undefined || entry.generation !== generation) {
+      entry = { generation, verdict: verifyClientChain(bundle.certificates(), chainDer) };
+      verdicts.set(leafDer, entry);
+    }
+    const { verdict } = entry;
+    const now = Date.now();
+    if (now < verdict.notBefore || now > verdict.notAfter) {
+      return { ok: false, error: 'client certificate has expired or is not yet valid', notBefore: verdict.notBefore, notAfter: verdict.notAfter };
+    }
+    return verdict;
   };
 }
 
-/** Verifies a leaf through the presented intermediates up to a trusted CA; names the user on success. */
-function verifyChain(cas: readonly X509Certificate[], leaf: X509Certificate, intermediatesDer: readonly Buffer[]): AuthenticationResult {
-  let chain: X509Certificate[];
-  try {
-    chain = [leaf, ...intermediatesDer.map((d) => new X509Certificate(d))];
-  } catch {
-    return { kind: 'error', message: 'unparsable client certificate' };
-  }
-  let current = leaf;
-  let trusted = false;
-  for (let depth = 0; depth < chain.length + 1 && !trusted; depth++) {
-    if (cas.some((c) => current.checkIssued(c) && current.verify(c.publicKey))) {
-      trusted = true;
-      break;
-    }
-    const next = chain.find((c) => c !== current && current.checkIssued(c) && current.verify(c.publicKey));
-    if (!next) break;
-    current = next;
-  }
-  if (!trusted) return { kind: 'error', message: 'client certificate signed by unknown authority' };
-  const username = subjectValues(leaf.subject, 'CN')[0] ?? '';
-  if (username === '') return { kind: 'error', message: 'client certificate has no common name' };
-  return { kind: 'user', method: 'x509', user: withAuthenticatedGroup({ username, groups: subjectValues(leaf.subject, 'O') }) };
+/** The x509 authenticator, trusting a CA bundle (or fixed CA certificates given as PEM). */
+export function x509Authenticator(cas: CaBundle | readonly string[]): Authenticator {
+  const bundle = Array.isArray(cas) ? unionCaBundle((cas as readonly string[]).map(staticCaBundle)) : (cas as CaBundle);
+  const verify = chainVerifier(bundle);
+  return {
+    name: 'x509',
+    async authenticate(request): Promise<AuthenticationResult> {
+      if (request.clientCertificates.length === 0) return { kind: 'none' };
+      const verdict = verify(request.clientCertificates);
+      if (!verdict.ok) return { kind: 'error', message: verdict.error };
+      const username = subjectValues(verdict.leaf.subject, 'CN')[0] ?? '';
+      if (username === '') return { kind: 'error', message: 'client certificate has no common name' };
+      return { kind: 'user', method: 'x509', user: withAuthenticatedGroup({ username, groups: subjectValues(verdict.leaf.subject, 'O') }) };
+    },
+  };
 }

@@ -1,22 +1,48 @@
 /**
  * The authentication filter (k8s.io/apiserver's WithAuthentication): asks the authenticator union for the
- * request's identity. A request no authenticator claims is anonymous (system:anonymous, system:unauthenticated);
- * a request whose credentials are presented but invalid is 401.
+ * request's identity. A request no authenticator claims is anonymous (system:anonymous, system:unauthenticated)
+ * when anonymous access is on, else 401; a request whose credentials are presented but invalid is always 401.
+ * The 401 is a Status that never says which method or which part of a credential failed, and credentials are
+ * removed from the request once they have served (kube strips Authorization and the proxy headers).
  */
 import { failure } from '@svc-apiserver/api';
 import { anonymousUser } from '../../auth/user-info.js';
-import type { Authenticator } from '../../auth/authn/authenticator.js';
-import type { Filter } from '../context.js';
+import { withAuthenticatedGroup, type Authenticator } from '../../auth/authn/authenticator.js';
+import type { Filter, RequestContext } from '../context.js';
+
+/** Options of the authentication filter. */
+export interface AuthenticationFilterOptions {
+  /** Serve unclaimed requests as system:anonymous (default true). */
+  readonly anonymous?: boolean;
+  /** Header names (lowercase) to remove after authentication, given the names present. */
+  readonly stripHeaders?: (present: readonly string[]) => readonly string[];
+  /** Where failure reasons go (they never hold a credential). */
+  readonly log?: (message: string) => void;
+}
+
+/** The 401 every authentication failure answers. */
+export function unauthorized() {
+  return failure('Unauthorized', 'Unauthorized');
+}
+
+function strip(ctx: RequestContext, names: readonly string[]): void {
+  const headers = ctx.headers as Record<string, unknown>;
+  for (const n of names) delete headers[n];
+}
 
 /** The authentication filter. */
-export function authentication(authenticator: Authenticator): Filter {
+export function authentication(authenticator: Authenticator, options: AuthenticationFilterOptions = {}): Filter {
+  const anonymous = options.anonymous ?? true;
   return async (ctx, next) => {
     const result = await authenticator.authenticate(ctx);
-    if (result.kind === 'error') {
-      ctx.writeStatus(failure('Unauthorized', 'Unauthorized'));
+    if (result.kind === 'error' || (result.kind === 'none' && !anonymous)) {
+      if (result.kind === 'error') options.log?.(`unable to authenticate the request: ${result.message}`);
+      ctx.writeStatus(unauthorized());
       return;
     }
-    ctx.user = result.kind === 'user' ? result.user : anonymousUser;
+    ctx.user = result.kind === 'user' ? withAuthenticatedGroup(result.user) : anonymousUser;
+    // Proxy headers go whoever sent them: past this point only the authenticated identity speaks.
+    strip(ctx, [...(result.kind === 'user' ? ['authorization'] : []), ...(options.stripHeaders?.(Object.keys(ctx.headers)) ?? [])]);
     await next();
   };
 }

@@ -1,12 +1,15 @@
 /**
- * create (POST on a collection): decode → field validation → mutating admission → strategy prepare + validate →
- * validating admission → storage write (see registry/operations/create-object.ts) → 201 with warnings.
+ * create (POST on a collection): options → decode → field validation (unknown and duplicate fields) → managed
+ * fields (an Update by the field manager, default from the user agent) → mutating admission → strategy prepare +
+ * validate → validating admission → storage write (see registry/operations/create-object.ts; none on a dry run)
+ * → 201 with warnings.
  */
 import { badRequest } from '@svc-apiserver/api';
 import type { RequestContext } from '../context.js';
 import type { Registry } from '../../registry/registry.js';
 import type { ResourceDef } from '../../registry/resource-def.js';
 import { createObject } from '../../registry/operations/create-object.js';
+import { trackUpdate } from '../../registry/operations/field-management.js';
 import { checkSchema } from './schema-check.js';
 import {
   checkTypeMeta, parseWriteOptions, reconcileNamespace, requestNamespace, sendWarnings,
@@ -17,15 +20,15 @@ export const objectMediaTypes: readonly string[] = ['application/json', 'applica
 
 /** Serves a create. */
 export async function handleCreate(ctx: RequestContext, registry: Registry, def: ResourceDef): Promise<void> {
-  const options = parseWriteOptions(ctx.query);
+  const options = parseWriteOptions(ctx.query, ctx.names, 'CreateOptions', ctx.headers['user-agent']);
   if (!options.ok) return ctx.writeStatus(options.status);
-  const { dryRun, fieldValidation } = options.value;
+  const { dryRun, fieldValidation, fieldManager } = options.value;
   const decoded = await ctx.decodeBody(objectMediaTypes);
   if (!decoded.ok) return ctx.writeStatus(decoded.status);
   const object = decoded.value.object;
   for (const step of [
     () => checkTypeMeta(def, object),
-    () => checkSchema(ctx, registry, def, object, fieldValidation),
+    () => checkSchema(ctx, registry, def, object, fieldValidation, decoded.value.duplicateFields),
     () => reconcileNamespace(def, object, requestNamespace(ctx, def)),
   ]) {
     const checked = step();
@@ -34,7 +37,8 @@ export async function handleCreate(ctx: RequestContext, registry: Registry, def:
   if (object.metadata?.resourceVersion) {
     return ctx.writeStatus(badRequest('resourceVersion should not be set on objects to be created'));
   }
-  const created = await createObject(registry, def, object, { user: ctx.user, dryRun: dryRun });
+  const tracked = trackUpdate(def, '', undefined, object, fieldManager);
+  const created = await createObject(registry, def, tracked, { user: ctx.user, dryRun: dryRun });
   if (!created.ok) return ctx.writeStatus(created.status);
   sendWarnings(ctx, def.strategy.warnings(created.value));
   ctx.writeObject(201, created.value);

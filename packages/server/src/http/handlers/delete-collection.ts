@@ -1,37 +1,39 @@
 /**
- * deletecollection (DELETE on a collection): every object the selectors select is deleted as a delete would
- * (admission, finalizers); the answer is the list of deleted objects.
+ * deletecollection (DELETE on a collection): the objects a list with the same selectors, `limit` and `continue`
+ * would return are each deleted as a delete would (admission, preconditions-free, the propagation policy,
+ * finalizers; nothing stored on a dry run); the answer is that list as it was read (kube's
+ * Store.DeleteCollection), so a client pages through with its `continue` token.
  */
-import { apiVersionOf, type KubeObject } from '@svc-apiserver/api';
+import { badRequest } from '@svc-apiserver/api';
 import type { RequestContext } from '../context.js';
 import type { Registry } from '../../registry/registry.js';
 import type { ResourceDef } from '../../registry/resource-def.js';
 import { deleteObject } from '../../registry/operations/delete-object.js';
 import { parseSelection } from '../../registry/selection.js';
 import { readDeleteOptions } from './delete-options.js';
+import { propagationOf } from './delete.js';
 import { requestNamespace } from './request-options.js';
 
 /** Serves a deletecollection. */
 export async function handleDeleteCollection(ctx: RequestContext, registry: Registry, def: ResourceDef): Promise<void> {
   const selection = parseSelection(def, ctx.query.get('labelSelector'), ctx.query.get('fieldSelector'));
   if (!selection.ok) return ctx.writeStatus(selection.status);
+  const limitText = ctx.query.get('limit') ?? '';
+  if (limitText !== '' && !/^-?\d+$/.test(limitText)) return ctx.writeStatus(badRequest(`invalid limit: ${JSON.stringify(limitText)}`));
   const options = await readDeleteOptions(ctx);
   if (!options.ok) return ctx.writeStatus(options.status);
-  const listed = await registry.store.list(def, { namespace: requestNamespace(ctx, def), selection: selection.value });
-  if (!listed.ok) return ctx.writeStatus(listed.status);
-  const deleted: KubeObject[] = [];
-  for (const item of listed.value.items) {
-    const result = await deleteObject(
-      registry, def, item.metadata?.namespace ?? '', item.metadata?.name ?? '', { user: ctx.user, dryRun: options.value.dryRun },
-    );
-    if (result.ok) {
-      const { kind: _k, apiVersion: _a, ...rest } = result.value.object;
-      deleted.push(rest);
-    } else if (result.status.code !== 404) {
-      return ctx.writeStatus(result.status);
-    }
-  }
-  ctx.writeObject(200, {
-    kind: def.listKind, apiVersion: apiVersionOf(def.group, def.version), metadata: { resourceVersion: listed.value.metadata.resourceVersion }, items: deleted,
+  const cont = ctx.query.get('continue') ?? '';
+  const listed = await registry.store.list(def, {
+    namespace: requestNamespace(ctx, def), selection: selection.value,
+    ...(limitText !== '' ? { limit: Number(limitText) } : {}),
+    ...(cont !== '' ? { continue: cont } : {}),
   });
+  if (!listed.ok) return ctx.writeStatus(listed.status);
+  const op = { user: ctx.user, dryRun: options.value.dryRun };
+  const propagation = propagationOf(options.value);
+  for (const item of listed.value.items) {
+    const result = await deleteObject(registry, def, item.metadata?.namespace ?? '', item.metadata?.name ?? '', op, undefined, propagation);
+    if (!result.ok && result.status.code !== 404) return ctx.writeStatus(result.status);
+  }
+  ctx.writeObject(200, listed.value);
 }

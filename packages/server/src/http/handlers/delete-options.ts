@@ -1,25 +1,26 @@
 /**
  * DeleteOptions from the body (kubectl sends one) or the query: `dryRun`, `gracePeriodSeconds`,
- * `propagationPolicy`, `preconditions`, `orphanDependents`. Grace periods and propagation are accepted; graceful
- * deletion and garbage collection come with later issues.
+ * `propagationPolicy`, `preconditions`, `orphanDependents`, validated as kube's ValidateDeleteOptions does (422
+ * Invalid on `DeleteOptions`: both `orphanDependents` and `propagationPolicy`, an unknown policy, a dryRun other
+ * than `All`). Body values win over query values.
  */
-import { badRequest } from '@svc-apiserver/api';
+import { badRequest, fieldError, type FieldError } from '@svc-apiserver/api';
 import type { Outcome, RequestContext } from '../context.js';
-import type { DeletePreconditions } from '../../registry/operations/delete-object.js';
-import { parseDryRun } from './request-options.js';
+import type { DeletePreconditions, PropagationPolicy } from '../../registry/operations/delete-object.js';
+import { dryRunErrors, optionsInvalid } from './request-options.js';
 
 /** The options of a delete. */
 export interface DeleteOptions {
   readonly dryRun: boolean;
   readonly preconditions?: DeletePreconditions;
   readonly orphanDependents?: boolean;
-  readonly propagationPolicy?: string;
+  readonly propagationPolicy?: PropagationPolicy;
   readonly gracePeriodSeconds?: number;
 }
 
-const policies = ['Foreground', 'Background', 'Orphan'];
+const policies: readonly string[] = ['Foreground', 'Background', 'Orphan'];
 
-/** Reads the options; 400 for a malformed body or value. */
+/** Reads and validates the options; 400 for a malformed body or number, 422 for invalid options. */
 export async function readDeleteOptions(ctx: RequestContext): Promise<Outcome<DeleteOptions>> {
   const raw = await ctx.readBody();
   if (!raw.ok) return raw;
@@ -29,23 +30,35 @@ export async function readDeleteOptions(ctx: RequestContext): Promise<Outcome<De
     if (!decoded.ok) return decoded;
     body = decoded.value.object as Record<string, unknown>;
   }
-  const queryDryRun = parseDryRun(ctx.query);
-  if (!queryDryRun.ok) return queryDryRun;
-  const bodyDryRun = Array.isArray(body.dryRun) ? (body.dryRun as unknown[]) : [];
-  if (bodyDryRun.some((v) => v !== 'All')) return { ok: false, status: badRequest('dryRun: Unsupported value: supported values: "All"') };
-  const policy = typeof body.propagationPolicy === 'string' ? body.propagationPolicy : ctx.query.get('propagationPolicy') ?? undefined;
-  if (policy !== undefined && policy !== '' && !policies.includes(policy)) {
-    return { ok: false, status: badRequest(`propagationPolicy: Unsupported value: ${JSON.stringify(policy)}: supported values: "Foreground", "Background", "Orphan"`) };
+  const q = ctx.query;
+  const dryRun = Array.isArray(body.dryRun) ? (body.dryRun as unknown[]).map(String) : q.getAll('dryRun');
+  const policy = typeof body.propagationPolicy === 'string' ? body.propagationPolicy : q.get('propagationPolicy') ?? undefined;
+  const orphanText = typeof body.orphanDependents === 'boolean' ? String(body.orphanDependents) : q.get('orphanDependents') ?? undefined;
+  if (orphanText !== undefined && orphanText !== 'true' && orphanText !== 'false') {
+    return { ok: false, status: badRequest(`orphanDependents: invalid value ${JSON.stringify(orphanText)}: expected a boolean`) };
   }
-  const graceText = typeof body.gracePeriodSeconds === 'number' ? String(body.gracePeriodSeconds) : ctx.query.get('gracePeriodSeconds') ?? '';
+  const graceText = typeof body.gracePeriodSeconds === 'number' ? String(body.gracePeriodSeconds) : q.get('gracePeriodSeconds') ?? '';
   if (graceText !== '' && !/^-?\d+$/.test(graceText)) return { ok: false, status: badRequest(`invalid gracePeriodSeconds: ${JSON.stringify(graceText)}`) };
-  const pre = (body.preconditions ?? {}) as { uid?: unknown; resourceVersion?: unknown };
+
+  const errors: FieldError[] = [];
+  if (orphanText !== undefined && policy !== undefined) {
+    errors.push(fieldError.invalid('propagationPolicy', policy, 'orphanDependents and deletionPropagation cannot be both set'));
+  }
+  if (policy !== undefined && !policies.includes(policy)) {
+    errors.push(fieldError.notSupported('propagationPolicy', policy, [...policies, 'nil']));
+  }
+  errors.push(...dryRunErrors(dryRun));
+  if (errors.length > 0) return { ok: false, status: optionsInvalid(ctx.names, 'DeleteOptions', errors) };
+
+  const bodyPre = (body.preconditions ?? {}) as { uid?: unknown; resourceVersion?: unknown };
   const preconditions: { uid?: string; resourceVersion?: string } = {};
-  if (typeof pre.uid === 'string') preconditions.uid = pre.uid;
-  if (typeof pre.resourceVersion === 'string') preconditions.resourceVersion = pre.resourceVersion;
-  const options: { -readonly [K in keyof DeleteOptions]: DeleteOptions[K] } = { dryRun: queryDryRun.value || bodyDryRun.length > 0, preconditions };
-  if (typeof body.orphanDependents === 'boolean') options.orphanDependents = body.orphanDependents;
-  if (policy) options.propagationPolicy = policy;
+  const uid = typeof bodyPre.uid === 'string' ? bodyPre.uid : q.get('preconditions.uid') ?? undefined;
+  const rv = typeof bodyPre.resourceVersion === 'string' ? bodyPre.resourceVersion : q.get('preconditions.resourceVersion') ?? undefined;
+  if (uid !== undefined) preconditions.uid = uid;
+  if (rv !== undefined) preconditions.resourceVersion = rv;
+  const options: { -readonly [K in keyof DeleteOptions]: DeleteOptions[K] } = { dryRun: dryRun.length > 0, preconditions };
+  if (orphanText !== undefined) options.orphanDependents = orphanText === 'true';
+  if (policy !== undefined) options.propagationPolicy = policy as PropagationPolicy;
   if (graceText !== '') options.gracePeriodSeconds = Number(graceText);
   return { ok: true, value: options };
 }

@@ -1,15 +1,17 @@
 /**
- * delete (DELETE on a named resource): preconditions → admission → two-phase delete (see
- * registry/operations/delete-object.ts). 200 with the object when it stays for finalizers (202 when the client
- * asked for cascading deletion with `orphanDependents: false`, as kube does); when removed, 200 with the object for
- * resources that return it, else a Success Status naming it.
+ * delete (DELETE on a named resource): DeleteOptions (body or query) → preconditions (409) → admission → two-phase
+ * delete with the garbage-collection finalizers of the propagation policy (see
+ * registry/operations/delete-object.ts; nothing stored on a dry run). 200 with the object when it stays for
+ * finalizers (202 when the client asked for cascading deletion with `orphanDependents: false`, as kube does); when
+ * removed, 200 with the object for resources that return it, else a Success Status naming it.
  */
 import { success } from '@svc-apiserver/api';
 import type { RequestContext } from '../context.js';
 import type { Registry } from '../../registry/registry.js';
 import type { ResourceDef } from '../../registry/resource-def.js';
 import { deleteObject } from '../../registry/operations/delete-object.js';
-import { readDeleteOptions } from './delete-options.js';
+import { readDeleteOptions, type DeleteOptions } from './delete-options.js';
+import type { Propagation } from '../../registry/operations/delete-object.js';
 import { requestNamespace } from './request-options.js';
 
 /** Serves a delete. */
@@ -18,12 +20,21 @@ export async function handleDelete(ctx: RequestContext, registry: Registry, def:
   if (!options.ok) return ctx.writeStatus(options.status);
   const result = await deleteObject(
     registry, def, requestNamespace(ctx, def), ctx.info.name, { user: ctx.user, dryRun: options.value.dryRun }, options.value.preconditions,
+    propagationOf(options.value),
   );
   if (!result.ok) return ctx.writeStatus(result.status);
   const { object, removed } = result.value;
   if (!removed) return ctx.writeObject(options.value.orphanDependents === false ? 202 : 200, object);
   if (def.strategy.returnDeletedObject) return ctx.writeObject(200, object);
   ctx.writeStatus(success({
-    name: object.metadata?.name ?? '', group: def.group, kind: def.resource, ...(object.metadata?.uid ? { uid: object.metadata.uid } : {}),
+    name: object.metadata?.name ?? '', ...(def.group ? { group: def.group } : {}), kind: def.resource, ...(object.metadata?.uid ? { uid: object.metadata.uid } : {}),
   }));
+}
+
+/** The propagation settings of a delete's options. */
+export function propagationOf(options: DeleteOptions): Propagation {
+  return {
+    ...(options.propagationPolicy !== undefined ? { propagationPolicy: options.propagationPolicy } : {}),
+    ...(options.orphanDependents !== undefined ? { orphanDependents: options.orphanDependents } : {}),
+  };
 }

@@ -21,6 +21,8 @@ export interface FakeRequest {
   readonly signal?: AbortSignal;
   readonly user?: UserInfo;
   readonly names?: Names;
+  /** False: the response is not streamable JSON (as if YAML was asked for), so handlers write objects. */
+  readonly jsonStream?: boolean;
 }
 
 /** What the handler answered. */
@@ -94,10 +96,23 @@ export function fakeContext(req: FakeRequest): { ctx: RequestContext; response: 
     startWatch(): WatchStream {
       responded = true;
       response.code = 200;
+      let partial = '';
       return {
         send(event) {
           response.events.push(structuredClone(event));
           response.onEvent?.();
+          return true;
+        },
+        write(chunk) {
+          // Serialized events, one JSON document per line.
+          partial += typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
+          let nl: number;
+          while ((nl = partial.indexOf('\n')) >= 0) {
+            const line = partial.slice(0, nl);
+            partial = partial.slice(nl + 1);
+            if (line.trim() !== '') response.events.push(JSON.parse(line) as WatchEvent);
+            response.onEvent?.();
+          }
           return true;
         },
         drain: async () => {},
@@ -106,6 +121,28 @@ export function fakeContext(req: FakeRequest): { ctx: RequestContext; response: 
         },
         get closed() {
           return response.watchEnded;
+        },
+      };
+    },
+    startJsonStream(code): WatchStream | undefined {
+      if (req.jsonStream === false) return undefined;
+      responded = true;
+      response.code = code;
+      let text = '';
+      let ended = false;
+      return {
+        send: () => false,
+        write(chunk) {
+          text += typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
+          return true;
+        },
+        drain: async () => {},
+        end() {
+          ended = true;
+          response.body = JSON.parse(text) as unknown;
+        },
+        get closed() {
+          return ended;
         },
       };
     },

@@ -1,6 +1,7 @@
 /**
  * get (GET on a named resource, or its `status` subresource: the same object). `resourceVersion` unset is a most
- * recent read, `0` any, another value not older than it.
+ * recent read (storage), `0` any (the watch cache), another value not older than it (the cache once it has caught
+ * up, 504 after a brief wait). Compact JSON is written from the object's serialized bytes.
  */
 import type { RequestContext } from '../context.js';
 import type { Registry } from '../../registry/registry.js';
@@ -9,7 +10,10 @@ import { requestNamespace } from './request-options.js';
 
 /** Serves a get. */
 export async function handleGet(ctx: RequestContext, registry: Registry, def: ResourceDef): Promise<void> {
-  const got = await registry.store.get(def, requestNamespace(ctx, def), ctx.info.name, ctx.query.get('resourceVersion') ?? undefined);
+  const got = await registry.store.getStored(def, requestNamespace(ctx, def), ctx.info.name, ctx.query.get('resourceVersion') ?? undefined);
   if (!got.ok) return ctx.writeStatus(got.status);
-  ctx.writeObject(200, got.value);
+  const stream = ctx.startJsonStream(200);
+  if (stream === undefined) return ctx.writeObject(200, got.value.copy());
+  stream.write(`${got.value.objectJson()}\n`);
+  stream.end();
 }

@@ -1,29 +1,76 @@
 /**
  * list (GET on a collection): label and field selectors, `limit` + `continue` pages of one snapshot,
- * `resourceVersion` / `resourceVersionMatch` per document 1.
+ * `resourceVersion` / `resourceVersionMatch` per document 1 (see registry/reader.ts). Compact JSON answers are
+ * streamed from each item's serialized bytes (kept by the watch cache), so a large list starts at once and its body
+ * is never built whole; other forms (YAML, pretty JSON) are encoded as one object.
  */
-import { badRequest } from '@svc-apiserver/api';
+import { apiVersionOf, badRequest } from '@svc-apiserver/api';
 import type { RequestContext } from '../context.js';
 import type { Registry } from '../../registry/registry.js';
 import type { ResourceDef } from '../../registry/resource-def.js';
+import type { ListPage } from '../../registry/reader.js';
 import { parseSelection } from '../../registry/selection.js';
 import { requestNamespace } from './request-options.js';
+
+/** Bytes gathered before each write of a streamed list. */
+const streamChunkBytes = 64 * 1024;
+
+/** Writes a list page: streamed from pre-serialized items when the response is compact JSON. */
+export async function writeListPage(ctx: RequestContext, def: ResourceDef, page: ListPage): Promise<void> {
+  const metadata: Record<string, unknown> = { resourceVersion: page.resourceVersion };
+  if (page.continue !== undefined) metadata['continue'] = page.continue;
+  if (page.remainingItemCount !== undefined) metadata['remainingItemCount'] = page.remainingItemCount;
+  const apiVersion = apiVersionOf(def.group, def.version);
+  const stream = ctx.startJsonStream(200);
+  if (stream === undefined) {
+    ctx.writeObject(200, { kind: def.listKind, apiVersion, metadata, items: page.items.map((o) => JSON.parse(o.itemJson()) as unknown) });
+    return;
+  }
+  // The head goes out before any item is serialized: the client sees the first bytes at once.
+  stream.write(`{"kind":${JSON.stringify(def.listKind)},"apiVersion":${JSON.stringify(apiVersion)},"metadata":${JSON.stringify(metadata)},"items":[`);
+  let chunk = '';
+  for (let i = 0; i < page.items.length; i++) {
+    chunk += (i === 0 ? '' : ',') + page.items[i]!.itemJson();
+    if (chunk.length >= streamChunkBytes) {
+      const more = stream.write(chunk);
+      chunk = '';
+      if (!more) await stream.drain();
+      if (stream.closed) return;
+    }
+  }
+  stream.write(`${chunk}]}\n`);
+  stream.end();
+}
+
+/** Parses a boolean query parameter as kube's parameter codec does (`true`/`false`/`1`/`0`); undefined when absent. */
+export function booleanParameter(query: URLSearchParams, name: string): { ok: true; value: boolean | undefined } | { ok: false; message: string } {
+  const v = query.get(name);
+  if (v === null) return { ok: true, value: undefined };
+  if (v === 'true' || v === '1' || v === '') return { ok: true, value: true };
+  if (v === 'false' || v === '0') return { ok: true, value: false };
+  return { ok: false, message: `invalid ${name}: strconv.ParseBool: parsing ${JSON.stringify(v)}: invalid syntax` };
+}
 
 /** Serves a list. */
 export async function handleList(ctx: RequestContext, registry: Registry, def: ResourceDef): Promise<void> {
   const selection = parseSelection(def, ctx.query.get('labelSelector'), ctx.query.get('fieldSelector'));
   if (!selection.ok) return ctx.writeStatus(selection.status);
-  const limitText = ctx.query.get('limit') ?? '';
-  if (limitText !== '' && !/^-?\d+$/.test(limitText)) return ctx.writeStatus(badRequest(`invalid limit: ${JSON.stringify(limitText)}`));
   const q = ctx.query;
-  const list = await registry.store.list(def, {
+  const limitText = q.get('limit') ?? '';
+  if (limitText !== '' && !/^-?\d+$/.test(limitText)) return ctx.writeStatus(badRequest(`invalid limit: ${JSON.stringify(limitText)}`));
+  const sendInitialEvents = booleanParameter(q, 'sendInitialEvents');
+  if (!sendInitialEvents.ok) return ctx.writeStatus(badRequest(sendInitialEvents.message));
+  // With APIListChunking off, limit and continue are ignored: every list is one complete page.
+  const chunking = registry.store.settings.apiListChunking;
+  const page = await registry.store.listPage(def, {
     namespace: requestNamespace(ctx, def),
     selection: selection.value,
-    limit: limitText === '' ? 0 : Number(limitText),
-    ...(q.get('continue') ? { continue: q.get('continue')! } : {}),
+    limit: limitText === '' || !chunking ? 0 : Number(limitText),
+    ...(chunking && q.get('continue') ? { continue: q.get('continue')! } : {}),
     ...(q.get('resourceVersion') !== null ? { resourceVersion: q.get('resourceVersion')! } : {}),
     ...(q.get('resourceVersionMatch') ? { resourceVersionMatch: q.get('resourceVersionMatch')! } : {}),
+    ...(sendInitialEvents.value !== undefined ? { sendInitialEvents: sendInitialEvents.value } : {}),
   });
-  if (!list.ok) return ctx.writeStatus(list.status);
-  ctx.writeObject(200, list.value);
+  if (!page.ok) return ctx.writeStatus(page.status);
+  await writeListPage(ctx, def, page.value);
 }

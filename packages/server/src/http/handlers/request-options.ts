@@ -1,38 +1,136 @@
 /**
- * Query parameters and body checks shared by the verb handlers: `dryRun`, `fieldValidation`, the body's kind and
- * apiVersion, name and namespace agreeing with the URL (kube-apiserver's handlers/rest.go and create.go checks).
+ * Query parameters and body checks shared by the verb handlers: `dryRun`, `fieldValidation`, `fieldManager`,
+ * `force`, the body's kind and apiVersion, name and namespace agreeing with the URL (kube-apiserver's
+ * handlers/rest.go and create.go checks). Invalid options are 422 Invalid on `CreateOptions`, `UpdateOptions`,
+ * `PatchOptions` or `DeleteOptions` of the meta group, listing every problem, as kube's ValidateXOptions do.
  */
-import { apiVersionOf, badRequest, type KubeObject } from '@svc-apiserver/api';
+import {
+  apiVersionOf, badRequest, fieldError, invalid, namesFor, type FieldError, type KubeObject, type Names, type Status,
+} from '@svc-apiserver/api';
 import type { Outcome, RequestContext } from '../context.js';
 import type { ResourceDef } from '../../registry/resource-def.js';
 
-/** `dryRun`: absent or empty means a real write, `All` a dry run; anything else is a 400. */
-export function parseDryRun(query: URLSearchParams): Outcome<boolean> {
-  const values = query.getAll('dryRun').filter((v) => v !== '');
-  for (const v of values) {
-    if (v !== 'All') return { ok: false, status: badRequest(`dryRun: Unsupported value: ${JSON.stringify(v)}: supported values: "All"`) };
-  }
+/** The kinds of the write options objects. */
+export type OptionsKind = 'CreateOptions' | 'UpdateOptions' | 'PatchOptions' | 'DeleteOptions';
+
+/** errors.NewInvalid on an options object: `PatchOptions.meta.svc.io "" is invalid: ...`, 422. */
+export function optionsInvalid(names: Names, kind: OptionsKind, errors: readonly FieldError[]): Status {
+  const group = names.group('meta');
+  const status = invalid(`${kind}.${group}`, { group, resource: '' }, '', errors);
+  if (status.details) status.details.kind = kind;
+  return status;
+}
+
+/** Go's `%#v` of a []string, as kube prints a bad dryRun value. */
+function goStrings(values: readonly string[]): string {
+  return `[]string{${values.map((v) => JSON.stringify(v)).join(', ')}}`;
+}
+
+/** ValidateDryRun: every value must be `All`. */
+export function dryRunErrors(values: readonly string[]): FieldError[] {
+  if (values.every((v) => v === 'All')) return [];
+  return [{ type: 'FieldValueNotSupported', field: 'dryRun', detail: `${goStrings(values)}: supported values: "All"` }];
+}
+
+/** `dryRun`: absent means a real write, `All` a dry run (the values as sent, for validation). */
+export function dryRunValues(query: URLSearchParams): string[] {
+  return query.getAll('dryRun');
+}
+
+/** `dryRun` alone (deletes read it beside their body): true for `All`; other values are a 422 on `kind`. */
+export function parseDryRun(query: URLSearchParams, names: Names, kind: OptionsKind = 'DeleteOptions'): Outcome<boolean> {
+  const values = dryRunValues(query);
+  const errors = dryRunErrors(values);
+  if (errors.length > 0) return { ok: false, status: optionsInvalid(names, kind, errors) };
   return { ok: true, value: values.length > 0 };
+}
+
+/** kube's FieldManagerMaxLength. */
+export const fieldManagerMaxLength = 128;
+
+/** ValidateFieldManager: at most 128 bytes, printable characters only. */
+function fieldManagerErrors(manager: string): FieldError[] {
+  const errors: FieldError[] = [];
+  if (Buffer.byteLength(manager) > fieldManagerMaxLength) errors.push(fieldError.tooLong('fieldManager', fieldManagerMaxLength));
+  let at = 0;
+  for (const ch of manager) {
+    if (!isPrintable(ch)) {
+      const code = ch.codePointAt(0)!;
+      errors.push(fieldError.invalid('fieldManager', manager, `invalid character U+${code.toString(16).toUpperCase().padStart(4, '0')} (at position ${at})`));
+    }
+    at += Buffer.byteLength(ch);
+  }
+  return errors;
+}
+
+/** unicode.IsPrint: letters, marks, numbers, punctuation, symbols and the ASCII space. */
+function isPrintable(ch: string): boolean {
+  return ch === ' ' || /^[\p{L}\p{M}\p{N}\p{P}\p{S}]$/u.test(ch);
+}
+
+/**
+ * The default field manager of a non-apply write (kube's prefixFromUserAgent): the user agent up to its first `/`,
+ * without unprintable characters, cut to 128 bytes (`kubectl/v1.27.0 (linux/amd64) ...` → `kubectl`).
+ */
+export function managerFromUserAgent(userAgent: string | undefined): string {
+  let out = '';
+  for (const ch of (userAgent ?? '').split('/')[0]!) {
+    if (!isPrintable(ch)) continue;
+    if (Buffer.byteLength(out + ch) > fieldManagerMaxLength) break;
+    out += ch;
+  }
+  return out;
 }
 
 /** The field validation level (document 1 §Field validation). */
 export type FieldValidation = 'Ignore' | 'Warn' | 'Strict';
 
-/** `fieldValidation`: Ignore, Warn (default) or Strict. */
-export function parseFieldValidation(query: URLSearchParams): Outcome<FieldValidation> {
-  const v = query.get('fieldValidation') ?? '';
-  if (v === '') return { ok: true, value: 'Warn' };
-  if (v === 'Ignore' || v === 'Warn' || v === 'Strict') return { ok: true, value: v };
-  return { ok: false, status: badRequest(`fieldValidation must be one of "Ignore", "Warn" or "Strict", got ${JSON.stringify(v)}`) };
+/** The write options of a create, update or patch. */
+export interface WriteOptions {
+  readonly dryRun: boolean;
+  readonly fieldValidation: FieldValidation;
+  /** The `fieldManager` parameter, or the default from the user agent (never empty for an apply). */
+  readonly fieldManager: string;
+  /** `force` (apply only). */
+  readonly force: boolean;
 }
 
-/** The write options every create, update and patch reads: `dryRun` and `fieldValidation`. */
-export function parseWriteOptions(query: URLSearchParams): Outcome<{ dryRun: boolean; fieldValidation: FieldValidation }> {
-  const dryRun = parseDryRun(query);
-  if (!dryRun.ok) return dryRun;
-  const fieldValidation = parseFieldValidation(query);
-  if (!fieldValidation.ok) return fieldValidation;
-  return { ok: true, value: { dryRun: dryRun.value, fieldValidation: fieldValidation.value } };
+/**
+ * The write options every create, update and patch reads, validated as kube's ValidateCreateOptions,
+ * ValidateUpdateOptions and ValidatePatchOptions do (`apply` for the apply patch type: `fieldManager` required;
+ * `force` only there).
+ */
+export function parseWriteOptions(
+  query: URLSearchParams, names: Names = namesFor('svc'), kind: Exclude<OptionsKind, 'DeleteOptions'> = 'CreateOptions',
+  userAgent?: string, apply = false,
+): Outcome<WriteOptions> {
+  const errors: FieldError[] = [];
+  const manager = query.get('fieldManager') ?? '';
+  const forceText = query.get('force');
+  if (kind === 'PatchOptions') {
+    if (!apply && forceText !== null) errors.push(fieldError.forbidden('force', 'may not be specified for non-apply patch'));
+    if (apply && manager === '') errors.push(fieldError.required('fieldManager', 'is required for apply patch'));
+  }
+  errors.push(...fieldManagerErrors(manager));
+  const dryRun = dryRunValues(query);
+  errors.push(...dryRunErrors(dryRun));
+  const v = query.get('fieldValidation') ?? '';
+  if (v !== '' && v !== 'Ignore' && v !== 'Warn' && v !== 'Strict') {
+    errors.push(fieldError.notSupported('fieldValidation', v, ['', 'Ignore', 'Strict', 'Warn']));
+  }
+  if (forceText !== null && forceText !== '' && forceText !== 'true' && forceText !== 'false') {
+    return { ok: false, status: badRequest(`force: invalid value ${JSON.stringify(forceText)}: expected a boolean`) };
+  }
+  if (errors.length > 0) return { ok: false, status: optionsInvalid(names, kind, errors) };
+  return {
+    ok: true,
+    value: {
+      dryRun: dryRun.length > 0,
+      fieldValidation: v === '' ? 'Warn' : (v as FieldValidation),
+      fieldManager: manager !== '' ? manager : managerFromUserAgent(userAgent),
+      force: forceText === 'true',
+    },
+  };
 }
 
 /** The body's kind and apiVersion must be the endpoint's (absent ones are filled in). */

@@ -142,7 +142,7 @@ test('pods: containers required, status Pending on create', async () => {
   assert.equal((bad.body as Status).details?.causes?.[0]?.field, 'spec.containers[0].image');
   const ok = await call({ verb: 'create', resource: 'pods', namespace: 'default', body: { metadata: { name: 'p' }, spec: { containers: [{ name: 'c', image: 'busybox' }] } } });
   assert.equal(ok.code, 201);
-  assert.deepEqual((ok.body as Obj).status, { phase: 'Pending' });
+  assert.deepEqual((ok.body as Obj).status, { phase: 'Pending', qosClass: 'BestEffort' });
   const del = await call({ verb: 'delete', resource: 'pods', namespace: 'default', name: 'p' });
   assert.equal((del.body as Obj).kind, 'Pod', 'pods return the deleted object');
 });
@@ -186,7 +186,7 @@ test('delete preconditions and dry run', async () => {
   assert.equal(ok.code, 200);
 });
 
-test('patches: merge, JSON and strategic merge patch, failing test op 422, no-op keeps resourceVersion, apply 415', async () => {
+test('patches: merge, JSON and strategic merge patch, failing test op 422, no-op keeps resourceVersion, apply without fieldManager 422', async () => {
   const { call } = await testRegistry();
   const created = (await call({ verb: 'create', resource: 'configmaps', namespace: 'default', body: cm('p', { a: '1', b: '2' }) })).body as Obj;
   const merged = await call({ verb: 'patch', resource: 'configmaps', namespace: 'default', name: 'p', contentType: 'application/merge-patch+json',
@@ -211,7 +211,8 @@ test('patches: merge, JSON and strategic merge patch, failing test op 422, no-op
     body: { metadata: { $patch: 'bogus' } } });
   assert.equal(badSmp.code, 400);
   const apply = await call({ verb: 'patch', resource: 'configmaps', namespace: 'default', name: 'p', contentType: 'application/apply-patch+yaml', body: {} });
-  assert.equal(apply.code, 415);
+  assert.equal(apply.code, 422);
+  assert.equal((apply.body as Status).message, 'PatchOptions.meta.svc.io "" is invalid: fieldManager: Required value: is required for apply patch');
   const staleRv = await call({ verb: 'patch', resource: 'configmaps', namespace: 'default', name: 'p', contentType: 'application/merge-patch+json',
     body: { metadata: { resourceVersion: created.metadata?.resourceVersion }, data: { q: '1' } } });
   assert.equal(staleRv.code, 409);

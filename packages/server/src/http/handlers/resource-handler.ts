@@ -15,6 +15,8 @@ import { handleList } from './list.js';
 import { handlePatch } from './patch.js';
 import { handleUpdate } from './update.js';
 import { handleWatch } from './watch.js';
+import { recordDeprecatedRequest } from '../../registry/deprecation.js';
+import { handleVirtualCreate, virtualKey, type VirtualResources } from './virtual-create.js';
 
 type VerbHandler = (ctx: RequestContext, registry: Registry, def: ResourceDef) => Promise<void>;
 
@@ -40,7 +42,7 @@ export function resourceNotFound() {
 }
 
 /** The handler of every resource request. */
-export function resourceHandler(registry: Registry): (ctx: RequestContext) => Promise<void> {
+export function resourceHandler(registry: Registry, virtual: VirtualResources = new Map()): (ctx: RequestContext) => Promise<void> {
   return async (ctx) => {
     const info = ctx.info;
     const def = registry.lookup(info.apiGroup, info.apiVersion, info.resource);
@@ -49,6 +51,8 @@ export function resourceHandler(registry: Registry): (ctx: RequestContext) => Pr
     if (!def.namespaced && info.namespace !== '' && !(def.group === '' && def.resource === 'namespaces')) {
       return ctx.writeStatus(resourceNotFound());
     }
+    // Deprecated versions: Warning header, gauge and audit annotations (registry/deprecation.ts).
+    recordDeprecatedRequest(registry.names, def, info.subresource, (text) => ctx.warn(text));
     let verbs = def.verbs;
     if (info.subresource !== '') {
       const sub = def.subresources.find((s) => s.name === info.subresource);
@@ -60,11 +64,15 @@ export function resourceHandler(registry: Registry): (ctx: RequestContext) => Pr
     // kube-apiserver routes PUT/PATCH/DELETE-one only on named paths and POST only on collections (and on
     // subresources such as pods/eviction).
     if (namedVerbs.has(info.verb) && info.name === '') return ctx.writeStatus(methodNotAllowed());
-    if (collectionVerbs.has(info.verb) && info.name !== '' && info.subresource === '') return ctx.writeStatus(methodNotAllowed());
+    // (a list's name comes from a `metadata.name` field selector, never from the path)
+    if (collectionVerbs.has(info.verb) && info.verb !== 'list' && info.name !== '' && info.subresource === '') return ctx.writeStatus(methodNotAllowed());
     if (info.subresource !== '' && (info.verb === 'update' || info.verb === 'patch')
       && info.subresource !== 'status' && info.subresource !== 'finalize') {
       return ctx.writeStatus(methodNotAllowed());
     }
+    // Create-only resources answered without storage (TokenReview, SelfSubjectReview).
+    const answer = info.verb === 'create' ? virtual.get(virtualKey(def.groupKey, def.version, def.resource)) : undefined;
+    if (answer !== undefined) return handleVirtualCreate(ctx, registry, def, answer);
     await handler(ctx, registry, def);
   };
 }

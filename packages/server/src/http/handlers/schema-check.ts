@@ -1,7 +1,8 @@
 /**
  * The decode-time schema step: type errors (400, as kube's decoder reports them), missing required fields
- * (422 Invalid), and unknown fields handled by the field validation level — dropped silently (Ignore), one warning
- * each (Warn), or a 400 naming all of them (Strict). Unknown fields never reach storage.
+ * (422 Invalid), and unknown and duplicate fields handled by the field validation level (document 1 §Field
+ * validation) — ignored (Ignore), one warning each (Warn), or a 400 naming all of them (Strict). A fatal error wins
+ * over them: it alone is reported, with no unknown-field information. Unknown fields never reach storage.
  */
 import { badRequest, invalid, type KubeObject } from '@svc-apiserver/api';
 import type { Outcome, RequestContext } from '../context.js';
@@ -32,8 +33,32 @@ export function dropField(object: unknown, path: string): void {
   if (typeof cur === 'object' && cur !== null && last !== undefined && !Array.isArray(cur)) delete (cur as Record<string, unknown>)[String(last)];
 }
 
+/**
+ * The strict decoding errors of a body: duplicates (as the decoder worded them; YAML ones as go-yaml's one
+ * combined error) followed by unknown fields.
+ */
+export function strictDecodingErrors(duplicates: readonly string[], unknown: readonly string[]): string[] {
+  const yaml = duplicates.length > 0 && duplicates[0]!.startsWith('line ');
+  const dup = yaml ? [`error converting YAML to JSON: yaml: unmarshal errors:\n  ${duplicates.join('\n  ')}`] : [...duplicates];
+  return [...dup, ...unknown.map((f) => `unknown field "${f}"`)];
+}
+
+/** Reports strict decoding problems by level: a 400 (Strict), one warning each (Warn), or nothing (Ignore). */
+export function reportStrictProblems(ctx: RequestContext, level: FieldValidation, duplicates: readonly string[], unknown: readonly string[]): Outcome<void> {
+  if (duplicates.length === 0 && unknown.length === 0) return { ok: true, value: undefined };
+  if (level === 'Strict') return { ok: false, status: badRequest(`strict decoding error: ${strictDecodingErrors(duplicates, unknown).join(', ')}`) };
+  if (level === 'Warn') {
+    for (const d of duplicates) ctx.warn(d);
+    for (const f of unknown) ctx.warn(`unknown field "${f}"`);
+  }
+  return { ok: true, value: undefined };
+}
+
 /** Validates a decoded object against the resource's schema at a field validation level. */
-export function checkSchema(ctx: RequestContext, registry: Registry, def: ResourceDef, object: KubeObject, level: FieldValidation): Outcome<void> {
+export function checkSchema(
+  ctx: RequestContext, registry: Registry, def: ResourceDef, object: KubeObject, level: FieldValidation,
+  duplicates: readonly string[] = [],
+): Outcome<void> {
   const result = registry.validator.validate(def.schemaName, object);
   const typeError = result.errors.find((e) => e.type === 'FieldValueTypeInvalid');
   if (typeError !== undefined) {
@@ -42,12 +67,8 @@ export function checkSchema(ctx: RequestContext, registry: Registry, def: Resour
   if (result.errors.length > 0) {
     return { ok: false, status: invalid(def.kind, def.qualified, object.metadata?.name ?? '', [...result.errors]) };
   }
-  if (result.unknownFields.length > 0) {
-    if (level === 'Strict') {
-      return { ok: false, status: badRequest(`strict decoding error: ${result.unknownFields.map((f) => `unknown field "${f}"`).join(', ')}`) };
-    }
-    if (level === 'Warn') for (const f of result.unknownFields) ctx.warn(`unknown field "${f}"`);
-    for (const f of result.unknownFields) dropField(object, f);
-  }
+  const reported = reportStrictProblems(ctx, level, duplicates, result.unknownFields);
+  if (!reported.ok) return reported;
+  for (const f of result.unknownFields) dropField(object, f);
   return { ok: true, value: undefined };
 }

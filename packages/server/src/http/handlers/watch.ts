@@ -1,58 +1,143 @@
 /**
- * watch (GET with `watch=1` on a collection, or on one object via its name or `fieldSelector=metadata.name=x`):
- * synthetic ADDED events for the current state when `resourceVersion` is unset or `0`, then every change after it;
- * selectors apply (an object leaving them is DELETED, entering is ADDED); an expired resourceVersion ends the stream
- * with an ERROR event carrying a 410 Status. Ends on `timeoutSeconds`, on client disconnect or shutdown.
+ * watch (GET with `watch=1` on a collection, or on one object via its name or `fieldSelector=metadata.name=x`),
+ * as kube-apiserver's endpoints/handlers/watch.go serves it: a chunked stream of `{"type","object"}` lines.
+ * Synthetic ADDED events for the current state when `resourceVersion` is unset or `0` (and with WatchList's
+ * `sendInitialEvents=true`, then a BOOKMARK annotated initial-events-end), then every change after it; selectors
+ * apply (an object leaving them is DELETED, entering is ADDED); BOOKMARKs with `allowWatchBookmarks`, periodic and
+ * just before the timeout; an expired resourceVersion ends the stream with an ERROR event carrying a 410 Status.
+ *
+ * Events arrive already serialized (once per event, shared by every watcher). A client that reads slower than
+ * events come gets a backlog; past the limit its watch ends with a 410 ERROR so it lists again, and nobody else
+ * waits for it. Ends on `timeoutSeconds` (default: --min-request-timeout × a random factor in [1, 2), as kube
+ * spreads watch reconnections), on client disconnect or shutdown.
  */
-import { badRequest, type Status, type WatchEvent } from '@svc-apiserver/api';
+import { badRequest, type Status } from '@svc-apiserver/api';
 import type { RequestContext, WatchStream } from '../context.js';
 import type { Registry } from '../../registry/registry.js';
 import type { ResourceDef } from '../../registry/resource-def.js';
 import { parseSelection } from '../../registry/selection.js';
+import { booleanParameter } from './list.js';
 import { requestNamespace } from './request-options.js';
+
+const encoder = new TextEncoder();
+
+/** The ERROR line of a failure. */
+function errorFrame(status: Status): Uint8Array {
+  return encoder.encode(`${JSON.stringify({ type: 'ERROR', object: status })}\n`);
+}
 
 /** Serves a watch; resolves when the stream has ended. */
 export async function handleWatch(ctx: RequestContext, registry: Registry, def: ResourceDef): Promise<void> {
-  let fieldSelector = ctx.query.get('fieldSelector') ?? '';
+  const q = ctx.query;
+  let fieldSelector = q.get('fieldSelector') ?? '';
   const name = ctx.info.name;
   if (name !== '' && !fieldSelector.split(',').includes(`metadata.name=${name}`)) {
     fieldSelector = fieldSelector ? `${fieldSelector},metadata.name=${name}` : `metadata.name=${name}`;
   }
-  const selection = parseSelection(def, ctx.query.get('labelSelector'), fieldSelector);
+  const selection = parseSelection(def, q.get('labelSelector'), fieldSelector);
   if (!selection.ok) return ctx.writeStatus(selection.status);
-  const timeoutText = ctx.query.get('timeoutSeconds') ?? '';
+  const timeoutText = q.get('timeoutSeconds') ?? '';
   if (timeoutText !== '' && !/^\d+$/.test(timeoutText)) return ctx.writeStatus(badRequest(`invalid timeoutSeconds: ${JSON.stringify(timeoutText)}`));
+  const sendInitialEvents = booleanParameter(q, 'sendInitialEvents');
+  if (!sendInitialEvents.ok) return ctx.writeStatus(badRequest(sendInitialEvents.message));
+  const bookmarks = booleanParameter(q, 'allowWatchBookmarks');
+  if (!bookmarks.ok) return ctx.writeStatus(badRequest(bookmarks.message));
+  const settings = registry.store.settings;
 
-  // Events produced before the stream starts (the initial state) wait here, so that a failed start can still
-  // answer with a plain Status.
   let stream: WatchStream | undefined;
-  const pending: WatchEvent[] = [];
+  /** Frames made before the stream started (the initial state), so a failed start can still answer a Status. */
+  const pending: Uint8Array[] = [];
+  /** Live frames the client has not taken yet. */
+  let backlog: Uint8Array[] = [];
+  let backlogHead = 0;
+  let blocked = false;
+  let done = false;
   let finish: () => void = () => {};
-  const finished = new Promise<void>((resolve) => { finish = resolve; });
-  const send = (event: WatchEvent): void => {
-    if (stream === undefined) pending.push(event);
-    else if (!stream.closed) stream.send(event);
+  const finished = new Promise<void>((resolve) => {
+    finish = () => {
+      done = true;
+      resolve();
+    };
+  });
+
+  const flush = (): void => {
+    blocked = false;
+    if (stream === undefined || done) return;
+    while (backlogHead < backlog.length) {
+      const more = stream.write(backlog[backlogHead++]!);
+      if (!more) {
+        blocked = true;
+        void stream.drain().then(flush);
+        return;
+      }
+    }
+    backlog = [];
+    backlogHead = 0;
   };
   const fail = (status: Status): void => {
-    send({ type: 'ERROR', object: status as unknown as WatchEvent['object'] });
+    if (done) return;
+    if (stream === undefined) pending.push(errorFrame(status));
+    else stream.write(errorFrame(status));
     finish();
   };
+  const write = (bytes: Uint8Array, live: boolean): void => {
+    if (done) return;
+    if (stream === undefined) {
+      pending.push(bytes);
+      return;
+    }
+    if (stream.closed) return finish();
+    if (blocked) {
+      backlog.push(bytes);
+      if (live && backlog.length - backlogHead > settings.maxWatchBacklog) {
+        // This client cannot keep up: drop what it has not taken and tell it to list again.
+        backlog = [];
+        backlogHead = 0;
+        fail({
+          kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', code: 410, reason: 'Expired',
+          message: 'the watch fell too far behind the events of its resource; list again and watch from the new resourceVersion',
+        });
+      }
+      return;
+    }
+    if (!stream.write(bytes)) {
+      blocked = true;
+      void stream.drain().then(flush);
+    }
+  };
+
   const started = await registry.store.watch(def, {
     namespace: requestNamespace(ctx, def),
     selection: selection.value,
-    ...(ctx.query.get('resourceVersion') !== null ? { resourceVersion: ctx.query.get('resourceVersion')! } : {}),
-  }, { event: send, error: fail });
+    ...(q.get('resourceVersion') !== null ? { resourceVersion: q.get('resourceVersion')! } : {}),
+    ...(q.get('resourceVersionMatch') ? { resourceVersionMatch: q.get('resourceVersionMatch')! } : {}),
+    ...(sendInitialEvents.value !== undefined ? { sendInitialEvents: sendInitialEvents.value } : {}),
+    allowWatchBookmarks: bookmarks.value === true,
+  }, {
+    event: (e) => write(encoder.encode(`${JSON.stringify(e)}\n`), true),
+    frame: write,
+    error: fail,
+    end: () => finish(),
+  });
   if (!started.ok) return ctx.writeStatus(started.status);
 
   stream = ctx.startWatch();
-  for (const e of pending.splice(0)) stream.send(e);
-  const timeout = timeoutText !== '' && Number(timeoutText) > 0 ? setTimeout(finish, Number(timeoutText) * 1000) : undefined;
+  for (const f of pending.splice(0)) {
+    if (!stream.write(f)) blocked = true;
+  }
+  if (blocked) void stream.drain().then(flush);
+  const timeoutMs = timeoutText !== '' && Number(timeoutText) > 0
+    ? Number(timeoutText) * 1000
+    : settings.minRequestTimeoutSeconds * 1000 * (1 + Math.random());
+  const timers: NodeJS.Timeout[] = [setTimeout(finish, timeoutMs)];
+  // kube's cacher sends a bookmark up to 2 s before a watch times out, so the client resumes from a fresh revision.
+  if (bookmarks.value === true && timeoutMs > 2000) timers.push(setTimeout(() => started.value.bookmark(), timeoutMs - 2000));
   const onAbort = (): void => finish();
-  if (ctx.signal.aborted) finish();
+  if (ctx.signal.aborted || done) finish();
   else ctx.signal.addEventListener('abort', onAbort, { once: true });
   await finished;
   started.value.cancel();
-  if (timeout !== undefined) clearTimeout(timeout);
+  for (const t of timers) clearTimeout(t);
   ctx.signal.removeEventListener('abort', onAbort);
   if (!stream.closed) stream.end();
 }

@@ -1,7 +1,12 @@
 /**
  * Delete in two phases (the generic store's Delete and BeforeDelete): check preconditions, run admission, then
- * either mark the object (`deletionTimestamp`) when finalizers — or the strategy — keep it, or remove it. A second
- * delete of an object being deleted changes nothing. Retries on write conflicts.
+ * either mark the object (`deletionTimestamp`) when finalizers — or the strategy — keep it, or remove it.
+ *
+ * Garbage collection policy (deletionFinalizersForGarbageCollection): `propagationPolicy: Orphan` (or legacy
+ * `orphanDependents: true`) puts the `orphan` finalizer on the object, `Foreground` the `foregroundDeletion`
+ * finalizer, `Background` (the default) neither; without an explicit policy, a finalizer already there decides.
+ * The garbage collector then orphans or deletes the dependents and removes the finalizer. A repeated delete of an
+ * object being deleted only changes those finalizers. Retries on write conflicts.
  */
 import { conflict, type KubeObject, type Status } from '@svc-apiserver/api';
 import type { Outcome } from '../../http/context.js';
@@ -15,6 +20,20 @@ export interface DeletePreconditions {
   readonly uid?: string;
   readonly resourceVersion?: string;
 }
+
+/** DeleteOptions.propagationPolicy. */
+export type PropagationPolicy = 'Orphan' | 'Background' | 'Foreground';
+
+/** How dependents are treated (DeleteOptions.propagationPolicy or the legacy orphanDependents). */
+export interface Propagation {
+  readonly propagationPolicy?: PropagationPolicy;
+  readonly orphanDependents?: boolean;
+}
+
+/** metav1.FinalizerOrphanDependents. */
+export const orphanFinalizer = 'orphan';
+/** metav1.FinalizerDeleteDependents. */
+export const foregroundFinalizer = 'foregroundDeletion';
 
 /** The outcome of a delete: the object as it now is (marked) or as it was (removed). */
 export interface DeleteResult {
@@ -35,10 +54,37 @@ function preconditionFailure(def: ResourceDef, current: KubeObject, pre: DeleteP
   return undefined;
 }
 
+/** shouldOrphanDependents / shouldDeleteDependents: which garbage-collection finalizer the object should carry. */
+export function finalizersForPropagation(finalizers: readonly string[], p: Propagation): string[] {
+  let orphan: boolean;
+  let foreground: boolean;
+  if (p.orphanDependents !== undefined) {
+    orphan = p.orphanDependents;
+    foreground = false;
+  } else if (p.propagationPolicy !== undefined) {
+    orphan = p.propagationPolicy === 'Orphan';
+    foreground = p.propagationPolicy === 'Foreground';
+  } else {
+    const first = finalizers.find((f) => f === orphanFinalizer || f === foregroundFinalizer);
+    orphan = first === orphanFinalizer;
+    foreground = first === foregroundFinalizer;
+  }
+  const out = finalizers.filter((f) => f !== orphanFinalizer && f !== foregroundFinalizer);
+  if (orphan) out.push(orphanFinalizer);
+  if (foreground) out.push(foregroundFinalizer);
+  return out;
+}
+
+function sameSet(a: readonly string[], b: readonly string[]): boolean {
+  const sa = new Set(a);
+  const sb = new Set(b);
+  return sa.size === sb.size && [...sa].every((x) => sb.has(x));
+}
+
 /** Deletes one object. */
 export async function deleteObject(
   registry: Registry, def: ResourceDef, namespace: string, name: string, ctx: OperationContext,
-  preconditions?: DeletePreconditions,
+  preconditions?: DeletePreconditions, propagation: Propagation = {},
 ): Promise<Outcome<DeleteResult>> {
   for (;;) {
     const got = await registry.store.get(def, namespace, name);
@@ -53,10 +99,13 @@ export async function deleteObject(
     if (!validated.allowed) return { ok: false, status: validated.status };
 
     const marked = structuredClone(current);
+    const meta = (marked.metadata ??= {});
+    const before = meta.finalizers ?? [];
+    const after = finalizersForPropagation(before, propagation);
+    if (!sameSet(before, after)) meta.finalizers = after;
     const held = def.strategy.holdOnDelete?.(marked) ?? false;
-    const pending = held || (marked.metadata?.finalizers ?? []).length > 0;
+    const pending = held || (meta.finalizers ?? []).length > 0;
     if (pending) {
-      const meta = (marked.metadata ??= {});
       if (meta.deletionTimestamp === undefined) {
         meta.deletionTimestamp = nowTimestamp();
         meta.deletionGracePeriodSeconds = 0;

@@ -32,8 +32,9 @@ export function beforeCreate(def: ResourceDef, object: KubeObject): Outcome<{ ge
   delete meta.deletionTimestamp;
   delete meta.deletionGracePeriodSeconds;
   delete meta.resourceVersion;
-  def.strategy.prepareForCreate(object);
+  // The uid comes first: a strategy may use it (Job's generated selector, as kube's PrepareForCreate does).
   meta.uid = randomUUID();
+  def.strategy.prepareForCreate(object);
   meta.creationTimestamp = nowTimestamp();
   if (def.strategy.tracksGeneration) meta.generation = 1;
   else delete meta.generation;

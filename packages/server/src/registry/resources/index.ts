@@ -1,10 +1,17 @@
 /**
- * The strategies of the resources that have one, by `<groupKey or core>/<resource>`. Served resources without an
- * entry use the generic strategy.
+ * The strategies of the resources that have one, by `<groupKey or core>/<resource>` (or `<groupKey>/<version>/
+ * <resource>` where versions differ). Served resources without an entry use the generic strategy.
  */
 import type { Names } from '@svc-apiserver/api';
 import type { Strategy } from '../strategy.js';
 import { configMapStrategy } from './configmaps.js';
+import { cronJobStrategy } from './cronjobs.js';
+import { daemonSetStrategy } from './daemonsets.js';
+import { deploymentStrategy } from './deployments.js';
+import { hpaV1Strategy, hpaV2Strategy } from './horizontalpodautoscalers.js';
+import { jobStrategy } from './jobs.js';
+import { replicaSetStrategy } from './replicasets.js';
+import { statefulSetStrategy } from './statefulsets.js';
 import { endpointsStrategy } from './endpoints.js';
 import { eventStrategy } from './events.js';
 import { eventV1Strategy } from './events-v1.js';
@@ -29,7 +36,7 @@ export const strategyFactories: Readonly<Record<string, (names: Names) => Strate
   'core/secrets': secretStrategy,
   'core/serviceaccounts': serviceAccountStrategy,
   'core/pods': podStrategy,
-  'core/services': serviceStrategy,
+  'core/services': () => serviceStrategy(),
   'core/nodes': nodeStrategy,
   'core/events': eventStrategy,
   'core/endpoints': endpointsStrategy,
@@ -41,4 +48,12 @@ export const strategyFactories: Readonly<Record<string, (names: Names) => Strate
   'core/persistentvolumeclaims': persistentVolumeClaimStrategy,
   'coordination/leases': leaseStrategy,
   'events/events': eventV1Strategy,
+  'apps/deployments': deploymentStrategy,
+  'apps/replicasets': replicaSetStrategy,
+  'apps/daemonsets': daemonSetStrategy,
+  'apps/statefulsets': statefulSetStrategy,
+  'batch/jobs': jobStrategy,
+  'batch/cronjobs': cronJobStrategy,
+  'autoscaling/v1/horizontalpodautoscalers': hpaV1Strategy,
+  'autoscaling/v2/horizontalpodautoscalers': hpaV2Strategy,
 };

@@ -1,10 +1,127 @@
 /**
- * Services (pkg/registry/core/service): named by DNS-1035 label, status subresource. Cluster IP and node port allocation come with a later issue.
+ * Services (pkg/registry/core/service, SetDefaults_Service, ValidateService): named by DNS-1035 label, status
+ * subresource; `type` ClusterIP, `sessionAffinity` None (ClientIP gets a 10800 s timeout), ports' `protocol` TCP
+ * and `targetPort` = `port`, `internalTrafficPolicy` Cluster, `externalTrafficPolicy` Cluster for NodePort and
+ * LoadBalancer, `ipFamilies` [IPv4] and `ipFamilyPolicy` SingleStack; a cluster IP from `--service-cluster-ip-range`
+ * and node ports from `--service-node-port-range` (allocators/), conflicts rejected; `clusterIP` immutable.
  */
+import { fieldError, type FieldError, type KubeObject } from '@svc-apiserver/api';
+import { isDns1035Label } from '../../meta/name-rules.js';
+import { parseIpRange, parsePortRange } from '../allocators/ip-range.js';
+import { createServiceAllocator, type ServiceAllocator } from '../allocators/service-allocator.js';
+import { record } from '../conversion/resource-conversion.js';
 import { defineStrategy } from '../default-strategy.js';
 import type { Strategy } from '../strategy.js';
+import { child, setDefault, specOf, validateLabelMap, validatePortNumber } from './pod-spec.js';
 
-/** The service strategy. */
-export function serviceStrategy(): Strategy {
-  return defineStrategy({ nameRule: 'dns1035Label', hasStatus: true, returnDeletedObject: true });
+const types = ['ClusterIP', 'ExternalName', 'LoadBalancer', 'NodePort'];
+const protocols = ['SCTP', 'TCP', 'UDP'];
+
+/** SetDefaults_Service and the strategy's ip family defaults, in place. */
+export function defaultService(spec: Record<string, unknown>): void {
+  setDefault(spec, 'type', 'ClusterIP');
+  setDefault(spec, 'sessionAffinity', 'None');
+  if (spec['sessionAffinity'] === 'ClientIP') {
+    setDefault(child(child(spec, 'sessionAffinityConfig'), 'clientIP'), 'timeoutSeconds', 10800);
+  }
+  for (const raw of Array.isArray(spec['ports']) ? spec['ports'] : []) {
+    const p = record(raw);
+    if (p === undefined) continue;
+    setDefault(p, 'protocol', 'TCP');
+    if (p['targetPort'] === undefined || p['targetPort'] === 0 || p['targetPort'] === '') p['targetPort'] = p['port'];
+  }
+  if (spec['type'] === 'ExternalName') return;
+  setDefault(spec, 'internalTrafficPolicy', 'Cluster');
+  if (spec['type'] === 'NodePort' || spec['type'] === 'LoadBalancer') setDefault(spec, 'externalTrafficPolicy', 'Cluster');
+  if (spec['type'] === 'LoadBalancer') setDefault(spec, 'allocateLoadBalancerNodePorts', true);
+  setDefault(spec, 'ipFamilies', ['IPv4']);
+  setDefault(spec, 'ipFamilyPolicy', 'SingleStack');
+}
+
+function validateService(object: KubeObject): FieldError[] {
+  const spec = record(object['spec']) ?? {};
+  const errs: FieldError[] = [];
+  const type = spec['type'];
+  if (!types.includes(String(type))) errs.push(fieldError.notSupported('spec.type', type, types));
+  const ports = Array.isArray(spec['ports']) ? spec['ports'] : [];
+  const headless = spec['clusterIP'] === 'None';
+  if (type === 'ExternalName') {
+    const name = spec['externalName'];
+    if (typeof name !== 'string' || name === '') errs.push(fieldError.required('spec.externalName'));
+  } else if (ports.length === 0 && !headless) errs.push(fieldError.required('spec.ports'));
+  const names = new Set<string>();
+  ports.forEach((raw, i) => {
+    const p = record(raw) ?? {};
+    const at = `spec.ports[${i}]`;
+    const name = p['name'];
+    if (ports.length > 1 && (typeof name !== 'string' || name === '')) errs.push(fieldError.required(`${at}.name`));
+    if (typeof name === 'string' && name !== '') {
+      for (const msg of isDns1035Label(name)) errs.push(fieldError.invalid(`${at}.name`, name, msg));
+      if (names.has(name)) errs.push(fieldError.duplicate(`${at}.name`, name));
+      names.add(name);
+    }
+    errs.push(...validatePortNumber(`${at}.port`, p['port']));
+    if (!protocols.includes(String(p['protocol']))) errs.push(fieldError.notSupported(`${at}.protocol`, p['protocol'], protocols));
+    if (typeof p['targetPort'] === 'number') errs.push(...validatePortNumber(`${at}.targetPort`, p['targetPort']));
+    if (p['nodePort'] !== undefined && p['nodePort'] !== 0 && type !== 'NodePort' && type !== 'LoadBalancer') {
+      errs.push(fieldError.forbidden(`${at}.nodePort`, 'may not be used when `type` is \'ClusterIP\''));
+    }
+  });
+  const affinity = spec['sessionAffinity'];
+  if (affinity !== 'None' && affinity !== 'ClientIP') errs.push(fieldError.notSupported('spec.sessionAffinity', affinity, ['ClientIP', 'None']));
+  errs.push(...validateLabelMap(spec['selector'], 'spec.selector'));
+  return errs;
+}
+
+function validateServiceUpdate(object: KubeObject, old: KubeObject): FieldError[] {
+  const errs = validateService(object);
+  const spec = record(object['spec']) ?? {};
+  const before = record(old['spec']) ?? {};
+  const wasIp = typeof before['clusterIP'] === 'string' && before['clusterIP'] !== '';
+  if (wasIp && spec['type'] !== 'ExternalName' && before['type'] !== 'ExternalName' && spec['clusterIP'] !== before['clusterIP']) {
+    errs.push(fieldError.invalid('spec.clusterIPs[0]', spec['clusterIP'] ?? '', 'may not change once set'));
+  }
+  return errs;
+}
+
+/** The allocator of a strategy made without one (tests, the default registry): default ranges, no feed. */
+function defaultAllocator(): ServiceAllocator {
+  const ips = parseIpRange('10.0.0.0/24');
+  const ports = parsePortRange('30000-32767');
+  if (!ips.ok || !ports.ok) throw new Error('default service ranges do not parse');
+  return createServiceAllocator(ips.value, ports.value);
+}
+
+/**
+ * The service strategy. Allocation errors surface with validation (422 Invalid), as kube's service REST storage
+ * reports them.
+ */
+export function serviceStrategy(allocator: ServiceAllocator = defaultAllocator()): Strategy {
+  // Allocation errors found while preparing are reported by the validation that follows (same object).
+  const pending = new WeakMap<KubeObject, FieldError[]>();
+  const allocationErrors = (object: KubeObject): FieldError[] => pending.get(object) ?? [];
+  return defineStrategy({
+    nameRule: 'dns1035Label',
+    hasStatus: true,
+    returnDeletedObject: true,
+    prepareForCreate(object) {
+      const spec = specOf(object);
+      object.status = { loadBalancer: {} };
+      defaultService(spec);
+      if (spec['type'] !== 'ExternalName') pending.set(object, allocator.allocate(object));
+    },
+    prepareForUpdate(object, old) {
+      const spec = specOf(object);
+      const before = record(old['spec']) ?? {};
+      // An update that leaves clusterIP out keeps the allocated one (kube's PatchAllocatedValues).
+      if (spec['clusterIP'] === undefined && before['clusterIP'] !== undefined && spec['type'] !== 'ExternalName') {
+        spec['clusterIP'] = before['clusterIP'];
+        if (before['clusterIPs'] !== undefined) spec['clusterIPs'] = before['clusterIPs'];
+      }
+      defaultService(spec);
+      if (spec['type'] !== 'ExternalName') pending.set(object, allocator.allocate(object, old));
+    },
+    validate: (object) => [...allocationErrors(object), ...validateService(object)],
+    validateUpdate: (object, old) => [...allocationErrors(object), ...validateServiceUpdate(object, old)],
+  });
 }

@@ -1,0 +1,130 @@
+/**
+ * `metadata.managedFields` read into a map of managers and written back, as kube-apiserver's managedfields package
+ * does: a manager is identified by name, operation, subresource and (for `Update` only) apiVersion; entries are
+ * validated (operation `Apply` or `Update`, an apiVersion, `fieldsType: FieldsV1`); on output, empty sets are left
+ * out and entries are sorted by operation, time, manager, apiVersion and subresource. At most ten `Update` managers
+ * are kept: the oldest are merged into one `ancient-changes` entry per apiVersion.
+ */
+import type { ManagedFieldsEntry } from '@svc-apiserver/api';
+import { fromFieldsV1, toFieldsV1, union, type PathSet } from './path-set.js';
+
+/** One manager's record. */
+export interface ManagerRecord {
+  readonly manager: string;
+  readonly operation: 'Apply' | 'Update';
+  readonly apiVersion: string;
+  readonly subresource: string;
+  /** RFC 3339; absent when never stamped. */
+  readonly time?: string;
+  readonly fields: PathSet;
+}
+
+/** Managers by identifier. */
+export type Managers = Map<string, ManagerRecord>;
+
+/** kube's DefaultMaxUpdateManagers. */
+export const maxUpdateManagers = 10;
+
+/** The manager name old Update entries are merged into. */
+export const ancientChangesManager = 'ancient-changes';
+
+/** BuildManagerIdentifier: the entry without fields and time (and without apiVersion for Apply). */
+export function managerIdentifier(r: Pick<ManagerRecord, 'manager' | 'operation' | 'apiVersion' | 'subresource'>): string {
+  return JSON.stringify({
+    manager: r.manager,
+    operation: r.operation,
+    ...(r.operation === 'Update' ? { apiVersion: r.apiVersion } : {}),
+    ...(r.subresource ? { subresource: r.subresource } : {}),
+  });
+}
+
+/** A read of managedFields, or why it failed. */
+export type DecodedManagers = { readonly ok: true; readonly value: Managers } | { readonly ok: false; readonly error: string };
+
+/** Reads managedFields (absent → no managers). */
+export function decodeManagedFields(entries: unknown): DecodedManagers {
+  const out: Managers = new Map();
+  if (entries === undefined || entries === null) return { ok: true, value: out };
+  if (!Array.isArray(entries)) return { ok: false, error: 'managedFields must be a list' };
+  for (let i = 0; i < entries.length; i++) {
+    const e = entries[i] as ManagedFieldsEntry | null;
+    if (typeof e !== 'object' || e === null) return { ok: false, error: `managed fields entry ${i} is not an object` };
+    if (e.operation !== 'Apply' && e.operation !== 'Update') return { ok: false, error: 'operation must be `Apply` or `Update`' };
+    if (typeof e.apiVersion !== 'string' || e.apiVersion === '') return { ok: false, error: 'apiVersion must not be empty' };
+    if (e.fieldsType === undefined || (e.fieldsType as string) === '') return { ok: false, error: `missing fieldsType in managed fields entry ${i}` };
+    if (e.fieldsType !== 'FieldsV1') return { ok: false, error: `invalid fieldsType ${JSON.stringify(e.fieldsType)} in managed fields entry ${i}` };
+    const fields = fromFieldsV1(e.fieldsV1 ?? {});
+    if (!fields.ok) return { ok: false, error: `error decoding fields in managed fields entry ${i}: ${fields.error}` };
+    const record: ManagerRecord = {
+      manager: typeof e.manager === 'string' ? e.manager : '',
+      operation: e.operation,
+      apiVersion: e.apiVersion,
+      subresource: typeof e.subresource === 'string' ? e.subresource : '',
+      ...(typeof e.time === 'string' ? { time: e.time } : {}),
+      fields: fields.value,
+    };
+    out.set(managerIdentifier(record), record);
+  }
+  return { ok: true, value: out };
+}
+
+/** isResetManagedFields: a non-empty list whose every entry is empty (`[{}]`) asks to clear ownership. */
+export function isResetManagedFields(entries: unknown): boolean {
+  if (!Array.isArray(entries) || entries.length === 0) return false;
+  return entries.every((e) => typeof e === 'object' && e !== null && !Array.isArray(e) && Object.keys(e).length === 0);
+}
+
+const seconds = (time: string | undefined): number => (time === undefined ? 0 : Math.floor(Date.parse(time) / 1000) || 0);
+
+function compareStrings(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** Writes managers back as managedFields entries, sorted as kube-apiserver sorts them; empty sets are omitted. */
+export function encodeManagedFields(managers: Managers): ManagedFieldsEntry[] {
+  const records = [...managers.values()].filter((r) => r.fields.size > 0);
+  records.sort((p, q) =>
+    compareStrings(p.operation, q.operation) || seconds(p.time) - seconds(q.time) || compareStrings(p.manager, q.manager)
+    || compareStrings(p.apiVersion, q.apiVersion) || compareStrings(p.subresource, q.subresource));
+  return records.map((r) => {
+    const entry: ManagedFieldsEntry = { manager: r.manager, operation: r.operation, apiVersion: r.apiVersion };
+    if (r.time !== undefined) entry.time = r.time;
+    entry.fieldsType = 'FieldsV1';
+    entry.fieldsV1 = toFieldsV1(r.fields);
+    if (r.subresource) entry.subresource = r.subresource;
+    return entry;
+  });
+}
+
+/**
+ * capUpdateManagers: with more than `max` Update managers, the oldest (by time, then identifier) are merged into
+ * one `ancient-changes` bucket per apiVersion until `max` remain; the bucket takes the time of the newest merged.
+ */
+export function capUpdateManagers(managers: Managers, max = maxUpdateManagers): Managers {
+  const updaters = [...managers.entries()].filter(([, r]) => r.operation === 'Update').map(([id]) => id);
+  if (updaters.length <= max) return managers;
+  updaters.sort((a, b) => seconds(managers.get(a)!.time) - seconds(managers.get(b)!.time) || compareStrings(a, b));
+  const out: Managers = new Map(managers);
+  const firstOfVersion = new Map<string, string>();
+  let length = updaters.length;
+  for (let i = 0; i < updaters.length && length > max; i++) {
+    const id = updaters[i]!;
+    const record = out.get(id)!;
+    const bucketRecord = { manager: ancientChangesManager, operation: 'Update' as const, apiVersion: record.apiVersion, subresource: '' };
+    const bucket = managerIdentifier(bucketRecord);
+    const first = firstOfVersion.get(record.apiVersion);
+    if (first === undefined) {
+      firstOfVersion.set(record.apiVersion, id);
+      continue;
+    }
+    let existing = out.get(bucket);
+    if (existing === undefined) {
+      existing = out.get(first)!;
+      out.delete(first);
+    }
+    out.delete(id);
+    out.set(bucket, { ...bucketRecord, fields: union(existing.fields, record.fields), ...(record.time !== undefined ? { time: record.time } : {}) });
+    length--;
+  }
+  return out;
+}

@@ -1,0 +1,26 @@
+/**
+ * The impersonation filter (k8s.io/apiserver's WithImpersonation), after authentication: a request with
+ * `Impersonate-*` headers is checked against the authorizer and continues as the impersonated user, with the
+ * headers removed; a refused impersonation is 403 Forbidden naming what was refused.
+ */
+import type { Names } from '@svc-apiserver/api';
+import type { Authorizer } from '../../auth/authz/authorizer.js';
+import { impersonate, impersonationHeaderNames } from '../../auth/impersonation.js';
+import type { Filter } from '../context.js';
+
+/** The impersonation filter. */
+export function impersonation(authorizer: Authorizer, names: Names): Filter {
+  return async (ctx, next) => {
+    const outcome = await impersonate(ctx, ctx.user, authorizer, names);
+    if (outcome.kind === 'failure') {
+      ctx.writeStatus(outcome.status);
+      return;
+    }
+    if (outcome.kind === 'user') {
+      const headers = ctx.headers as Record<string, unknown>;
+      for (const h of impersonationHeaderNames(ctx)) delete headers[h];
+      ctx.user = outcome.user;
+    }
+    await next();
+  };
+}

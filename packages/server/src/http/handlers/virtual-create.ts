@@ -1,0 +1,42 @@
+/**
+ * create on virtual resources (kube's create-only REST storages such as TokenReview and SelfSubjectReview):
+ * the body is decoded and checked like any create (kind, apiVersion, schema and field validation level), then
+ * answered by the resource's own function from the request alone; nothing is stored, so a dry run is the same
+ * as a real request. 201 with the answer.
+ */
+import type { KubeObject } from '@svc-apiserver/api';
+import type { Outcome, RequestContext } from '../context.js';
+import type { Registry } from '../../registry/registry.js';
+import type { ResourceDef } from '../../registry/resource-def.js';
+import { checkSchema } from './schema-check.js';
+import { checkTypeMeta, parseWriteOptions } from './request-options.js';
+
+/** Answers a virtual create from the request (its identity) and the decoded, checked body. */
+export type VirtualCreate = (ctx: RequestContext, def: ResourceDef, object: KubeObject) => Promise<Outcome<KubeObject>>;
+
+/** The virtual resources by {@link virtualKey}. */
+export type VirtualResources = ReadonlyMap<string, VirtualCreate>;
+
+/** The key of a virtual resource: `<groupKey>/<version>/<resource>` (`authentication/v1/tokenreviews`). */
+export function virtualKey(groupKey: string, version: string, resource: string): string {
+  return `${groupKey}/${version}/${resource}`;
+}
+
+/** Media types a virtual create body may come in. */
+const bodyMediaTypes: readonly string[] = ['application/json', 'application/yaml'];
+
+/** Serves a create on a virtual resource. */
+export async function handleVirtualCreate(ctx: RequestContext, registry: Registry, def: ResourceDef, create: VirtualCreate): Promise<void> {
+  const options = parseWriteOptions(ctx.query);
+  if (!options.ok) return ctx.writeStatus(options.status);
+  const decoded = await ctx.decodeBody(bodyMediaTypes);
+  if (!decoded.ok) return ctx.writeStatus(decoded.status);
+  const object = decoded.value.object;
+  const typed = checkTypeMeta(def, object);
+  if (!typed.ok) return ctx.writeStatus(typed.status);
+  const schema = checkSchema(ctx, registry, def, object, options.value.fieldValidation);
+  if (!schema.ok) return ctx.writeStatus(schema.status);
+  const answer = await create(ctx, def, object);
+  if (!answer.ok) return ctx.writeStatus(answer.status);
+  ctx.writeObject(201, answer.value);
+}

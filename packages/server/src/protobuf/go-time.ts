@@ -1,0 +1,86 @@
+/**
+ * The JSON forms of apimachinery's time types, as Go prints and parses them: `metav1.Time` is RFC 3339 in UTC with
+ * whole seconds, `metav1.MicroTime` RFC 3339 with exactly six fractional digits, `metav1.Duration` Go's
+ * `time.Duration` text (`1h2m3.5s`). Written by hand: JavaScript has no Go duration format and `Date` keeps only
+ * milliseconds.
+ */
+
+/** Seconds and nanoseconds since the epoch (the `Timestamp` shape of the Time messages). */
+export interface Instant {
+  readonly seconds: number;
+  readonly nanos: number;
+}
+
+const rfc3339 = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})(?:\.(\d{1,9}))?(Z|[+-]\d{2}:\d{2})$/i;
+
+/** Parses RFC 3339 text (any fraction precision); undefined when it is not one. */
+export function parseRfc3339(text: string): Instant | undefined {
+  const m = rfc3339.exec(text);
+  if (!m) return undefined;
+  const ms = Date.parse(`${m[1]}${m[3]}`);
+  if (!Number.isFinite(ms)) return undefined;
+  return { seconds: Math.floor(ms / 1000), nanos: m[2] ? Number(m[2].padEnd(9, '0')) : 0 };
+}
+
+function utcSeconds(seconds: number): string {
+  return new Date(seconds * 1000).toISOString().slice(0, 19);
+}
+
+/** `metav1.Time` JSON: `2006-01-02T15:04:05Z`. */
+export function formatTime(t: Instant): string {
+  return `${utcSeconds(t.seconds)}Z`;
+}
+
+/** `metav1.MicroTime` JSON: `2006-01-02T15:04:05.000000Z`. */
+export function formatMicroTime(t: Instant): string {
+  return `${utcSeconds(t.seconds)}.${String(Math.floor(t.nanos / 1000)).padStart(6, '0')}Z`;
+}
+
+const units: ReadonlyArray<readonly [string, number]> = [
+  ['ns', 1], ['us', 1e3], ['µs', 1e3], ['μs', 1e3], ['ms', 1e6], ['s', 1e9], ['m', 60e9], ['h', 3600e9],
+];
+
+/** Parses Go duration text (`300ms`, `-1.5h`, `2h45m`) into nanoseconds; undefined when malformed. */
+export function parseGoDuration(text: string): number | undefined {
+  let s = text;
+  let sign = 1;
+  if (s.startsWith('-') || s.startsWith('+')) {
+    if (s[0] === '-') sign = -1;
+    s = s.slice(1);
+  }
+  if (s === '0') return 0;
+  if (s === '') return undefined;
+  let total = 0;
+  const part = /^(\d+(?:\.\d*)?|\.\d+)(ns|us|µs|μs|ms|s|m|h)/;
+  while (s !== '') {
+    const m = part.exec(s);
+    if (!m) return undefined;
+    const unit = units.find(([u]) => u === m[2])![1];
+    total += Number(m[1]) * unit;
+    s = s.slice(m[0].length);
+  }
+  return sign * Math.round(total);
+}
+
+function trimFraction(value: number, digits: number): string {
+  return value.toFixed(digits).replace(/\.?0+$/, '');
+}
+
+/** Go's `time.Duration.String()` for nanoseconds. */
+export function formatGoDuration(nanos: number): string {
+  if (nanos === 0) return '0s';
+  const sign = nanos < 0 ? '-' : '';
+  let n = Math.abs(nanos);
+  if (n < 1e3) return `${sign}${n}ns`;
+  if (n < 1e6) return `${sign}${trimFraction(n / 1e3, 3)}µs`;
+  if (n < 1e9) return `${sign}${trimFraction(n / 1e6, 6)}ms`;
+  let out = '';
+  const hours = Math.floor(n / 3600e9);
+  n -= hours * 3600e9;
+  const minutes = Math.floor(n / 60e9);
+  n -= minutes * 60e9;
+  if (hours > 0) out += `${hours}h`;
+  if (hours > 0 || minutes > 0) out += `${minutes}m`;
+  out += `${trimFraction(n / 1e9, 9)}s`;
+  return sign + out;
+}

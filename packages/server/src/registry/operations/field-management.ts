@@ -1,0 +1,26 @@
+/**
+ * Field management for the registry's writes: the field-manager scope of a resource's endpoint (its schema, served
+ * apiVersion, subresource and whether it has a status subresource) and the `Update` step every non-apply write
+ * takes before admission (kube's fieldmanager UpdateNoErrors in the handlers' object transformers).
+ */
+import { apiVersionOf, type KubeObject } from '@svc-apiserver/api';
+import { updateManagedFields, type FieldManagerScope, type ManagedObject } from '../../apply/field-manager.js';
+import { patchSchemaOf } from '../../patch/patch-schema-of.js';
+import type { ResourceDef } from '../resource-def.js';
+import { nowTimestamp } from './prepare.js';
+
+/** The field-manager scope of `def` written through `subresource` (`''` for the resource itself). */
+export function fieldManagerScope(def: ResourceDef, subresource: string): FieldManagerScope {
+  return {
+    schema: patchSchemaOf(def),
+    apiVersion: apiVersionOf(def.group, def.version),
+    subresource,
+    hasStatus: def.subresources.some((s) => s.name === 'status'),
+    now: nowTimestamp,
+  };
+}
+
+/** `next` with managedFields updated for `manager` (an Update); `live` undefined for a create. */
+export function trackUpdate(def: ResourceDef, subresource: string, live: KubeObject | undefined, next: KubeObject, manager: string): KubeObject {
+  return updateManagedFields(live as ManagedObject | undefined, next as ManagedObject, manager, fieldManagerScope(def, subresource)) as KubeObject;
+}

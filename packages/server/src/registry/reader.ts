@@ -1,0 +1,444 @@
+/**
+ * The store's reads — get, list, watch — with document 1's resourceVersion table, served the way kube-apiserver's
+ * cacher and etcd3 store split them: from the watch cache whenever the cache can answer (RV `0`, not-older-than,
+ * consistent reads once the cache has caught up with storage's current revision, watches from any revision in its
+ * window) and from storage otherwise (exact revisions, continue tokens, watches older than the window, a cache
+ * that is down). Pages of one list share one snapshot: a first page from the cache at revision R continues from
+ * storage at R.
+ */
+import {
+  apiVersionOf, gone, internalError, notFound, tooLargeResourceVersion, namesFor, type Names, type Status, type WatchEvent,
+} from '@svc-apiserver/api';
+import type { Outcome } from '../http/context.js';
+import type { Backend, BackendError } from '../storage/backend.js';
+import { keyUnderPrefix } from '../storage/key.js';
+import type { CacheSet } from '../storage/watch-cache/cache-set.js';
+import type { CacheEvent, CacheWatchSink, ResourceCache } from '../storage/watch-cache/resource-cache.js';
+import { objectCodec, type ObjectCodec, type StoredObject } from '../storage/watch-cache/stored-object.js';
+import { convertingView, type ConvertingView } from './conversion/converting-view.js';
+import { continueTokens, expiredContinueMessage, type ContinueTokens } from './continue-token.js';
+import type { ResourceDef } from './resource-def.js';
+import { listReadMode, parseResourceVersion, watchMode, type ReadMode } from './resource-versions.js';
+import { selectsStored, type Selection } from './selection.js';
+
+/** Options of the reads. */
+export interface ReaderOptions {
+  /** Names of the served flavour (messages, the initial-events-end annotation). */
+  readonly names?: Names;
+  /** The WatchList feature gate: `sendInitialEvents` on watches. */
+  readonly watchList?: boolean;
+  /** How long a read of a revision newer than the cache waits before 504 (kube's watch cache: 3 s). */
+  readonly tooLargeWaitMs?: number;
+  /** How long a consistent read waits for the cache to catch up before reading storage instead. */
+  readonly consistentWaitMs?: number;
+  /** Key signing continue tokens (default: random per process). */
+  readonly continueTokenKey?: Uint8Array;
+}
+
+/** What a list reads. */
+export interface ReadListQuery {
+  readonly namespace: string;
+  readonly selection: Selection;
+  readonly limit?: number;
+  readonly continue?: string;
+  readonly resourceVersion?: string;
+  readonly resourceVersionMatch?: string;
+  /** Forbidden on lists (ValidateListOptions); carried to be refused. */
+  readonly sendInitialEvents?: boolean;
+}
+
+/** One page of a list: stored objects whose serialized forms are written as they are. */
+export interface ListPage {
+  readonly resourceVersion: string;
+  readonly continue?: string;
+  readonly remainingItemCount?: number;
+  readonly items: readonly StoredObject[];
+}
+
+/** What a watch follows. */
+export interface WatchQuery {
+  readonly namespace: string;
+  readonly selection: Selection;
+  readonly resourceVersion?: string;
+  readonly resourceVersionMatch?: string;
+  /** `sendInitialEvents`; undefined when absent. */
+  readonly sendInitialEvents?: boolean;
+  readonly allowWatchBookmarks?: boolean;
+}
+
+/** Where a watch delivers. */
+export interface WatchSink {
+  /** An event as an object of the caller's own (in-process watchers). Not called when `frame` is given. */
+  event(event: WatchEvent): void;
+  /** The watch ended with a failure (410 Expired when its history is gone). */
+  error(status: Status): void;
+  /**
+   * An event already serialized as one JSON line (HTTP watchers): the same bytes go to every watcher.
+   * `live` is false for the initial state, which is not subject to a slow watcher's buffer limit.
+   */
+  frame?(bytes: Uint8Array, live: boolean): void;
+  /** The watch ended without a failure (its cache was reset): the client resumes from its last resourceVersion. */
+  end?(): void;
+}
+
+/** A running watch. */
+export interface WatchHandle {
+  cancel(): void;
+  /** Sends a BOOKMARK now if the cache moved past the last event sent (before a watch times out). */
+  bookmark(): void;
+}
+
+type WatchType = 'ADDED' | 'MODIFIED' | 'DELETED';
+
+/** A page read from storage, or why not. */
+type StoragePage =
+  | { readonly ok: true; readonly revision: number; readonly items: StoredObject[]; readonly next?: string }
+  | { readonly ok: false; readonly error: Extract<BackendError, { code: 'Compacted' | 'FutureRevision' }> };
+
+const encoder = new TextEncoder();
+
+function collectionPrefixOf(def: ResourceDef, namespace: string): string {
+  return def.namespaced && namespace ? `${def.keyPrefix}${namespace}/` : def.keyPrefix;
+}
+
+function tooOld(requested: number, compacted: number): Status {
+  return gone(`too old resource version: ${requested} (${compacted})`);
+}
+
+/** The watch event a change is for a selection: a change that leaves the selection is a DELETED. */
+function watchEventOf(def: ResourceDef, selection: Selection, e: CacheEvent): { type: WatchType; object: StoredObject } | undefined {
+  if (e.type === 'delete') {
+    return selectsStored(def, selection, e.previous ?? e.object) ? { type: 'DELETED', object: e.object } : undefined;
+  }
+  const nowIn = selectsStored(def, selection, e.object);
+  const wasIn = e.previous !== undefined && selectsStored(def, selection, e.previous);
+  if (nowIn) return { type: wasIn ? 'MODIFIED' : 'ADDED', object: e.object };
+  // Its last selected state, at the revision it left.
+  return wasIn ? { type: 'DELETED', object: e.previous!.at(e.revision) } : undefined;
+}
+
+function frameOf(type: string, objectJson: string): Uint8Array {
+  return encoder.encode(`{"type":"${type}","object":${objectJson}}\n`);
+}
+
+/** Creates the reads over a backend and its caches. */
+export function createReader(backend: Backend, caches: CacheSet, options: ReaderOptions = {}) {
+  const names = options.names ?? namesFor('svc');
+  const tooLargeWaitMs = options.tooLargeWaitMs ?? 3000;
+  const consistentWaitMs = options.consistentWaitMs ?? 1000;
+  const tokens: ContinueTokens = continueTokens(options.continueTokenKey);
+  const codecs = new Map<string, ObjectCodec>();
+  // Versions stored in another version: the shared cache holds the storage version, each served version a view.
+  const views = new Map<string, ConvertingView>();
+  const viewOf = (def: ResourceDef): ConvertingView | undefined => {
+    if (def.conversion === undefined) return undefined;
+    const id = `${def.group}/${def.version}/${def.resource}`;
+    let v = views.get(id);
+    if (v === undefined) {
+      v = convertingView(def.conversion, apiVersionOf(def.group, def.version), def.kind);
+      views.set(id, v);
+    }
+    return v;
+  };
+  const codecOf = (def: ResourceDef): ObjectCodec => {
+    const view = viewOf(def);
+    if (view !== undefined) return view.codec;
+    let c = codecs.get(def.keyPrefix);
+    if (c === undefined) {
+      c = objectCodec(apiVersionOf(def.group, def.version), def.kind);
+      codecs.set(def.keyPrefix, c);
+    }
+    return c;
+  };
+  const cacheOf = async (def: ResourceDef): Promise<ResourceCache | undefined> => {
+    const view = viewOf(def);
+    if (view === undefined) return caches.cache(def.keyPrefix, codecOf(def));
+    const cache = await caches.cache(def.keyPrefix, view.storageCodec);
+    return cache === undefined ? undefined : view.wrap(cache);
+  };
+
+  /** The cache, once it has every change up to storage's current revision; undefined to read storage instead. */
+  const consistentCache = async (def: ResourceDef): Promise<ResourceCache | undefined> => {
+    const cache = await cacheOf(def);
+    if (cache === undefined) return undefined;
+    const current = await backend.currentRevision();
+    return (await caches.waitFresh(current, consistentWaitMs)) ? cache : undefined;
+  };
+
+  /** The cache, once it has reached `revision`; a 504 after the brief wait. */
+  const freshCache = async (def: ResourceDef, revision: number): Promise<Outcome<ResourceCache | undefined>> => {
+    const cache = await cacheOf(def);
+    if (cache === undefined) {
+      const current = await backend.currentRevision();
+      return revision > current ? { ok: false, status: tooLargeResourceVersion(revision, current) } : { ok: true, value: undefined };
+    }
+    if (await caches.waitFresh(revision, tooLargeWaitMs)) return { ok: true, value: cache };
+    return { ok: false, status: tooLargeResourceVersion(revision, cache.revision()) };
+  };
+
+  /** Reads one page from storage at `revision` (0: current) from `startKey`. */
+  const storagePage = async (
+    def: ResourceDef, prefix: string, selection: Selection, limit: number, revision: number, startKey: string | undefined,
+  ): Promise<StoragePage> => {
+    const codec = codecOf(def);
+    const items: StoredObject[] = [];
+    let at = revision;
+    let start = startKey;
+    for (;;) {
+      // One key beyond the page tells whether another selected object follows (the token starts there).
+      const res = await backend.list(prefix, { revision: at, limit: limit > 0 ? limit + 1 : 0, ...(start !== undefined ? { startKey: start } : {}) });
+      if (!res.ok) return { ok: false, error: res.error };
+      at = res.value.revision;
+      const kvs = res.value.kvs;
+      for (const kv of kvs) {
+        const o = codec.decode(kv);
+        if (!selectsStored(def, selection, o)) continue;
+        if (limit > 0 && items.length === limit) return { ok: true, revision: at, items, next: kv.key };
+        items.push(o);
+      }
+      if (!res.value.more || kvs.length === 0) return { ok: true, revision: at, items };
+      start = `${kvs[kvs.length - 1]!.key}\u0000`;
+    }
+  };
+
+  /** A page from the cache's current state. */
+  const cachePage = (def: ResourceDef, cache: ResourceCache, prefix: string, selection: Selection, limit: number): ListPage => {
+    const revision = cache.revision();
+    const all = cache.list(prefix);
+    const items: StoredObject[] = [];
+    let i = 0;
+    for (; i < all.length; i++) {
+      const o = all[i]!;
+      if (!selectsStored(def, selection, o)) continue;
+      if (limit > 0 && items.length === limit) break;
+      items.push(o);
+    }
+    if (i >= all.length) return { resourceVersion: String(revision), items };
+    const remaining = all.length - i;
+    const start = all[i]!.key.slice(prefix.length);
+    if (!selection.everything) return { resourceVersion: String(revision), items, continue: tokens.encode({ revision, start }) };
+    return { resourceVersion: String(revision), items, continue: tokens.encode({ revision, start, remaining }), remainingItemCount: remaining };
+  };
+
+  const get = async (def: ResourceDef, namespace: string, name: string, resourceVersion?: string): Promise<Outcome<StoredObject>> => {
+    const rv = parseResourceVersion(resourceVersion);
+    if (!rv.ok) return rv;
+    const key = keyUnderPrefix(def.keyPrefix, def.namespaced ? namespace : undefined, name);
+    let cache: ResourceCache | undefined;
+    if (rv.value === 0) cache = await cacheOf(def);
+    else if (rv.value !== undefined) {
+      const fresh = await freshCache(def, rv.value);
+      if (!fresh.ok) return fresh;
+      cache = fresh.value;
+    }
+    if (cache !== undefined) {
+      const o = cache.get(key);
+      return o === undefined ? { ok: false, status: notFound(def.qualified, name) } : { ok: true, value: o };
+    }
+    // Most recent: a read of storage (kube's quorum read).
+    const res = await backend.get(key);
+    if (!res.ok) return { ok: false, status: internalError(res.error.code) };
+    if (res.value.kv === undefined) return { ok: false, status: notFound(def.qualified, name) };
+    return { ok: true, value: codecOf(def).decode(res.value.kv) };
+  };
+
+  const list = async (def: ResourceDef, query: ReadListQuery): Promise<Outcome<ListPage>> => {
+    const limit = query.limit !== undefined && query.limit > 0 ? query.limit : 0;
+    const mode = listReadMode(names, {
+      resourceVersion: query.resourceVersion, resourceVersionMatch: query.resourceVersionMatch, limit, continue: query.continue,
+      sendInitialEvents: query.sendInitialEvents,
+    });
+    if (!mode.ok) return mode;
+    const prefix = collectionPrefixOf(def, query.namespace);
+    const selection = query.selection;
+    let read: ReadMode = mode.value;
+
+    if (read.kind === 'consistent' || read.kind === 'any' || read.kind === 'notOlderThan') {
+      let cache: ResourceCache | undefined;
+      if (read.kind === 'consistent') cache = await consistentCache(def);
+      else if (read.kind === 'any') cache = await cacheOf(def);
+      else {
+        const fresh = await freshCache(def, read.revision);
+        if (!fresh.ok) return fresh;
+        cache = fresh.value;
+      }
+      if (cache !== undefined) return { ok: true, value: cachePage(def, cache, prefix, selection, limit) };
+      read = { kind: 'consistent' };
+    }
+
+    let revision = 0;
+    let start: string | undefined;
+    let remaining: number | undefined;
+    let token: string | undefined;
+    if (read.kind === 'continue') {
+      const decoded = tokens.decode(read.token);
+      if (!decoded.ok) return decoded;
+      token = decoded.value.start;
+      revision = decoded.value.revision === -1 ? 0 : decoded.value.revision;
+      start = prefix + decoded.value.start;
+      remaining = decoded.value.remaining;
+    } else if (read.kind === 'exact') {
+      revision = read.revision;
+    }
+    let page = await storagePage(def, prefix, selection, limit, revision, start);
+    if (!page.ok && page.error.code === 'FutureRevision') {
+      // A revision storage has not reached yet: wait briefly, as a not-older-than read does.
+      if (await caches.waitFresh(revision, tooLargeWaitMs)) page = await storagePage(def, prefix, selection, limit, revision, start);
+    }
+    if (!page.ok) {
+      if (page.error.code === 'FutureRevision') return { ok: false, status: tooLargeResourceVersion(revision, page.error.currentRevision) };
+      if (token !== undefined) {
+        // kube's handleCompactedErrorForPaging: 410 with a token that continues at the newest revision.
+        const status = gone(expiredContinueMessage);
+        status.metadata = { continue: tokens.encode({ revision: -1, start: token }) };
+        return { ok: false, status };
+      }
+      return { ok: false, status: tooOld(revision, page.error.compactRevision) };
+    }
+    const out: { -readonly [K in keyof ListPage]: ListPage[K] } = { resourceVersion: String(page.revision), items: page.items };
+    if (page.next !== undefined) {
+      const nextStart = page.next.slice(prefix.length);
+      const left = remaining !== undefined && selection.everything && revision !== 0 ? remaining - page.items.length : undefined;
+      out.continue = tokens.encode({ revision: page.revision, start: nextStart, ...(left !== undefined ? { remaining: left } : {}) });
+      if (left !== undefined) out.remainingItemCount = left;
+    }
+    return { ok: true, value: out };
+  };
+
+  const bookmarkFrame = (def: ResourceDef, revision: number, initialEventsEnd: boolean): Uint8Array => {
+    const codec = codecOf(def);
+    const metadata: Record<string, unknown> = { resourceVersion: String(revision) };
+    if (initialEventsEnd) metadata['annotations'] = { [names.name('initialEventsEndAnnotation')]: 'true' };
+    return frameOf('BOOKMARK', JSON.stringify({ kind: codec.kind, apiVersion: codec.apiVersion, metadata }));
+  };
+
+  const watch = async (def: ResourceDef, query: WatchQuery, sink: WatchSink): Promise<Outcome<WatchHandle>> => {
+    const mode = watchMode(names, query, options.watchList ?? false);
+    if (!mode.ok) return mode;
+    const prefix = collectionPrefixOf(def, query.namespace);
+    const selection = query.selection;
+    const bookmarks = query.allowWatchBookmarks === true;
+    let last = 0;
+    let ended = false;
+
+    const emit = (type: string, object: StoredObject, frame: () => Uint8Array, live: boolean): void => {
+      if (ended) return;
+      if (sink.frame !== undefined) sink.frame(frame(), live);
+      else sink.event({ type: type as WatchEvent['type'], object: object.copy() });
+    };
+    const deliver = (e: CacheEvent): void => {
+      const out = watchEventOf(def, selection, e);
+      last = e.revision;
+      if (out === undefined) return;
+      emit(out.type, out.object, () => {
+        let f = e.frames.get(out.type);
+        if (f === undefined) {
+          f = frameOf(out.type, out.object.objectJson());
+          e.frames.set(out.type, f);
+        }
+        return f;
+      }, true);
+    };
+    const sendBookmark = (revision: number, initialEventsEnd: boolean, live: boolean): void => {
+      if (ended || !bookmarks) return;
+      last = Math.max(last, revision);
+      if (sink.frame !== undefined) sink.frame(bookmarkFrame(def, revision, initialEventsEnd), live);
+      else sink.event(JSON.parse(new TextDecoder().decode(bookmarkFrame(def, revision, initialEventsEnd))) as WatchEvent);
+    };
+
+    // Storage's own watch: for a start older than the cache's window, or while the cache is down.
+    const storageWatch = async (after: number | undefined): Promise<Outcome<WatchHandle>> => {
+      const codec = codecOf(def);
+      let from = after ?? 0;
+      if (after === undefined) {
+        const res = await backend.list(prefix);
+        if (!res.ok) return { ok: false, status: internalError(res.error.code) };
+        for (const kv of res.value.kvs) {
+          const o = codec.decode(kv);
+          if (selectsStored(def, selection, o)) emit('ADDED', o, () => frameOf('ADDED', o.objectJson()), false);
+        }
+        from = res.value.revision;
+        last = from;
+        if (mode.value.kind === 'state' && mode.value.initialEventsEnd) sendBookmark(from, true, false);
+      }
+      const requested = from;
+      const w = backend.watch(prefix, from, {
+        onEvents(events) {
+          for (const be of events) {
+            const object = codec.decode(be.kv);
+            const previous = be.prevKv !== undefined ? codec.decode(be.prevKv) : undefined;
+            deliver({ type: be.type, key: be.kv.key, revision: be.kv.modRevision, object, frames: new Map(), at: 0, ...(previous ? { previous } : {}) });
+          }
+        },
+        onError(error) {
+          if (ended) return;
+          ended = true;
+          sink.error(error.code === 'Compacted' ? tooOld(requested, error.compactRevision) : internalError(error.message));
+        },
+      });
+      return { ok: true, value: { cancel: () => { ended = true; w.cancel(); }, bookmark: () => {} } };
+    };
+
+    const cache = await cacheOf(def);
+    const start = mode.value;
+    const read = start.read;
+    if (cache !== undefined && read.kind === 'consistent') {
+      const current = await backend.currentRevision();
+      if (!(await caches.waitFresh(current, consistentWaitMs))) return storageWatch(start.kind === 'state' ? undefined : current);
+    } else if (read.kind === 'notOlderThan') {
+      const fresh = await freshCache(def, read.revision);
+      if (!fresh.ok) return fresh;
+    }
+    if (cache === undefined) {
+      if (start.kind === 'state') return storageWatch(undefined);
+      if (read.kind === 'exact' || read.kind === 'notOlderThan') return storageWatch(read.revision);
+      return storageWatch(await backend.currentRevision());
+    }
+
+    const cacheSink: CacheWatchSink = {
+      event: deliver,
+      // A periodic bookmark goes out even when nothing changed: it doubles as a heartbeat.
+      bookmark(revision) {
+        if (revision >= last) sendBookmark(revision, false, true);
+      },
+      closed() {
+        if (ended) return;
+        ended = true;
+        if (sink.end !== undefined) sink.end();
+        else sink.error(internalError('the watch cache was reset'));
+      },
+    };
+    let handle: { cancel(): void };
+    if (start.kind === 'state') {
+      const cw = cache.watch(prefix, { kind: 'state' }, cacheSink, { bookmarks });
+      if (cw === undefined) throw new Error('a state watch always starts');
+      last = cw.revision;
+      for (const o of cw.state) {
+        if (selectsStored(def, selection, o)) emit('ADDED', o, () => frameOf('ADDED', o.objectJson()), false);
+      }
+      if (start.initialEventsEnd) sendBookmark(cw.revision, true, false);
+      handle = cw;
+    } else {
+      const after = read.kind === 'exact' || read.kind === 'notOlderThan' ? read.revision : cache.revision();
+      last = after;
+      const cw = cache.watch(prefix, { kind: 'after', revision: after }, cacheSink, { bookmarks });
+      if (cw === undefined) return storageWatch(after);
+      handle = cw;
+    }
+    return {
+      ok: true,
+      value: {
+        cancel() {
+          ended = true;
+          handle.cancel();
+        },
+        bookmark() {
+          const revision = cache.revision();
+          if (revision > last) sendBookmark(revision, false, true);
+        },
+      },
+    };
+  };
+
+  return { get, list, watch, codecOf };
+}

@@ -1,0 +1,67 @@
+/**
+ * batch/v1 CronJobs (pkg/registry/batch/cronjob, batch/v1 defaults): `concurrencyPolicy` Allow, `suspend` false,
+ * `successfulJobsHistoryLimit` 3, `failedJobsHistoryLimit` 1, the job template's and pod template's defaults; the
+ * schedule must be a cron expression of five fields (or a `@` macro) and the template's restart policy OnFailure
+ * or Never.
+ */
+import { fieldError, type FieldError, type KubeObject } from '@svc-apiserver/api';
+import { record } from '../conversion/resource-conversion.js';
+import { defineStrategy } from '../default-strategy.js';
+import type { Strategy } from '../strategy.js';
+import { defaultJobSpec, validateJobSpec } from './jobs.js';
+import { child, defaultPodTemplate, setDefault, specOf, validatePodSpec } from './pod-spec.js';
+import { nonNegative } from './workload.js';
+
+const macros = ['@yearly', '@annually', '@monthly', '@weekly', '@daily', '@midnight', '@hourly'];
+const cronField = /^(\*|\?|[0-9A-Za-z]+(-[0-9A-Za-z]+)?)(\/\d+)?(,(\*|[0-9A-Za-z]+(-[0-9A-Za-z]+)?)(\/\d+)?)*$/;
+
+/** True when `schedule` parses as a standard cron schedule (robfig/cron's ParseStandard, roughly). */
+export function isCronSchedule(schedule: string): boolean {
+  let s = schedule.trim();
+  if (s.startsWith('TZ=') || s.startsWith('CRON_TZ=')) s = s.slice(s.indexOf(' ') + 1).trim();
+  if (s.startsWith('@')) return macros.includes(s) || /^@every \S+$/.test(s);
+  const fields = s.split(/\s+/);
+  return fields.length === 5 && fields.every((f) => cronField.test(f));
+}
+
+function prepare(object: KubeObject): void {
+  const spec = specOf(object);
+  setDefault(spec, 'concurrencyPolicy', 'Allow');
+  setDefault(spec, 'suspend', false);
+  setDefault(spec, 'successfulJobsHistoryLimit', 3);
+  setDefault(spec, 'failedJobsHistoryLimit', 1);
+  const jobSpec = child(child(spec, 'jobTemplate'), 'spec');
+  defaultJobSpec(jobSpec);
+  defaultPodTemplate(jobSpec);
+}
+
+function validate(object: KubeObject): FieldError[] {
+  const spec = record(object['spec']) ?? {};
+  const errs: FieldError[] = [];
+  const schedule = spec['schedule'];
+  if (typeof schedule !== 'string' || schedule === '') errs.push(fieldError.required('spec.schedule'));
+  else if (!isCronSchedule(schedule)) errs.push(fieldError.invalid('spec.schedule', schedule, `unparseable schedule: ${schedule}`));
+  const policy = spec['concurrencyPolicy'];
+  if (!['Allow', 'Forbid', 'Replace'].includes(String(policy))) errs.push(fieldError.notSupported('spec.concurrencyPolicy', policy, ['Allow', 'Forbid', 'Replace']));
+  errs.push(...nonNegative(spec, 'successfulJobsHistoryLimit', 'spec.successfulJobsHistoryLimit'));
+  errs.push(...nonNegative(spec, 'failedJobsHistoryLimit', 'spec.failedJobsHistoryLimit'));
+  errs.push(...nonNegative(spec, 'startingDeadlineSeconds', 'spec.startingDeadlineSeconds'));
+  const jobSpec = record(record(spec['jobTemplate'])?.['spec']) ?? {};
+  errs.push(...validateJobSpec(jobSpec, 'spec.jobTemplate.spec'));
+  const template = record(jobSpec['template']);
+  if (template === undefined) errs.push(fieldError.required('spec.jobTemplate.spec.template'));
+  else errs.push(...validatePodSpec(record(template['spec']), 'spec.jobTemplate.spec.template.spec', ['OnFailure', 'Never']));
+  return errs;
+}
+
+/** The cronjob strategy. */
+export function cronJobStrategy(): Strategy {
+  return defineStrategy({
+    hasStatus: true,
+    tracksGeneration: true,
+    prepareForCreate: prepare,
+    prepareForUpdate: prepare,
+    validate,
+    validateUpdate: validate,
+  });
+}

@@ -1,0 +1,38 @@
+/**
+ * apps/v1 StatefulSets (pkg/registry/apps/statefulset): `replicas` 1, `podManagementPolicy` OrderedReady,
+ * `updateStrategy` RollingUpdate with `partition` 0, `revisionHistoryLimit` 10, the PVC retention policy Retain,
+ * and ValidateStatefulSetUpdate's rule that only replicas, template, updateStrategy, minReadySeconds,
+ * persistentVolumeClaimRetentionPolicy and ordinals change.
+ */
+import { fieldError, type FieldError } from '@svc-apiserver/api';
+import type { Strategy } from '../strategy.js';
+import { child, sameJson, setDefault } from './pod-spec.js';
+import { workloadStrategy } from './workload.js';
+
+const updatable = ['replicas', 'template', 'updateStrategy', 'minReadySeconds', 'persistentVolumeClaimRetentionPolicy', 'ordinals'];
+
+function fixedPart(spec: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(spec).filter(([k]) => !updatable.includes(k)));
+}
+
+/** The statefulset strategy. */
+export function statefulSetStrategy(): Strategy {
+  return workloadStrategy({
+    kindWord: 'statefulset',
+    defaults(spec) {
+      setDefault(spec, 'replicas', 1);
+      setDefault(spec, 'podManagementPolicy', 'OrderedReady');
+      const update = child(spec, 'updateStrategy');
+      setDefault(update, 'type', 'RollingUpdate');
+      if (update['type'] === 'RollingUpdate') setDefault(child(update, 'rollingUpdate'), 'partition', 0);
+      setDefault(spec, 'revisionHistoryLimit', 10);
+      const retention = child(spec, 'persistentVolumeClaimRetentionPolicy');
+      setDefault(retention, 'whenDeleted', 'Retain');
+      setDefault(retention, 'whenScaled', 'Retain');
+    },
+    validateSpecUpdate(spec, old): FieldError[] {
+      if (sameJson(fixedPart(spec), fixedPart(old))) return [];
+      return [fieldError.forbidden('spec', "updates to statefulset spec for fields other than 'replicas', 'ordinals', 'template', 'updateStrategy', 'persistentVolumeClaimRetentionPolicy' and 'minReadySeconds' are forbidden")];
+    },
+  });
+}
