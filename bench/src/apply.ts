@@ -5,6 +5,7 @@
  * admission, validation and a durable write; the difference is the merge, prune and conflict work of apply.
  */
 import type { RestClient } from '@svc-apiserver/client';
+import { percentile } from './support.js';
 
 /** Throughput and latency of one phase. */
 export interface PhaseFigures {
@@ -22,11 +23,6 @@ export function twoKilobyteConfigMap(name: string, counter: number): Record<stri
   const data: Record<string, string> = { counter: String(counter) };
   for (let i = 0; i < 30; i++) data[`key-${String(i).padStart(2, '0')}`] = `value-${i}-`.padEnd(56, 'x');
   return { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace, labels: { app: 'bench', tier: 'apply' } }, data };
-}
-
-function percentile(sorted: readonly number[], p: number): number {
-  if (sorted.length === 0) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 }
 
 async function phase(workers: readonly RestClient[], ms: number, op: (c: RestClient, w: number, i: number) => Promise<boolean>): Promise<PhaseFigures> {

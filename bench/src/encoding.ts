@@ -6,10 +6,10 @@
  *
  * Run alone: `node bench/dist/encoding.js [--ms=<per measurement, default 1500>]`; `npm run bench` runs it too.
  */
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { namesFor } from '@svc-apiserver/api';
 import { protobufCodec } from 'svc-apiserver/protobuf/codec';
+import { fmt, isMain } from './support.js';
 
 /** A pod of about 2 KB of JSON, shaped like a real one (managed fields, probes, resources, status). */
 export function samplePod(i: number): Record<string, unknown> {
@@ -86,10 +86,6 @@ function measure(object: Record<string, unknown>, budgetMs: number): { json: Cos
   return { json, protobuf };
 }
 
-function fmt(n: number, digits: number): string {
-  return Number.isFinite(n) ? n.toFixed(digits) : 'n/a';
-}
-
 /** Runs the encoding bench; returns the printed lines. */
 export function encodingBench(budgetMs = 1500): string[] {
   const pod = samplePod(0);
@@ -109,7 +105,7 @@ export function encodingBench(budgetMs = 1500): string[] {
   return lines;
 }
 
-if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) {
+if (isMain(import.meta.url)) {
   const { values } = parseArgs({ options: { ms: { type: 'string' } } });
   process.stdout.write(`encoding bench (in-process, protobuf / JSON)\n${encodingBench(Number(values.ms ?? '1500')).join('\n')}\n`);
 }

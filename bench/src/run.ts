@@ -6,27 +6,19 @@
  *
  * Flags: --seconds=<per phase, default 5> --clients=<64> --list-items=<1000> --lists=<40>
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import Database from 'better-sqlite3';
 import { createClient, loadKubeconfig, type ConnectionConfig, type RestClient } from '@svc-apiserver/client';
 import { encodingBench } from './encoding.js';
 import { applyVersusPut } from './apply.js';
 import { listWatchBench } from './list-watch.js';
+import { etcdBench } from './etcd.js';
+import { benchEntry, fmt, percentile, serverEntry, startChild, type Child } from './support.js';
 
-const self = fileURLToPath(import.meta.url);
-const here = dirname(self);
-const repoRoot = resolve(here, '..', '..');
-/** Run from source (tsx) or compiled: the children follow suit. */
-const fromSource = self.endsWith('.ts');
-const serverEntry = fromSource
-  ? ['--import', 'tsx', join(repoRoot, 'packages', 'server', 'src', 'main.ts')]
-  : [join(repoRoot, 'packages', 'server', 'dist', 'main.js')];
-const rawEntry = fromSource ? ['--import', 'tsx', join(here, 'raw-https-server.ts')] : [join(here, 'raw-https-server.js')];
+const rawEntry = benchEntry('raw-https-server');
 const { values } = parseArgs({ options: { seconds: { type: 'string' }, clients: { type: 'string' }, 'list-items': { type: 'string' }, lists: { type: 'string' } } });
 const seconds = Number(values.seconds ?? '5');
 const clients = Number(values.clients ?? '64');
@@ -37,45 +29,6 @@ const lists = Number(values.lists ?? '40');
 const servingCertFile = 'serving.crt';
 const servingKeyFile = 'serving.key';
 const caCertFile = 'ca.crt';
-
-interface Child {
-  readonly process: ChildProcess;
-  readonly lines: string[];
-  stop(): Promise<void>;
-}
-
-/** Starts a node child and waits for a stdout line matching `ready`. */
-function startChild(args: string[], ready: RegExp, timeoutMs = 60_000): Promise<{ child: Child; match: RegExpExecArray }> {
-  const proc = spawn(process.execPath, args, { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
-  const lines: string[] = [];
-  let out = '';
-  const child: Child = {
-    process: proc,
-    lines,
-    stop: () => new Promise((res) => {
-      if (proc.exitCode !== null || proc.signalCode !== null) return res();
-      const t = setTimeout(() => proc.kill('SIGKILL'), 10_000);
-      proc.once('exit', () => { clearTimeout(t); res(); });
-      proc.kill('SIGTERM');
-    }),
-  };
-  return new Promise((res, rej) => {
-    const timer = setTimeout(() => { proc.kill('SIGKILL'); rej(new Error(`not ready after ${timeoutMs}ms:\n${out}`)); }, timeoutMs);
-    proc.stderr?.on('data', (c: Buffer) => { out += c.toString(); });
-    proc.stdout?.on('data', (c: Buffer) => {
-      out += c.toString();
-      lines.push(...c.toString().split('\n').filter(Boolean));
-      const m = ready.exec(out);
-      if (m) { clearTimeout(timer); res({ child, match: m }); }
-    });
-    proc.once('exit', (code) => { clearTimeout(timer); rej(new Error(`exited with ${code}:\n${out}`)); });
-  });
-}
-
-function percentile(sorted: readonly number[], p: number): number {
-  if (sorted.length === 0) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
-}
 
 interface LoadResult {
   readonly ops: number;
@@ -181,10 +134,6 @@ function rawSqlite(dir: string): { insertsPerSecond: number; selectsPerSecond: n
   return { insertsPerSecond, selectsPerSecond };
 }
 
-function fmt(n: number, digits = 0): string {
-  return Number.isFinite(n) ? n.toFixed(digits) : 'n/a';
-}
-
 function row(label: string, value: string, baseLabel: string, base: string, ratio: string): string {
   return `${label.padEnd(22)}${value.padStart(10)}   ${baseLabel.padEnd(24)}${base.padStart(10)}   ratio ${ratio}`;
 }
@@ -255,3 +204,5 @@ async function main(): Promise<void> {
 await main();
 // Lists and watches at scale, each beside its raw baseline (bench/src/list-watch.ts).
 process.stdout.write(`${(await listWatchBench()).join('\n')}\n`);
+// The server on etcd beside raw etcd3 (bench/src/etcd.ts); skipped with a message when etcd is not installed.
+process.stdout.write(`${(await etcdBench(Math.min(seconds, 3), clients)).join('\n')}\n`);

@@ -19,80 +19,75 @@ export interface FieldSelector {
   readonly requirements: readonly FieldRequirement[];
 }
 
-/** Splits on `sep` where it is not escaped by a backslash. */
-function splitUnescaped(input: string, sep: string): string[] {
+/** Splits on `,` where it is not escaped by a backslash (fields.splitTerms): the escape stays in the term. */
+function splitTerms(input: string): string[] {
   const out: string[] = [];
-  let current = '';
+  let start = 0;
+  let inSlash = false;
   for (let i = 0; i < input.length; i++) {
     const c = input[i]!;
-    if (c === '\\' && i + 1 < input.length) {
-      current += c + input[i + 1]!;
-      i++;
-    } else if (c === sep) {
-      out.push(current);
-      current = '';
-    } else {
-      current += c;
+    if (inSlash) inSlash = false;
+    else if (c === '\\') inSlash = true;
+    else if (c === ',') {
+      out.push(input.slice(start, i));
+      start = i + 1;
     }
   }
-  out.push(current);
+  out.push(input.slice(start));
   return out;
 }
 
-/** Resolves the escapes a value may hold; undefined for an invalid escape sequence. */
-function unescapeValue(value: string): string | undefined {
+/** The operators a term is split at, tried in this order at each position (fields.termOperators). */
+const termOperators = [['!=', 'notEquals'], ['==', 'equals'], ['=', 'equals']] as const;
+
+/**
+ * Resolves the escapes of a value (fields.UnescapeValue), or the error kube gives: `\\`, `\,` and `\=` are the only
+ * escapes, and an unescaped `,` or `=` is refused (kube prints that character as its code point).
+ */
+function unescapeValue(value: string): { ok: true; value: string } | { ok: false; message: string } {
   let out = '';
-  for (let i = 0; i < value.length; i++) {
-    const c = value[i]!;
-    if (c !== '\\') {
+  let inSlash = false;
+  for (const c of value) {
+    if (inSlash) {
+      if (c !== '\\' && c !== ',' && c !== '=') return { ok: false, message: `invalid field selector: invalid escape sequence: \\${c}` };
       out += c;
-      continue;
+      inSlash = false;
+    } else if (c === '\\') {
+      inSlash = true;
+    } else if (c === ',' || c === '=') {
+      return { ok: false, message: `invalid field selector: unescaped character in value: ${c.codePointAt(0)}` };
+    } else {
+      out += c;
     }
-    const n = value[i + 1];
-    if (n !== '\\' && n !== ',' && n !== '=') return undefined;
-    out += n;
-    i++;
   }
-  return out;
+  if (inSlash) return { ok: false, message: 'invalid field selector: invalid escape sequence: \\' };
+  return { ok: true, value: out };
 }
 
-/** Index of the first unescaped occurrence of `needle`, or -1. */
-function indexUnescaped(term: string, needle: string): number {
-  for (let i = 0; i < term.length; i++) {
-    if (term[i] === '\\') {
-      i++;
-      continue;
-    }
-    if (term.startsWith(needle, i)) return i;
-  }
-  return -1;
-}
-
-/** Parses a field selector string. `''` selects everything. */
+/**
+ * Parses a field selector string (fields.ParseSelector); `''` selects everything. As kube: empty terms are skipped
+ * (`a=b,`), nothing is trimmed (a space belongs to the field or the value), a term splits at its first operator,
+ * and the value's escapes are resolved; requirements come in sorted term order.
+ */
 export function parseFieldSelector(input: string): SelectorParse<FieldSelector> {
   const requirements: FieldRequirement[] = [];
-  if (input.trim() === '') return { ok: true, value: { requirements } };
-  for (const term of splitUnescaped(input, ',')) {
-    let operator: FieldRequirement['operator'];
-    let at: number;
-    let width: number;
-    if ((at = indexUnescaped(term, '!=')) >= 0) {
-      operator = 'notEquals';
-      width = 2;
-    } else if ((at = indexUnescaped(term, '==')) >= 0) {
-      operator = 'equals';
-      width = 2;
-    } else if ((at = indexUnescaped(term, '=')) >= 0) {
-      operator = 'equals';
-      width = 1;
-    } else {
-      return { ok: false, message: `invalid selector: '${input}'; can't understand '${term}'` };
+  if (input === '') return { ok: true, value: { requirements } };
+  // Terms in sorted order, as kube reads them: with several bad terms, the same one is reported.
+  for (const term of splitTerms(input).sort()) {
+    if (term === '') continue;
+    let split: { field: string; operator: FieldRequirement['operator']; rest: string } | undefined;
+    for (let i = 0; i < term.length && split === undefined; i++) {
+      for (const [op, operator] of termOperators) {
+        if (term.startsWith(op, i)) {
+          split = { field: term.slice(0, i), operator, rest: term.slice(i + op.length) };
+          break;
+        }
+      }
     }
-    const field = term.slice(0, at).trim();
-    const value = unescapeValue(term.slice(at + width).trim());
-    if (value === undefined) return { ok: false, message: `invalid field selector: '${input}'; invalid escape sequence` };
-    if (field === '') return { ok: false, message: `invalid selector: '${input}'; can't understand '${term}'` };
-    requirements.push({ field, operator, value });
+    if (split === undefined) return { ok: false, message: `invalid selector: '${input}'; can't understand '${term}'` };
+    const value = unescapeValue(split.rest);
+    if (!value.ok) return value;
+    requirements.push({ field: split.field, operator: split.operator, value: value.value });
   }
   return { ok: true, value: { requirements } };
 }

@@ -37,3 +37,65 @@ test('bad selectors are error values', () => {
   const p = parseLabelSelector('a=-bad-');
   assert.ok(!p.ok && p.message.startsWith('unable to parse requirement: values[0][a]: Invalid value: "-bad-": a valid label must be'));
 });
+
+const message = (s: string): string => {
+  const p = parseLabelSelector(s);
+  assert.equal(p.ok, false, s);
+  return p.ok ? '' : p.message;
+};
+const reqs = (s: string) => sel(s).requirements.map((r) => [r.key, r.operator, r.values]);
+
+test('whitespace anywhere between tokens, none inside them', () => {
+  assert.deepEqual(reqs('  a = b ,\tc\nin ( x ,y ) , ! d  '), [['a', 'equals', ['b']], ['c', 'in', ['x', 'y']], ['d', 'doesNotExist', []]]);
+  assert.deepEqual(sel(' \t ').requirements, []);
+  assert.equal(message('a b'), "unable to parse requirement: found 'b', expected: in, notin, =, ==, !=, gt, lt");
+});
+
+test('!key: complete by itself; anything but , or the end after it is a selector error', () => {
+  assert.deepEqual(reqs('!a,!b'), [['a', 'doesNotExist', []], ['b', 'doesNotExist', []]]);
+  assert.equal(message('!a=b'), "found '=', expected: ',' or 'end of string'");
+  assert.equal(message('!'), "unable to parse requirement: found '', expected: identifier");
+  assert.equal(message('!=a'), "found '!=', expected: !, identifier, or 'end of string'");
+  assert.equal(message('a,'), "found '', expected: identifier after ','");
+  assert.equal(message('a,,b'), "found ',', expected: identifier after ','");
+});
+
+test('in and notin value sets: empty members are the empty value, values are a sorted set', () => {
+  assert.deepEqual(reqs('a in ()'), [['a', 'in', ['']]]);
+  assert.deepEqual(reqs('a notin (,)'), [['a', 'notIn', ['']]]);
+  assert.deepEqual(reqs('a in (z,,y,z)'), [['a', 'in', ['', 'y', 'z']]]);
+  assert.deepEqual(reqs('a in (x,)'), [['a', 'in', ['', 'x']]]);
+  assert.equal(matchesLabels(sel('a in ()'), { a: '' }), true);
+  assert.equal(matchesLabels(sel('a in ()'), { a: 'x' }), false);
+  assert.equal(message('a in x'), "unable to parse requirement: found 'x' expected: '('");
+  assert.equal(message('a in ('), "unable to parse requirement: found '', expected: ',', ')' or identifier");
+  assert.equal(message('a in (x'), "unable to parse requirement: found '', expected: ',' or ')'");
+  assert.equal(message('a in (x y)'), "unable to parse requirement: found 'y', expected: ',' or ')'");
+  assert.equal(message('a in (=)'), "unable to parse requirement: found '=', expected: ',', ')' or identifier");
+  assert.equal(message('a in (,=)'), "unable to parse requirement: found '=', expected: ',', or identifier");
+});
+
+test('keys and values with dots, dashes, underscores and a DNS prefix; = with no value is the empty value', () => {
+  assert.deepEqual(reqs('app.kubernetes.io/name=my_app.v1-2,x='), [['app.kubernetes.io/name', 'equals', ['my_app.v1-2']], ['x', 'equals', ['']]]);
+  assert.equal(matchesLabels(sel('x='), { x: '' }), true);
+  assert.equal(matchesLabels(sel('x=,y'), { y: '1' }), false);
+  // Keys: kube's IsQualifiedName under a nil field path.
+  assert.match(message('a/b/c=x'), /^unable to parse requirement: <nil>: Invalid value: "a\/b\/c": a qualified name must consist of/);
+  assert.match(message('app.kubernetes_io/name=x'), /^unable to parse requirement: <nil>: Invalid value: "app.kubernetes_io\/name": prefix part a lowercase RFC 1123 subdomain/);
+  assert.equal(message('/x'), 'unable to parse requirement: <nil>: Invalid value: "/x": prefix part must be non-empty');
+  assert.match(message(`${'k'.repeat(64)}`), /<nil>: Invalid value: "k+": name part must be no more than 63 characters$/);
+  // Values: IsValidLabelValue, under values[i][key].
+  assert.match(message('a=x/y'), /^unable to parse requirement: values\[0\]\[a\]: Invalid value: "x\/y": a valid label must be an empty string or consist of/);
+  assert.match(message('a in (ok,-bad)'), /^unable to parse requirement: values\[0\]\[a\]: Invalid value: "-bad"/);
+});
+
+test('gt and lt: integer values (int64), both sides parsed as integers', () => {
+  assert.deepEqual(reqs('n>5,m<10'), [['n', 'gt', ['5']], ['m', 'lt', ['10']]]);
+  assert.equal(message('n>x'), `unable to parse requirement: values[0]: Invalid value: "x": for 'Gt', 'Lt' operators, the value must be an integer`);
+  assert.equal(message('n>'), `unable to parse requirement: values[0]: Invalid value: "": for 'Gt', 'Lt' operators, the value must be an integer`);
+  // Not an integer and not a label value either: both errors, aggregated as kube does.
+  assert.match(message('n>-x'), /^unable to parse requirement: \[values\[0\]: Invalid value: "-x": for 'Gt', 'Lt' operators, the value must be an integer, values\[0\]\[n\]: Invalid value: "-x": a valid label/);
+  assert.equal(matchesLabels(sel('n>9007199254740992'), { n: '9007199254740993' }), true);
+  assert.equal(matchesLabels(sel('n>1'), { n: 'abc' }), false);
+  assert.equal(matchesLabels(sel('n<1'), {}), false);
+});

@@ -89,7 +89,42 @@ function lex(input: string): Token[] | string {
   return tokens;
 }
 
-/** Parses a label selector string. `''` selects everything. */
+/** Go's `%q` of a string, near enough for messages (JSON escapes are Go's for printable text). */
+const quote = (v: string): string => JSON.stringify(v);
+
+/** True when `v` is what Go's strconv.ParseInt(v, 10, 64) accepts. */
+function isInt64(v: string): boolean {
+  if (!/^[+-]?\d+$/.test(v)) return false;
+  const n = BigInt(v);
+  return n >= -(2n ** 63n) && n < 2n ** 63n;
+}
+
+/**
+ * The checks of labels.NewRequirement, with its messages: field errors under the paths `values[i]` and
+ * `values[i][key]`, several joined as an aggregate (`[e1, e2]`). The key was checked while parsing.
+ */
+function requirementErrors(key: string, operator: LabelOperator, values: readonly string[]): string | undefined {
+  const errs: string[] = [];
+  if (operator === 'gt' || operator === 'lt') {
+    if (values.length !== 1) errs.push(`values: Invalid value: ${quote(JSON.stringify(values))}: for 'Gt', 'Lt' operators, exactly one value is required`);
+    for (const [i, v] of values.entries()) {
+      if (!isInt64(v)) errs.push(`values[${i}]: Invalid value: ${quote(v)}: for 'Gt', 'Lt' operators, the value must be an integer`);
+    }
+  }
+  for (const [i, v] of values.entries()) {
+    const err = labelValueError(v);
+    if (err !== undefined) errs.push(`values[${i}][${key}]: Invalid value: ${quote(v)}: ${err}`);
+  }
+  if (errs.length === 0) return undefined;
+  return errs.length === 1 ? errs[0] : `[${errs.join(', ')}]`;
+}
+
+/**
+ * Parses a label selector string (labels.Parse); `''` or only whitespace selects everything. Follows kube's parser
+ * step by step so that the same inputs are accepted (`x in ()` and `x=` mean the empty value, `in (a,,b)` holds `''`
+ * too, values are a set) and the same errors come back word for word: those inside a requirement prefixed with
+ * `unable to parse requirement: `, key errors under kube's nil field path (`<nil>: Invalid value: ...`).
+ */
 export function parseLabelSelector(input: string): SelectorParse<LabelSelector> {
   const lexed = lex(input);
   if (typeof lexed === 'string') return { ok: false, message: lexed };
@@ -97,93 +132,92 @@ export function parseLabelSelector(input: string): SelectorParse<LabelSelector> 
   const requirements: LabelRequirement[] = [];
   let pos = 0;
   const peek = (): Token | undefined => tokens[pos];
-  const fail = (message: string): SelectorParse<LabelSelector> => ({ ok: false, message: `unable to parse requirement: ${message}` });
+  const consume = (): Token | undefined => tokens[pos++];
+  const lit = (t: Token | undefined): string => t?.text ?? '';
+  const isOp = (t: Token | undefined, text: string): boolean => t?.kind === 'op' && t.text === text;
+  const startsRequirement = (t: Token | undefined): boolean => t?.kind === 'id' || isOp(t, '!');
 
-  while (pos < tokens.length) {
-    let negated = false;
-    if (peek()?.kind === 'op' && peek()!.text === '!') {
-      negated = true;
-      pos++;
+  /** One requirement (Parser.parseRequirement); an error message without the prefix. */
+  const requirement = (): LabelRequirement | string => {
+    let t = consume();
+    let operator: LabelOperator | undefined;
+    if (isOp(t, '!')) {
+      operator = 'doesNotExist';
+      t = consume();
     }
-    const keyTok = peek();
-    if (keyTok?.kind !== 'id') return fail(`found '${keyTok?.text ?? ''}', expected: identifier`);
-    pos++;
-    const key = keyTok.text;
+    if (t?.kind !== 'id') return `found '${lit(t)}', expected: identifier`;
+    const key = t.text;
     const keyErr = labelKeyError(key);
-    if (keyErr !== undefined) return fail(`key: Invalid value: ${JSON.stringify(key)}: ${keyErr}`);
-    const next = peek();
-    if (negated || next === undefined || (next.kind === 'op' && next.text === ',')) {
-      requirements.push({ key, operator: negated ? 'doesNotExist' : 'exists', values: [] });
-      if (next !== undefined) {
-        if (negated && !(next.kind === 'op' && next.text === ',')) return fail(`found '${next.text}', expected: ','`);
-        pos++;
-        if (pos === tokens.length) return fail("found '', expected: identifier after ','");
-      }
-      continue;
-    }
-    let operator: LabelOperator;
-    if (next.kind === 'id' && next.text === 'in') operator = 'in';
-    else if (next.kind === 'id' && next.text === 'notin') operator = 'notIn';
-    else if (next.kind === 'op' && (next.text === '=' || next.text === '==')) operator = 'equals';
-    else if (next.kind === 'op' && next.text === '!=') operator = 'notEquals';
-    else if (next.kind === 'op' && next.text === '>') operator = 'gt';
-    else if (next.kind === 'op' && next.text === '<') operator = 'lt';
-    else return fail(`found '${next.text}', expected: in, notin, =, ==, !=, gt, lt`);
-    pos++;
-    const values: string[] = [];
+    if (keyErr !== undefined) return `<nil>: Invalid value: ${quote(key)}: ${keyErr}`;
+    const after = peek();
+    // `!key` is complete whatever follows; what follows is then the selector's business (`,` or the end).
+    if (operator === 'doesNotExist') return { key, operator, values: [] };
+    if (after === undefined || isOp(after, ',')) return { key, operator: 'exists', values: [] };
+    const opTok = consume()!;
+    if (opTok.kind === 'id' && opTok.text === 'in') operator = 'in';
+    else if (opTok.kind === 'id' && opTok.text === 'notin') operator = 'notIn';
+    else if (isOp(opTok, '=') || isOp(opTok, '==')) operator = 'equals';
+    else if (isOp(opTok, '!=')) operator = 'notEquals';
+    else if (isOp(opTok, '>')) operator = 'gt';
+    else if (isOp(opTok, '<')) operator = 'lt';
+    else return `found '${opTok.text}', expected: in, notin, =, ==, !=, gt, lt`;
+    const values = new Set<string>();
     if (operator === 'in' || operator === 'notIn') {
-      const open = peek();
-      if (!(open?.kind === 'op' && open.text === '(')) return fail(`found '${open?.text ?? ''}', expected: '('`);
-      pos++;
-      for (;;) {
-        const t = peek();
-        if (t === undefined) return fail("found '', expected: ')'");
-        if (t.kind === 'op' && t.text === ')') {
-          if (values.length === 0 || tokens[pos - 1]?.text === ',') values.push('');
-          pos++;
-          break;
+      const open = consume();
+      if (!isOp(open, '(')) return `found '${lit(open)}' expected: '('`;
+      const first = peek();
+      if (isOp(first, ')')) {
+        consume();
+        values.add('');
+      } else if (first?.kind === 'id' || isOp(first, ',')) {
+        // Parser.parseIdentifiersList: empty members (`(,a)`, `(a,,b)`, `(a,)`) are the empty value.
+        for (let done = false; !done;) {
+          const v = consume();
+          if (v?.kind === 'id') {
+            values.add(v.text);
+            const next = peek();
+            if (isOp(next, ')')) done = true;
+            else if (!isOp(next, ',')) return `found '${lit(next)}', expected: ',' or ')'`;
+          } else if (isOp(v, ',')) {
+            if (values.size === 0) values.add('');
+            const next = peek();
+            if (isOp(next, ')')) {
+              values.add('');
+              done = true;
+            } else if (isOp(next, ',')) {
+              consume();
+              values.add('');
+            }
+          } else {
+            return `found '${lit(v)}', expected: ',', or identifier`;
+          }
         }
-        if (t.kind === 'id') {
-          values.push(t.text);
-          pos++;
-          const after = peek();
-          if (after?.kind === 'op' && after.text === ',') pos++;
-          else if (!(after?.kind === 'op' && after.text === ')')) return fail(`found '${after?.text ?? ''}', expected: ',' or ')'`);
-          continue;
-        }
-        if (t.kind === 'op' && t.text === ',') {
-          values.push('');
-          pos++;
-          continue;
-        }
-        return fail(`found '${t.text}', expected: ',', ')' or identifier`);
+        // kube reports the token seen after `(`, not the one found here.
+        if (!isOp(consume(), ')')) return `found '${lit(first)}', expected: ')'`;
+      } else {
+        return `found '${lit(first)}', expected: ',', ')' or identifier`;
       }
     } else {
       const v = peek();
-      if (v?.kind === 'id') {
-        values.push(v.text);
-        pos++;
-      } else if (operator === 'equals' || operator === 'notEquals') {
-        values.push('');
-      } else {
-        return fail(`found '${v?.text ?? ''}', expected: identifier`);
-      }
+      if (v === undefined || isOp(v, ',')) values.add('');
+      else if (v.kind === 'id') values.add(consume()!.text);
+      else return `found '${v.text}', expected: identifier`;
     }
-    for (const [i, v] of values.entries()) {
-      if (operator === 'gt' || operator === 'lt') {
-        if (!/^-?\d+$/.test(v)) return fail(`for 'Gt', 'Lt' operators, the value must be an integer`);
-      } else {
-        const err = labelValueError(v);
-        if (err !== undefined) return fail(`values[${i}][${key}]: Invalid value: ${JSON.stringify(v)}: ${err}`);
-      }
-    }
-    requirements.push({ key, operator, values });
-    const sep = peek();
-    if (sep !== undefined) {
-      if (!(sep.kind === 'op' && sep.text === ',')) return fail(`found '${sep.text}', expected: ','`);
-      pos++;
-      if (pos === tokens.length) return fail("found '', expected: identifier after ','");
-    }
+    const sorted = [...values].sort();
+    return requirementErrors(key, operator, sorted) ?? { key, operator, values: sorted };
+  };
+
+  for (;;) {
+    const t = peek();
+    if (t === undefined) break;
+    if (!startsRequirement(t)) return { ok: false, message: `found '${t.text}', expected: !, identifier, or 'end of string'` };
+    const r = requirement();
+    if (typeof r === 'string') return { ok: false, message: `unable to parse requirement: ${r}` };
+    requirements.push(r);
+    const sep = consume();
+    if (sep === undefined) break;
+    if (!isOp(sep, ',')) return { ok: false, message: `found '${sep.text}', expected: ',' or 'end of string'` };
+    if (!startsRequirement(peek())) return { ok: false, message: `found '${lit(peek())}', expected: identifier after ','` };
   }
   return { ok: true, value: { requirements } };
 }
@@ -211,9 +245,10 @@ export function matchesLabels(selector: LabelSelector, labels: Readonly<Record<s
         break;
       case 'gt':
       case 'lt': {
-        if (!present || !/^-?\d+$/.test(value!)) return false;
-        const have = Number(value);
-        const want = Number(r.values[0]);
+        // strconv.ParseInt on both sides, as Requirement.Matches: a label that is not an integer does not match.
+        if (!present || !isInt64(value!) || r.values.length !== 1 || !isInt64(r.values[0]!)) return false;
+        const have = BigInt(value!);
+        const want = BigInt(r.values[0]!);
         if (r.operator === 'gt' ? !(have > want) : !(have < want)) return false;
         break;
       }

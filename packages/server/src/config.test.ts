@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { defaultServerOptions, parseDuration, parseFlags } from './config.js';
+import { defaultServerOptions, parseDuration, parseFlags, usesEtcd } from './config.js';
 
 function options(argv: string[]) {
   const r = parseFlags(argv);
@@ -61,4 +61,51 @@ test('--help', () => {
   assert.equal(r.kind, 'help');
   assert.match((r as { text: string }).text, /--secure-port/);
   assert.match((r as { text: string }).text, /--shutdown-delay-duration/);
+});
+
+test('etcd flags: servers list, prefix, TLS files, compaction interval; etcd is chosen by servers or backend', () => {
+  assert.equal(usesEtcd(options([])), false, 'the embedded store by default');
+  assert.equal(defaultServerOptions.etcdPrefix, '/registry');
+  assert.equal(defaultServerOptions.etcdCompactionIntervalMs, 300_000);
+  const o = options([
+    '--etcd-servers=https://127.0.0.1:2379, https://127.0.0.2:2379', '--etcd-servers', 'https://127.0.0.3:2379',
+    '--etcd-prefix=/svc', '--etcd-cafile=/pki/etcd-ca.crt', '--etcd-certfile', '/pki/client.crt', '--etcd-keyfile=/pki/client.key',
+    '--etcd-compaction-interval=90s',
+  ]);
+  assert.deepEqual(o.etcdServers, ['https://127.0.0.1:2379', 'https://127.0.0.2:2379', 'https://127.0.0.3:2379']);
+  assert.equal(o.etcdPrefix, '/svc');
+  assert.deepEqual([o.etcdCafile, o.etcdCertfile, o.etcdKeyfile], ['/pki/etcd-ca.crt', '/pki/client.crt', '/pki/client.key']);
+  assert.equal(o.etcdCompactionIntervalMs, 90_000);
+  assert.equal(o.storageBackend, '', '--etcd-servers alone implies etcd');
+  assert.equal(usesEtcd(o), true);
+  const explicit = options(['--storage-backend=etcd3', '--etcd-servers=http://127.0.0.1:2379']);
+  assert.equal(explicit.storageBackend, 'etcd3');
+  assert.equal(usesEtcd(explicit), true);
+  assert.equal(options(['--etcd-compaction-interval=0']).etcdCompactionIntervalMs, 0, '0 disables compaction');
+});
+
+test('etcd flags: --storage-backend=etcd3 needs servers; unknown backends are errors', () => {
+  const none = parseFlags(['--storage-backend=etcd3']);
+  assert.deepEqual(none, { kind: 'error', message: '--etcd-servers must be specified with --storage-backend=etcd3' });
+  assert.equal(parseFlags(['--storage-backend=etcd3', '--etcd-servers=']).kind, 'error', 'an empty list is no servers');
+  assert.equal(parseFlags(['--storage-backend=etcd2', '--etcd-servers=http://127.0.0.1:2379']).kind, 'error');
+  assert.equal(parseFlags(['--etcd-compaction-interval=often']).kind, 'error');
+});
+
+test('leader election: defaults, durations, and lease > renew deadline > retry period > 0', () => {
+  const d = options([]);
+  assert.equal(d.leaderElect, true);
+  assert.deepEqual([d.leaderElectLeaseDurationMs, d.leaderElectRenewDeadlineMs, d.leaderElectRetryPeriodMs], [15_000, 10_000, 2_000]);
+  assert.equal(options(['--leader-elect=false']).leaderElect, false);
+  const o = options(['--leader-elect-lease-duration=3s', '--leader-elect-renew-deadline=2s', '--leader-elect-retry-period=500ms']);
+  assert.deepEqual([o.leaderElectLeaseDurationMs, o.leaderElectRenewDeadlineMs, o.leaderElectRetryPeriodMs], [3_000, 2_000, 500]);
+  const ordering = 'leader election durations must satisfy lease duration > renew deadline > retry period > 0';
+  for (const argv of [
+    ['--leader-elect-lease-duration=10s'], // equal to the default renew deadline
+    ['--leader-elect-renew-deadline=20s'], // longer than the default lease
+    ['--leader-elect-retry-period=10s'], // equal to the default renew deadline
+    ['--leader-elect-retry-period=0s'],
+  ]) {
+    assert.deepEqual(parseFlags(argv), { kind: 'error', message: ordering }, argv.join(' '));
+  }
 });

@@ -9,6 +9,11 @@ import { defaultFeatureGates, parseFeatureGates, type FeatureGates } from './fea
 /** Where state is kept. */
 export type StorageKind = 'sqlite' | 'memory';
 
+/** Whether the options select etcd (`--storage-backend=etcd3` or any `--etcd-servers`) over `storage`. */
+export function usesEtcd(o: Pick<ServerOptions, 'storageBackend' | 'etcdServers'>): boolean {
+  return o.storageBackend === 'etcd3' || o.etcdServers.length > 0;
+}
+
 /** Everything the flags set; `startServer` takes the same options. */
 export interface ServerOptions {
   /** Directory for the database, certificates and the admin kubeconfig. */
@@ -65,6 +70,22 @@ export interface ServerOptions {
   readonly serviceClusterIpRange: string;
   /** `--service-node-port-range`: the ports NodePort and LoadBalancer Services get node ports from. */
   readonly serviceNodePortRange: string;
+  /** `--storage-backend`: '' (use `storage`) or `etcd3` (implied by `--etcd-servers`). */
+  readonly storageBackend: '' | 'etcd3';
+  /** `--etcd-servers`: client URLs of the etcd members; non-empty selects etcd instead of the embedded store. */
+  readonly etcdServers: readonly string[];
+  /** `--etcd-prefix`: the etcd key prefix every object key lives under (default `/registry`). */
+  readonly etcdPrefix: string;
+  readonly etcdCafile: string;
+  readonly etcdCertfile: string;
+  readonly etcdKeyfile: string;
+  /** `--etcd-compaction-interval`: how often a replica tries to compact etcd (0 disables compaction). */
+  readonly etcdCompactionIntervalMs: number;
+  /** `--leader-elect`: controllers run only on the replica that holds the controller Lease. */
+  readonly leaderElect: boolean;
+  readonly leaderElectLeaseDurationMs: number;
+  readonly leaderElectRenewDeadlineMs: number;
+  readonly leaderElectRetryPeriodMs: number;
 }
 
 /** The defaults (kube-apiserver's where they exist). */
@@ -111,6 +132,17 @@ export const defaultServerOptions: ServerOptions = {
   minRequestTimeoutSeconds: 1800,
   serviceClusterIpRange: '10.0.0.0/24',
   serviceNodePortRange: '30000-32767',
+  storageBackend: '',
+  etcdServers: [],
+  etcdPrefix: '/registry',
+  etcdCafile: '',
+  etcdCertfile: '',
+  etcdKeyfile: '',
+  etcdCompactionIntervalMs: 5 * 60 * 1000,
+  leaderElect: true,
+  leaderElectLeaseDurationMs: 15_000,
+  leaderElectRenewDeadlineMs: 10_000,
+  leaderElectRetryPeriodMs: 2_000,
 };
 
 /** Parses a Go duration (`300ms`, `5s`, `1m30s`, `1.5h`, `0`) into milliseconds. */
@@ -130,7 +162,7 @@ export function parseDuration(text: string): number | undefined {
   return total;
 }
 
-type FlagKind = 'string' | 'list' | 'int' | 'duration' | 'flavour' | 'storage' | 'bool' | 'boolean' | 'featureGates';
+type FlagKind = 'string' | 'list' | 'int' | 'duration' | 'flavour' | 'storage' | 'storageBackend' | 'bool' | 'boolean' | 'featureGates';
 interface FlagSpec {
   readonly kind: FlagKind;
   readonly key: keyof ServerOptions | 'help';
@@ -180,6 +212,17 @@ const flags: Record<string, FlagSpec> = {
   'min-request-timeout': { kind: 'int', key: 'minRequestTimeoutSeconds', help: 'Seconds a watch lasts at least when it sets no timeoutSeconds (randomized up to twice as long).' },
   'service-cluster-ip-range': { kind: 'string', key: 'serviceClusterIpRange', help: 'IPv4 CIDR from which Service cluster IPs are allocated.' },
   'service-node-port-range': { kind: 'string', key: 'serviceNodePortRange', help: 'Port range from which NodePort Services get node ports.' },
+  'storage-backend': { kind: 'storageBackend', key: 'storageBackend', help: 'The storage backend for persistence: etcd3 (needs --etcd-servers; implied by it). Unset: --storage decides.' },
+  'etcd-servers': { kind: 'list', key: 'etcdServers', help: 'Comma list of etcd client URLs (http:// or https://); selects etcd instead of the embedded SQLite store.' },
+  'etcd-prefix': { kind: 'string', key: 'etcdPrefix', help: 'The prefix of every key in etcd; servers with different prefixes share one etcd without seeing each other\'s objects.' },
+  'etcd-cafile': { kind: 'string', key: 'etcdCafile', help: 'PEM CA bundle verifying the etcd servers\' certificates.' },
+  'etcd-certfile': { kind: 'string', key: 'etcdCertfile', help: 'PEM client certificate presented to etcd.' },
+  'etcd-keyfile': { kind: 'string', key: 'etcdKeyfile', help: 'PEM private key of --etcd-certfile.' },
+  'etcd-compaction-interval': { kind: 'duration', key: 'etcdCompactionIntervalMs', help: 'Interval of compaction requests to etcd; one replica compacts per interval (0 disables).' },
+  'leader-elect': { kind: 'boolean', key: 'leaderElect', help: 'Run the controllers only on the replica holding the controller Lease in the system namespace.' },
+  'leader-elect-lease-duration': { kind: 'duration', key: 'leaderElectLeaseDurationMs', help: 'How long other replicas wait after the leader\'s last renewal before taking the Lease.' },
+  'leader-elect-renew-deadline': { kind: 'duration', key: 'leaderElectRenewDeadlineMs', help: 'How long the leader keeps trying to renew before it stops its controllers.' },
+  'leader-elect-retry-period': { kind: 'duration', key: 'leaderElectRetryPeriodMs', help: 'Pause between attempts to acquire or renew the Lease.' },
   help: { kind: 'bool', key: 'help', help: 'Print this help.' },
 };
 
@@ -285,6 +328,10 @@ export function parseFlags(argv: readonly string[]): ParsedFlags {
         if (value !== 'sqlite' && value !== 'memory') return bad();
         out[spec.key] = value;
         break;
+      case 'storageBackend':
+        if (value !== 'etcd3') return bad();
+        out[spec.key] = value;
+        break;
       case 'featureGates': {
         const gates = parseFeatureGates(value, out[spec.key] as FeatureGates);
         if (!gates.ok) return { kind: 'error', message: `invalid argument "${value}" for "--${name}" flag: ${gates.message}` };
@@ -292,6 +339,15 @@ export function parseFlags(argv: readonly string[]): ParsedFlags {
         break;
       }
     }
+  }
+  if (out['storageBackend'] === 'etcd3' && (out['etcdServers'] as string[]).length === 0) {
+    return { kind: 'error', message: '--etcd-servers must be specified with --storage-backend=etcd3' };
+  }
+  const lease = out['leaderElectLeaseDurationMs'] as number;
+  const renew = out['leaderElectRenewDeadlineMs'] as number;
+  const retry = out['leaderElectRetryPeriodMs'] as number;
+  if (!(lease > renew && renew > retry && retry > 0)) {
+    return { kind: 'error', message: 'leader election durations must satisfy lease duration > renew deadline > retry period > 0' };
   }
   return { kind: 'options', options: out as unknown as ServerOptions };
 }

@@ -62,6 +62,8 @@ test('sqlite storage: a second start reuses the data directory and certificates'
   try {
     const first = await startServer({ dataDir: dir, securePort: 0, log: () => {} });
     const kubeconfig = await readFile(first.kubeconfigPath, 'utf8');
+    const page = JSON.parse((await get(first, '/api/v1/namespaces?limit=1')).body) as { metadata: { continue?: string }; items: { metadata: { name: string } }[] };
+    assert.ok(page.metadata.continue);
     await first.close();
     const second = await startServer({ dataDir: dir, securePort: 0, log: () => {} });
     try {
@@ -70,6 +72,10 @@ test('sqlite storage: a second start reuses the data directory and certificates'
       assert.notEqual(await readFile(second.kubeconfigPath, 'utf8'), '', 'kubeconfig rewritten');
       assert.ok(kubeconfig.includes('current-context: svc-apiserver'));
       assert.equal((await get(second, '/readyz')).body, 'ok');
+      // The continue-token key is kept in the data directory: a token issued before the restart still continues.
+      const next = await get(second, `/api/v1/namespaces?limit=1&continue=${page.metadata.continue}`);
+      assert.equal(next.status, 200, next.body);
+      assert.notEqual(JSON.parse(next.body).items[0].metadata.name, page.items[0]!.metadata.name);
     } finally {
       await second.close();
     }

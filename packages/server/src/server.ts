@@ -5,27 +5,32 @@
  * the listener closes, in-flight requests finish, watches end, controllers stop, the store closes.
  */
 import { join, resolve } from 'node:path';
-import { mkdir } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { namesFor } from '@svc-apiserver/api';
-import { defaultServerOptions, type ServerOptions } from './config.js';
+import { defaultServerOptions, usesEtcd, type ServerOptions } from './config.js';
 import type { Backend } from './storage/backend.js';
 import { openSqliteBackend } from './storage/sqlite/sqlite-backend.js';
 import { openMemoryBackend } from './storage/memory/memory-backend.js';
 import { startCompactor } from './storage/compactor.js';
+import { openEtcdBackend, type EtcdBackend } from './storage/etcd/etcd-backend.js';
+import { startEtcdCompactor } from './storage/etcd/etcd-compactor.js';
 import { loadCatalog } from './schema/load-catalog.js';
 import { createRegistry } from './registry/registry.js';
 import { createAdmissionChain } from './admission/chain.js';
 import { startControllers } from './controllers/index.js';
 import { resourceHandler } from './http/handlers/resource-handler.js';
+import { subresourceHandlers } from './http/handlers/subresources/index.js';
 import { openapiV2Document } from './openapi/v2.js';
 import { openapiV3Document, openapiV3Index } from './openapi/v3.js';
 import type { ServedResource } from './openapi/served.js';
 import type { OpenApiSource } from './http/routes/openapi.js';
 import { startApiServer, type ApiServer } from './http/api-server.js';
-import { storageCheck, flagCheck } from './health/checks.js';
+import { storageCheck } from './health/checks.js';
+import { informerSyncCheck } from './health/informer-sync.js';
 import type { ResourceDef } from './registry/resource-def.js';
 import { optionalResources, servedResources } from './registry/served-resources.js';
 import { applyRuntimeConfig, parseRuntimeConfig } from './registry/runtime-config.js';
+import { loadContinueTokenKey } from './registry/continue-token-key.js';
 import { parseIpRange, parsePortRange } from './registry/allocators/ip-range.js';
 import { createServiceAllocator } from './registry/allocators/service-allocator.js';
 import { startServiceAllocationFeed } from './registry/allocators/service-allocation-feed.js';
@@ -76,7 +81,32 @@ const virtualResourceKeys: ReadonlySet<string> = new Set([
   virtualKey('authentication', 'v1', 'tokenreviews'),
   virtualKey('authentication', 'v1alpha1', 'selfsubjectreviews'),
   virtualKey('authentication', 'v1beta1', 'selfsubjectreviews'),
+  // core bindings: answered by the pods/binding handler (http/handlers/subresources/binding.ts).
+  virtualKey('', 'v1', 'bindings'),
 ]);
+
+/**
+ * The etcd backend of `--etcd-servers`: kube's `--etcd-prefix` takes the place of the `/registry` root of every key,
+ * and the TLS files are read once at start. Connecting is lazy, so a server starts while etcd is down and serves
+ * once it is reachable.
+ */
+async function openEtcd(o: ServerOptions): Promise<EtcdBackend> {
+  const read = (file: string): Promise<Buffer> => readFile(file);
+  const prefix = o.etcdPrefix.replace(/\/+$/, '');
+  const tls = o.etcdCafile === ''
+    ? undefined
+    : {
+      ca: await read(o.etcdCafile),
+      ...(o.etcdCertfile === '' ? {} : { cert: await read(o.etcdCertfile) }),
+      ...(o.etcdKeyfile === '' ? {} : { key: await read(o.etcdKeyfile) }),
+    };
+  return openEtcdBackend({
+    endpoints: o.etcdServers,
+    prefix,
+    replaceRoot: '/registry',
+    ...(tls === undefined ? {} : { tls }),
+  });
+}
 
 /** Starts a server. Rejects when it cannot start (bad admission plugin name, port in use, unreadable data). */
 export async function startServer(options: StartServerOptions = {}): Promise<RunningServer> {
@@ -87,7 +117,8 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   const dataDir = resolve(o.dataDir);
   await mkdir(dataDir, { recursive: true, mode: 0o700 });
 
-  const backend: Backend = o.storage === 'memory' ? openMemoryBackend() : openSqliteBackend({ path: join(dataDir, 'state.db') });
+  const etcd = usesEtcd(o) ? await openEtcd(o) : undefined;
+  const backend: Backend = etcd ?? (o.storage === 'memory' ? openMemoryBackend() : openSqliteBackend({ path: join(dataDir, 'state.db') }));
   const cleanups: (() => Promise<void> | void)[] = [() => backend.close()];
   const cleanup = async (): Promise<void> => {
     for (const c of cleanups.reverse()) {
@@ -99,10 +130,13 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     }
   };
   try {
-    const compactor = startCompactor(backend, {
-      windowMs: options.compactionWindowMs ?? 5 * 60 * 1000,
-      onError: (e) => log('compaction failed', e),
-    });
+    // etcd is compacted by kube's shared-key protocol (one replica per interval); the embedded stores by time window.
+    const compactor = etcd !== undefined
+      ? startEtcdCompactor(etcd.client, { intervalMs: o.etcdCompactionIntervalMs, onError: (e) => log('compaction failed', e) })
+      : startCompactor(backend, {
+        windowMs: options.compactionWindowMs ?? 5 * 60 * 1000,
+        onError: (e) => log('compaction failed', e),
+      });
     cleanups.push(() => compactor.stop());
     const catalog = loadCatalog(names);
     const admission = createAdmissionChain({ enable: [...o.enableAdmissionPlugins], disable: [...o.disableAdmissionPlugins], names });
@@ -123,7 +157,8 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     if (!ipRange.ok) throw new Error(ipRange.error);
     const portRange = parsePortRange(o.serviceNodePortRange);
     if (!portRange.ok) throw new Error(portRange.error);
-    const serviceAllocator = createServiceAllocator(ipRange.value, portRange.value);
+    // The range records in the store are shared by every replica on it (kube's /registry/ranges/*).
+    const serviceAllocator = createServiceAllocator(ipRange.value, portRange.value, Date.now, { backend });
     const registry = createRegistry({
       backend, catalog, names, admission: admission.value, served: servedStored,
       strategies: { 'core/services': () => serviceStrategy(serviceAllocator) },
@@ -132,6 +167,8 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
         watchList: o.featureGates.WatchList,
         apiListChunking: o.featureGates.APIListChunking,
         minRequestTimeoutSeconds: o.minRequestTimeoutSeconds,
+        // Continue tokens outlive a restart on durable storage; with memory storage nothing does, a process key is right.
+        ...(o.storage === 'memory' ? {} : { continueTokenKey: await loadContinueTokenKey(dataDir) }),
         cache: {
           windowMs: options.compactionWindowMs ?? 5 * 60 * 1000,
           ...(options.bookmarkIntervalMs !== undefined ? { bookmarkIntervalMs: options.bookmarkIntervalMs } : {}),
@@ -154,7 +191,20 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     if (!authn.ok) throw new Error(authn.error);
     cleanups.push(() => authn.value.close());
     let controllersStarted = false;
-    const controllers = await startControllers({ registry, names });
+    // Only etcd can be shared by several replicas; an embedded store has one server, so nothing to elect there.
+    const controllers = await startControllers({
+      registry, names,
+      ...(etcd !== undefined && o.leaderElect
+        ? {
+          leaderElection: {
+            leaseDurationMs: o.leaderElectLeaseDurationMs,
+            renewDeadlineMs: o.leaderElectRenewDeadlineMs,
+            retryPeriodMs: o.leaderElectRetryPeriodMs,
+            log: (m: string) => log(m),
+          },
+        }
+        : {}),
+    });
     controllersStarted = true;
     cleanups.push(() => controllers.stop());
 
@@ -186,12 +236,12 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
         [virtualKey('authentication', 'v1', 'tokenreviews'), tokenReview(authn.value.tokens, authn.value.apiAudiences)],
         [virtualKey('authentication', 'v1alpha1', 'selfsubjectreviews'), selfSubjectReview()],
         [virtualKey('authentication', 'v1beta1', 'selfsubjectreviews'), selfSubjectReview()],
-      ])),
+      ]), subresourceHandlers({ tokens: { issuer: authn.value.tokenIssuer, apiAudiences: authn.value.apiAudiences } })),
       authentication: (generatedCaPem) => authn.value.forServer(generatedCaPem),
       resources: () => registry.all(),
       openapi,
       checks: [storageCheck(backend), ...controllers.checks],
-      readyChecks: [flagCheck('informer-sync', () => controllersStarted, 'controllers have not started')],
+      readyChecks: [informerSyncCheck(backend, registry.store.caches, { controllersStarted: () => controllersStarted })],
       log,
     });
     let closing: Promise<void> | undefined;

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
 import { test } from 'node:test';
 import type { KubeObject, OwnerReference } from '@svc-apiserver/api';
 import { testRegistry } from '../http/handlers/test-registry.js';
@@ -114,4 +115,44 @@ test('delete options: both orphanDependents and propagationPolicy, or an unknown
   assert.equal(dry.code, 422);
   assert.equal((dry.body as { message: string }).message,
     'DeleteOptions.meta.svc.io "" is invalid: dryRun: Unsupported value: []string{"Some"}: supported values: "All"');
+});
+
+test('incremental: with many unrelated objects stored, a write reads none of them (no list, a few gets)', async () => {
+  const { registry, call } = await testRegistry();
+  const def = registry.all().find((d) => d.group === '' && d.resource === 'configmaps')!;
+  const put = async (name: string, owners: OwnerReference[] = []): Promise<KubeObject> => {
+    const r = await registry.store.create(def, {
+      apiVersion: 'v1', kind: 'ConfigMap',
+      metadata: { name, namespace: 'default', uid: randomUUID(), creationTimestamp: new Date().toISOString(), ...(owners.length ? { ownerReferences: owners } : {}) },
+    }, { dryRun: false, retryGenerateName: false });
+    assert.ok(r.ok);
+    return r.value;
+  };
+  for (let i = 0; i < 3000; i++) await put(`unrelated-${i}`);
+  const counts = { list: 0, listPage: 0, get: 0 };
+  const store = registry.store as { -readonly [K in keyof typeof registry.store]: (typeof registry.store)[K] };
+  const { list, listPage, get: read } = store;
+  store.list = (...a) => (counts.list++, list(...a));
+  store.listPage = (...a) => (counts.listPage++, listPage(...a));
+  store.get = (...a) => (counts.get++, read(...a));
+  const gc = startGarbageCollector(registry, { retryMs: 20 });
+  try {
+    await gc.idle();
+    counts.list = counts.listPage = counts.get = 0;
+    const owner = await put('owner');
+    await put('dependent', [ref(owner)]);
+    await put('unrelated-write');
+    await new Promise((r) => setTimeout(r, 20));
+    await gc.idle();
+    // The old full pass listed every served resource on each change.
+    assert.deepEqual(counts, { list: 0, listPage: 0, get: 0 }, 'writes with live owners cost no reads');
+    const del = await call({ verb: 'delete', resource: 'configmaps', namespace: 'default', name: 'owner', query: { propagationPolicy: 'Background' } });
+    assert.equal(del.code, 200);
+    await until('dependent gone', gone(call, 'dependent'));
+    await gc.idle();
+    assert.equal(counts.list + counts.listPage, 0, 'collection lists nothing');
+    assert.ok(counts.get < 20, `collection reads only the objects involved (${counts.get} gets)`);
+  } finally {
+    await gc.stop();
+  }
 });

@@ -6,6 +6,7 @@ import type { Names } from '@svc-apiserver/api';
 import type { HealthCheck } from '../health/health-check.js';
 import type { Registry } from '../registry/registry.js';
 import { startGarbageCollector } from './garbage-collector.js';
+import { startLeaderElection } from './leader-election.js';
 import { startNamespaceController } from './namespace-controller.js';
 import { startSystemNamespaces } from './system-namespaces.js';
 
@@ -15,6 +16,18 @@ export interface ControllerOptions {
   readonly names: Names;
   /** Pause before retrying failed or unfinished work (default 1 s). */
   readonly retryMs?: number;
+  /**
+   * Run the namespace controller and the garbage collector only while this replica holds the controller Lease
+   * (kube-controller-manager `--leader-elect`). The system namespace bootstrap runs on every replica: its creates
+   * tolerate AlreadyExists, and the Lease lives in the system namespace it creates.
+   */
+  readonly leaderElection?: {
+    readonly leaseDurationMs: number;
+    readonly renewDeadlineMs: number;
+    readonly retryPeriodMs: number;
+    readonly identity?: string;
+    readonly log?: (message: string) => void;
+  };
 }
 
 /** Running controllers. */
@@ -27,15 +40,65 @@ export interface Controllers {
 export async function startControllers(options: ControllerOptions): Promise<Controllers> {
   const retryMs = options.retryMs ?? 1000;
   const bootstrap = startSystemNamespaces(options.registry, options.names, retryMs);
-  const namespaces = startNamespaceController(options.registry, options.names, { retryMs });
-  const garbage = startGarbageCollector(options.registry, { retryMs });
+  const startLeading = () => {
+    const namespaces = startNamespaceController(options.registry, options.names, { retryMs });
+    const garbage = startGarbageCollector(options.registry, { retryMs });
+    return {
+      checks: [...namespaces.checks, ...garbage.checks],
+      async stop() {
+        await namespaces.stop();
+        await garbage.stop();
+      },
+    };
+  };
+  const election = options.leaderElection;
+  if (election === undefined) {
+    const leading = startLeading();
+    return {
+      checks: [...bootstrap.checks, ...leading.checks],
+      async stop() {
+        bootstrap.stop();
+        await bootstrap.done;
+        await leading.stop();
+      },
+    };
+  }
+  let leading: ReturnType<typeof startLeading> | undefined;
+  const elector = startLeaderElection({
+    registry: options.registry,
+    names: options.names,
+    leaseName: options.names.name('controllerManagerLease'),
+    leaseDurationMs: election.leaseDurationMs,
+    renewDeadlineMs: election.renewDeadlineMs,
+    retryPeriodMs: election.retryPeriodMs,
+    ...(election.identity === undefined ? {} : { identity: election.identity }),
+    ...(election.log === undefined ? {} : { log: election.log }),
+    onStartedLeading() {
+      leading = startLeading();
+    },
+    async onStoppedLeading() {
+      const was = leading;
+      leading = undefined;
+      await was?.stop();
+    },
+  });
+  // The leader's controller checks as one; a replica that does not lead has nothing of them to report.
+  const controllersCheck: HealthCheck = {
+    name: 'leader-controllers',
+    async check() {
+      for (const c of leading?.checks ?? []) {
+        const reason = await c.check();
+        if (reason !== undefined) return `${c.name}: ${reason}`;
+      }
+      return undefined;
+    },
+  };
   return {
-    checks: [...bootstrap.checks, ...namespaces.checks, ...garbage.checks],
+    checks: [...bootstrap.checks, controllersCheck, elector.check],
     async stop() {
       bootstrap.stop();
       await bootstrap.done;
-      await namespaces.stop();
-      await garbage.stop();
+      await elector.stop();
     },
   };
 }

@@ -320,3 +320,45 @@ test('graceful shutdown: readyz fails during the shutdown delay, watches end, th
     await rm(d, { recursive: true, force: true });
   }
 });
+
+test('50 open watches add no listener to a shared signal (no MaxListenersExceededWarning); shutdown ends them all', async () => {
+  const d = await mkdtemp(join(tmpdir(), 'api-server-watches-'));
+  const s = await startApiServer({
+    dataDir: d, bindAddress: '127.0.0.1', port: 0, tlsSans: [], names, maxRequestBodyBytes: 1024,
+    livezGracePeriodMs: 0, shutdownDelayMs: 0, resourceHandler: stubResourceHandler,
+    resources: () => [], checks: [], readyChecks: [], log: () => {},
+  });
+  const warnings: Error[] = [];
+  const onWarning = (w: Error): void => void warnings.push(w);
+  process.on('warning', onWarning);
+  const session = http2Connect(s.url, { ca: s.ca });
+  session.on('error', () => {});
+  try {
+    const opened: Promise<void>[] = [];
+    const ended: Promise<void>[] = [];
+    for (let i = 0; i < 50; i++) {
+      const stream = session.request({ ':path': `/api/v1/namespaces/n${i}/configmaps?watch=1` });
+      opened.push(new Promise((resolve) => stream.once('data', () => resolve())));
+      ended.push(new Promise((resolve) => {
+        stream.resume();
+        stream.on('end', resolve);
+        stream.on('close', resolve);
+        stream.on('error', () => resolve());
+      }));
+    }
+    // Every watch is open (its first event arrived) before shutdown begins.
+    await Promise.all(opened);
+    // Warnings are emitted on the next tick.
+    await new Promise((r) => setImmediate(r));
+    assert.deepEqual(warnings.map((w) => `${w.name}: ${w.message}`), []);
+    const started = Date.now();
+    await s.close();
+    await Promise.all(ended);
+    assert.ok(Date.now() - started < 5000, 'watches ended at shutdown, not at the close timeout');
+  } finally {
+    process.off('warning', onWarning);
+    session.destroy();
+    await s.close();
+    await rm(d, { recursive: true, force: true });
+  }
+});

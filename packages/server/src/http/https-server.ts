@@ -9,6 +9,7 @@ import type { TLSSocket } from 'node:tls';
 import type { Names } from '@svc-apiserver/api';
 import type { RequestContext } from './context.js';
 import { createRequestContext, type NodeRequest, type NodeResponse } from './request-context.js';
+import { createLiveRequests } from './live-requests.js';
 
 /** Options of the listener. */
 export interface HttpsServerOptions {
@@ -40,7 +41,7 @@ export interface HttpsServer {
 
 /** Starts listening; resolves once the port is bound. */
 export async function startHttpsServer(options: HttpsServerOptions): Promise<HttpsServer> {
-  const shutdown = new AbortController();
+  const liveRequests = createLiveRequests();
   const sockets = new Set<TLSSocket>();
   const sessions = new Set<Http2Session>();
   let inFlight = 0;
@@ -64,7 +65,7 @@ export async function startHttpsServer(options: HttpsServerOptions): Promise<Htt
     const ctx = createRequestContext(req, res, {
       names: options.names,
       maxRequestBodyBytes: options.maxRequestBodyBytes,
-      serverSignal: shutdown.signal,
+      liveRequests,
     });
     options.handler(ctx).then(
       () => {
@@ -128,7 +129,7 @@ export async function startHttpsServer(options: HttpsServerOptions): Promise<Htt
       closing ??= (async () => {
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
         // Long-running requests end when their signal aborts; ordinary ones are left to finish.
-        shutdown.abort();
+        liveRequests.abortAll();
         for (const s of sessions) s.close();
         if (inFlight > 0) {
           await new Promise<void>((resolve) => {

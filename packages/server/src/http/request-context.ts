@@ -21,6 +21,7 @@ import { decodeJson, decodeYaml, jsonBodyMediaTypes, yamlBodyMediaTypes } from '
 import { encodeBody, encodeJson, responseEncoding, type EndpointKind, type WatchEncoder } from './encode.js';
 import { negotiateResponse } from './negotiation.js';
 import { parseMediaType } from './media-type.js';
+import type { LiveRequests } from './live-requests.js';
 
 /** Node's request object on either protocol. */
 export type NodeRequest = IncomingMessage | Http2ServerRequest;
@@ -32,8 +33,8 @@ export interface RequestContextOptions {
   readonly names: Names;
   /** Body limit in bytes (kube-apiserver's --max-request-body-bytes, 3 MiB by default). */
   readonly maxRequestBodyBytes: number;
-  /** Aborted when the server shuts down: every request's signal follows it. */
-  readonly serverSignal: AbortSignal;
+  /** The server's live requests: shutdown aborts every request's signal through it. */
+  readonly liveRequests: LiveRequests;
 }
 
 /** The placeholder request info before the request-info filter ran. */
@@ -84,11 +85,9 @@ export function createRequestContext(req: NodeRequest, res: NodeResponse, option
   const url = new URL(req.url ?? '/', 'https://placeholder');
   const method = (req.method ?? 'GET').toUpperCase();
   const controller = new AbortController();
-  const abort = (): void => controller.abort();
-  if (options.serverSignal.aborted) controller.abort();
-  else options.serverSignal.addEventListener('abort', abort, { once: true });
+  const release = options.liveRequests.add(controller);
   res.on('close', () => {
-    options.serverSignal.removeEventListener('abort', abort);
+    release();
     controller.abort();
   });
 

@@ -28,6 +28,8 @@ export interface StrategyOptions {
   /** Replaces the generic status strategy. */
   readonly status?: SubresourceStrategy;
   readonly finalize?: SubresourceStrategy;
+  /** Strategies of further subresources written through update and patch, by name. */
+  readonly subresources?: Readonly<Record<string, SubresourceStrategy>>;
 }
 
 /** Copies `field` from `old` into `object` (or removes it when `old` lacks it). */
@@ -72,7 +74,8 @@ export function defineStrategy(options: StrategyOptions = {}): Strategy {
     validateUpdate: (object, old) => options.validateUpdate?.(object, old) ?? [],
     warnings: (object, old) => options.warnings?.(object, old) ?? [],
   };
-  const extra: { -readonly [K in 'status' | 'finalize' | 'selectableFields' | 'holdOnDelete']?: Strategy[K] } = {};
+  const extra: { -readonly [K in 'status' | 'finalize' | 'selectableFields' | 'holdOnDelete' | 'subresources']?: Strategy[K] } = {};
+  if (options.subresources) extra.subresources = options.subresources;
   if (options.selectableFields) extra.selectableFields = options.selectableFields;
   if (hasStatus) extra.status = options.status ?? genericStatusStrategy;
   if (options.finalize) extra.finalize = options.finalize;

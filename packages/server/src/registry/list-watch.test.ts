@@ -290,7 +290,7 @@ test('watch: invalid WatchList combinations are 422; WatchList sends initial eve
   s.close();
 });
 
-test('watch: a too-old resourceVersion is an ERROR 410 even when the cache window is short; a slow watcher is cut off', async () => {
+test('watch: a too-old resourceVersion is an ERROR 410 even when the cache window is short', async () => {
   const s = await setup({ cache: { maxEvents: 2 }, maxWatchBacklog: 3 });
   const a = await s.cm('a');
   for (let i = 0; i < 5; i++) await s.cm(`x${i}`);
@@ -304,5 +304,59 @@ test('watch: a too-old resourceVersion is an ERROR 410 even when the cache windo
   assert.equal(gone.response.events.length, 1);
   assert.equal(gone.response.events[0]!.type, 'ERROR');
   assert.equal((gone.response.events[0]!.object as unknown as Status).code, 410);
+  s.close();
+});
+
+test('watch: a watcher that does not read is closed with an ERROR 410 past its backlog; the others get every event', async () => {
+  const s = await setup({ maxWatchBacklog: 3 });
+  const slow = s.watch({}, { slowWatch: true });
+  const fast = s.watch({});
+  const fastFromRv = s.watch({ resourceVersion: String(await s.backend.currentRevision()) });
+  for (let i = 0; i < 10; i++) await s.cm(`c${i}`);
+  await slow.done;
+  // The first event filled its buffer; three more waited; the fifth went past the limit: the watch ends there.
+  assert.deepEqual(slow.response.events.map((e) => e.type), ['ADDED', 'ERROR']);
+  const status = slow.response.events[1]!.object as unknown as Status;
+  assert.equal(status.code, 410);
+  assert.equal(status.reason, 'Expired');
+  assert.equal(slow.response.watchEnded, true);
+  await fast.waitFor(10);
+  await fastFromRv.waitFor(10);
+  const expected = Array.from({ length: 10 }, (_, i) => `ADDED c${i}`);
+  assert.deepEqual(summary((await fast.stop()).events), expected);
+  assert.deepEqual(summary((await fastFromRv.stop()).events), expected);
+  s.close();
+});
+
+test('field selectors of events/v1: regarding.*, reason, type, reportingController and metadata.*; the core spellings are 400', async () => {
+  const s = await setup();
+  const group = names.group('events');
+  const event = (name: string, regarding: string, reason: string, type: string, controller: string) => s.call({
+    verb: 'create', group, resource: 'events', namespace: 'default',
+    body: {
+      metadata: { name }, eventTime: '2024-01-01T00:00:00.000000Z', action: 'Pull', reason, type,
+      reportingController: controller, reportingInstance: `${controller}-1`,
+      regarding: { kind: 'Pod', namespace: 'default', name: regarding, apiVersion: 'v1' },
+    },
+  });
+  assert.equal((await event('e1', 'pod-a', 'Pulled', 'Normal', 'example.com/kubelet')).code, 201);
+  assert.equal((await event('e2', 'pod-b', 'BackOff', 'Warning', 'example.com/kubelet')).code, 201);
+  assert.equal((await event('e3', 'pod-a', 'BackOff', 'Warning', 'other')).code, 201);
+  const list = (fieldSelector: string) => s.call({ verb: 'list', group, resource: 'events', namespace: 'default', query: { fieldSelector } });
+  assert.deepEqual(namesOf((await list('regarding.name=pod-a')).body), ['e1', 'e3']);
+  assert.deepEqual(namesOf((await list('regarding.kind=Pod,reason=BackOff')).body), ['e2', 'e3']);
+  assert.deepEqual(namesOf((await list('type=Warning,reportingController=example.com/kubelet')).body), ['e2']);
+  assert.deepEqual(namesOf((await list('metadata.name!=e1,metadata.namespace=default')).body), ['e2', 'e3']);
+  const core = await list('involvedObject.name=pod-a');
+  assert.equal(core.code, 400);
+  assert.equal((core.body as Status).message, 'field label not supported: involvedObject.name');
+  assert.equal((await list('note=x')).code, 400);
+  // The same events through the core version answer the core names.
+  const coreList = await s.call({ verb: 'list', resource: 'events', namespace: 'default', query: { fieldSelector: 'involvedObject.name=pod-a,reportingComponent=other' } });
+  assert.deepEqual(namesOf(coreList.body), ['e3']);
+  // A watch applies the same selector.
+  const w = s.watch({ fieldSelector: 'regarding.name=pod-b' }, { group, resource: 'events' });
+  await w.waitFor(1);
+  assert.deepEqual(summary((await w.stop()).events), ['ADDED e2']);
   s.close();
 });

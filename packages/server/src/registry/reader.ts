@@ -205,6 +205,8 @@ export function createReader(backend: Backend, caches: CacheSet, options: Reader
   const cachePage = (def: ResourceDef, cache: ResourceCache, prefix: string, selection: Selection, limit: number): ListPage => {
     const revision = cache.revision();
     const all = cache.list(prefix);
+    // The whole unselected collection: the cache's own ordered array, shared rather than copied.
+    if (selection.everything && (limit === 0 || limit >= all.length)) return { resourceVersion: String(revision), items: all };
     const items: StoredObject[] = [];
     let i = 0;
     for (; i < all.length; i++) {
@@ -321,23 +323,37 @@ export function createReader(backend: Backend, caches: CacheSet, options: Reader
     let last = 0;
     let ended = false;
 
-    const emit = (type: string, object: StoredObject, frame: () => Uint8Array, live: boolean): void => {
+    /** An initial-state ADDED (not shared between watchers: the state is read per watch). */
+    const emitState = (object: StoredObject): void => {
       if (ended) return;
-      if (sink.frame !== undefined) sink.frame(frame(), live);
-      else sink.event({ type: type as WatchEvent['type'], object: object.copy() });
+      if (sink.frame !== undefined) sink.frame(frameOf('ADDED', object.objectJson()), false);
+      else sink.event({ type: 'ADDED', object: object.copy() });
     };
+    // Called once per watcher for every event: no closure or object is made here for a frame already serialized.
     const deliver = (e: CacheEvent): void => {
-      const out = watchEventOf(def, selection, e);
       last = e.revision;
-      if (out === undefined) return;
-      emit(out.type, out.object, () => {
-        let f = e.frames.get(out.type);
-        if (f === undefined) {
-          f = frameOf(out.type, out.object.objectJson());
-          e.frames.set(out.type, f);
-        }
-        return f;
-      }, true);
+      if (ended) return;
+      let type: WatchType;
+      let object: StoredObject;
+      if (selection.everything) {
+        type = e.type === 'delete' ? 'DELETED' : e.previous === undefined ? 'ADDED' : 'MODIFIED';
+        object = e.object;
+      } else {
+        const out = watchEventOf(def, selection, e);
+        if (out === undefined) return;
+        type = out.type;
+        object = out.object;
+      }
+      if (sink.frame === undefined) {
+        sink.event({ type, object: object.copy() });
+        return;
+      }
+      let f = e.frames.get(type);
+      if (f === undefined) {
+        f = frameOf(type, object.objectJson());
+        e.frames.set(type, f);
+      }
+      sink.frame(f, true);
     };
     const sendBookmark = (revision: number, initialEventsEnd: boolean, live: boolean): void => {
       if (ended || !bookmarks) return;
@@ -355,7 +371,7 @@ export function createReader(backend: Backend, caches: CacheSet, options: Reader
         if (!res.ok) return { ok: false, status: internalError(res.error.code) };
         for (const kv of res.value.kvs) {
           const o = codec.decode(kv);
-          if (selectsStored(def, selection, o)) emit('ADDED', o, () => frameOf('ADDED', o.objectJson()), false);
+          if (selectsStored(def, selection, o)) emitState(o);
         }
         from = res.value.revision;
         last = from;
@@ -414,7 +430,7 @@ export function createReader(backend: Backend, caches: CacheSet, options: Reader
       if (cw === undefined) throw new Error('a state watch always starts');
       last = cw.revision;
       for (const o of cw.state) {
-        if (selectsStored(def, selection, o)) emit('ADDED', o, () => frameOf('ADDED', o.objectJson()), false);
+        if (selectsStored(def, selection, o)) emitState(o);
       }
       if (start.initialEventsEnd) sendBookmark(cw.revision, true, false);
       handle = cw;

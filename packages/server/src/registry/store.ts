@@ -5,7 +5,7 @@
  * (create, compare-and-swap update, delete). Admission and strategy steps are the callers' (see operations/).
  */
 import {
-  alreadyExists, apiVersionOf, badRequest, conflict, gone, internalError, notFound, optimisticLockMessage,
+  alreadyExists, apiVersionOf, serviceUnavailable, badRequest, conflict, gone, internalError, notFound, optimisticLockMessage,
   tooLargeResourceVersion, type KubeList, type KubeObject, type Status, type WatchEvent,
 } from '@svc-apiserver/api';
 import type { Backend, KeyValue } from '../storage/backend.js';
@@ -138,7 +138,11 @@ export function createStore(backend: Backend, options: StoreOptions = {}): Store
       return { ok: true, value: { kind: def.listKind, apiVersion: apiVersionOf(def.group, def.version), metadata, items } };
     },
     listPage: (def, query) => reader.list(def, query),
-    watch: (def, query, sink) => reader.watch(def, query, sink),
+    // A store that cannot be reached (etcd down) fails the watch with a 503 Status its caller retries, not a throw.
+    watch: (def, query, sink) => reader.watch(def, query, sink).catch((e: unknown) => {
+      if ((e as { code?: unknown } | null)?.code !== 'Unavailable') throw e;
+      return { ok: false as const, status: { ...serviceUnavailable('storage is unavailable, retry later'), details: { retryAfterSeconds: 1 } } };
+    }),
     close: () => caches.close(),
 
     async create(def, object, options) {

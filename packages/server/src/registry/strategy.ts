@@ -12,6 +12,20 @@ export interface SubresourceStrategy {
   validateUpdate(object: KubeObject, old: KubeObject): FieldError[];
 }
 
+/**
+ * Storage steps around a write for what an object holds outside itself (kube's BeginCreate/BeginUpdate and
+ * AfterDelete hooks of the generic store: Services' cluster IPs and node ports in the shared range records).
+ */
+export interface WriteHooks {
+  /**
+   * Runs before the storage write of a prepared, validated object (create or update; with `dryRun`, only checks):
+   * errors fail the write as 422 Invalid; `finish` runs after the write with its success.
+   */
+  beginWrite(object: KubeObject, options: { dryRun: boolean }): Promise<{ errors: FieldError[]; finish(success: boolean): Promise<void> }>;
+  /** Runs after the object was removed from storage. */
+  afterRemove(object: KubeObject, options: { dryRun: boolean }): Promise<void>;
+}
+
 /** A resource's behaviour. */
 export interface Strategy {
   /** PUT of a missing object creates it. */
@@ -49,4 +63,11 @@ export interface Strategy {
   readonly status?: SubresourceStrategy;
   /** The finalize subresource's behaviour (namespaces). */
   readonly finalize?: SubresourceStrategy;
+  /**
+   * Other subresources written through the generic update and patch handlers, by name (pods'
+   * `ephemeralcontainers`, certificatesigningrequests' `approval`).
+   */
+  readonly subresources?: Readonly<Record<string, SubresourceStrategy>>;
+  /** Steps around storage writes, for resources holding allocations outside their objects. */
+  readonly writeHooks?: WriteHooks;
 }

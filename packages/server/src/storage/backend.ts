@@ -75,12 +75,22 @@ export interface BackendEvent {
 export interface BackendWatch {
   /** Stops delivery; no listener is called after it returns. */
   cancel(): void;
+  /**
+   * Asks the store to report, through the listener's `onProgress`, a revision the watch has delivered every event
+   * up to (etcd's RequestProgress). Optional: stores whose every write is watched need no such report.
+   */
+  requestProgress?(): void;
 }
 
 /** What a watcher is told. */
 export interface WatchListener {
   /** Events in revision order, never repeated, no gaps: one call per committed batch. */
   onEvents(events: readonly BackendEvent[]): void;
+  /**
+   * Every change under the prefix up to `revision` has been delivered (etcd's progress notification): writes
+   * outside the prefix advance the store's revision without an event, and this tells the watcher it is current.
+   */
+  onProgress?(revision: number): void;
   /** The watch ended: `Compacted` when it asked for history no longer kept, `Unavailable` when the store was lost. */
   onError(error: { code: 'Compacted'; compactRevision: number } | { code: 'Unavailable'; message: string }): void;
 }

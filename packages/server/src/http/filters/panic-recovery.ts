@@ -2,7 +2,7 @@
  * Panic recovery (k8s.io/apiserver's WithPanicRecovery): a throw anywhere below becomes a 500 InternalError Status,
  * is logged with the request, and the server keeps serving.
  */
-import { internalError } from '@svc-apiserver/api';
+import { internalError, serviceUnavailable } from '@svc-apiserver/api';
 import type { Filter } from '../context.js';
 
 /** Where recovered failures are reported. */
@@ -14,8 +14,22 @@ export function panicRecovery(log: PanicLogger): Filter {
     try {
       await next();
     } catch (error) {
+      // The store being unreachable (etcd down) is not a bug: the client gets a 503 it retries, as kube's
+      // storage errors become retriable Statuses.
+      if (storageUnavailable(error)) {
+        if (!ctx.responded) ctx.writeStatus({ ...serviceUnavailable('storage is unavailable, retry later'), details: { retryAfterSeconds: 1 } });
+        return;
+      }
       log(`panic serving ${ctx.method} ${ctx.path}`, error);
       if (!ctx.responded) ctx.writeStatus(internalError('an unexpected error occurred while serving the request'));
     }
   };
+}
+
+/** True for a Backend's `Unavailable` rejection, however deep in a cause chain. */
+function storageUnavailable(error: unknown): boolean {
+  for (let e = error, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
+    if ((e as { code?: unknown }).code === 'Unavailable') return true;
+  }
+  return false;
 }

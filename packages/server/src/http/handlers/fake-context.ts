@@ -23,6 +23,8 @@ export interface FakeRequest {
   readonly names?: Names;
   /** False: the response is not streamable JSON (as if YAML was asked for), so handlers write objects. */
   readonly jsonStream?: boolean;
+  /** A watch client that reads nothing: every write reports a full buffer and `drain` never comes. */
+  readonly slowWatch?: boolean;
 }
 
 /** What the handler answered. */
@@ -113,9 +115,9 @@ export function fakeContext(req: FakeRequest): { ctx: RequestContext; response: 
             if (line.trim() !== '') response.events.push(JSON.parse(line) as WatchEvent);
             response.onEvent?.();
           }
-          return true;
+          return req.slowWatch !== true;
         },
-        drain: async () => {},
+        drain: () => (req.slowWatch === true ? new Promise<void>(() => {}) : Promise.resolve()),
         end() {
           response.watchEnded = true;
         },

@@ -17,6 +17,8 @@ import { handleUpdate } from './update.js';
 import { handleWatch } from './watch.js';
 import { recordDeprecatedRequest } from '../../registry/deprecation.js';
 import { handleVirtualCreate, virtualKey, type VirtualResources } from './virtual-create.js';
+import { subresourceStrategy } from '../../registry/operations/prepare.js';
+import { subresourceHandlers, type SubresourceHandlers } from './subresources/index.js';
 
 type VerbHandler = (ctx: RequestContext, registry: Registry, def: ResourceDef) => Promise<void>;
 
@@ -42,7 +44,9 @@ export function resourceNotFound() {
 }
 
 /** The handler of every resource request. */
-export function resourceHandler(registry: Registry, virtual: VirtualResources = new Map()): (ctx: RequestContext) => Promise<void> {
+export function resourceHandler(
+  registry: Registry, virtual: VirtualResources = new Map(), subresources: SubresourceHandlers = subresourceHandlers(),
+): (ctx: RequestContext) => Promise<void> {
   return async (ctx) => {
     const info = ctx.info;
     const def = registry.lookup(info.apiGroup, info.apiVersion, info.resource);
@@ -61,13 +65,18 @@ export function resourceHandler(registry: Registry, virtual: VirtualResources = 
     }
     const handler = handlers[info.verb];
     if (handler === undefined || !verbs.includes(info.verb)) return ctx.writeStatus(methodNotAllowed());
+    // Subresources served by code (scale, binding, eviction, token, the node-agent routes) and the core
+    // `bindings` resource, which is pods/binding addressed by the Binding's own name.
+    const special = info.subresource !== '' ? subresources.get(info.subresource)
+      : def.groupKey === '' && def.resource === 'bindings' ? subresources.get('binding') : undefined;
+    if (special !== undefined) return special(ctx, registry, def);
     // kube-apiserver routes PUT/PATCH/DELETE-one only on named paths and POST only on collections (and on
     // subresources such as pods/eviction).
     if (namedVerbs.has(info.verb) && info.name === '') return ctx.writeStatus(methodNotAllowed());
     // (a list's name comes from a `metadata.name` field selector, never from the path)
     if (collectionVerbs.has(info.verb) && info.verb !== 'list' && info.name !== '' && info.subresource === '') return ctx.writeStatus(methodNotAllowed());
     if (info.subresource !== '' && (info.verb === 'update' || info.verb === 'patch')
-      && info.subresource !== 'status' && info.subresource !== 'finalize') {
+      && subresourceStrategy(def, info.subresource) === undefined) {
       return ctx.writeStatus(methodNotAllowed());
     }
     // Create-only resources answered without storage (TokenReview, SelfSubjectReview).

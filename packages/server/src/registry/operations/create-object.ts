@@ -8,6 +8,7 @@ import type { Registry } from '../registry.js';
 import type { ResourceDef } from '../resource-def.js';
 import { admissionAttributes, type OperationContext } from './admission-attributes.js';
 import { beforeCreate } from './prepare.js';
+import { withWriteHooks } from './write-hooks.js';
 
 /** Creates `object` (its namespace already reconciled with the request's). */
 export async function createObject(registry: Registry, def: ResourceDef, object: KubeObject, ctx: OperationContext): Promise<Outcome<KubeObject>> {
@@ -19,5 +20,6 @@ export async function createObject(registry: Registry, def: ResourceDef, object:
   if (!prepared.ok) return prepared;
   const validated = await registry.admission.validate(attrs());
   if (!validated.allowed) return { ok: false, status: validated.status };
-  return registry.store.create(def, object, { dryRun: ctx.dryRun, retryGenerateName: prepared.value.generatedName });
+  return withWriteHooks(def, object, ctx.dryRun,
+    () => registry.store.create(def, object, { dryRun: ctx.dryRun, retryGenerateName: prepared.value.generatedName }));
 }

@@ -14,6 +14,7 @@ import type { Registry } from '../registry.js';
 import type { ResourceDef } from '../resource-def.js';
 import { admissionAttributes, type OperationContext } from './admission-attributes.js';
 import { nowTimestamp } from './prepare.js';
+import { afterRemove } from './write-hooks.js';
 
 /** DeleteOptions.preconditions. */
 export interface DeletePreconditions {
@@ -117,7 +118,10 @@ export async function deleteObject(
       return written;
     }
     const removed = await registry.store.remove(def, current, { dryRun: ctx.dryRun });
-    if (removed.ok) return { ok: true, value: { object: removed.value, removed: true } };
+    if (removed.ok) {
+      await afterRemove(def, removed.value, ctx.dryRun);
+      return { ok: true, value: { object: removed.value, removed: true } };
+    }
     if (removed.conflict) continue;
     return removed;
   }

@@ -56,7 +56,11 @@ export function subresourceStrategy(def: ResourceDef, subresource: string): Subr
   if (subresource === '') return { prepareForUpdate: def.strategy.prepareForUpdate, validateUpdate: def.strategy.validateUpdate };
   if (subresource === 'status') return def.strategy.status;
   if (subresource === 'finalize') return def.strategy.finalize;
-  return undefined;
+  // kube's scale subresource writes through the main store: the workload's own update strategy runs.
+  if (subresource === 'scale' && def.subresources.some((s) => s.name === 'scale')) {
+    return { prepareForUpdate: def.strategy.prepareForUpdate, validateUpdate: def.strategy.validateUpdate };
+  }
+  return def.strategy.subresources?.[subresource];
 }
 
 /** BeforeUpdate: keep what this write may not change, carry system fields over, bump generation, validate. */

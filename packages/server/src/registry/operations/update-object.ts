@@ -10,6 +10,7 @@ import type { ResourceDef } from '../resource-def.js';
 import type { WriteOutcome } from '../store.js';
 import { admissionAttributes, type OperationContext } from './admission-attributes.js';
 import { beforeUpdate, unchanged } from './prepare.js';
+import { afterRemove, withWriteHooks } from './write-hooks.js';
 
 /**
  * Updates `current` to `object` (`object.metadata.resourceVersion` must be `current`'s); `conflict` in a failure
@@ -28,9 +29,10 @@ export async function updateObject(
   const validated = await registry.admission.validate(attrs());
   if (!validated.allowed) return { ok: false, status: validated.status, conflict: false };
   if (unchanged(object, current)) return { ok: true, value: current };
-  const written = await registry.store.update(def, object, { dryRun: ctx.dryRun });
+  const written = await withWriteHooks(def, object, ctx.dryRun, () => registry.store.update(def, object, { dryRun: ctx.dryRun }));
   if (!written.ok || !removedByUpdate(def, written.value, current)) return written;
   const removed = await registry.store.remove(def, written.value, { dryRun: ctx.dryRun });
+  if (removed.ok) await afterRemove(def, written.value, ctx.dryRun);
   return removed.ok ? { ok: true, value: written.value } : removed;
 }
 

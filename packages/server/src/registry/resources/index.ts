@@ -28,6 +28,16 @@ import { resourceQuotaStrategy } from './resourcequotas.js';
 import { secretStrategy } from './secrets.js';
 import { serviceAccountStrategy } from './serviceaccounts.js';
 import { serviceStrategy } from './services.js';
+import { certificateSigningRequestStrategy } from './certificatesigningrequests.js';
+import { flowSchemaStrategy } from './flowschemas.js';
+import { ingressClassStrategy } from './ingressclasses.js';
+import { ingressStrategy } from './ingresses.js';
+import { networkPolicyStrategy } from './networkpolicies.js';
+import { priorityClassStrategy } from './priorityclasses.js';
+import { priorityLevelStrategy } from './prioritylevelconfigurations.js';
+import { runtimeClassStrategy } from './runtimeclasses.js';
+import { storageClassStrategy } from './storageclasses.js';
+import { podDisruptionBudgetStrategy } from './poddisruptionbudgets.js';
 
 /** Strategy factories by `<groupKey or core>/<resource>`. */
 export const strategyFactories: Readonly<Record<string, (names: Names) => Strategy>> = {
@@ -56,4 +66,14 @@ export const strategyFactories: Readonly<Record<string, (names: Names) => Strate
   'batch/cronjobs': cronJobStrategy,
   'autoscaling/v1/horizontalpodautoscalers': hpaV1Strategy,
   'autoscaling/v2/horizontalpodautoscalers': hpaV2Strategy,
+  'certificates/certificatesigningrequests': certificateSigningRequestStrategy,
+  'storage/storageclasses': storageClassStrategy,
+  'policy/poddisruptionbudgets': podDisruptionBudgetStrategy,
+  'scheduling/priorityclasses': priorityClassStrategy,
+  'node/runtimeclasses': runtimeClassStrategy,
+  'networking/ingresses': ingressStrategy,
+  'networking/ingressclasses': ingressClassStrategy,
+  'networking/networkpolicies': networkPolicyStrategy,
+  'flowcontrol.apiserver/flowschemas': flowSchemaStrategy,
+  'flowcontrol.apiserver/prioritylevelconfigurations': priorityLevelStrategy,
 };

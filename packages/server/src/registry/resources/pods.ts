@@ -7,6 +7,7 @@ import { record } from '../conversion/resource-conversion.js';
 import { defineStrategy, fieldsAt } from '../default-strategy.js';
 import type { Strategy } from '../strategy.js';
 import { defaultPodSpec, sameJson, specOf, validatePodSpec } from './pod-spec.js';
+import { ephemeralContainersStrategy } from './pod-ephemeral-containers.js';
 
 /** ValidatePod's checks kept here (pod-spec.ts), on the pod's `spec`. */
 function validatePod(object: KubeObject): FieldError[] {
@@ -85,5 +86,6 @@ export function podStrategy(): Strategy {
     validate: validatePod,
     validateUpdate: validatePodUpdate,
     selectableFields: podFields,
+    subresources: { ephemeralcontainers: ephemeralContainersStrategy },
   });
 }

@@ -3,7 +3,9 @@
  * subresource; `type` ClusterIP, `sessionAffinity` None (ClientIP gets a 10800 s timeout), ports' `protocol` TCP
  * and `targetPort` = `port`, `internalTrafficPolicy` Cluster, `externalTrafficPolicy` Cluster for NodePort and
  * LoadBalancer, `ipFamilies` [IPv4] and `ipFamilyPolicy` SingleStack; a cluster IP from `--service-cluster-ip-range`
- * and node ports from `--service-node-port-range` (allocators/), conflicts rejected; `clusterIP` immutable.
+ * and node ports from `--service-node-port-range` (allocators/), conflicts rejected; `clusterIP` immutable. The
+ * allocations are claimed in the store's range records around each write (kube's BeginCreate/BeginUpdate) and freed
+ * after a delete, so several servers on one store never hand out the same address or port.
  */
 import { fieldError, type FieldError, type KubeObject } from '@svc-apiserver/api';
 import { isDns1035Label } from '../../meta/name-rules.js';
@@ -100,7 +102,7 @@ export function serviceStrategy(allocator: ServiceAllocator = defaultAllocator()
   // Allocation errors found while preparing are reported by the validation that follows (same object).
   const pending = new WeakMap<KubeObject, FieldError[]>();
   const allocationErrors = (object: KubeObject): FieldError[] => pending.get(object) ?? [];
-  return defineStrategy({
+  const strategy = defineStrategy({
     nameRule: 'dns1035Label',
     hasStatus: true,
     returnDeletedObject: true,
@@ -124,4 +126,11 @@ export function serviceStrategy(allocator: ServiceAllocator = defaultAllocator()
     validate: (object) => [...allocationErrors(object), ...validateService(object)],
     validateUpdate: (object, old) => [...allocationErrors(object), ...validateServiceUpdate(object, old)],
   });
+  return {
+    ...strategy,
+    writeHooks: {
+      beginWrite: (object, options) => allocator.commit(object, options),
+      afterRemove: (object, options) => allocator.release(object, options),
+    },
+  };
 }

@@ -55,6 +55,12 @@ export interface EtcdBackendOptions {
    * or tests, share one etcd cluster without seeing each other's keys.
    */
   readonly prefix?: string;
+  /**
+   * A root every key given to the backend starts with, replaced by `prefix` inside etcd (kube-apiserver's
+   * `--etcd-prefix`: keys `/registry/<resource>/...` live at `<prefix>/<resource>/...`). Absent: `prefix` is only
+   * prepended.
+   */
+  readonly replaceRoot?: string;
   readonly tls?: EtcdTlsOptions;
   /** Deadline of each unary request (default 15 s); a request past it fails with `Unavailable`. */
   readonly requestTimeoutMs?: number;
@@ -88,8 +94,13 @@ function rangeEnd(prefix: Buffer): Buffer {
 
 const toBuffer = (value: string | Buffer): Buffer => (typeof value === 'string' ? Buffer.from(value, 'utf8') : value);
 
+/** The etcd Backend, with the client for what only etcd has (the guarded compaction of several replicas). */
+export interface EtcdBackend extends Backend {
+  readonly client: Etcd3;
+}
+
 /** Opens a Backend on an etcd cluster. Connecting is lazy: a first request fails with `Unavailable` if etcd is down. */
-export function openEtcdBackend(options: EtcdBackendOptions): Backend {
+export function openEtcdBackend(options: EtcdBackendOptions): EtcdBackend {
   if (options.endpoints.length === 0) throw new Error('openEtcdBackend: no etcd endpoints');
   const keyPrefix = Buffer.from(options.prefix ?? '', 'utf8');
   const requestTimeoutMs = options.requestTimeoutMs ?? 15_000;
@@ -138,8 +149,10 @@ export function openEtcdBackend(options: EtcdBackendOptions): Backend {
     if (closed) throw closedError();
   };
 
-  const encode = (key: string): Buffer => Buffer.concat([keyPrefix, Buffer.from(key, 'utf8')]);
-  const decodeKey = (key: Buffer): string => key.subarray(keyPrefix.length).toString('utf8');
+  const root = options.replaceRoot ?? '';
+  const encode = (key: string): Buffer =>
+    Buffer.concat([keyPrefix, Buffer.from(root !== '' && key.startsWith(root) ? key.slice(root.length) : key, 'utf8')]);
+  const decodeKey = (key: Buffer): string => root + key.subarray(keyPrefix.length).toString('utf8');
   const toKv = (raw: IKeyValue): KeyValue => ({
     key: decodeKey(raw.key),
     value: raw.value.toString('utf8'),
@@ -222,8 +235,9 @@ export function openEtcdBackend(options: EtcdBackendOptions): Backend {
 
   const firstRange = (r: ITxnResponse): IKeyValue | undefined => r.responses[0]?.response_range?.kvs[0];
 
-  const backend: Backend = {
+  const backend: EtcdBackend = {
     name: 'etcd',
+    client,
 
     currentRevision,
 
@@ -360,6 +374,13 @@ export function openEtcdBackend(options: EtcdBackendOptions): Backend {
 
       const onResponse = (r: IWatchResponse): void => {
         if (!active) return;
+        if (r.events.length === 0 && !r.created && !r.canceled && Number(r.compact_revision) === 0) {
+          // A progress notification: every event of this watch up to the header's revision has been sent.
+          const revision = Number(r.header.revision);
+          if (revision > delivered) delivered = revision;
+          listener.onProgress?.(delivered);
+          return;
+        }
         const compactRevision = Number(r.compact_revision);
         if (compactRevision > 0) {
           compacted = Math.max(compacted, compactRevision);
@@ -416,6 +437,14 @@ export function openEtcdBackend(options: EtcdBackendOptions): Backend {
       const handle: BackendWatch = {
         cancel() {
           if (active) stop();
+        },
+        requestProgress() {
+          if (!active || stream === undefined) return;
+          try {
+            stream.write({ progress_request: {} });
+          } catch {
+            // The stream is failing; its error event ends the watch.
+          }
         },
       };
       return handle;

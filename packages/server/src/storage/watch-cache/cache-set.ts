@@ -34,6 +34,10 @@ export interface CacheSet {
   cache(prefix: string, codec: ObjectCodec): Promise<ResourceCache | undefined>;
   /** The revision every cache has seen all changes up to. */
   revision(): number;
+  /** Starts the feed if it is not running; resolves whether it runs (false while storage cannot be watched). */
+  start(): Promise<boolean>;
+  /** True while the feed runs (between its start and a failure or `close`). */
+  running(): boolean;
   /** Resolves true once the caches have seen every change up to `revision`, false after `timeoutMs`. */
   waitFresh(revision: number, timeoutMs: number): Promise<boolean>;
   /** Stops the feed and ends every cache watch. */
@@ -111,6 +115,12 @@ export function createCacheSet(backend: Backend, options: CacheSetOptions = {}):
             if (events.length > 0) seen = Math.max(seen, events[events.length - 1]!.kv.modRevision);
             settleWaiters();
           },
+          onProgress(revision) {
+            // Writes outside the registry (another prefix on a shared etcd, the compaction key) move the store's
+            // revision without an event: the store's progress report says the caches are current anyway.
+            seen = Math.max(seen, revision);
+            settleWaiters();
+          },
           onError(error) {
             reset(error.code === 'Compacted' ? 'history compacted' : error.message);
             if (!closed) setTimeout(() => void start(), restartDelayMs).unref();
@@ -159,11 +169,14 @@ export function createCacheSet(backend: Backend, options: CacheSetOptions = {}):
       if (cache === undefined && entries.get(prefix) === entry) entries.delete(prefix);
       return cache;
     },
+    start: () => (closed ? Promise.resolve(false) : start()),
+    running: () => feed !== undefined,
     revision: () => seen,
     waitFresh(revision, timeoutMs) {
       if (seen >= revision) return Promise.resolve(true);
       if (timeoutMs <= 0 || closed) return Promise.resolve(false);
       void start();
+      feed?.requestProgress?.();
       return new Promise((resolve) => {
         const timer = setTimeout(() => {
           waiters.delete(waiter);

@@ -63,7 +63,7 @@ export interface ResourceCache {
   /** The object at `key`, if it exists. */
   get(key: string): StoredObject | undefined;
   /** Objects whose keys start with `subPrefix` (the prefix, or the prefix plus `<namespace>/`), in key order. */
-  list(subPrefix: string): StoredObject[];
+  list(subPrefix: string): readonly StoredObject[];
   /**
    * Starts a watch of keys under `subPrefix`. `undefined` when `after` is older than the window (the caller falls
    * back to storage, which answers 410 when the history is gone). Replayed events reach the sink before this returns.
@@ -96,6 +96,8 @@ interface Bucket {
   readonly objects: Map<string, StoredObject>;
   /** Keys in order; undefined after a creation or deletion until the next list sorts again. */
   sorted: string[] | undefined;
+  /** The objects in key order; undefined after any change until the next list (repeated lists allocate nothing). */
+  listed: StoredObject[] | undefined;
 }
 
 interface Watcher {
@@ -134,7 +136,7 @@ export function createResourceCache(
   const bucket = (name: string): Bucket => {
     let b = buckets.get(name);
     if (b === undefined) {
-      b = { objects: new Map(), sorted: undefined };
+      b = { objects: new Map(), sorted: undefined, listed: undefined };
       buckets.set(name, b);
       bucketOrder = undefined;
     }
@@ -143,6 +145,7 @@ export function createResourceCache(
   for (const o of initial) bucket(bucketOf(prefix, o.key)).objects.set(o.key, o);
 
   const sortedKeys = (b: Bucket): string[] => (b.sorted ??= [...b.objects.keys()].sort(byKey));
+  const listed = (b: Bucket): StoredObject[] => (b.listed ??= sortedKeys(b).map((k) => b.objects.get(k)!));
 
   const trim = (): void => {
     const cutoff = now() - options.windowMs;
@@ -175,22 +178,20 @@ export function createResourceCache(
     windowStart: () => windowStart,
     get: (key) => buckets.get(bucketOf(prefix, key))?.objects.get(key),
     list(subPrefix) {
-      const out: StoredObject[] = [];
       if (subPrefix !== prefix) {
         const b = buckets.get(bucketOf(prefix, subPrefix));
-        if (b !== undefined) for (const k of sortedKeys(b)) out.push(b.objects.get(k)!);
-        return out;
+        return b === undefined ? [] : listed(b);
       }
+      const out: StoredObject[] = [];
       // Keys of namespace `a` sort after those of `a-b` (`/` > `-`): order buckets as their keys order.
       bucketOrder ??= [...buckets.keys()].sort((x, y) => byKey(x === '' ? '' : `${x}/`, y === '' ? '' : `${y}/`));
       for (const name of bucketOrder) {
-        const b = buckets.get(name)!;
-        for (const k of sortedKeys(b)) out.push(b.objects.get(k)!);
+        for (const o of listed(buckets.get(name)!)) out.push(o);
       }
       return out;
     },
     watch(subPrefix, start, sink, watchOptions = {}) {
-      let state: StoredObject[] = [];
+      let state: readonly StoredObject[] = [];
       let after: number;
       if (start.kind === 'state') {
         state = cache.list(subPrefix);
@@ -220,9 +221,11 @@ export function createResourceCache(
       if (be.type === 'delete') {
         object = previous !== undefined ? previous.at(revision) : codec.decode(be.kv, revision);
         if (b.objects.delete(key)) b.sorted = undefined;
+        b.listed = undefined;
       } else {
         object = codec.decode(be.kv);
         if (previous === undefined) b.sorted = undefined;
+        b.listed = undefined;
         b.objects.set(key, object);
       }
       const event: CacheEvent = {

@@ -1,0 +1,137 @@
+/**
+ * The API server on etcd beside raw etcd, in the same run on the same one-member etcd: 64 concurrent HTTPS clients
+ * creating and getting configmaps through a server started with `--etcd-servers`, and 64 concurrent raw `etcd3`
+ * create transactions (put if the key does not exist, as the etcd Backend writes) and gets on the same etcd.
+ * Prints each rate with its ratio to the raw one. Loopback only, bounded in time; skipped with a message when no
+ * etcd binary is installed. Runs alone with `node bench/dist/etcd.js [--seconds=3] [--clients=64]`.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { Etcd3 } from 'etcd3';
+import { createClient, loadKubeconfig, type RestClient } from '@svc-apiserver/client';
+import { findEtcdBinary, startEtcdCluster, type EtcdTestCluster } from 'svc-apiserver/storage/etcd/etcd-test-cluster';
+import { fmt, isMain, percentile, serverEntry, startChild, type Child } from './support.js';
+
+/** Throughput and latency of one phase. */
+interface Phase {
+  readonly perSecond: number;
+  readonly p50: number;
+  readonly p99: number;
+  readonly errors: number;
+}
+
+/** Runs `op` from `workers` concurrent loops for `ms`. */
+async function phase(workers: number, ms: number, op: (w: number, i: number) => Promise<boolean>): Promise<Phase> {
+  const latencies: number[] = [];
+  let errors = 0;
+  const start = performance.now();
+  const end = start + ms;
+  await Promise.all(Array.from({ length: workers }, async (_, w) => {
+    for (let i = 0; performance.now() < end; i++) {
+      const t0 = performance.now();
+      let ok = false;
+      try {
+        ok = await op(w, i);
+      } catch {
+        ok = false;
+      }
+      latencies.push(performance.now() - t0);
+      if (!ok) errors++;
+    }
+  }));
+  const elapsed = (performance.now() - start) / 1000;
+  latencies.sort((a, b) => a - b);
+  return { perSecond: (latencies.length - errors) / elapsed, p50: percentile(latencies, 50), p99: percentile(latencies, 99), errors };
+}
+
+const json = { 'content-type': 'application/json', accept: 'application/json' };
+const body = (name: string): string => JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data: { k: 'v'.repeat(64) } });
+
+function row(label: string, server: Phase, rawLabel: string, raw: Phase): string {
+  const lat = (p: Phase) => `${fmt(p.p50, 1)}/${fmt(p.p99, 1)} ms`;
+  return `${label.padEnd(22)}${fmt(server.perSecond).padStart(8)} (${lat(server)})   ${rawLabel.padEnd(24)}${fmt(raw.perSecond).padStart(8)} (${lat(raw)})   ratio ${fmt(server.perSecond / raw.perSecond, 3)}`;
+}
+
+/** Runs the etcd bench (`seconds` per phase, four phases) and returns its report lines. */
+export async function etcdBench(seconds = 3, clients = 64): Promise<string[]> {
+  const binary = findEtcdBinary();
+  if (binary === undefined) return ['etcd: skipped (no etcd binary on PATH or in /usr/bin; install etcd-server to measure the server on etcd)'];
+  const dataDir = mkdtempSync(join(tmpdir(), 'svc-bench-etcd-'));
+  let cluster: EtcdTestCluster | undefined;
+  let server: Child | undefined;
+  let raw: Etcd3 | undefined;
+  const open: RestClient[] = [];
+  try {
+    cluster = await startEtcdCluster({ binary, members: 1 });
+    const endpoint = cluster.endpoints[0]!;
+    const started = await startChild(
+      [...serverEntry, `--data-dir=${dataDir}`, '--secure-port=0', '--bind-address=127.0.0.1', `--etcd-servers=${endpoint}`],
+      /svc-apiserver: ready in (\d+(?:\.\d+)?)ms/,
+    );
+    server = started.child;
+    const conn = loadKubeconfig({ path: join(dataDir, 'admin.kubeconfig') });
+    if (!conn.ok) throw new Error(conn.error);
+    const setup = createClient(conn.value);
+    open.push(setup);
+    const ns = await setup.raw({ method: 'POST', path: '/api/v1/namespaces', headers: json, body: JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'bench' } }) });
+    if (!ns.ok || ns.value.status !== 201) throw new Error(`namespace bench: ${ns.ok ? ns.value.body.toString() : ns.status.message}`);
+    const workers = Array.from({ length: clients }, () => {
+      const c = createClient(conn.value, { maxSockets: 1, timeoutMs: 30_000 });
+      open.push(c);
+      return c;
+    });
+    // Every keep-alive connection is open before timing, so TLS handshakes are not counted.
+    await Promise.all(workers.map((c) => c.raw({ method: 'GET', path: '/version', headers: { accept: 'application/json' } })));
+    raw = new Etcd3({ hosts: [endpoint] });
+    await raw.get('/bench-raw/warm-up').string();
+    const ms = seconds * 1000;
+
+    const created: string[][] = workers.map(() => []);
+    const serverCreates = await phase(clients, ms, async (w, i) => {
+      const name = `cm-${w}-${i}`;
+      const r = await workers[w]!.raw({ method: 'POST', path: '/api/v1/namespaces/bench/configmaps', headers: json, body: body(name) });
+      const ok = r.ok && r.value.status === 201;
+      if (ok) created[w]!.push(name);
+      return ok;
+    });
+    // The raw side stores the same document the server stores, with the etcd Backend's create transaction.
+    const rawKeys: string[][] = workers.map(() => []);
+    const etcd = raw;
+    const rawCreates = await phase(clients, ms, async (w, i) => {
+      const key = `/bench-raw/configmaps/bench/cm-${w}-${i}`;
+      const r = await etcd.if(key, 'Create', '==', 0).then(etcd.put(key).value(body(`cm-${w}-${i}`))).commit();
+      if (r.succeeded) rawKeys[w]!.push(key);
+      return r.succeeded;
+    });
+    const serverGets = await phase(clients, ms, async (w, i) => {
+      const mine = created[w]!;
+      const name = mine.length > 0 ? mine[i % mine.length] : 'cm-0-0';
+      const r = await workers[w]!.raw({ method: 'GET', path: `/api/v1/namespaces/bench/configmaps/${name}`, headers: { accept: 'application/json' } });
+      return r.ok && r.value.status === 200;
+    });
+    const rawGets = await phase(clients, ms, async (w, i) => {
+      const mine = rawKeys[w]!;
+      const value = await etcd.get(mine.length > 0 ? mine[i % mine.length]! : '/bench-raw/none').string();
+      return value !== null;
+    });
+    return [
+      `etcd (1 member, loopback): ${clients} concurrent clients, ${seconds}s per phase`,
+      row('server creates/s', serverCreates, 'raw etcd3 create txns/s', rawCreates),
+      row('server gets/s', serverGets, 'raw etcd3 gets/s', rawGets),
+      `errors: server creates ${serverCreates.errors}, gets ${serverGets.errors}; raw creates ${rawCreates.errors}, gets ${rawGets.errors}`,
+    ];
+  } finally {
+    for (const c of open) c.close();
+    raw?.close();
+    await server?.stop();
+    await cluster?.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+if (isMain(import.meta.url)) {
+  const { values } = parseArgs({ options: { seconds: { type: 'string' }, clients: { type: 'string' } } });
+  process.stdout.write(`${(await etcdBench(Number(values.seconds ?? '3'), Number(values.clients ?? '64'))).join('\n')}\n`);
+}

@@ -1,0 +1,17 @@
+/**
+ * `pods/attach` (kube's AttachREST): the pod must exist and the container be chosen; then the node-agent Status
+ * (node-agent.ts), as no node agent holds the container's streams.
+ */
+import type { RequestContext } from '../../context.js';
+import type { Registry } from '../../../registry/registry.js';
+import type { ResourceDef } from '../../../registry/resource-def.js';
+import { checkContainer, podAgentUnavailable, readTarget } from './node-agent.js';
+
+/** Serves an attach request. */
+export async function handleAttach(ctx: RequestContext, registry: Registry, def: ResourceDef): Promise<void> {
+  const read = await readTarget(ctx, registry, def);
+  if (!read.ok) return ctx.writeStatus(read.status);
+  const bad = checkContainer(read.pod, ctx.query.get('container'));
+  if (bad !== undefined) return ctx.writeStatus(bad);
+  ctx.writeStatus(podAgentUnavailable(read.pod, 'attach'));
+}

@@ -1,0 +1,19 @@
+/**
+ * `pods/exec` (kube's ExecREST): a command is required (`you must specify at least 1 command`), the pod must exist
+ * and the container be chosen; then the node-agent Status (node-agent.ts), as no node agent runs the command.
+ */
+import { badRequest } from '@svc-apiserver/api';
+import type { RequestContext } from '../../context.js';
+import type { Registry } from '../../../registry/registry.js';
+import type { ResourceDef } from '../../../registry/resource-def.js';
+import { checkContainer, podAgentUnavailable, readTarget } from './node-agent.js';
+
+/** Serves an exec request. */
+export async function handleExec(ctx: RequestContext, registry: Registry, def: ResourceDef): Promise<void> {
+  const read = await readTarget(ctx, registry, def);
+  if (!read.ok) return ctx.writeStatus(read.status);
+  if (ctx.query.getAll('command').length === 0) return ctx.writeStatus(badRequest('you must specify at least 1 command'));
+  const bad = checkContainer(read.pod, ctx.query.get('container'));
+  if (bad !== undefined) return ctx.writeStatus(bad);
+  ctx.writeStatus(podAgentUnavailable(read.pod, 'exec'));
+}

@@ -1,0 +1,15 @@
+/**
+ * `pods/portforward` (kube's PortForwardREST): the pod must exist; then the node-agent Status (node-agent.ts), as
+ * no node agent forwards the ports.
+ */
+import type { RequestContext } from '../../context.js';
+import type { Registry } from '../../../registry/registry.js';
+import type { ResourceDef } from '../../../registry/resource-def.js';
+import { podAgentUnavailable, readTarget } from './node-agent.js';
+
+/** Serves a port-forward request. */
+export async function handlePortForward(ctx: RequestContext, registry: Registry, def: ResourceDef): Promise<void> {
+  const read = await readTarget(ctx, registry, def);
+  if (!read.ok) return ctx.writeStatus(read.status);
+  ctx.writeStatus(podAgentUnavailable(read.pod, 'port forwarding'));
+}

@@ -1,0 +1,21 @@
+/**
+ * The `proxy` subresource of pods, services and nodes (kube's ProxyREST): the object must exist (404). A pod is
+ * reached through its node (400 without a host, else 503 as no node agent runs); a service has no endpoint this
+ * server can reach (503 `no endpoints available for service "x"`, kube's answer for a service without ready
+ * endpoints); a node has no agent (503).
+ */
+import type { RequestContext } from '../../context.js';
+import type { Registry } from '../../../registry/registry.js';
+import type { ResourceDef } from '../../../registry/resource-def.js';
+import { serviceUnavailable } from '@svc-apiserver/api';
+import { nodeAgentUnavailable, podAgentUnavailable, readTarget } from './node-agent.js';
+
+/** Serves a proxy request. */
+export async function handleProxy(ctx: RequestContext, registry: Registry, def: ResourceDef): Promise<void> {
+  const read = await readTarget(ctx, registry, def);
+  if (!read.ok) return ctx.writeStatus(read.status);
+  const name = ctx.info.name;
+  if (def.resource === 'services') return ctx.writeStatus(serviceUnavailable(`no endpoints available for service "${name}"`));
+  if (def.resource === 'nodes') return ctx.writeStatus(nodeAgentUnavailable(name, 'proxying'));
+  ctx.writeStatus(podAgentUnavailable(read.pod, 'proxying'));
+}
