@@ -65,13 +65,15 @@ export const fieldError = {
 };
 
 /**
- * 422 Invalid: `ConfigMap "x" is invalid: <one error>` or `... is invalid: [<e1>, <e2>]`,
+ * 422 Invalid: `ConfigMap "x" is invalid: <one error>` or `Deployment.apps "x" is invalid: [<e1>, <e2>]`,
  * with one cause per field error.
  */
 export function invalid(kind: string, qr: QualifiedResource, name: string, errors: readonly FieldError[]): Status {
   const messages = errors.map(fieldErrorMessage);
   const joined = messages.length === 1 ? messages[0] : `[${messages.join(', ')}]`;
-  return failure('Invalid', `${kind} "${name}" is invalid: ${joined}`, {
+  // The message names the group-qualified kind (`Deployment.apps`), details the kind and group apart.
+  const qualifiedKind = qr.group ? `${kind}.${qr.group}` : kind;
+  return failure('Invalid', `${qualifiedKind} "${name}" is invalid: ${joined}`, {
     ...(name ? { name } : {}),
     ...(qr.group ? { group: qr.group } : {}),
     kind,

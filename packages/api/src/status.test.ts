@@ -29,4 +29,7 @@ test('invalid lists one error bare and several in brackets, with causes per fiel
   assert.deepEqual(one.details?.causes, [{ reason: 'FieldValueInvalid', message: 'Invalid value: "Bad": must be lowercase', field: 'metadata.name' }]);
   const two = invalid('Pod', qr, 'p', [fieldError.required('spec.containers'), fieldError.tooLong('metadata.name', 63)]);
   assert.equal(two.message, 'Pod "p" is invalid: [spec.containers: Required value, metadata.name: Too long: must have at most 63 bytes]');
+  const grouped = invalid('Deployment', { group: 'apps', resource: 'deployments' }, 'd', [fieldError.required('spec.selector')]);
+  assert.equal(grouped.message, 'Deployment.apps "d" is invalid: spec.selector: Required value');
+  assert.deepEqual({ kind: grouped.details?.kind, group: grouped.details?.group }, { kind: 'Deployment', group: 'apps' });
 });

@@ -4,7 +4,7 @@
  * served, with kube-apiserver's validation (apimachinery's ValidateListOptions: a 422 Invalid on
  * `ListOptions.meta.<group>`; the etcd3 store's 400 for a continue token with a non-zero resourceVersion).
  */
-import { badRequest, failure, fieldErrorMessage, type FieldError, type Names, type Status } from '@svc-apiserver/api';
+import { badRequest, invalid, type FieldError, type Names, type Status } from '@svc-apiserver/api';
 import type { Outcome } from '../http/context.js';
 
 /** How a read is served. */
@@ -45,14 +45,7 @@ export function parseResourceVersion(value: string | undefined): Outcome<number 
 
 /** 422 `ListOptions.meta.<group> "" is invalid: ...`, as NewInvalid prints ListOptions errors. */
 export function invalidListOptions(names: Names, errors: readonly FieldError[]): Status {
-  const group = names.group('meta');
-  const messages = errors.map(fieldErrorMessage);
-  const joined = messages.length === 1 ? messages[0] : `[${messages.join(', ')}]`;
-  return failure('Invalid', `ListOptions.${group} "" is invalid: ${joined}`, {
-    group,
-    kind: 'ListOptions',
-    causes: errors.map((e) => ({ reason: e.type, message: fieldErrorMessage(e).slice(e.field.length + 2), field: e.field })),
-  });
+  return invalid('ListOptions', { group: names.group('meta'), resource: '' }, '', errors);
 }
 
 const forbidden = (field: string, detail: string): FieldError => ({ type: 'FieldValueForbidden', field, detail });

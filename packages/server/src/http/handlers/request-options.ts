@@ -16,9 +16,7 @@ export type OptionsKind = 'CreateOptions' | 'UpdateOptions' | 'PatchOptions' | '
 /** errors.NewInvalid on an options object: `PatchOptions.meta.svc.io "" is invalid: ...`, 422. */
 export function optionsInvalid(names: Names, kind: OptionsKind, errors: readonly FieldError[]): Status {
   const group = names.group('meta');
-  const status = invalid(`${kind}.${group}`, { group, resource: '' }, '', errors);
-  if (status.details) status.details.kind = kind;
-  return status;
+  return invalid(kind, { group, resource: '' }, '', errors);
 }
 
 /** Go's `%#v` of a []string, as kube prints a bad dryRun value. */

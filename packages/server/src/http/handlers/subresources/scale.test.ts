@@ -46,7 +46,7 @@ test('deployments/scale: get, update and patch read and write spec.replicas', as
   const negative = await call({ verb: 'patch', group: 'apps', resource: 'deployments', namespace: 'default', name: 'web', subresource: 'scale',
     contentType: 'application/merge-patch+json', body: { spec: { replicas: -1 } } });
   assert.equal(negative.code, 422);
-  assert.equal((negative.body as Status).message, 'Scale "web" is invalid: spec.replicas: Invalid value: -1: must be greater than or equal to 0');
+  assert.equal((negative.body as Status).message, 'Scale.autoscaling "web" is invalid: spec.replicas: Invalid value: -1: must be greater than or equal to 0');
 
   const missing = await call({ verb: 'get', group: 'apps', resource: 'deployments', namespace: 'default', name: 'nope', subresource: 'scale' });
   assert.equal(missing.code, 404);
