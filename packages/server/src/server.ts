@@ -36,6 +36,7 @@ import { createServiceAllocator } from './registry/allocators/service-allocator.
 import { startServiceAllocationFeed } from './registry/allocators/service-allocation-feed.js';
 import { serviceStrategy } from './registry/resources/services.js';
 import { buildAuthentication } from './auth/authentication-setup.js';
+import { alwaysAllow, authorizerUnion } from './auth/authz/authorizer.js';
 import type { ObjectGetter } from './auth/authn/object-getter.js';
 import type { ServiceAccountTokenIssuer } from './auth/serviceaccount/token-issuer.js';
 import { selfSubjectReview } from './auth/reviews/self-subject-review.js';
@@ -223,6 +224,8 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       v3: (gv) => openapiV3Document(catalog, gv, served()),
     };
 
+    // One authorizer for the filters and the handlers (an apply that creates asks it about `create` too).
+    const authorizer = authorizerUnion([alwaysAllow()]);
     const api = await startApiServer({
       dataDir,
       bindAddress: o.bindAddress,
@@ -236,7 +239,8 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
         [virtualKey('authentication', 'v1', 'tokenreviews'), tokenReview(authn.value.tokens, authn.value.apiAudiences)],
         [virtualKey('authentication', 'v1alpha1', 'selfsubjectreviews'), selfSubjectReview()],
         [virtualKey('authentication', 'v1beta1', 'selfsubjectreviews'), selfSubjectReview()],
-      ]), subresourceHandlers({ tokens: { issuer: authn.value.tokenIssuer, apiAudiences: authn.value.apiAudiences } })),
+      ]), subresourceHandlers({ tokens: { issuer: authn.value.tokenIssuer, apiAudiences: authn.value.apiAudiences } }), authorizer),
+      authorizer,
       authentication: (generatedCaPem) => authn.value.forServer(generatedCaPem),
       resources: () => registry.all(),
       openapi,

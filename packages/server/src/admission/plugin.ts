@@ -48,8 +48,11 @@ export interface AdmissionPlugin {
  * listers the same way).
  */
 export interface AdmissionDependencies {
-  /** The stored namespace, or undefined when it does not exist. */
-  getNamespace(name: string): Promise<KubeObject | undefined>;
+  /**
+   * The stored namespace, or undefined when it does not exist: read from storage (kube's live lookup), or with
+   * `cached` from the watch cache, which may lag storage by the feed's delay (kube's namespace lister).
+   */
+  getNamespace(name: string, options?: { readonly cached?: boolean }): Promise<KubeObject | undefined>;
 }
 
 /** A plugin that needs {@link AdmissionDependencies}. */

@@ -16,7 +16,7 @@ import { ensurePki, servingSans, writeFileAtomic } from '../pki/ensure-pki.js';
 import { kubeconfigYaml } from '../pki/kubeconfig.js';
 import { authenticatorUnion } from '../auth/authn/authenticator.js';
 import { x509Authenticator } from '../auth/authn/x509.js';
-import { alwaysAllow, authorizerUnion } from '../auth/authz/authorizer.js';
+import { alwaysAllow, authorizerUnion, type Authorizer } from '../auth/authz/authorizer.js';
 import type { RequestContext } from './context.js';
 import { buildChain } from './filters/chain.js';
 import { panicRecovery } from './filters/panic-recovery.js';
@@ -58,6 +58,11 @@ export interface ApiServerOptions {
    * keeps working. Default: client certificates of that CA, anonymous otherwise.
    */
   readonly authentication?: (generatedCaPem: string) => RequestAuthentication;
+  /**
+   * The authorizer of the impersonation and authorization filters; the resource handler must use the same one.
+   * Default: allow everything (kube-apiserver's AlwaysAllow mode).
+   */
+  readonly authorizer?: Authorizer;
 }
 
 /** A running HTTP side. */
@@ -113,7 +118,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
     serverAddress: () => `${clientHost(options.bindAddress)}:${port}`,
   });
   const authn = options.authentication?.(pki.ca.certPem);
-  const authorizer = authorizerUnion([alwaysAllow()]);
+  const authorizer = options.authorizer ?? authorizerUnion([alwaysAllow()]);
   const handler = buildChain(
     [
       panicRecovery(log),

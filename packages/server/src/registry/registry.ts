@@ -70,10 +70,11 @@ export function createRegistry(options: RegistryOptions): Registry {
     validator: catalog.validator,
   };
   admission.initialize({
-    async getNamespace(name) {
+    async getNamespace(name, options) {
       const def = registry.lookup('', 'v1', 'namespaces');
       if (def === undefined) return undefined;
-      const got = await store.get(def, '', name);
+      // resourceVersion "0": any state the cache holds, without a round trip to storage.
+      const got = await store.get(def, '', name, options?.cached === true ? '0' : undefined);
       return got.ok ? got.value : undefined;
     },
   });

@@ -59,6 +59,12 @@ export interface Strategy {
    * use it to go `Terminating` until their spec finalizers are gone.
    */
   holdOnDelete?(object: KubeObject): boolean;
+  /**
+   * Graceful deletion (kube's RESTGracefulDeleteStrategy.CheckGracefulDelete): given the object and the request's
+   * `gracePeriodSeconds` (undefined when the client sent none), the grace period the delete gets, 0 meaning at
+   * once. Resources without it have no graceful deletion (kube: every kind but pods).
+   */
+  gracePeriodFor?(object: KubeObject, requested: number | undefined): number;
   /** The status subresource's behaviour, when the resource has one. */
   readonly status?: SubresourceStrategy;
   /** The finalize subresource's behaviour (namespaces). */

@@ -11,10 +11,25 @@ export const namespaceLifecyclePluginName = 'NamespaceLifecycle';
 
 const allowed: AdmissionResult = { allowed: true };
 
+/**
+ * How long after a namespace's deletion passes admission its lookups skip the cache (kube's forceLiveLookupTTL):
+ * the cache may not show the deletion's Terminating phase yet, and new content must be refused at once.
+ */
+const forceLiveLookupMs = 30_000;
+
 /** Creates the plugin for a flavour's immortal namespaces. */
 export function namespaceLifecyclePlugin(names: Names): InitializablePlugin {
   const immortal = new Set(names.immortalNamespaces);
   let deps: AdmissionDependencies | undefined;
+  /** Namespaces deleted lately, with the time their lookups may use the cache again. */
+  const forceLive = new Map<string, number>();
+  const mustLookUpLive = (namespace: string, now: number): boolean => {
+    const until = forceLive.get(namespace);
+    if (until === undefined) return false;
+    if (until > now) return true;
+    forceLive.delete(namespace);
+    return false;
+  };
   return {
     name: namespaceLifecyclePluginName,
     enabledByDefault: true,
@@ -28,9 +43,17 @@ export function namespaceLifecyclePlugin(names: Names): InitializablePlugin {
       if (a.operation === 'DELETE' && isNamespace && immortal.has(a.name)) {
         return { allowed: false, status: forbidden(qr, a.name, 'this namespace may not be deleted') };
       }
+      if (a.operation === 'DELETE' && isNamespace) {
+        const now = Date.now();
+        for (const [name, until] of forceLive) if (until <= now) forceLive.delete(name);
+        forceLive.set(a.name, now + forceLiveLookupMs);
+      }
       if (isNamespace || a.namespace === '' || a.operation === 'DELETE') return allowed;
       if (deps === undefined) throw new Error('NamespaceLifecycle used before initialize');
-      const namespace = await deps.getNamespace(a.namespace);
+      // Kube's order: the lister (watch cache, no storage round trip on the write path), then a live read when the
+      // cache does not have the namespace (it may have just been created) or the namespace was deleted lately.
+      let namespace = mustLookUpLive(a.namespace, Date.now()) ? undefined : await deps.getNamespace(a.namespace, { cached: true });
+      namespace ??= await deps.getNamespace(a.namespace);
       if (namespace === undefined) return { allowed: false, status: notFound({ group: '', resource: 'namespaces' }, a.namespace) };
       const phase = (namespace.status as { phase?: string } | undefined)?.phase;
       if (a.operation === 'CREATE' && phase === 'Terminating') {

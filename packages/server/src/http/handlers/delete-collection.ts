@@ -32,7 +32,7 @@ export async function handleDeleteCollection(ctx: RequestContext, registry: Regi
   const op = { user: ctx.user, dryRun: options.value.dryRun };
   const propagation = propagationOf(options.value);
   for (const item of listed.value.items) {
-    const result = await deleteObject(registry, def, item.metadata?.namespace ?? '', item.metadata?.name ?? '', op, undefined, propagation);
+    const result = await deleteObject(registry, def, item.metadata?.namespace ?? '', item.metadata?.name ?? '', op, undefined, propagation, options.value.gracePeriodSeconds);
     if (!result.ok && result.status.code !== 404) return ctx.writeStatus(result.status);
   }
   ctx.writeObject(200, listed.value);

@@ -2,7 +2,8 @@
  * delete (DELETE on a named resource): DeleteOptions (body or query) → preconditions (409) → admission → two-phase
  * delete with the garbage-collection finalizers of the propagation policy (see
  * registry/operations/delete-object.ts; nothing stored on a dry run). 200 with the object when it stays for
- * finalizers (202 when the client asked for cascading deletion with `orphanDependents: false`, as kube does); when
+ * finalizers or a grace period (pods bound to a node: 200 with `deletionTimestamp` and `deletionGracePeriodSeconds`;
+ * 202 when the client asked for cascading deletion with `orphanDependents: false`, as kube does); when
  * removed, 200 with the object for resources that return it, else a Success Status naming it.
  */
 import { success } from '@svc-apiserver/api';
@@ -20,7 +21,7 @@ export async function handleDelete(ctx: RequestContext, registry: Registry, def:
   if (!options.ok) return ctx.writeStatus(options.status);
   const result = await deleteObject(
     registry, def, requestNamespace(ctx, def), ctx.info.name, { user: ctx.user, dryRun: options.value.dryRun }, options.value.preconditions,
-    propagationOf(options.value),
+    propagationOf(options.value), options.value.gracePeriodSeconds,
   );
   if (!result.ok) return ctx.writeStatus(result.status);
   const { object, removed } = result.value;

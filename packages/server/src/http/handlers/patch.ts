@@ -10,11 +10,14 @@
  * Server-side apply (`application/apply-patch+yaml`, document 1 §Server-side apply): `fieldManager` required
  * (422), the body checked (no managedFields, the endpoint's apiVersion and kind, every field declared), then merged
  * into the live object by the field manager (409 on conflicts unless `force`); applying to a missing object creates
- * it (201). Only duplicate fields are subject to the field validation level.
+ * it (201) when the user may also `create` it (403 otherwise; see authorize-create.ts). Only duplicate fields are
+ * subject to the field validation level.
  */
 import { conflict, failure, optimisticLockMessage, type KubeObject } from '@svc-apiserver/api';
 import type { RequestContext } from '../context.js';
 import type { Registry } from '../../registry/registry.js';
+import type { Authorizer } from '../../auth/authz/authorizer.js';
+import { authorizeCreate } from './authorize-create.js';
 import type { ResourceDef } from '../../registry/resource-def.js';
 import { applyConfiguration, type ManagedObject } from '../../apply/field-manager.js';
 import { conflictStatus } from '../../apply/conflicts.js';
@@ -33,8 +36,8 @@ import {
 /** Compare-and-swap attempts before a patch gives up with 409 (kube's patcher retries a few times as well). */
 const maxAttempts = 16;
 
-/** Serves a patch. */
-export async function handlePatch(ctx: RequestContext, registry: Registry, def: ResourceDef): Promise<void> {
+/** Serves a patch; `authorizer` answers the extra `create` check of an apply that creates. */
+export async function handlePatch(ctx: RequestContext, registry: Registry, def: ResourceDef, authorizer: Authorizer): Promise<void> {
   const contentType = ctx.headers['content-type'] ?? '';
   const isApply = contentType.split(';')[0]!.trim().toLowerCase() === applyPatchType;
   const options = parseWriteOptions(ctx.query, ctx.names, 'PatchOptions', ctx.headers['user-agent'], isApply);
@@ -51,6 +54,8 @@ export async function handlePatch(ctx: RequestContext, registry: Registry, def: 
   const target = { group: def.group, version: def.version, kind: def.kind, namespace, name };
 
   let config: KubeObject | undefined;
+  // Asked once, on the first attempt that creates (kube's withAuthorization caches its decision the same way).
+  let createAllowed = false;
   if (isApply) {
     config = decoded.value.object;
     const checked = checkApplyConfiguration(target, config);
@@ -94,6 +99,11 @@ export async function handlePatch(ctx: RequestContext, registry: Registry, def: 
       const placed = reconcileNamespace(def, next, namespace);
       if (!placed.ok) return ctx.writeStatus(placed.status);
       delete next.metadata?.resourceVersion;
+      if (!createAllowed) {
+        const allowed = await authorizeCreate(ctx, authorizer, def);
+        if (!allowed.ok) return ctx.writeStatus(allowed.status);
+        createAllowed = true;
+      }
       const created = await createObject(registry, def, next, op);
       if (!created.ok && created.status.reason === 'AlreadyExists' && attempt + 1 < maxAttempts) continue;
       if (!created.ok) return ctx.writeStatus(created.status);

@@ -19,6 +19,7 @@ import { recordDeprecatedRequest } from '../../registry/deprecation.js';
 import { handleVirtualCreate, virtualKey, type VirtualResources } from './virtual-create.js';
 import { subresourceStrategy } from '../../registry/operations/prepare.js';
 import { subresourceHandlers, type SubresourceHandlers } from './subresources/index.js';
+import { alwaysAllow, type Authorizer } from '../../auth/authz/authorizer.js';
 
 type VerbHandler = (ctx: RequestContext, registry: Registry, def: ResourceDef) => Promise<void>;
 
@@ -28,7 +29,6 @@ const handlers: Readonly<Record<string, VerbHandler>> = {
   watch: handleWatch,
   create: handleCreate,
   update: handleUpdate,
-  patch: handlePatch,
   delete: handleDelete,
   deletecollection: handleDeleteCollection,
 };
@@ -43,10 +43,19 @@ export function resourceNotFound() {
   return failure('NotFound', 'the server could not find the requested resource', {});
 }
 
-/** The handler of every resource request. */
+/**
+ * The handler of every resource request. `authorizer` is the one the authorization filter uses: handlers ask it
+ * about a second verb a request turns out to need (an apply that creates needs `create`). The default allows
+ * everything, as the server's authorizer does until RBAC; the server passes its own.
+ */
 export function resourceHandler(
   registry: Registry, virtual: VirtualResources = new Map(), subresources: SubresourceHandlers = subresourceHandlers(),
+  authorizer: Authorizer = alwaysAllow(),
 ): (ctx: RequestContext) => Promise<void> {
+  const verbHandlers: Readonly<Record<string, VerbHandler>> = {
+    ...handlers,
+    patch: (ctx, registry, def) => handlePatch(ctx, registry, def, authorizer),
+  };
   return async (ctx) => {
     const info = ctx.info;
     const def = registry.lookup(info.apiGroup, info.apiVersion, info.resource);
@@ -63,7 +72,7 @@ export function resourceHandler(
       if (sub === undefined || info.name === '') return ctx.writeStatus(resourceNotFound());
       verbs = sub.verbs;
     }
-    const handler = handlers[info.verb];
+    const handler = verbHandlers[info.verb];
     if (handler === undefined || !verbs.includes(info.verb)) return ctx.writeStatus(methodNotAllowed());
     // Subresources served by code (scale, binding, eviction, token, the node-agent routes) and the core
     // `bindings` resource, which is pods/binding addressed by the Binding's own name.

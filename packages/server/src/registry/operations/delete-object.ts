@@ -7,6 +7,12 @@
  * finalizer, `Background` (the default) neither; without an explicit policy, a finalizer already there decides.
  * The garbage collector then orphans or deletes the dependents and removes the finalizer. A repeated delete of an
  * object being deleted only changes those finalizers. Retries on write conflicts.
+ *
+ * Graceful deletion (rest.BeforeDelete with the strategy's CheckGracefulDelete; pods only, as in kube): the
+ * strategy picks the grace period; above 0 the object gets `deletionTimestamp` = now + grace and
+ * `deletionGracePeriodSeconds` and stays (the node agent finishes the deletion); 0 marks it and removes it at once
+ * (unless finalizers keep it). A later delete of an object in its grace period may only shorten it (the deadline
+ * moves by the difference); an equal or longer one, or none, changes nothing and answers the object as it is.
  */
 import { conflict, type KubeObject, type Status } from '@svc-apiserver/api';
 import type { Outcome } from '../../http/context.js';
@@ -82,10 +88,56 @@ function sameSet(a: readonly string[], b: readonly string[]): boolean {
   return sa.size === sb.size && [...sa].every((x) => sb.has(x));
 }
 
-/** Deletes one object. */
+/** RFC 3339 (seconds) of a time in milliseconds, as `metav1.Time` serializes. */
+function timestampAt(ms: number): string {
+  return new Date(ms).toISOString().replace(/\.\d+Z$/, 'Z');
+}
+
+/** The outcome of {@link beforeDelete}. */
+export interface GracefulDecision {
+  /** The object was marked for a graceful deletion (in `object`); `period` is its grace period. */
+  readonly graceful: boolean;
+  /** A graceful deletion is already under way and this delete does not shorten it: nothing changes. */
+  readonly pending: boolean;
+  readonly period: number;
+}
+
+/**
+ * rest.BeforeDelete's graceful part, on a copy of the stored object (changed in place): negative grace periods
+ * count as 1 s; an object already being deleted with a grace period may only have it shortened; otherwise the
+ * strategy's grace period sets `deletionTimestamp` and `deletionGracePeriodSeconds` (and bumps `generation`).
+ */
+export function beforeDelete(def: ResourceDef, object: KubeObject, requested: number | undefined, nowMs = Date.now()): GracefulDecision {
+  const gracePeriodFor = def.strategy.gracePeriodFor;
+  const none = { graceful: false, pending: false, period: 0 };
+  if (gracePeriodFor === undefined) return none;
+  const grace = requested !== undefined && requested < 0 ? 1 : requested;
+  const meta = (object.metadata ??= {});
+  if (meta.deletionGracePeriodSeconds !== undefined && meta.deletionGracePeriodSeconds < 0) meta.deletionGracePeriodSeconds = 1;
+  if (meta.deletionTimestamp !== undefined) {
+    const current = meta.deletionGracePeriodSeconds;
+    // Marked without a grace period (finalizers) or with 0: nothing graceful is left to wait for.
+    if (current === undefined || current === 0) return none;
+    if (grace === undefined || grace >= current) return { graceful: false, pending: true, period: current };
+    const deadline = Date.parse(meta.deletionTimestamp) - current * 1000 + grace * 1000;
+    meta.deletionTimestamp = timestampAt(deadline);
+    meta.deletionGracePeriodSeconds = grace;
+    return { graceful: true, pending: false, period: grace };
+  }
+  const period = gracePeriodFor(object, grace);
+  meta.deletionTimestamp = timestampAt(nowMs + period * 1000);
+  meta.deletionGracePeriodSeconds = period;
+  if (meta.generation !== undefined && meta.generation > 0) meta.generation += 1;
+  return { graceful: true, pending: false, period };
+}
+
+/**
+ * Deletes one object. `gracePeriodSeconds` is DeleteOptions.gracePeriodSeconds (undefined: the object's default);
+ * it matters only for resources with graceful deletion.
+ */
 export async function deleteObject(
   registry: Registry, def: ResourceDef, namespace: string, name: string, ctx: OperationContext,
-  preconditions?: DeletePreconditions, propagation: Propagation = {},
+  preconditions?: DeletePreconditions, propagation: Propagation = {}, gracePeriodSeconds?: number,
 ): Promise<Outcome<DeleteResult>> {
   for (;;) {
     const got = await registry.store.get(def, namespace, name);
@@ -100,22 +152,38 @@ export async function deleteObject(
     if (!validated.allowed) return { ok: false, status: validated.status };
 
     const marked = structuredClone(current);
+    const grace = beforeDelete(def, marked, gracePeriodSeconds);
+    // kube: finalizers cannot be changed by a delete while a graceful deletion is pending.
+    if (grace.pending) return { ok: true, value: { object: current, removed: false } };
     const meta = (marked.metadata ??= {});
     const before = meta.finalizers ?? [];
     const after = finalizersForPropagation(before, propagation);
     if (!sameSet(before, after)) meta.finalizers = after;
     const held = def.strategy.holdOnDelete?.(marked) ?? false;
-    const pending = held || (meta.finalizers ?? []).length > 0;
-    if (pending) {
+    const finalizing = held || (meta.finalizers ?? []).length > 0;
+    if (grace.graceful || finalizing) {
       if (meta.deletionTimestamp === undefined) {
         meta.deletionTimestamp = nowTimestamp();
         meta.deletionGracePeriodSeconds = 0;
       }
-      if (JSON.stringify(marked) === JSON.stringify(current)) return { ok: true, value: { object: current, removed: false } };
-      const written = await registry.store.update(def, marked, { dryRun: ctx.dryRun });
-      if (written.ok) return { ok: true, value: { object: written.value, removed: false } };
-      if (written.conflict) continue;
-      return written;
+      let stored = current;
+      if (JSON.stringify(marked) !== JSON.stringify(current)) {
+        const written = await registry.store.update(def, marked, { dryRun: ctx.dryRun });
+        if (!written.ok && written.conflict) continue;
+        if (!written.ok) return written;
+        stored = written.value;
+      }
+      // Kept for its finalizers or its grace period; a zero grace period without finalizers removes it now.
+      if (finalizing || grace.period > 0) return { ok: true, value: { object: stored, removed: false } };
+      const removed = await registry.store.remove(def, stored, { dryRun: ctx.dryRun });
+      if (removed.ok) {
+        await afterRemove(def, removed.value, ctx.dryRun);
+        return { ok: true, value: { object: removed.value, removed: true } };
+      }
+      if (removed.conflict) continue;
+      // Another client finished the deletion first (kube tolerates the NotFound here, kubernetes#19403).
+      if (removed.status.code === 404) return { ok: true, value: { object: stored, removed: true } };
+      return removed;
     }
     const removed = await registry.store.remove(def, current, { dryRun: ctx.dryRun });
     if (removed.ok) {

@@ -70,8 +70,28 @@ function podFields(object: KubeObject): Record<string, string> {
   return { ...podPaths(object), 'spec.hostNetwork': String(hostNetwork), 'status.podIP': podIP };
 }
 
+/**
+ * The pod's grace period on delete (podStrategy.CheckGracefulDelete): the requested one, else
+ * `spec.terminationGracePeriodSeconds` (else 0); 0 for a pod not bound to a node (no node agent would ever stop
+ * it) and for a pod already `Succeeded` or `Failed`.
+ */
+export function podGracePeriod(object: KubeObject, requested: number | undefined): number {
+  const spec = record(object['spec']) ?? {};
+  const configured = spec['terminationGracePeriodSeconds'];
+  let period = requested ?? (typeof configured === 'number' ? configured : 0);
+  const nodeName = spec['nodeName'];
+  if (typeof nodeName !== 'string' || nodeName === '') period = 0;
+  const phase = record(object.status)?.['phase'];
+  if (phase === 'Succeeded' || phase === 'Failed') period = 0;
+  return period;
+}
+
 /** The pod strategy. */
 export function podStrategy(): Strategy {
+  return { ...podStrategyBase(), gracePeriodFor: podGracePeriod };
+}
+
+function podStrategyBase(): Strategy {
   return defineStrategy({
     hasStatus: true,
     returnDeletedObject: true,
