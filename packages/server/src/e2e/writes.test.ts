@@ -183,3 +183,26 @@ test('DELETE options: preconditions 409, body or query options, deletecollection
   const left = await call(server.client, 'GET', `${cms}?labelSelector=page%3Dyes`);
   assert.deepEqual(left.body.items, []);
 });
+
+test('graceful pod deletion: a bound pod stays Terminating until --grace-period=0 --force; unbound pods go at once', async () => {
+  const bound = await call(server.client, 'POST', pods, { ...pod('graceful', [{ name: 'c', image: 'nginx' }]), spec: { nodeName: 'node-1', containers: [{ name: 'c', image: 'nginx' }] } });
+  assert.equal(bound.status, 201, bound.text);
+  // kubectl delete sends DeleteOptions in the body.
+  const first = await call(server.client, 'DELETE', `${pods}/graceful`, { apiVersion: 'v1', kind: 'DeleteOptions', propagationPolicy: 'Background' });
+  assert.equal(first.status, 200, first.text);
+  assert.equal(first.body.kind, 'Pod');
+  assert.equal(first.body.metadata.deletionGracePeriodSeconds, 30);
+  assert.ok(Date.parse(first.body.metadata.deletionTimestamp) > Date.now() + 20_000, first.body.metadata.deletionTimestamp);
+  const longer = await call(server.client, 'DELETE', `${pods}/graceful?gracePeriodSeconds=120`);
+  assert.equal(longer.status, 200);
+  assert.equal(longer.body.metadata.deletionGracePeriodSeconds, 30, 'a grace period may only shorten');
+  assert.equal((await call(server.client, 'GET', `${pods}/graceful`)).status, 200, 'Terminating: no node agent finishes it');
+  const forced = await call(server.client, 'DELETE', `${pods}/graceful`, { apiVersion: 'v1', kind: 'DeleteOptions', gracePeriodSeconds: 0 });
+  assert.equal(forced.status, 200, forced.text);
+  assert.equal((await call(server.client, 'GET', `${pods}/graceful`)).status, 404);
+
+  const unbound = await call(server.client, 'POST', pods, pod('unbound', [{ name: 'c', image: 'nginx' }]));
+  assert.equal(unbound.status, 201);
+  assert.equal((await call(server.client, 'DELETE', `${pods}/unbound`)).status, 200);
+  assert.equal((await call(server.client, 'GET', `${pods}/unbound`)).status, 404);
+});
