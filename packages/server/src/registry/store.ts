@@ -16,7 +16,7 @@ import { createCacheSet, type CacheSet, type CacheSetOptions } from '../storage/
 import type { StoredObject } from '../storage/watch-cache/stored-object.js';
 import type { ResourceDef } from './resource-def.js';
 import type { Selection } from './selection.js';
-import { createReader, type ListPage, type ReaderOptions, type WatchHandle, type WatchQuery, type WatchSink } from './reader.js';
+import { createReader, type ListPage, type ReaderOptions, type ReadListQuery, type WatchHandle, type WatchQuery, type WatchSink } from './reader.js';
 
 /** A storage write's result; `conflict` tells a compare-and-swap loop to read again and retry. */
 export type WriteOutcome =
@@ -24,16 +24,7 @@ export type WriteOutcome =
   | { readonly ok: false; readonly status: Status; readonly conflict: boolean };
 
 /** What a list reads. */
-export interface ListQuery {
-  /** `''` for all namespaces (and for cluster-scoped resources). */
-  readonly namespace: string;
-  readonly selection: Selection;
-  readonly limit?: number;
-  readonly continue?: string;
-  readonly resourceVersion?: string;
-  readonly resourceVersionMatch?: string;
-  readonly sendInitialEvents?: boolean;
-}
+export type ListQuery = ReadListQuery;
 
 export type { ListPage, WatchHandle, WatchQuery, WatchSink } from './reader.js';
 
