@@ -49,12 +49,13 @@ test('allocator: fills, detects conflicts, frees on delete, follows stored servi
   a.observe('ns/a', undefined);
   now += 60_000;
   assert.deepEqual(a.allocate(svc('b', { type: 'NodePort', clusterIP: spec.clusterIP, ports: [{ port: 80, nodePort: spec.ports[0]!.nodePort }] })), []);
-  // An unconfirmed reservation lapses.
-  const reserved = svc('d', { clusterIP: '10.0.0.6', ports: [{ port: 1 }] });
+  // An unconfirmed reservation lapses. (Any address but the one 'b' holds, which was picked at random.)
+  const freeIp = ['10.0.0.5', '10.0.0.6'].find((ip) => ip !== spec.clusterIP)!;
+  const reserved = svc('d', { clusterIP: freeIp, ports: [{ port: 1 }] });
   assert.deepEqual(a.allocate(reserved), []);
-  assert.equal(a.allocate(svc('e', { clusterIP: '10.0.0.6', ports: [{ port: 1 }] })).length, 1);
+  assert.equal(a.allocate(svc('e', { clusterIP: freeIp, ports: [{ port: 1 }] })).length, 1);
   now += 60_000;
-  assert.deepEqual(a.allocate(svc('e', { clusterIP: '10.0.0.6', ports: [{ port: 1 }] })), []);
+  assert.deepEqual(a.allocate(svc('e', { clusterIP: freeIp, ports: [{ port: 1 }] })), []);
   // A full port range is reported.
   const full = createServiceAllocator(range('10.0.0.0/29'), ports('30000-30000'));
   assert.deepEqual(full.allocate(svc('f', { type: 'NodePort', ports: [{ port: 1 }] })), []);
