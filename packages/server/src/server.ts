@@ -12,7 +12,7 @@ import type { Backend } from './storage/backend.js';
 import { openSqliteBackend } from './storage/sqlite/sqlite-backend.js';
 import { openMemoryBackend } from './storage/memory/memory-backend.js';
 import { startCompactor } from './storage/compactor.js';
-import { openEtcdBackend, type EtcdBackend } from './storage/etcd/etcd-backend.js';
+import type { EtcdBackend } from './storage/etcd/etcd-backend.js';
 import { startEtcdCompactor } from './storage/etcd/etcd-compactor.js';
 import { loadCatalog } from './schema/load-catalog.js';
 import { createRegistry } from './registry/registry.js';
@@ -101,6 +101,8 @@ async function openEtcd(o: ServerOptions): Promise<EtcdBackend> {
       ...(o.etcdCertfile === '' ? {} : { cert: await read(o.etcdCertfile) }),
       ...(o.etcdKeyfile === '' ? {} : { key: await read(o.etcdKeyfile) }),
     };
+  // The etcd client (gRPC and its protocol definitions) loads only for servers that use etcd.
+  const { openEtcdBackend } = await import('./storage/etcd/etcd-backend.js');
   return openEtcdBackend({
     endpoints: o.etcdServers,
     prefix,
