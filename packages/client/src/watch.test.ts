@@ -108,3 +108,35 @@ test('gives up with an ERROR event after repeated connection failures', async ()
   assert.equal(events[0]!.type, 'ERROR');
   assert.equal((events[0]!.object as { code?: number }).code, 0);
 });
+
+test('transient failures (a 503 answer, an ERROR event with a 5xx Status) are retried from the last resourceVersion', async () => {
+  const asked: string[] = [];
+  let connection = 0;
+  const stub = await startStub((req, res) => {
+    connection++;
+    asked.push(new URL(req.url ?? '', 'http://x').searchParams.get('resourceVersion') ?? '');
+    if (connection === 1) {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write(ev('ADDED', 'a', '11'));
+      res.end(JSON.stringify({ type: 'ERROR', object: { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', reason: 'ServiceUnavailable', message: 'storage unavailable', code: 503 } }) + '\n');
+    } else if (connection === 2) {
+      res.writeHead(503, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', reason: 'ServiceUnavailable', message: 'storage unavailable', code: 503 }));
+    } else if (connection === 3) {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write(ev('ADDED', 'b', '12'));
+      res.end(JSON.stringify({ type: 'ERROR', object: gone('too old resource version: 12 (20)') }) + '\n');
+    }
+  });
+  const client = createClient({ server: stub.url, namespace: 'default' });
+  try {
+    const events: WatchEvent[] = [];
+    for await (const e of client.watch(cm, { resourceVersion: '10', retryDelayMs: 10 })) events.push(e);
+    assert.deepEqual(events.map((e) => e.type), ['ADDED', 'ADDED', 'ERROR']);
+    assert.equal(isResourceExpired(events[2]!), true, 'a 410 still ends the watch');
+    assert.deepEqual(asked, ['10', '11', '11']);
+  } finally {
+    client.close();
+    await stub.close();
+  }
+});

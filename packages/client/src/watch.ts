@@ -1,8 +1,10 @@
 /**
  * Watch streams: `GET <collection>?watch=true` read as newline-delimited JSON events, as an abortable AsyncIterable.
  * When the connection ends (server timeout, network), the stream reconnects from the last resourceVersion it saw,
- * as client-go's RetryWatcher does. An `ERROR` event ends the iteration: its object is the Status, and code 410
- * (Expired/Gone) means the caller's resourceVersion is too old and it must list again.
+ * as client-go's RetryWatcher does. A transient failure (an `ERROR` event or an answer with a 5xx or 429 Status,
+ * e.g. while the server's storage fails over) is retried the same way with backoff. Any other `ERROR` ends the
+ * iteration: its object is the Status, and code 410 (Expired/Gone) means the caller's resourceVersion is too old
+ * and it must list again.
  */
 import type { IncomingMessage } from 'node:http';
 import type { KubeObject, Status, WatchEvent } from '@svc-apiserver/api';
@@ -33,6 +35,11 @@ export interface WatchHandle<T extends KubeObject = KubeObject> extends AsyncIte
   /** The last resourceVersion seen (or the starting one). */
   readonly resourceVersion: string | undefined;
   close(): void;
+}
+
+/** A failure worth retrying from the same resourceVersion: the server or its storage was briefly unavailable. */
+function transient(status: Status): boolean {
+  return status.code >= 500 || status.code === 429;
 }
 
 /** An ERROR event carrying a Status, as the server sends for 410. */
@@ -87,6 +94,8 @@ export function watchResource<T extends KubeObject = KubeObject>(transport: Tran
   const reconnect = options.reconnect ?? true;
   const maxRetries = options.maxRetries ?? 5;
   const baseDelay = options.retryDelayMs ?? 200;
+  /** Doubling delays, capped at 5 s as client-go's watch backoff is. */
+  const backoff = (n: number): number => Math.min(baseDelay * 2 ** (n - 1), 5000);
 
   async function* run(): AsyncGenerator<WatchEvent<T>> {
     try {
@@ -116,7 +125,7 @@ export function watchResource<T extends KubeObject = KubeObject>(transport: Tran
           yield errorEvent<T>(opened.status);
           return;
         }
-        await sleep(baseDelay * 2 ** (failures - 1), signal);
+        await sleep(backoff(failures), signal);
         continue;
       }
       const res = opened.value;
@@ -127,10 +136,15 @@ export function watchResource<T extends KubeObject = KubeObject>(transport: Tran
         } catch {
           // the status line is enough
         }
-        yield errorEvent<T>(statusFromResponse(res.statusCode ?? 0, Buffer.concat(chunks)));
+        const status = statusFromResponse(res.statusCode ?? 0, Buffer.concat(chunks));
+        if (reconnect && transient(status) && ++failures <= maxRetries) {
+          await sleep(backoff(failures), signal);
+          continue;
+        }
+        yield errorEvent<T>(status);
         return;
       }
-      failures = 0;
+      let retryAfterError: Status | undefined;
       try {
         for await (const line of lines(res)) {
           let event: WatchEvent<T>;
@@ -143,11 +157,16 @@ export function watchResource<T extends KubeObject = KubeObject>(transport: Tran
           }
           if (event.type === 'ERROR') {
             res.destroy();
+            if (reconnect && transient(event.object as unknown as Status)) {
+              retryAfterError = event.object as unknown as Status;
+              break;
+            }
             yield event;
             return;
           }
           const rv = (event.object as KubeObject | undefined)?.metadata?.resourceVersion;
           if (rv) resourceVersion = rv;
+          failures = 0;
           yield event;
           if (signal.aborted) {
             res.destroy();
@@ -158,6 +177,13 @@ export function watchResource<T extends KubeObject = KubeObject>(transport: Tran
         // connection reset or aborted: reconnect below unless the caller stopped
       }
       if (signal.aborted || !reconnect) return;
+      if (retryAfterError !== undefined) {
+        if (++failures > maxRetries) {
+          yield errorEvent<T>(retryAfterError);
+          return;
+        }
+        await sleep(backoff(failures), signal);
+      }
     }
   }
 

@@ -70,24 +70,28 @@ if (binary === undefined) {
         })();
         return w;
       });
+      // The watches are closed however the test ends: a retrying watch would keep the test process alive.
       const total = 40;
-      const names: string[] = [];
-      for (let i = 0; i < total; i++) {
-        if (i === 10) await cluster.members[1]!.kill();
-        if (i === 25) await cluster.members[1]!.restart();
-        const name = `cm-${String(i).padStart(3, '0')}`;
-        names.push(name);
-        const via = i % 2 === 0 ? a : b;
-        await retried(() => call(via.client, 'POST', `/api/v1/namespaces/${ns}/configmaps`, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data: { i: String(i) } }), 201);
-        // A consistent read on the other replica sees the write at once.
-        const other = via === a ? b : a;
-        const got = await call(other.client, 'GET', `/api/v1/namespaces/${ns}/configmaps/${name}`);
-        assert.equal(got.status, 200, `replica did not see ${name}: ${got.text}`);
+      try {
+        const names: string[] = [];
+        for (let i = 0; i < total; i++) {
+          if (i === 10) await cluster.members[1]!.kill();
+          if (i === 25) await cluster.members[1]!.restart();
+          const name = `cm-${String(i).padStart(3, '0')}`;
+          names.push(name);
+          const via = i % 2 === 0 ? a : b;
+          await retried(() => call(via.client, 'POST', `/api/v1/namespaces/${ns}/configmaps`, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data: { i: String(i) } }), 201);
+          // A consistent read on the other replica sees the write at once.
+          const other = via === a ? b : a;
+          const got = await call(other.client, 'GET', `/api/v1/namespaces/${ns}/configmaps/${name}`);
+          assert.equal(got.status, 200, `replica did not see ${name}: ${got.text}`);
+        }
+        assert.ok(await eventually(async () => seen[0]!.length >= total && seen[1]!.length >= total, 15_000), `watchers saw ${seen[0]!.length} and ${seen[1]!.length} of ${total}`);
+        assert.deepEqual(seen[0], names, 'replica A watcher: every event once, in order');
+        assert.deepEqual(seen[1], names, 'replica B watcher: every event once, in order');
+      } finally {
+        for (const w of watches) w.close();
       }
-      assert.ok(await eventually(async () => seen[0]!.length >= total && seen[1]!.length >= total, 15_000), `watchers saw ${seen[0]!.length} and ${seen[1]!.length} of ${total}`);
-      for (const w of watches) w.close();
-      assert.deepEqual(seen[0], names, 'replica A watcher: every event once, in order');
-      assert.deepEqual(seen[1], names, 'replica B watcher: every event once, in order');
       const list = await call(b.client, 'GET', `/api/v1/namespaces/${ns}/configmaps`);
       assert.equal(list.body.items.length, total);
     });

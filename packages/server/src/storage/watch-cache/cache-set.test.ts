@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { Backend, WatchListener } from '../backend.js';
+import type { Backend, BackendWatch, WatchListener } from '../backend.js';
 import { openMemoryBackend } from '../memory/memory-backend.js';
 import { createCacheSet, resourcePrefixOf } from './cache-set.js';
 import { objectCodec } from './stored-object.js';
@@ -13,6 +13,7 @@ const value = (name: string, v = '') => JSON.stringify({ apiVersion: 'v1', kind:
 function controllableBackend() {
   const inner = openMemoryBackend();
   const listeners: WatchListener[] = [];
+  const handles: BackendWatch[] = [];
   let listGate: Promise<void> | undefined;
   const backend: Backend = {
     ...inner,
@@ -23,14 +24,19 @@ function controllableBackend() {
     },
     watch(p, after, listener) {
       listeners.push(listener);
-      return inner.watch(p, after, listener);
+      const handle = inner.watch(p, after, listener);
+      handles.push(handle);
+      return handle;
     },
   };
   return {
     backend,
     inner,
     /** Ends the current feed as a lost store would. */
-    failFeed: () => listeners.at(-1)!.onError({ code: 'Unavailable', message: 'store lost' }),
+    failFeed: () => {
+      handles.at(-1)!.cancel();
+      listeners.at(-1)!.onError({ code: 'Unavailable', message: 'store lost' });
+    },
     feeds: () => listeners.length,
     holdLists(): () => void {
       let release!: () => void;
@@ -90,10 +96,10 @@ test('cache set: events that arrive while a cache is being listed are applied af
   caches.close();
 });
 
-test('cache set: when the feed fails every cache watch ends, the caches are rebuilt, and the feed restarts', async () => {
+test('cache set: a feed that cannot resume in time ends every cache watch, the caches are rebuilt, and the feed restarts', async () => {
   const { backend, inner, failFeed, feeds } = controllableBackend();
   const logs: string[] = [];
-  const caches = createCacheSet(backend, { restartDelayMs: 10, log: (m) => void logs.push(m) });
+  const caches = createCacheSet(backend, { restartDelayMs: 10, resumeWindowMs: 0, log: (m) => void logs.push(m) });
   await inner.create(`${prefix}ns/a`, value('a'));
   const cache = (await caches.cache(prefix, codec))!;
   let closed = 0;
@@ -113,4 +119,26 @@ test('cache set: when the feed fails every cache watch ends, the caches are rebu
   caches.close();
   assert.equal(await caches.cache(prefix, codec), undefined);
   assert.equal(await caches.waitFresh(1_000_000, 1000), false);
+});
+
+test('cache set: a feed lost to unavailable storage resumes from its last revision, keeping caches and watches', async () => {
+  const { backend, inner, failFeed, feeds } = controllableBackend();
+  const caches = createCacheSet(backend, { restartDelayMs: 10, resumeWindowMs: 5_000 });
+  await inner.create(`${prefix}ns/a`, value('a'));
+  const cache = (await caches.cache(prefix, codec))!;
+  const events: string[] = [];
+  let closed = 0;
+  cache.watch(prefix, { kind: 'state' }, { event: (e) => void events.push(String((e as { type?: unknown }).type ?? 'event')), closed: () => void closed++ });
+  const before = events.length;
+  failFeed();
+  // Written while the feed is down: the resumed feed replays it from the revision it had seen.
+  await inner.create(`${prefix}ns/b`, value('b'));
+  await new Promise((r) => setTimeout(r, 100));
+  assert.equal(closed, 0, 'the watch stays open');
+  assert.equal(feeds(), 2);
+  assert.equal(caches.running(), true);
+  assert.equal(await caches.cache(prefix, codec), cache, 'the same cache serves on');
+  assert.deepEqual(cache.list(prefix).map((o) => o.key.slice(prefix.length)), ['ns/a', 'ns/b']);
+  assert.equal(events.length, before + 1, 'the write made during the gap arrives once');
+  caches.close();
 });

@@ -7,9 +7,11 @@
  * A resource's cache is built on first use: its prefix is listed at the current revision while the feed's events
  * for it are held back, then those above the list's revision are applied. When the feed fails (storage lost,
  * history compacted under it) every cache is dropped and every cache watch ends, so clients resume from their last
- * resourceVersion or list again; the feed restarts from the current revision.
+ * resourceVersion or list again; the feed restarts from the current revision. A feed that fails because storage
+ * was briefly unreachable (an etcd member lost, the client moving to another) first resumes from the last revision
+ * it saw, keeping the caches and their watches: only when it cannot resume within `resumeWindowMs` is it dropped.
  */
-import type { Backend, BackendEvent, BackendWatch } from '../backend.js';
+import type { Backend, BackendEvent, BackendWatch, WatchListener } from '../backend.js';
 import { registryRoot } from '../key.js';
 import { createResourceCache, type ResourceCache, type ResourceCacheControl } from './resource-cache.js';
 import type { ObjectCodec } from './stored-object.js';
@@ -24,6 +26,8 @@ export interface CacheSetOptions {
   readonly bookmarkIntervalMs?: number;
   /** Delay before a failed feed is started again (default 1 s). */
   readonly restartDelayMs?: number;
+  /** How long a feed lost to unavailable storage keeps trying to resume before the caches are dropped (default 5 s). */
+  readonly resumeWindowMs?: number;
   /** Told about feed failures. */
   readonly log?: (message: string) => void;
 }
@@ -71,6 +75,11 @@ export function createCacheSet(backend: Backend, options: CacheSetOptions = {}):
   const windowMs = options.windowMs ?? 5 * 60 * 1000;
   const maxEvents = options.maxEvents ?? 100_000;
   const restartDelayMs = options.restartDelayMs ?? 1000;
+  const resumeWindowMs = options.resumeWindowMs ?? 5000;
+  /** When the feed first failed in the current run of failures; cleared once a resumed feed stays up. */
+  let failingSince: number | undefined;
+  /** Counts feed (re)starts, so a timer of an older attempt does nothing. */
+  let attempt = 0;
   let entries = new Map<string, Entry>();
   let seen = 0;
   let feed: BackendWatch | undefined;
@@ -97,6 +106,54 @@ export function createCacheSet(backend: Backend, options: CacheSetOptions = {}):
     if (!closed) options.log?.(`watch cache feed ended (${why}); caches rebuild on next use`);
   };
 
+  const listener: WatchListener = {
+    onEvents(events) {
+      for (const e of events) {
+        const prefix = resourcePrefixOf(e.kv.key);
+        const entry = prefix === undefined ? undefined : entries.get(prefix);
+        if (entry?.cache !== undefined) entry.cache.apply(e);
+        else entry?.held?.push(e);
+      }
+      if (events.length > 0) seen = Math.max(seen, events[events.length - 1]!.kv.modRevision);
+      settleWaiters();
+    },
+    onProgress(revision) {
+      // Writes outside the registry (another prefix on a shared etcd, the compaction key) move the store's
+      // revision without an event: the store's progress report says the caches are current anyway.
+      seen = Math.max(seen, revision);
+      settleWaiters();
+    },
+    onError(error) {
+      feed = undefined;
+      if (closed) return;
+      const now = Date.now();
+      if (error.code === 'Unavailable' && now - (failingSince ??= now) < resumeWindowMs) {
+        setTimeout(() => resume(), Math.min(restartDelayMs, 200)).unref();
+        return;
+      }
+      failingSince = undefined;
+      reset(error.code === 'Compacted' ? 'history compacted' : error.message);
+      setTimeout(() => void start(), restartDelayMs).unref();
+    },
+  };
+
+  /** Watches the registry after `from`; a feed that stays up for the resume window ends a run of failures. */
+  const watchFrom = (from: number): void => {
+    const mine = ++attempt;
+    feed = backend.watch(registryRoot, from, listener);
+    if (failingSince !== undefined) {
+      setTimeout(() => {
+        if (attempt === mine && feed !== undefined) failingSince = undefined;
+      }, resumeWindowMs).unref();
+    }
+  };
+
+  /** Picks the feed up where it stopped, keeping the caches. */
+  const resume = (): void => {
+    if (closed || started === undefined || feed !== undefined) return;
+    watchFrom(seen);
+  };
+
   const start = (): Promise<boolean> => {
     started ??= (async () => {
       if (closed) return false;
@@ -104,28 +161,7 @@ export function createCacheSet(backend: Backend, options: CacheSetOptions = {}):
         const from = await backend.currentRevision();
         if (closed) return false;
         seen = Math.max(seen, from);
-        feed = backend.watch(registryRoot, from, {
-          onEvents(events) {
-            for (const e of events) {
-              const prefix = resourcePrefixOf(e.kv.key);
-              const entry = prefix === undefined ? undefined : entries.get(prefix);
-              if (entry?.cache !== undefined) entry.cache.apply(e);
-              else entry?.held?.push(e);
-            }
-            if (events.length > 0) seen = Math.max(seen, events[events.length - 1]!.kv.modRevision);
-            settleWaiters();
-          },
-          onProgress(revision) {
-            // Writes outside the registry (another prefix on a shared etcd, the compaction key) move the store's
-            // revision without an event: the store's progress report says the caches are current anyway.
-            seen = Math.max(seen, revision);
-            settleWaiters();
-          },
-          onError(error) {
-            reset(error.code === 'Compacted' ? 'history compacted' : error.message);
-            if (!closed) setTimeout(() => void start(), restartDelayMs).unref();
-          },
-        });
+        watchFrom(from);
         return true;
       } catch (e) {
         started = undefined;
@@ -169,7 +205,12 @@ export function createCacheSet(backend: Backend, options: CacheSetOptions = {}):
       if (cache === undefined && entries.get(prefix) === entry) entries.delete(prefix);
       return cache;
     },
-    start: () => (closed ? Promise.resolve(false) : start()),
+    start: () => {
+      if (closed) return Promise.resolve(false);
+      // A feed waiting to resume is resumed now rather than after its delay.
+      resume();
+      return start();
+    },
     running: () => feed !== undefined,
     revision: () => seen,
     waitFresh(revision, timeoutMs) {
