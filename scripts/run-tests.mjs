@@ -22,5 +22,7 @@ if (selected.length === 0) {
   console.error('no test files found');
   process.exit(1);
 }
-const result = spawnSync(process.execPath, ['--test', ...selected], { stdio: 'inherit' });
+// --test-force-exit: a test file whose tests have all ended exits even if a leaked handle would keep it alive, so a
+// leak shows as a failing test elsewhere instead of a run that never ends.
+const result = spawnSync(process.execPath, ['--test', '--test-force-exit', ...selected], { stdio: 'inherit' });
 process.exit(result.status ?? 1);
