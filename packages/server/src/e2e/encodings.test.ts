@@ -2,11 +2,11 @@
  * Encodings end to end against the real server: objects created and read back in JSON, YAML and protobuf, lists
  * and Status errors in protobuf, protobuf watch frames, Tables and PartialObjectMetadata, 406 and 400 answers.
  */
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { namesFor } from '@svc-apiserver/api';
-import { call, createNamespace } from './http.js';
-import { startServerProcess, type ServerProcess } from './server-process.js';
+import { call } from './http.js';
+import { serverForFile } from './server-process.js';
 import { decodeEnvelope, protobufCodec } from '../protobuf/codec.js';
 import { metaType } from '../protobuf/message-types.js';
 
@@ -15,26 +15,17 @@ const pb = names.name('protobufMediaType');
 const codec = protobufCodec(names);
 const ns = 'e2e-encodings';
 const cmPath = `/api/v1/namespaces/${ns}/configmaps`;
-let server: ServerProcess;
-
-before(async () => {
-  server = await startServerProcess({ storage: 'memory' });
-  await createNamespace(server.client, ns);
-});
-
-after(async () => {
-  await server?.stop();
-});
+const server = serverForFile({ storage: 'memory' }, ns);
 
 /** A request whose body and response stay bytes. */
 async function rawCall(method: string, path: string, headers: Record<string, string>, body?: Uint8Array) {
-  const res = await server.client.raw({ method, path, headers, ...(body ? { body: Buffer.from(body) } : {}) });
+  const res = await server().client.raw({ method, path, headers, ...(body ? { body: Buffer.from(body) } : {}) });
   if (!res.ok) throw new Error(`${method} ${path}: transport failure`);
   return res.value;
 }
 
 test('JSON create, protobuf read back; protobuf create, JSON read back', async () => {
-  const created = await call(server.client, 'POST', cmPath, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'from-json', labels: { a: 'b' } }, data: { k: 'v' } });
+  const created = await call(server().client, 'POST', cmPath, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'from-json', labels: { a: 'b' } }, data: { k: 'v' } });
   assert.equal(created.status, 201, created.text);
   const got = await rawCall('GET', `${cmPath}/from-json`, { accept: `${pb}, application/json` });
   assert.equal(got.status, 200);
@@ -49,7 +40,7 @@ test('JSON create, protobuf read back; protobuf create, JSON read back', async (
   const back = codec.decode(posted.body);
   assert.ok(back.ok);
   assert.equal(back.value.metadata?.name, 'from-pb');
-  const json = await call(server.client, 'GET', `${cmPath}/from-pb`);
+  const json = await call(server().client, 'GET', `${cmPath}/from-pb`);
   assert.deepEqual(json.body.data, { x: 'y' });
   assert.deepEqual(json.body.binaryData, { b: 'AAE=' });
 });
@@ -72,7 +63,7 @@ test('protobuf lists and Status errors; a body without the prefix is a 400', asy
 
   const env = decodeEnvelope(codec.encode({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'bare' } })!);
   assert.ok(env.ok);
-  const bare = await call(server.client, 'POST', cmPath, Buffer.from(env.value.raw), { 'content-type': pb });
+  const bare = await call(server().client, 'POST', cmPath, Buffer.from(env.value.raw), { 'content-type': pb });
   assert.equal(bare.status, 400);
   assert.match(bare.body.message, /expected prefix \[107 56 115 0\]/);
 });
@@ -95,7 +86,7 @@ test('protobuf watch: length-prefixed WatchEvent frames with the object envelope
 
 test('YAML request bodies and responses', async () => {
   const yaml = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: from-yaml\ndata:\n  enabled: "yes"\n';
-  const created = await call(server.client, 'POST', cmPath, yaml, { 'content-type': 'application/yaml', accept: 'application/yaml' });
+  const created = await call(server().client, 'POST', cmPath, yaml, { 'content-type': 'application/yaml', accept: 'application/yaml' });
   assert.equal(created.status, 201, created.text);
   assert.equal(created.headers['content-type'], 'application/yaml');
   assert.match(created.text, /^apiVersion: v1\nkind: ConfigMap\n/m);
@@ -104,17 +95,17 @@ test('YAML request bodies and responses', async () => {
 
 test('Tables, PartialObjectMetadata, includeObject; 406 lists what can be served', async () => {
   const tableAccept = 'application/json;as=Table;v=v1;g=meta.svc.io,application/json';
-  const one = await call(server.client, 'GET', `${cmPath}/from-json`, undefined, { accept: tableAccept });
+  const one = await call(server().client, 'GET', `${cmPath}/from-json`, undefined, { accept: tableAccept });
   assert.equal(one.status, 200);
   assert.equal(one.body.kind, 'Table');
   assert.deepEqual(one.body.columnDefinitions.map((c: { name: string }) => c.name), ['Name', 'Data', 'Age']);
   assert.deepEqual(one.body.rows[0].cells.slice(0, 2), ['from-json', 1]);
   assert.equal(one.body.rows[0].object.kind, 'PartialObjectMetadata');
-  const list = await call(server.client, 'GET', `${cmPath}?includeObject=Object`, undefined, { accept: tableAccept });
+  const list = await call(server().client, 'GET', `${cmPath}?includeObject=Object`, undefined, { accept: tableAccept });
   assert.equal(list.body.kind, 'Table');
   assert.ok(list.body.rows.some((r: { object: { kind: string; data?: unknown } }) => r.object.kind === 'ConfigMap' && r.object.data));
   assert.match(list.body.metadata.resourceVersion, /^\d+$/);
-  const metaList = await call(server.client, 'GET', cmPath, undefined, { accept: 'application/json;as=PartialObjectMetadataList;g=meta.svc.io;v=v1' });
+  const metaList = await call(server().client, 'GET', cmPath, undefined, { accept: 'application/json;as=PartialObjectMetadataList;g=meta.svc.io;v=v1' });
   assert.equal(metaList.body.kind, 'PartialObjectMetadataList');
   assert.equal(metaList.body.items[0].kind, 'PartialObjectMetadata');
   assert.equal(metaList.body.items[0].data, undefined);
@@ -124,12 +115,12 @@ test('Tables, PartialObjectMetadata, includeObject; 406 lists what can be served
   assert.equal(partial.value.kind, 'PartialObjectMetadata');
   assert.equal(partial.value.metadata?.name, 'from-json');
 
-  const refused = await call(server.client, 'GET', cmPath, undefined, { accept: 'text/html' });
+  const refused = await call(server().client, 'GET', cmPath, undefined, { accept: 'text/html' });
   assert.equal(refused.status, 406);
   assert.equal(refused.body.reason, 'NotAcceptable');
   assert.match(refused.body.message, new RegExp(`application/json, application/yaml, ${pb.replace(/\./g, '\\.')}`));
-  const wrongList = await call(server.client, 'GET', `${cmPath}/from-json`, undefined, { accept: 'application/json;as=PartialObjectMetadataList;g=meta.svc.io;v=v1' });
+  const wrongList = await call(server().client, 'GET', `${cmPath}/from-json`, undefined, { accept: 'application/json;as=PartialObjectMetadataList;g=meta.svc.io;v=v1' });
   assert.equal(wrongList.status, 406);
-  const badInclude = await call(server.client, 'GET', cmPath + '?includeObject=All', undefined, { accept: tableAccept });
+  const badInclude = await call(server().client, 'GET', cmPath + '?includeObject=All', undefined, { accept: tableAccept });
   assert.equal(badInclude.status, 400);
 });

@@ -8,6 +8,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { after, before } from 'node:test';
+import { createNamespace } from './http.js';
 import { createClient, loadKubeconfig, type ConnectionConfig, type RestClient } from '@svc-apiserver/client';
 
 const here = fileURLToPath(import.meta.url);
@@ -158,5 +160,24 @@ export async function startServerProcess(options: ServerProcessOptions = {}): Pr
       cleanup();
       return e;
     },
+  };
+}
+
+/**
+ * One server for a whole test file: started, with `namespace` created in it, before the file's tests and stopped
+ * after them. Returns a getter, since the server exists only once the file's `before` hook has run.
+ */
+export function serverForFile(options: ServerProcessOptions = {}, namespace?: string): () => ServerProcess {
+  let server: ServerProcess | undefined;
+  before(async () => {
+    server = await startServerProcess(options);
+    if (namespace !== undefined) await createNamespace(server.client, namespace);
+  });
+  after(async () => {
+    await server?.stop();
+  });
+  return () => {
+    if (server === undefined) throw new Error('the test file\'s server has not started');
+    return server;
   };
 }
