@@ -2,7 +2,8 @@
  * A Strategy gives a resource its behaviour on top of the generic store (k8s.io/apiserver's RESTCreateStrategy,
  * RESTUpdateStrategy and friends, as one plain value).
  */
-import type { FieldError, KubeObject } from '@svc-apiserver/api';
+import type { FieldError, KubeObject, Status } from '@svc-apiserver/api';
+import type { UserInfo } from '../auth/user-info.js';
 import type { NameRule } from '../meta/name-rules.js';
 
 /** The behaviour of a subresource that writes part of an object (`status`, `finalize`). */
@@ -76,4 +77,10 @@ export interface Strategy {
   readonly subresources?: Readonly<Record<string, SubresourceStrategy>>;
   /** Steps around storage writes, for resources holding allocations outside their objects. */
   readonly writeHooks?: WriteHooks;
+  /**
+   * A check of the writer beyond authorization, before anything else of a create or update of the main resource
+   * (kube's RBAC policy-based storage: a Role may not grant what its writer does not hold). `old` is absent on
+   * create. A Status (403 Forbidden, or the failure met while checking) fails the write.
+   */
+  authorizeWrite?(object: KubeObject, old: KubeObject | undefined, user: UserInfo): Promise<Status | undefined>;
 }

@@ -14,6 +14,8 @@ import { withWriteHooks } from './write-hooks.js';
 export async function createObject(registry: Registry, def: ResourceDef, object: KubeObject, ctx: OperationContext): Promise<Outcome<KubeObject>> {
   const namespace = def.namespaced ? object.metadata?.namespace ?? '' : '';
   const attrs = () => admissionAttributes(def, 'CREATE', '', namespace, object.metadata?.name ?? '', ctx, object);
+  const refused = await def.strategy.authorizeWrite?.(object, undefined, ctx.user);
+  if (refused !== undefined) return { ok: false, status: refused };
   const admitted = await registry.admission.admit(attrs());
   if (!admitted.allowed) return { ok: false, status: admitted.status };
   const prepared = beforeCreate(def, object);

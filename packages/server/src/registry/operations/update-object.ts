@@ -22,6 +22,10 @@ export async function updateObject(
   const namespace = current.metadata?.namespace ?? '';
   const name = current.metadata?.name ?? '';
   const attrs = () => admissionAttributes(def, 'UPDATE', subresource, namespace, name, ctx, object, current);
+  if (subresource === '') {
+    const refused = await def.strategy.authorizeWrite?.(object, current, ctx.user);
+    if (refused !== undefined) return { ok: false, status: refused, conflict: false };
+  }
   const admitted = await registry.admission.admit(attrs());
   if (!admitted.allowed) return { ok: false, status: admitted.status, conflict: false };
   const prepared = beforeUpdate(def, subresource, object, current);
