@@ -62,6 +62,14 @@ export interface ServerOptions {
   readonly requestheaderClientCaFile: string;
   readonly requestheaderAllowedNames: readonly string[];
   readonly anonymousAuth: boolean;
+  // Authorization (`--authorization-*`, kube-apiserver's BuiltInAuthorizationOptions).
+  /** `--authorization-mode`: ordered modes (AlwaysAllow, AlwaysDeny, RBAC, Webhook); the first allow or deny wins. */
+  readonly authorizationModes: readonly string[];
+  readonly authorizationWebhookConfigFile: string;
+  /** `v1beta1` or `v1`. */
+  readonly authorizationWebhookVersion: string;
+  readonly authorizationWebhookCacheAuthorizedTtlMs: number;
+  readonly authorizationWebhookCacheUnauthorizedTtlMs: number;
   /** `--feature-gates`: WatchList (default off), APIListChunking (default on). */
   readonly featureGates: FeatureGates;
   /** `--min-request-timeout` in seconds: a watch without `timeoutSeconds` lasts this × a random factor in [1, 2). */
@@ -128,6 +136,12 @@ export const defaultServerOptions: ServerOptions = {
   requestheaderClientCaFile: '',
   requestheaderAllowedNames: [],
   anonymousAuth: true,
+  // kube-apiserver defaults to AlwaysAllow; this server starts with RBAC.
+  authorizationModes: ['RBAC'],
+  authorizationWebhookConfigFile: '',
+  authorizationWebhookVersion: 'v1beta1',
+  authorizationWebhookCacheAuthorizedTtlMs: 5 * 60 * 1000,
+  authorizationWebhookCacheUnauthorizedTtlMs: 30 * 1000,
   featureGates: defaultFeatureGates,
   minRequestTimeoutSeconds: 1800,
   serviceClusterIpRange: '10.0.0.0/24',
@@ -208,6 +222,11 @@ const flags: Record<string, FlagSpec> = {
   'requestheader-client-ca-file': { kind: 'string', key: 'requestheaderClientCaFile', help: 'PEM CA bundle the proxy\'s client certificate must verify against before its headers are trusted.' },
   'requestheader-allowed-names': { kind: 'list', key: 'requestheaderAllowedNames', help: 'Common names allowed for the proxy\'s client certificate (default: any).' },
   'anonymous-auth': { kind: 'boolean', key: 'anonymousAuth', help: 'Serve requests no authentication method claims as system:anonymous.' },
+  'authorization-mode': { kind: 'list', key: 'authorizationModes', help: 'Ordered list of plug-ins to do authorization on secure port: AlwaysAllow, AlwaysDeny, RBAC, Webhook; the first allow or deny wins. AlwaysAllow turns --anonymous-auth off.' },
+  'authorization-webhook-config-file': { kind: 'string', key: 'authorizationWebhookConfigFile', help: 'Kubeconfig-format file of the authorization webhook, used with --authorization-mode=Webhook (cluster = the service, user = our credentials, current context required).' },
+  'authorization-webhook-version': { kind: 'string', key: 'authorizationWebhookVersion', help: 'SubjectAccessReview version sent to and expected from the authorization webhook: v1beta1 or v1.' },
+  'authorization-webhook-cache-authorized-ttl': { kind: 'duration', key: 'authorizationWebhookCacheAuthorizedTtlMs', help: 'How long "authorized" answers of the authorization webhook are cached.' },
+  'authorization-webhook-cache-unauthorized-ttl': { kind: 'duration', key: 'authorizationWebhookCacheUnauthorizedTtlMs', help: 'How long "unauthorized" answers of the authorization webhook are cached.' },
   'feature-gates': { kind: 'featureGates', key: 'featureGates', help: 'Comma list of Name=bool: APIListChunking (default true), WatchList (alpha, default false).' },
   'min-request-timeout': { kind: 'int', key: 'minRequestTimeoutSeconds', help: 'Seconds a watch lasts at least when it sets no timeoutSeconds (randomized up to twice as long).' },
   'service-cluster-ip-range': { kind: 'string', key: 'serviceClusterIpRange', help: 'IPv4 CIDR from which Service cluster IPs are allocated.' },

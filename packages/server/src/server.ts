@@ -36,7 +36,19 @@ import { createServiceAllocator } from './registry/allocators/service-allocator.
 import { startServiceAllocationFeed } from './registry/allocators/service-allocation-feed.js';
 import { serviceStrategy } from './registry/resources/services.js';
 import { buildAuthentication } from './auth/authentication-setup.js';
-import { alwaysAllow, authorizerUnion } from './auth/authz/authorizer.js';
+import type { Authorizer } from './auth/authz/authorizer.js';
+import { buildAuthorization } from './auth/authz/authorization-setup.js';
+import { rbacAuthorizer } from './auth/authz/rbac/rbac-authorizer.js';
+import { registryRoleGetter, startRbacPolicySource } from './auth/authz/rbac/policy-source.js';
+import { createRbacWriteGuard, type RbacWriteGuard } from './auth/authz/rbac/escalation.js';
+import { roleStrategy } from './registry/resources/roles.js';
+import { clusterRoleStrategy } from './registry/resources/clusterroles.js';
+import { roleBindingStrategy } from './registry/resources/rolebindings.js';
+import { clusterRoleBindingStrategy } from './registry/resources/clusterrolebindings.js';
+import { subjectAccessReview } from './auth/reviews/subject-access-review.js';
+import { localSubjectAccessReview } from './auth/reviews/local-subject-access-review.js';
+import { selfSubjectAccessReview } from './auth/reviews/self-subject-access-review.js';
+import { selfSubjectRulesReview } from './auth/reviews/self-subject-rules-review.js';
 import type { ObjectGetter } from './auth/authn/object-getter.js';
 import type { ServiceAccountTokenIssuer } from './auth/serviceaccount/token-issuer.js';
 import { selfSubjectReview } from './auth/reviews/self-subject-review.js';
@@ -57,6 +69,11 @@ export type StartServerOptions = Partial<ServerOptions> & {
 export interface RunningServer extends Omit<ApiServer, 'shuttingDown'> {
   /** Milliseconds from the call to ready. */
   readonly startupMs: number;
+  /**
+   * Resolves once /readyz passes (post-start hooks such as the default RBAC policy done, caches synced); the server
+   * serves before that, as kube-apiserver does.
+   */
+  ready(): Promise<void>;
   /** Issues service account tokens with the server's signing key and issuer. */
   readonly serviceAccountTokens: ServiceAccountTokenIssuer;
 }
@@ -82,6 +99,10 @@ const virtualResourceKeys: ReadonlySet<string> = new Set([
   virtualKey('authentication', 'v1', 'tokenreviews'),
   virtualKey('authentication', 'v1alpha1', 'selfsubjectreviews'),
   virtualKey('authentication', 'v1beta1', 'selfsubjectreviews'),
+  virtualKey('authorization', 'v1', 'subjectaccessreviews'),
+  virtualKey('authorization', 'v1', 'localsubjectaccessreviews'),
+  virtualKey('authorization', 'v1', 'selfsubjectaccessreviews'),
+  virtualKey('authorization', 'v1', 'selfsubjectrulesreviews'),
   // core bindings: answered by the pods/binding handler (http/handlers/subresources/binding.ts).
   virtualKey('', 'v1', 'bindings'),
 ]);
@@ -162,9 +183,18 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     if (!portRange.ok) throw new Error(portRange.error);
     // The range records in the store are shared by every replica on it (kube's /registry/ranges/*).
     const serviceAllocator = createServiceAllocator(ipRange.value, portRange.value, Date.now, { backend });
+    // The RBAC strategies check their writers against the server's authorizer, which needs the registry: late-bound.
+    let writeGuard: RbacWriteGuard | undefined;
+    const guard = () => writeGuard;
     const registry = createRegistry({
       backend, catalog, names, admission: admission.value, served: servedStored,
-      strategies: { 'core/services': () => serviceStrategy(serviceAllocator) },
+      strategies: {
+        'core/services': () => serviceStrategy(serviceAllocator),
+        'rbac.authorization/roles': () => roleStrategy(guard),
+        'rbac.authorization/clusterroles': () => clusterRoleStrategy(guard),
+        'rbac.authorization/rolebindings': (n) => roleBindingStrategy(n, guard),
+        'rbac.authorization/clusterrolebindings': (n) => clusterRoleBindingStrategy(n, guard),
+      },
       store: {
         names,
         watchList: o.featureGates.WatchList,
@@ -193,6 +223,15 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     const authn = await buildAuthentication(o, { names, get: lookupObject, dataDir, log: (m) => log(m) });
     if (!authn.ok) throw new Error(authn.error);
     cleanups.push(() => authn.value.close());
+    const policy = startRbacPolicySource(registry, names, { log: (m) => log(m) });
+    cleanups.push(() => policy.stop());
+    const rbac = rbacAuthorizer(policy, names);
+    const authz = buildAuthorization(o, { names, rbac: () => rbac, log: (m) => log(m) });
+    if (!authz.ok) throw new Error(authz.error);
+    cleanups.push(() => authz.value.close());
+    // One authorizer for the filters, the handlers (an apply that creates asks it about `create` too) and reviews.
+    const authorizer: Authorizer = authz.value.authorizer;
+    writeGuard = createRbacWriteGuard({ resolver: rbac.resolver, authorizer: () => authorizer, names, getRole: registryRoleGetter(registry, names) });
     let controllersStarted = false;
     // Only etcd can be shared by several replicas; an embedded store has one server, so nothing to elect there.
     const controllers = await startControllers({
@@ -226,8 +265,6 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       v3: (gv) => openapiV3Document(catalog, gv, served()),
     };
 
-    // One authorizer for the filters and the handlers (an apply that creates asks it about `create` too).
-    const authorizer = authorizerUnion([alwaysAllow()]);
     const api = await startApiServer({
       dataDir,
       bindAddress: o.bindAddress,
@@ -241,13 +278,17 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
         [virtualKey('authentication', 'v1', 'tokenreviews'), tokenReview(authn.value.tokens, authn.value.apiAudiences)],
         [virtualKey('authentication', 'v1alpha1', 'selfsubjectreviews'), selfSubjectReview()],
         [virtualKey('authentication', 'v1beta1', 'selfsubjectreviews'), selfSubjectReview()],
+        [virtualKey('authorization', 'v1', 'subjectaccessreviews'), subjectAccessReview(authorizer)],
+        [virtualKey('authorization', 'v1', 'localsubjectaccessreviews'), localSubjectAccessReview(authorizer)],
+        [virtualKey('authorization', 'v1', 'selfsubjectaccessreviews'), selfSubjectAccessReview(authorizer)],
+        [virtualKey('authorization', 'v1', 'selfsubjectrulesreviews'), selfSubjectRulesReview(authorizer)],
       ]), subresourceHandlers({ tokens: { issuer: authn.value.tokenIssuer, apiAudiences: authn.value.apiAudiences } }), authorizer),
       authorizer,
       authentication: (generatedCaPem) => authn.value.forServer(generatedCaPem),
       resources: () => registry.all(),
       openapi,
       checks: [storageCheck(backend), ...controllers.checks],
-      readyChecks: [informerSyncCheck(backend, registry.store.caches, { controllersStarted: () => controllersStarted })],
+      readyChecks: [informerSyncCheck(backend, registry.store.caches, { controllersStarted: () => controllersStarted }), policy.health],
       log,
     });
     let closing: Promise<void> | undefined;
@@ -260,6 +301,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       adminCert: api.adminCert,
       adminKey: api.adminKey,
       startupMs: Math.round(performance.now() - started),
+      ready: () => api.ready(),
       serviceAccountTokens: authn.value.tokenIssuer,
       close() {
         closing ??= (async () => {

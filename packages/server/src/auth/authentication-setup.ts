@@ -33,7 +33,8 @@ export type AuthenticationFlags = Pick<ServerOptions,
   | 'oidcUsernameClaim' | 'oidcUsernamePrefix' | 'oidcGroupsClaim' | 'oidcGroupsPrefix' | 'oidcRequiredClaims'
   | 'oidcCaFile' | 'oidcSigningAlgs' | 'authenticationTokenWebhookConfigFile' | 'authenticationTokenWebhookCacheTtlMs'
   | 'authenticationTokenWebhookVersion' | 'requestheaderUsernameHeaders' | 'requestheaderGroupHeaders'
-  | 'requestheaderExtraHeadersPrefix' | 'requestheaderClientCaFile' | 'requestheaderAllowedNames' | 'anonymousAuth'>;
+  | 'requestheaderExtraHeadersPrefix' | 'requestheaderClientCaFile' | 'requestheaderAllowedNames' | 'anonymousAuth'
+  | 'authorizationModes'>;
 
 /** What building authentication needs besides the flags. */
 export interface AuthenticationDeps {
@@ -43,8 +44,6 @@ export interface AuthenticationDeps {
   /** Where a generated service account signing key is kept. */
   readonly dataDir: string;
   readonly log: (message: string) => void;
-  /** Authorization modes (AlwaysAllow turns anonymous access off). */
-  readonly authorizationModes?: readonly string[];
 }
 
 /** The request side, once the generated CA is known. */
@@ -171,7 +170,12 @@ export async function buildAuthentication(flags: AuthenticationFlags, deps: Auth
     clientCaFile = bundle.value;
     closers.push(() => bundle.value.close());
   }
-  const anonymous = anonymousAllowed(flags.anonymousAuth, deps.authorizationModes);
+  // kube-apiserver's BuiltInAuthenticationOptions.ApplyAuthorization: AlwaysAllow anywhere in the modes would let
+  // anyone do anything, so anonymous access is turned off, with its warning.
+  const anonymous = anonymousAllowed(flags.anonymousAuth, flags.authorizationModes);
+  if (flags.anonymousAuth && !anonymous) {
+    log('AnonymousAuth is not allowed with the AlwaysAllow authorizer. Resetting AnonymousAuth to false. You should use a different authorizer');
+  }
   const tokenIssuer = serviceAccountTokenIssuer(names, signing.value, issuers[0]!);
   return {
     ok: true,

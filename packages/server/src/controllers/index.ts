@@ -5,9 +5,11 @@
 import type { Names } from '@svc-apiserver/api';
 import type { HealthCheck } from '../health/health-check.js';
 import type { Registry } from '../registry/registry.js';
+import { startClusterRoleAggregation } from './cluster-role-aggregation.js';
 import { startGarbageCollector } from './garbage-collector.js';
 import { startLeaderElection } from './leader-election.js';
 import { startNamespaceController } from './namespace-controller.js';
+import { startRbacBootstrap } from './rbac-bootstrap.js';
 import { startSystemNamespaces } from './system-namespaces.js';
 
 /** What {@link startControllers} needs. */
@@ -40,14 +42,17 @@ export interface Controllers {
 export async function startControllers(options: ControllerOptions): Promise<Controllers> {
   const retryMs = options.retryMs ?? 1000;
   const bootstrap = startSystemNamespaces(options.registry, options.names, retryMs);
+  const rbacBootstrap = startRbacBootstrap(options.registry, options.names, { retryMs });
   const startLeading = () => {
     const namespaces = startNamespaceController(options.registry, options.names, { retryMs });
     const garbage = startGarbageCollector(options.registry, { retryMs });
+    const aggregation = startClusterRoleAggregation(options.registry, options.names, { retryMs });
     return {
-      checks: [...namespaces.checks, ...garbage.checks],
+      checks: [...namespaces.checks, ...garbage.checks, ...aggregation.checks],
       async stop() {
         await namespaces.stop();
         await garbage.stop();
+        await aggregation.stop();
       },
     };
   };
@@ -55,10 +60,12 @@ export async function startControllers(options: ControllerOptions): Promise<Cont
   if (election === undefined) {
     const leading = startLeading();
     return {
-      checks: [...bootstrap.checks, ...leading.checks],
+      checks: [...bootstrap.checks, ...rbacBootstrap.checks, ...leading.checks],
       async stop() {
         bootstrap.stop();
+        rbacBootstrap.stop();
         await bootstrap.done;
+        await rbacBootstrap.done;
         await leading.stop();
       },
     };
@@ -94,10 +101,12 @@ export async function startControllers(options: ControllerOptions): Promise<Cont
     },
   };
   return {
-    checks: [...bootstrap.checks, controllersCheck, elector.check],
+    checks: [...bootstrap.checks, ...rbacBootstrap.checks, controllersCheck, elector.check],
     async stop() {
       bootstrap.stop();
+      rbacBootstrap.stop();
       await bootstrap.done;
+      await rbacBootstrap.done;
       await elector.stop();
     },
   };

@@ -94,6 +94,27 @@ export async function startOidcIssuer(tls: TestTls): Promise<TestOidcIssuer> {
   };
 }
 
+/** A kubeconfig-format connection file for a webhook at `url` trusting `caPem`, with an optional bearer token. */
+export function webhookKubeconfig(url: string, caPem: string, token?: string): string {
+  return [
+    'apiVersion: v1',
+    'kind: Config',
+    'clusters:',
+    '- name: webhook',
+    '  cluster:',
+    `    server: ${url}`,
+    `    certificate-authority-data: ${Buffer.from(caPem).toString('base64')}`,
+    'users:',
+    '- name: apiserver',
+    `  user: ${token ? `{token: ${token}}` : '{}'}`,
+    'contexts:',
+    '- name: webhook',
+    '  context: {cluster: webhook, user: apiserver}',
+    'current-context: webhook',
+    '',
+  ].join('\n');
+}
+
 /** What the test webhook answers for a token. */
 export type WebhookAnswer = (token: string, audiences: readonly string[] | undefined) => Record<string, unknown>;
 
@@ -125,23 +146,7 @@ export async function startTokenWebhook(tls: TestTls, answer: WebhookAnswer): Pr
   return {
     url,
     reviews,
-    kubeconfig: (token) => [
-      'apiVersion: v1',
-      'kind: Config',
-      'clusters:',
-      '- name: webhook',
-      '  cluster:',
-      `    server: ${url}`,
-      `    certificate-authority-data: ${Buffer.from(tls.ca.certPem).toString('base64')}`,
-      'users:',
-      '- name: apiserver',
-      `  user: ${token ? `{token: ${token}}` : '{}'}`,
-      'contexts:',
-      '- name: webhook',
-      '  context: {cluster: webhook, user: apiserver}',
-      'current-context: webhook',
-      '',
-    ].join('\n'),
+    kubeconfig: (token) => webhookKubeconfig(url, tls.ca.certPem, token),
     close: () => close(server),
   };
 }

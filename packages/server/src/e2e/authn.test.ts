@@ -124,8 +124,12 @@ test('static, OIDC and webhook tokens; bad tokens are 401 with a Status that rev
     assert.deepEqual(r.body, unauthorizedBody);
   }
   assert.ok(!server.output().includes('static-token-9999'), 'tokens never reach the log');
+  // Anonymous requests are authenticated as system:anonymous; the default policy grants self reviews to
+  // system:authenticated only, so the answer names that user in a 403.
   const anonymous = await whoami(server.anonymous);
-  assert.deepEqual(anonymous.body.status.userInfo, { username: 'system:anonymous', groups: ['system:unauthenticated'] });
+  assert.equal(anonymous.status, 403, anonymous.text);
+  assert.equal(anonymous.body.message,
+    'selfsubjectreviews.authentication.svc.io is forbidden: User "system:anonymous" cannot create resource "selfsubjectreviews" in API group "authentication.svc.io" at the cluster scope');
 });
 
 test('an authenticating proxy is trusted only with its client certificate', async () => {
@@ -135,7 +139,8 @@ test('an authenticating proxy is trusted only with its client certificate', asyn
   assert.equal(viaProxy.status, 201, viaProxy.text);
   assert.deepEqual(viaProxy.body.status.userInfo, { username: 'proxied', groups: ['pg', 'system:authenticated'], extra: { 'acme.com/team': ['blue'] } });
   const direct = await whoami(server.anonymous, headers);
-  assert.equal(direct.body.status.userInfo.username, 'system:anonymous', 'headers without the proxy certificate are ignored');
+  assert.equal(direct.status, 403, 'headers without the proxy certificate are ignored');
+  assert.match(direct.body.message, /User "system:anonymous" cannot create/);
   const wrongName = await proxies.client('not-front-proxy');
   const r = await whoami(client({ cert: Buffer.from(wrongName.certPem), key: Buffer.from(wrongName.keyPem) }), headers);
   assert.equal(r.status, 401);

@@ -125,7 +125,7 @@ test('OpenAPI v2 and v3 documents are served', async () => {
   assert.match(doc.body.openapi, /^3\./);
 });
 
-test('health endpoints answer without credentials, verbose, per check and with exclude', async () => {
+test('health endpoints answer without credentials, verbose and with exclude; single checks need system:monitoring', async () => {
   for (const endpoint of ['livez', 'readyz', 'healthz']) {
     const plain = await call(server.anonymous, 'GET', `/${endpoint}`);
     assert.equal(plain.status, 200, plain.text);
@@ -139,16 +139,20 @@ test('health endpoints answer without credentials, verbose, per check and with e
     for (const l of checks) assert.match(l, /^\[\+\][^ ]+ ok$/);
     assert.ok(checks.includes('[+]ping ok'), verbose.text);
   }
-  const one = await call(server.anonymous, 'GET', '/readyz/ping');
+  // system:public-info-viewer grants the three paths themselves; the per-check paths are system:monitoring's.
+  const denied = await call(server.anonymous, 'GET', '/readyz/ping');
+  assert.equal(denied.status, 403);
+  assert.equal(denied.body.message, 'forbidden: User "system:anonymous" cannot get path "/readyz/ping"');
+  const one = await call(server.client, 'GET', '/readyz/ping');
   assert.equal(one.status, 200);
   assert.equal(one.text, 'ok');
   const livezChecks = (await call(server.anonymous, 'GET', '/livez?verbose')).text.split('\n').filter((l) => l.startsWith('[+]'));
   const name = livezChecks[livezChecks.length - 1]!.slice(3, -3);
-  const single = await call(server.anonymous, 'GET', `/livez/${name}`);
+  const single = await call(server.client, 'GET', `/livez/${name}`);
   assert.equal(single.status, 200, `/livez/${name}: ${single.text}`);
   const excluded = await call(server.anonymous, 'GET', '/livez?verbose&exclude=ping');
   assert.equal(excluded.status, 200);
   assert.ok(excluded.text.split('\n').includes('[+]ping excluded: ok'), excluded.text);
-  const unknown = await call(server.anonymous, 'GET', '/livez/no-such-check');
+  const unknown = await call(server.client, 'GET', '/livez/no-such-check');
   assert.equal(unknown.status, 404);
 });

@@ -139,8 +139,15 @@ test('unknown fields: Warn (default) answers with a Warning header, Strict fails
   assert.match(strict.body.message, /unknown field "bogus"/);
 });
 
-test('anonymous requests are allowed by the placeholder authorizer', async () => {
+test('anonymous requests are authorized like any other: 403 Forbidden with the path or resource named', async () => {
   const r = await call(server.anonymous, 'GET', '/api/v1/namespaces');
-  assert.equal(r.status, 200, r.text);
-  assert.equal(r.body.kind, 'NamespaceList');
+  assert.equal(r.status, 403, r.text);
+  assert.deepEqual(r.body, {
+    kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', reason: 'Forbidden', code: 403,
+    message: 'namespaces is forbidden: User "system:anonymous" cannot list resource "namespaces" in API group "" at the cluster scope',
+    details: { kind: 'namespaces' },
+  });
+  const path = await call(server.anonymous, 'GET', '/openapi/v2');
+  assert.equal(path.status, 403);
+  assert.equal(path.body.message, 'forbidden: User "system:anonymous" cannot get path "/openapi/v2"');
 });

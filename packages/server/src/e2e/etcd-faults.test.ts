@@ -34,13 +34,14 @@ if (binary === undefined) {
     test('etcd unavailable at start: readyz fails, livez holds, the server serves once etcd is up', async () => {
       const member = cluster.members[0]!;
       await member.stop();
-      server = await startServerProcess({ extraArgs: [`--etcd-servers=${cluster.endpoints.join(',')}`, '--livez-grace-period=60s'] });
+      server = await startServerProcess({ extraArgs: [`--etcd-servers=${cluster.endpoints.join(',')}`, '--livez-grace-period=60s'], waitFor: 'serving' });
       const ready = await call(server.client, 'GET', '/readyz?verbose');
       assert.notEqual(ready.status, 200);
       assert.match(ready.text, /\[-\]storage failed/);
       assert.equal((await call(server.client, 'GET', '/livez')).status, 200);
       await member.restart();
       assert.ok(await eventually(async () => (await call(server.client, 'GET', '/readyz')).status === 200, 20_000), 'ready once etcd is up');
+      assert.ok(await eventually(async () => /^svc-apiserver: ready in \d+ms$/m.test(server.output()), 5_000), 'the ready line follows');
       await createNamespace(server.client, 'faults');
       assert.equal((await call(server.client, 'POST', '/api/v1/namespaces/faults/configmaps', cm('before'))).status, 201);
     });

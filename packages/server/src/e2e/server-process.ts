@@ -29,6 +29,11 @@ export interface ServerProcessOptions {
   readonly extraArgs?: readonly string[];
   /** How long to wait for `ready`, in ms. Default 60 s. */
   readonly readyTimeoutMs?: number;
+  /**
+   * What to wait for: the `ready` line (default; /readyz passes), or only the `serving` and kubeconfig lines, for a
+   * server that cannot get ready yet (its storage down). `readyMs` is then 0.
+   */
+  readonly waitFor?: 'ready' | 'serving';
 }
 
 /** How a child ended. */
@@ -96,7 +101,10 @@ export async function startServerProcess(options: ServerProcessOptions = {}): Pr
       const s = servingRe.exec(out);
       const k = kubeconfigRe.exec(out);
       const r = readyRe.exec(out);
-      if (s?.[1] && k?.[1] && r?.[1]) {
+      if (s?.[1] && k?.[1] && options.waitFor === 'serving') {
+        clearTimeout(timer);
+        resolveReady({ url: s[1], kubeconfigPath: k[1].trim(), readyMs: 0 });
+      } else if (s?.[1] && k?.[1] && r?.[1]) {
         clearTimeout(timer);
         // the lines must come in the contract's order
         if (!(s.index < k.index && k.index < r.index)) resolveReady({ error: 'startup lines out of order' });

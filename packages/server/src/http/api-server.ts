@@ -16,7 +16,9 @@ import { ensurePki, servingSans, writeFileAtomic } from '../pki/ensure-pki.js';
 import { kubeconfigYaml } from '../pki/kubeconfig.js';
 import { authenticatorUnion } from '../auth/authn/authenticator.js';
 import { x509Authenticator } from '../auth/authn/x509.js';
-import { alwaysAllow, authorizerUnion, type Authorizer } from '../auth/authz/authorizer.js';
+import { alwaysAllow } from '../auth/authz/always-allow.js';
+import type { Authorizer } from '../auth/authz/authorizer.js';
+import { authorizerUnion } from '../auth/authz/authorizer-union.js';
 import type { RequestContext } from './context.js';
 import { buildChain } from './filters/chain.js';
 import { panicRecovery } from './filters/panic-recovery.js';
@@ -78,6 +80,8 @@ export interface ApiServer {
   readonly adminKey: string;
   /** True once shutdown began (readyz fails). */
   readonly shuttingDown: boolean;
+  /** Resolves once every readyz check passes (post-start hooks done, caches synced); rejects if shutdown begins first. */
+  ready(): Promise<void>;
   /** readyz fails, after the shutdown delay the listener closes, in-flight requests finish, watches end. */
   close(): Promise<void>;
 }
@@ -103,9 +107,10 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
   const startedAt = Date.now();
   const graceUntil = startedAt + options.livezGracePeriodMs;
   const common = [pingCheck, logCheck(), ...options.checks];
+  const readyChecks = [...common, ...options.readyChecks, shutdownCheck(() => shuttingDown)];
   const endpoints = [
     healthEndpoint('livez', common.map((c) => (c === pingCheck ? c : withGracePeriod(c, graceUntil))), log),
-    healthEndpoint('readyz', [...common, ...options.readyChecks, shutdownCheck(() => shuttingDown)], log),
+    healthEndpoint('readyz', readyChecks, log),
     healthEndpoint('healthz', common, log),
   ];
 
@@ -166,6 +171,15 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
     adminKey: pki.admin.keyPem,
     get shuttingDown() {
       return shuttingDown;
+    },
+    async ready() {
+      // The readyz checks themselves, unlogged: a failing check here is expected while the server comes up.
+      for (;;) {
+        if (shuttingDown) throw new Error('the server is shutting down');
+        const reasons = await Promise.all(readyChecks.map((c) => c.check().catch((e: unknown) => String(e))));
+        if (reasons.every((r) => r === undefined)) return;
+        await new Promise((r) => setTimeout(r, 10));
+      }
     },
     close() {
       closing ??= (async () => {

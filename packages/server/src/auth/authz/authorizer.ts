@@ -1,6 +1,7 @@
 /**
- * Authorizers and their union (k8s.io/apiserver's authorizer.Authorizer and union.New): each answers allow, deny
- * or no opinion; the first allow or deny wins; no opinion from all is a deny.
+ * The authorizer contract (k8s.io/apiserver's authorizer.Authorizer and authorizer.RuleResolver): each authorizer
+ * answers allow, deny or no opinion; a union of them (authorizer-union.ts) asks them in order, and no opinion from
+ * all is a deny at the filter.
  */
 import type { RequestInfo } from '../../http/request-info.js';
 import type { UserInfo } from '../user-info.js';
@@ -54,25 +55,4 @@ export interface Authorizer {
    * incomplete.
    */
   rulesFor?(user: UserInfo, namespace: string): Promise<RulesResult>;
-}
-
-/** The union of authorizers, in order. */
-export function authorizerUnion(authorizers: readonly Authorizer[]): Authorizer {
-  return {
-    name: 'union',
-    async authorize(attributes) {
-      const reasons: string[] = [];
-      for (const a of authorizers) {
-        const d = await a.authorize(attributes);
-        if (d.decision !== 'no-opinion') return d;
-        if (d.reason) reasons.push(d.reason);
-      }
-      return reasons.length > 0 ? { decision: 'no-opinion', reason: reasons.join(', ') } : { decision: 'no-opinion' };
-    },
-  };
-}
-
-/** Allows everything (kube-apiserver's AlwaysAllow mode): the placeholder until RBAC. */
-export function alwaysAllow(): Authorizer {
-  return { name: 'AlwaysAllow', authorize: async () => ({ decision: 'allow' }) };
 }

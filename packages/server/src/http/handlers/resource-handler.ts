@@ -19,7 +19,8 @@ import { recordDeprecatedRequest } from '../../registry/deprecation.js';
 import { handleVirtualCreate, virtualKey, type VirtualResources } from './virtual-create.js';
 import { subresourceStrategy } from '../../registry/operations/prepare.js';
 import { subresourceHandlers, type SubresourceHandlers } from './subresources/index.js';
-import { alwaysAllow, type Authorizer } from '../../auth/authz/authorizer.js';
+import { alwaysAllow } from '../../auth/authz/always-allow.js';
+import type { Authorizer } from '../../auth/authz/authorizer.js';
 
 type VerbHandler = (ctx: RequestContext, registry: Registry, def: ResourceDef) => Promise<void>;
 

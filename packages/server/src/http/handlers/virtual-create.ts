@@ -32,6 +32,9 @@ export async function handleVirtualCreate(ctx: RequestContext, registry: Registr
   const decoded = await ctx.decodeBody(bodyMediaTypes);
   if (!decoded.ok) return ctx.writeStatus(decoded.status);
   const object = decoded.value.object;
+  // `status` is the answer, filled by the server: what a client sends there is dropped unread (kube's review
+  // storages build a new status), so its required fields are not asked of the request.
+  delete (object as { status?: unknown }).status;
   const typed = checkTypeMeta(def, object);
   if (!typed.ok) return ctx.writeStatus(typed.status);
   const schema = checkSchema(ctx, registry, def, object, options.value.fieldValidation);

@@ -38,6 +38,10 @@ import { priorityLevelStrategy } from './prioritylevelconfigurations.js';
 import { runtimeClassStrategy } from './runtimeclasses.js';
 import { storageClassStrategy } from './storageclasses.js';
 import { podDisruptionBudgetStrategy } from './poddisruptionbudgets.js';
+import { roleStrategy } from './roles.js';
+import { clusterRoleStrategy } from './clusterroles.js';
+import { roleBindingStrategy } from './rolebindings.js';
+import { clusterRoleBindingStrategy } from './clusterrolebindings.js';
 
 /** Strategy factories by `<groupKey or core>/<resource>`. */
 export const strategyFactories: Readonly<Record<string, (names: Names) => Strategy>> = {
@@ -76,4 +80,9 @@ export const strategyFactories: Readonly<Record<string, (names: Names) => Strate
   'networking/networkpolicies': networkPolicyStrategy,
   'flowcontrol.apiserver/flowschemas': flowSchemaStrategy,
   'flowcontrol.apiserver/prioritylevelconfigurations': priorityLevelStrategy,
+  // Without the writer check: the server passes its own factories with the escalation guard.
+  'rbac.authorization/roles': () => roleStrategy(),
+  'rbac.authorization/clusterroles': () => clusterRoleStrategy(),
+  'rbac.authorization/rolebindings': (names) => roleBindingStrategy(names),
+  'rbac.authorization/clusterrolebindings': (names) => clusterRoleBindingStrategy(names),
 };

@@ -1,0 +1,26 @@
+/**
+ * SelfSubjectAccessReview (kube's selfsubjectaccessreview REST, `authorization.svc.io/v1`): may the caller (its
+ * identity after authentication and impersonation) do what the attributes say. The spec has no user or groups:
+ * such fields are unknown to its schema, so the decoding step drops them (a warning, or 400 with Strict field
+ * validation) and they never replace the caller.
+ */
+import type { VirtualCreate } from '../../http/handlers/virtual-create.js';
+import type { Authorizer } from '../authz/authorizer.js';
+import {
+  accessReviewStatus, echoedSpec, invalidReview, readAccessReviewSpec, requestInfoFromSpec, reviewAnswer,
+  validateAccessReviewSpec, validateReviewMetadata,
+} from './access-review-attributes.js';
+
+/** The SelfSubjectAccessReview create over `authorizer`. */
+export function selfSubjectAccessReview(authorizer: Authorizer): VirtualCreate {
+  return async (ctx, def, object) => {
+    const spec = readAccessReviewSpec(object);
+    const errors = [...validateAccessReviewSpec(spec, false), ...validateReviewMetadata(object, false)];
+    if (errors.length > 0) return { ok: false, status: invalidReview(def, errors) };
+    const decision = await authorizer.authorize({ user: ctx.user, info: requestInfoFromSpec(spec) });
+    return {
+      ok: true,
+      value: reviewAnswer(def, {}, echoedSpec(object, ['resourceAttributes', 'nonResourceAttributes']), accessReviewStatus(decision)),
+    };
+  };
+}

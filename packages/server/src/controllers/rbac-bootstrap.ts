@@ -1,0 +1,197 @@
+/**
+ * kube-apiserver's `rbac/bootstrap-roles` post-start hook: creates the default RBAC policy when missing and
+ * reconciles what is stored with it (missing rules, aggregation selectors, labels, annotations and subjects added
+ * back; a binding with another roleRef recreated; objects annotated autoupdate "false" left alone). It runs on every
+ * replica; concurrent replicas meet AlreadyExists and Conflict, which re-read and retry. Until it has finished once,
+ * its health check fails (kube-apiserver's /readyz waits for it).
+ */
+import { notFound, type KubeObject, type Names, type Status } from '@svc-apiserver/api';
+import type { Outcome } from '../http/context.js';
+import { autoupdateAnnotation, bootstrapPolicy } from '../auth/authz/rbac/bootstrap-policy/bootstrap-policy.js';
+import { reconcileBinding, reconcileRole, type Reconciled } from '../auth/authz/rbac/bootstrap-policy/reconcile.js';
+import type { BindingObject, RoleObject } from '../auth/authz/rbac/rbac-types.js';
+import type { HealthCheck } from '../health/health-check.js';
+import { createObject } from '../registry/operations/create-object.js';
+import { deleteObject } from '../registry/operations/delete-object.js';
+import { updateObject } from '../registry/operations/update-object.js';
+import type { Registry } from '../registry/registry.js';
+import type { ResourceDef } from '../registry/resource-def.js';
+import { selectEverything } from '../registry/selection.js';
+import { controllerUser } from './controller-user.js';
+
+/** The running hook. */
+export interface RbacBootstrap {
+  /** `poststarthook/rbac/bootstrap-roles`: fails until the policy has been ensured once. */
+  readonly checks: HealthCheck[];
+  /** Resolves once the policy is ensured (or the hook was stopped). */
+  readonly done: Promise<void>;
+  /** Writes made so far (creates, updates, deletes), for tests and logs. */
+  writes(): number;
+  stop(): void;
+}
+
+/** Options of {@link startRbacBootstrap}. */
+export interface RbacBootstrapOptions {
+  /** Pause after a failed attempt (default 1 s). */
+  readonly retryMs?: number;
+  readonly log?: (message: string) => void;
+  /** Where the policy files are (default: the upstream data shipped with the server). */
+  readonly policyDir?: URL;
+}
+
+const ctx = { user: controllerUser, dryRun: false } as const;
+
+/** How many times one object is re-read after a Conflict or AlreadyExists before the attempt counts as failed. */
+const maxTries = 5;
+
+type Ensured = { ok: true; wrote: number } | { ok: false; message: string };
+
+function failure(status: Status): Ensured {
+  return { ok: false, message: status.message ?? status.reason ?? 'failed' };
+}
+
+/**
+ * Ensures one object (kube's ReconcileRoleOptions.Run / ReconcileRoleBindingOptions.Run): create when missing,
+ * otherwise reconcile and write the result unless protected.
+ */
+async function ensureObject<T extends KubeObject>(
+  registry: Registry, def: ResourceDef, expected: T,
+  reconcile: (existing: T, expected: T) => Reconciled<T>,
+  listed: T | undefined,
+): Promise<Ensured> {
+  const namespace = expected.metadata?.namespace ?? '';
+  const name = expected.metadata?.name ?? '';
+  for (let tries = 0; tries < maxTries; tries++) {
+    // The first try works from the list read for the whole step; after a conflict, the object is read again.
+    const got: Outcome<KubeObject> = tries === 0
+      ? (listed !== undefined ? { ok: true, value: listed } : { ok: false, status: notFound({ group: def.group, resource: def.resource }, name) })
+      : await registry.store.get(def, namespace, name);
+    if (!got.ok) {
+      if (got.status.code !== 404) return failure(got.status);
+      const created = await createObject(registry, def, structuredClone(expected), ctx);
+      if (created.ok) return { ok: true, wrote: 1 };
+      if (created.status.reason === 'AlreadyExists') continue;
+      return failure(created.status);
+    }
+    const existing = got.value as T;
+    const result = reconcile(existing, expected);
+    if (result.protected || result.operation === 'none') return { ok: true, wrote: 0 };
+    if (result.operation === 'update') {
+      const updated = await updateObject(registry, def, '', result.object, existing, ctx);
+      if (updated.ok) return { ok: true, wrote: 1 };
+      if (updated.conflict || updated.status.reason === 'Conflict') continue;
+      return failure(updated.status);
+    }
+    // recreate: delete at this resourceVersion, then create the reconciled object afresh.
+    const rv = existing.metadata?.resourceVersion;
+    const removed = await deleteObject(registry, def, namespace, name, ctx, {
+      ...(existing.metadata?.uid !== undefined ? { uid: existing.metadata.uid } : {}),
+      ...(rv !== undefined ? { resourceVersion: rv } : {}),
+    });
+    if (!removed.ok && removed.status.code !== 404 && removed.status.reason !== 'Conflict') return failure(removed.status);
+    if (!removed.ok) continue;
+    const fresh = structuredClone(result.object);
+    const meta = (fresh.metadata ??= {});
+    fresh.metadata = {
+      name: meta.name ?? name,
+      ...(meta.namespace !== undefined ? { namespace: meta.namespace } : {}),
+      ...(meta.labels !== undefined ? { labels: meta.labels } : {}),
+      ...(meta.annotations !== undefined ? { annotations: meta.annotations } : {}),
+    };
+    const created = await createObject(registry, def, fresh, ctx);
+    if (created.ok) return { ok: true, wrote: 2 };
+    if (created.status.reason === 'AlreadyExists') continue;
+    return failure(created.status);
+  }
+  return { ok: false, message: `${def.resource} ${name}: still conflicting after ${maxTries} tries` };
+}
+
+/** Starts the hook. */
+export function startRbacBootstrap(registry: Registry, names: Names, options: RbacBootstrapOptions = {}): RbacBootstrap {
+  const retryMs = options.retryMs ?? 1000;
+  const autoupdate = autoupdateAnnotation(names);
+  const group = names.group('rbac.authorization');
+  let finished = false;
+  let stopped = false;
+  let lastError = 'not finished';
+  let written = 0;
+  let timer: NodeJS.Timeout | undefined;
+  let wake: () => void = () => {};
+
+  const attempt = async (): Promise<boolean> => {
+    const policy = bootstrapPolicy(names, options.policyDir);
+    if (policy.missingFiles.length > 0) options.log?.(`default RBAC policy: files not found: ${policy.missingFiles.join(', ')}`);
+    const defs = {
+      clusterroles: registry.lookup(group, 'v1', 'clusterroles'),
+      clusterrolebindings: registry.lookup(group, 'v1', 'clusterrolebindings'),
+      roles: registry.lookup(group, 'v1', 'roles'),
+      rolebindings: registry.lookup(group, 'v1', 'rolebindings'),
+    };
+    const roleReconcile = (e: RoleObject, x: RoleObject) => reconcileRole(e, x, autoupdate);
+    const bindingReconcile = (e: BindingObject, x: BindingObject) => reconcileBinding(e, x, autoupdate);
+    // kube's order: cluster roles, cluster role bindings, then the namespaced roles and role bindings.
+    const steps: [ResourceDef | undefined, readonly KubeObject[], (e: never, x: never) => Reconciled<KubeObject>][] = [
+      [defs.clusterroles, policy.clusterRoles, roleReconcile as never],
+      [defs.clusterrolebindings, policy.clusterRoleBindings, bindingReconcile as never],
+      [defs.roles, policy.roles, roleReconcile as never],
+      [defs.rolebindings, policy.roleBindings, bindingReconcile as never],
+    ];
+    let ok = true;
+    for (const [def, objects, reconcile] of steps) {
+      if (def === undefined) continue; // RBAC not served: nothing to ensure.
+      if (stopped) return false;
+      // One list per resource, then the objects of the step side by side (their writes share storage commits).
+      const current = await registry.store.list(def, { namespace: '', selection: selectEverything });
+      if (!current.ok) {
+        lastError = `unable to list ${def.resource}: ${current.status.message ?? ''}`;
+        options.log?.(lastError);
+        return false;
+      }
+      const byKey = new Map(current.value.items.map((o) => [`${o.metadata?.namespace ?? ''}/${o.metadata?.name ?? ''}`, o]));
+      const results = await Promise.all(objects.map((object) => ensureObject(registry, def, object,
+        reconcile as (e: KubeObject, x: KubeObject) => Reconciled<KubeObject>,
+        byKey.get(`${object.metadata?.namespace ?? ''}/${object.metadata?.name ?? ''}`))));
+      results.forEach((ensured, i) => {
+        if (ensured.ok) {
+          written += ensured.wrote;
+          return;
+        }
+        ok = false;
+        lastError = `unable to reconcile ${def.kind} ${objects[i]!.metadata?.name ?? ''}: ${ensured.message}`;
+        options.log?.(lastError);
+      });
+    }
+    return ok;
+  };
+
+  const done = (async () => {
+    while (!stopped) {
+      let ok = false;
+      try {
+        ok = await attempt();
+      } catch (err) {
+        lastError = err instanceof Error ? err.message : String(err);
+        options.log?.(lastError);
+      }
+      if (ok) {
+        finished = true;
+        return;
+      }
+      await new Promise<void>((resolve) => {
+        wake = resolve;
+        timer = setTimeout(resolve, retryMs);
+      });
+    }
+  })();
+
+  return {
+    checks: [{ name: 'poststarthook/rbac/bootstrap-roles', check: async () => (finished ? undefined : lastError) }],
+    done,
+    writes: () => written,
+    stop() {
+      stopped = true;
+      if (timer !== undefined) clearTimeout(timer);
+      wake();
+    },
+  };
+}
