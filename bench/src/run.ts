@@ -16,6 +16,7 @@ import { encodingBench } from './encoding.js';
 import { applyVersusPut } from './apply.js';
 import { listWatchBench } from './list-watch.js';
 import { etcdBench } from './etcd.js';
+import { authzBench } from './authz.js';
 import { benchEntry, fmt, percentile, serverEntry, startChild, type Child } from './support.js';
 
 const rawEntry = benchEntry('raw-https-server');
@@ -206,3 +207,4 @@ await main();
 process.stdout.write(`${(await listWatchBench()).join('\n')}\n`);
 // The server on etcd beside raw etcd3 (bench/src/etcd.ts); skipped with a message when etcd is not installed.
 process.stdout.write(`${(await etcdBench(Math.min(seconds, 3), clients)).join('\n')}\n`);
+process.stdout.write(`${(await authzBench(Math.min(seconds, 3), clients)).join('\n')}\n`);
