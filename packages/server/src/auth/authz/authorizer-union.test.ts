@@ -55,8 +55,9 @@ test('union rules: concatenated; incomplete when a member cannot list or is inco
   const r2: RulesResult = { resourceRules: [], nonResourceRules: [{ verbs: ['get'], nonResourceURLs: ['/healthz'] }], incomplete: false, evaluationError: 'role missing' };
   const complete = await authorizerUnion([fixed('a', { decision: 'no-opinion' }, r1), fixed('b', { decision: 'no-opinion' }, r2)]).rulesFor!(dev, 'ns');
   assert.deepEqual(complete, { resourceRules: r1.resourceRules, nonResourceRules: r2.nonResourceRules, incomplete: false, evaluationError: 'role missing' });
-  const lacking = await authorizerUnion([fixed('a', { decision: 'no-opinion' }, r1), fixed('b', { decision: 'no-opinion' })]).rulesFor!(dev, 'ns');
+  const lacking = await authorizerUnion([fixed('a', { decision: 'no-opinion' }, r1), fixed('Webhook', { decision: 'no-opinion' })]).rulesFor!(dev, 'ns');
   assert.equal(lacking.incomplete, true);
+  assert.equal(lacking.evaluationError, 'webhook authorizer does not support user rule resolution');
   assert.deepEqual(lacking.resourceRules, r1.resourceRules);
   const reportsIncomplete = await authorizerUnion([fixed('a', { decision: 'no-opinion' }, { ...r1, incomplete: true })]).rulesFor!(dev, 'ns');
   assert.equal(reportsIncomplete.incomplete, true);

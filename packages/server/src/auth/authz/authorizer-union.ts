@@ -38,7 +38,9 @@ export function authorizerUnion(authorizers: readonly Authorizer[]): Authorizer 
       let incomplete = false;
       for (const a of authorizers) {
         if (a.rulesFor === undefined) {
+          // kube's webhook rule resolver answers so: incomplete, with this error.
           incomplete = true;
+          errors.push(`${a.name.toLowerCase()} authorizer does not support user rule resolution`);
           continue;
         }
         const r = await a.rulesFor(user, namespace);

@@ -4,8 +4,8 @@
  * `status.allowed` allows, `status.denied` denies, neither is no opinion. Answers are cached by the whole review
  * spec: allowed ones for the authorized TTL, the others for the unauthorized TTL. A call that fails (transport,
  * non-2xx status, unreadable answer) is retried a few times with backoff, then is no opinion with an evaluation
- * error, and is not cached. The remote service cannot list rules: the authorizer has no `rulesFor`, which makes
- * rules reviews incomplete.
+ * error, and is not cached. The remote service cannot list rules: the authorizer has no `rulesFor`, so rules
+ * reviews are incomplete with kube's "webhook authorizer does not support user rule resolution".
  */
 import type { Names } from '@svc-apiserver/api';
 import { httpsRequest } from '../authn/https-fetch.js';
