@@ -18,6 +18,7 @@ import type { Registry } from '../registry/registry.js';
 import type { ResourceDef } from '../registry/resource-def.js';
 import { selectEverything } from '../registry/selection.js';
 import { controllerUser } from './controller-user.js';
+import { runPostStartHook } from './post-start-hook.js';
 
 /** The running hook. */
 export interface RbacBootstrap {
@@ -111,14 +112,9 @@ export function startRbacBootstrap(registry: Registry, names: Names, options: Rb
   const retryMs = options.retryMs ?? 1000;
   const autoupdate = autoupdateAnnotation(names);
   const group = names.group('rbac.authorization');
-  let finished = false;
-  let stopped = false;
-  let lastError = 'not finished';
   let written = 0;
-  let timer: NodeJS.Timeout | undefined;
-  let wake: () => void = () => {};
 
-  const attempt = async (): Promise<boolean> => {
+  const attempt = async (stopped: () => boolean): Promise<string | undefined> => {
     const policy = bootstrapPolicy(names, options.policyDir);
     if (policy.missingFiles.length > 0) options.log?.(`default RBAC policy: files not found: ${policy.missingFiles.join(', ')}`);
     const defs = {
@@ -136,17 +132,13 @@ export function startRbacBootstrap(registry: Registry, names: Names, options: Rb
       [defs.roles, policy.roles, roleReconcile as never],
       [defs.rolebindings, policy.roleBindings, bindingReconcile as never],
     ];
-    let ok = true;
+    const errors: string[] = [];
     for (const [def, objects, reconcile] of steps) {
       if (def === undefined) continue; // RBAC not served: nothing to ensure.
-      if (stopped) return false;
+      if (stopped()) return 'stopped';
       // One list per resource, then the objects of the step side by side (their writes share storage commits).
       const current = await registry.store.list(def, { namespace: '', selection: selectEverything });
-      if (!current.ok) {
-        lastError = `unable to list ${def.resource}: ${current.status.message ?? ''}`;
-        options.log?.(lastError);
-        return false;
-      }
+      if (!current.ok) return `unable to list ${def.resource}: ${current.status.message ?? ''}`;
       const byKey = new Map(current.value.items.map((o) => [`${o.metadata?.namespace ?? ''}/${o.metadata?.name ?? ''}`, o]));
       const results = await Promise.all(objects.map((object) => ensureObject(registry, def, object,
         reconcile as (e: KubeObject, x: KubeObject) => Reconciled<KubeObject>,
@@ -156,42 +148,17 @@ export function startRbacBootstrap(registry: Registry, names: Names, options: Rb
           written += ensured.wrote;
           return;
         }
-        ok = false;
-        lastError = `unable to reconcile ${def.kind} ${objects[i]!.metadata?.name ?? ''}: ${ensured.message}`;
-        options.log?.(lastError);
+        errors.push(`unable to reconcile ${def.kind} ${objects[i]!.metadata?.name ?? ''}: ${ensured.message}`);
       });
     }
-    return ok;
+    return errors.length > 0 ? errors.join('; ') : undefined;
   };
 
-  const done = (async () => {
-    while (!stopped) {
-      let ok = false;
-      try {
-        ok = await attempt();
-      } catch (err) {
-        lastError = err instanceof Error ? err.message : String(err);
-        options.log?.(lastError);
-      }
-      if (ok) {
-        finished = true;
-        return;
-      }
-      await new Promise<void>((resolve) => {
-        wake = resolve;
-        timer = setTimeout(resolve, retryMs);
-      });
-    }
-  })();
-
+  const hook = runPostStartHook(attempt, retryMs, options.log);
   return {
-    checks: [{ name: 'poststarthook/rbac/bootstrap-roles', check: async () => (finished ? undefined : lastError) }],
-    done,
+    checks: [{ name: 'poststarthook/rbac/bootstrap-roles', check: hook.check }],
+    done: hook.done,
     writes: () => written,
-    stop() {
-      stopped = true;
-      if (timer !== undefined) clearTimeout(timer);
-      wake();
-    },
+    stop: hook.stop,
   };
 }

@@ -7,6 +7,7 @@ import type { HealthCheck } from '../health/health-check.js';
 import { createObject } from '../registry/operations/create-object.js';
 import type { Registry } from '../registry/registry.js';
 import { controllerUser } from './controller-user.js';
+import { runPostStartHook } from './post-start-hook.js';
 
 /** A running bootstrap. */
 export interface SystemNamespaces {
@@ -19,57 +20,23 @@ export interface SystemNamespaces {
 /** Starts the bootstrap; `retryMs` is the pause after a failed attempt. */
 export function startSystemNamespaces(registry: Registry, names: Names, retryMs = 1000): SystemNamespaces {
   const wanted = ['default', names.name('systemNamespace'), names.name('publicNamespace'), names.name('nodeLeaseNamespace')];
-  let finished = false;
-  let stopped = false;
-  let lastError = 'not finished';
-  let timer: NodeJS.Timeout | undefined;
-  let wake: () => void = () => {};
-
-  const attempt = async (): Promise<boolean> => {
+  const hook = runPostStartHook(async () => {
     const def = registry.lookup('', 'v1', 'namespaces');
-    if (def === undefined) return true;
+    if (def === undefined) return undefined;
     for (const name of wanted) {
       const got = await registry.store.get(def, '', name);
       if (got.ok) continue;
       const created = await createObject(registry, def, { apiVersion: 'v1', kind: 'Namespace', metadata: { name } }, { user: controllerUser, dryRun: false });
-      if (!created.ok && created.status.reason !== 'AlreadyExists') {
-        lastError = created.status.message ?? 'namespace creation failed';
-        return false;
-      }
+      if (!created.ok && created.status.reason !== 'AlreadyExists') return created.status.message ?? 'namespace creation failed';
     }
-    return true;
-  };
-
-  const done = (async () => {
-    while (!stopped) {
-      let ok = false;
-      try {
-        ok = await attempt();
-      } catch (err) {
-        lastError = err instanceof Error ? err.message : String(err);
-      }
-      if (ok) {
-        finished = true;
-        return;
-      }
-      await new Promise<void>((resolve) => {
-        wake = resolve;
-        timer = setTimeout(resolve, retryMs);
-      });
-    }
-  })();
-
-  const check = async (): Promise<string | undefined> => (finished ? undefined : lastError);
+    return undefined;
+  }, retryMs);
   return {
     checks: [
-      { name: 'poststarthook/start-system-namespaces-controller', check },
-      { name: 'poststarthook/bootstrap-controller', check },
+      { name: 'poststarthook/start-system-namespaces-controller', check: hook.check },
+      { name: 'poststarthook/bootstrap-controller', check: hook.check },
     ],
-    done,
-    stop() {
-      stopped = true;
-      if (timer !== undefined) clearTimeout(timer);
-      wake();
-    },
+    done: hook.done,
+    stop: hook.stop,
   };
 }
