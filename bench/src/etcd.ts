@@ -3,7 +3,12 @@
  * creating and getting configmaps through a server started with `--etcd-servers`, and 64 concurrent raw `etcd3`
  * create transactions (put if the key does not exist, as the etcd Backend writes) and gets on the same etcd.
  * Prints each rate with its ratio to the raw one. Loopback only, bounded in time; skipped with a message when no
- * etcd binary is installed. Runs alone with `node bench/dist/etcd.js [--seconds=3] [--clients=64]`.
+ * etcd binary is installed. Runs alone with `node bench/dist/etcd.js [--seconds=3] [--warm-seconds=5] [--clients=64]`.
+ *
+ * Both sides are measured in steady state: each timed phase follows a warm-up of the same operations, long enough
+ * for a freshly started server's request path to be JIT-compiled (a few thousand requests). The raw side writes
+ * documents of the size the server stores (a created configmap with its server-set metadata), so both sides put the
+ * same bytes into etcd.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -22,8 +27,18 @@ interface Phase {
   readonly errors: number;
 }
 
-/** Runs `op` from `workers` concurrent loops for `ms`. */
-async function phase(workers: number, ms: number, op: (w: number, i: number) => Promise<boolean>): Promise<Phase> {
+/**
+ * Runs `op` from `workers` concurrent loops for `ms`, after `warmMs` of the same loops that are not counted: both
+ * sides are measured warm (JIT-compiled, connections and streams open), so neither figure is a start-up figure.
+ * `op` gets a negative `i` during the warm-up, so it can keep warm-up objects apart from measured ones.
+ */
+async function phase(workers: number, ms: number, op: (w: number, i: number) => Promise<boolean>, warmMs = 0): Promise<Phase> {
+  if (warmMs > 0) {
+    const until = performance.now() + warmMs;
+    await Promise.all(Array.from({ length: workers }, async (_, w) => {
+      for (let i = -1; performance.now() < until; i--) await op(w, i).catch(() => false);
+    }));
+  }
   const latencies: number[] = [];
   let errors = 0;
   const start = performance.now();
@@ -55,7 +70,7 @@ function row(label: string, server: Phase, rawLabel: string, raw: Phase): string
 }
 
 /** Runs the etcd bench (`seconds` per phase, four phases) and returns its report lines. */
-export async function etcdBench(seconds = 3, clients = 64): Promise<string[]> {
+export async function etcdBench(seconds = 3, clients = 64, warmSeconds = 5): Promise<string[]> {
   const binary = findEtcdBinary();
   if (binary === undefined) return ['etcd: skipped (no etcd binary on PATH or in /usr/bin; install etcd-server to measure the server on etcd)'];
   const dataDir = mkdtempSync(join(tmpdir(), 'svc-bench-etcd-'));
@@ -87,37 +102,47 @@ export async function etcdBench(seconds = 3, clients = 64): Promise<string[]> {
     raw = new Etcd3({ hosts: [endpoint] });
     await raw.get('/bench-raw/warm-up').string();
     const ms = seconds * 1000;
+    // The same operations before each timed phase, on both sides alike.
+    const warmMs = warmSeconds * 1000;
+    /** The name of a worker's `i`th object; warm-up objects (negative `i`) have names of their own. */
+    const nameOf = (w: number, i: number): string => (i < 0 ? `warm-${w}-${-i}` : `cm-${w}-${i}`);
+    /** The `i`th of `mine` round-robin, for the warm-up too. */
+    const pick = <T>(mine: readonly T[], i: number): T | undefined => mine[Math.abs(i) % Math.max(mine.length, 1)];
 
     const created: string[][] = workers.map(() => []);
     const serverCreates = await phase(clients, ms, async (w, i) => {
-      const name = `cm-${w}-${i}`;
+      const name = nameOf(w, i);
       const r = await workers[w]!.raw({ method: 'POST', path: '/api/v1/namespaces/bench/configmaps', headers: json, body: body(name) });
       const ok = r.ok && r.value.status === 201;
-      if (ok) created[w]!.push(name);
+      if (ok && i >= 0) created[w]!.push(name);
       return ok;
-    });
-    // The raw side stores the same document the server stores, with the etcd Backend's create transaction.
+    }, warmMs);
+    // The raw side stores a document as large as the one the server stored, with the etcd Backend's create
+    // transaction: the server's copy of one created configmap (less its resourceVersion, which etcd's revision is).
+    const sample = await setup.raw({ method: 'GET', path: `/api/v1/namespaces/bench/configmaps/${created.flat()[0] ?? 'cm-0-0'}`, headers: { accept: 'application/json' } });
+    if (!sample.ok || sample.value.status !== 200) throw new Error('could not read back a created configmap');
+    const stored = JSON.parse(sample.value.body.toString()) as { metadata: Record<string, unknown> };
+    delete stored.metadata['resourceVersion'];
+    const storedBody = (name: string): string => JSON.stringify({ ...stored, metadata: { ...stored.metadata, name } });
     const rawKeys: string[][] = workers.map(() => []);
     const etcd = raw;
     const rawCreates = await phase(clients, ms, async (w, i) => {
-      const key = `/bench-raw/configmaps/bench/cm-${w}-${i}`;
-      const r = await etcd.if(key, 'Create', '==', 0).then(etcd.put(key).value(body(`cm-${w}-${i}`))).commit();
-      if (r.succeeded) rawKeys[w]!.push(key);
+      const key = `/bench-raw/configmaps/bench/${nameOf(w, i)}`;
+      const r = await etcd.if(key, 'Create', '==', 0).then(etcd.put(key).value(storedBody(nameOf(w, i)))).commit();
+      if (r.succeeded && i >= 0) rawKeys[w]!.push(key);
       return r.succeeded;
-    });
+    }, warmMs);
     const serverGets = await phase(clients, ms, async (w, i) => {
-      const mine = created[w]!;
-      const name = mine.length > 0 ? mine[i % mine.length] : 'cm-0-0';
+      const name = pick(created[w]!, i) ?? 'cm-0-0';
       const r = await workers[w]!.raw({ method: 'GET', path: `/api/v1/namespaces/bench/configmaps/${name}`, headers: { accept: 'application/json' } });
       return r.ok && r.value.status === 200;
-    });
+    }, warmMs);
     const rawGets = await phase(clients, ms, async (w, i) => {
-      const mine = rawKeys[w]!;
-      const value = await etcd.get(mine.length > 0 ? mine[i % mine.length]! : '/bench-raw/none').string();
+      const value = await etcd.get(pick(rawKeys[w]!, i) ?? '/bench-raw/none').string();
       return value !== null;
-    });
+    }, warmMs);
     return [
-      `etcd (1 member, loopback): ${clients} concurrent clients, ${seconds}s per phase`,
+      `etcd (1 member, loopback): ${clients} concurrent clients, ${seconds}s per phase after ${warmMs / 1000}s of warm-up`,
       row('server creates/s', serverCreates, 'raw etcd3 create txns/s', rawCreates),
       row('server gets/s', serverGets, 'raw etcd3 gets/s', rawGets),
       `errors: server creates ${serverCreates.errors}, gets ${serverGets.errors}; raw creates ${rawCreates.errors}, gets ${rawGets.errors}`,
@@ -132,6 +157,7 @@ export async function etcdBench(seconds = 3, clients = 64): Promise<string[]> {
 }
 
 if (isMain(import.meta.url)) {
-  const { values } = parseArgs({ options: { seconds: { type: 'string' }, clients: { type: 'string' } } });
-  process.stdout.write(`${(await etcdBench(Number(values.seconds ?? '3'), Number(values.clients ?? '64'))).join('\n')}\n`);
+  const { values } = parseArgs({ options: { seconds: { type: 'string' }, 'warm-seconds': { type: 'string' }, clients: { type: 'string' } } });
+  const lines = await etcdBench(Number(values.seconds ?? '3'), Number(values.clients ?? '64'), Number(values['warm-seconds'] ?? '5'));
+  process.stdout.write(`${lines.join('\n')}\n`);
 }

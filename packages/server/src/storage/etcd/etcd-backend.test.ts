@@ -82,6 +82,32 @@ if (binary === undefined) {
       }
     });
 
+    test('backends sharing the KV thread keep their own clients: closing one leaves the other serving', async () => {
+      const first = openEtcdBackend({ endpoints: endpoints(), prefix: '/shared-thread' });
+      const second = openEtcdBackend({ endpoints: endpoints(), prefix: '/shared-thread' });
+      try {
+        // Writes issued in one turn of the event loop travel together; each answer reaches its own caller.
+        const [a, b] = await Promise.all([first.create('/registry/x/a', 'a'), second.create('/registry/x/b', 'b')]);
+        assert.notEqual(ok(a).modRevision, ok(b).modRevision);
+        await first.close();
+        await assert.rejects(first.get('/registry/x/a'), (e: { code?: string }) => e.code === 'Unavailable');
+        const got = ok(await second.get('/registry/x/a'));
+        assert.equal(got.kv?.value, 'a');
+        assert.equal(got.kv?.modRevision, ok(a).modRevision);
+        // Text keys and values cross the thread as UTF-8, unchanged.
+        const text = 'ünïcødé ✓ \u{1f600}';
+        ok(await second.create('/registry/x/ü', text));
+        assert.deepEqual(ok(await second.list('/registry/x/')).kvs.map((kv) => [kv.key, kv.value]), [
+          ['/registry/x/a', 'a'],
+          ['/registry/x/b', 'b'],
+          ['/registry/x/ü', text],
+        ]);
+      } finally {
+        await first.close();
+        await second.close();
+      }
+    });
+
     test('a compaction made by another server is reported with etcd compacted revision', async () => {
       const b = openEtcdBackend({ endpoints: endpoints(), prefix: '/compact-elsewhere' });
       const other = openEtcdBackend({ endpoints: endpoints(), prefix: '/compact-elsewhere' });

@@ -1,6 +1,8 @@
 /**
  * The etcd Backend: the store every Kubernetes control plane uses, reached through the `etcd3` client's raw gRPC
  * clients (KV and Watch), so that this backend controls every request field as kube-apiserver's etcd3 store does.
+ * Reads and writes run on a thread of their own (kv-thread.ts), so their gRPC cost is not paid on the thread that
+ * serves HTTP; watches and compaction use a client on the main thread.
  *
  * Revisions are etcd's own: an object's resourceVersion is the key's mod revision. Writes are single transactions
  * guarded by the create or mod revision, whose failure branch reads the current value, so a conflict costs one round
@@ -11,20 +13,8 @@
  * {@link probeCompactRevision}). Watches use the raw watch stream, one gRPC stream per watch, because the
  * library's high-level watcher retries on its own and hides `compact_revision`.
  */
-import { circuitBreaker, ConsecutiveBreaker, handleWhen, noop, retry } from 'cockatiel';
-import { Etcd3, isRecoverableError } from 'etcd3';
-import type {
-  IDuplexStream,
-  IEvent,
-  IKeyValue,
-  IRangeRequest,
-  IRangeResponse,
-  IRequestOp,
-  ICompare,
-  ITxnResponse,
-  IWatchRequest,
-  IWatchResponse,
-} from 'etcd3';
+import { Etcd3 } from 'etcd3';
+import type { IDuplexStream, IEvent, IKeyValue, IWatchRequest, IWatchResponse } from 'etcd3';
 import type {
   Backend,
   BackendEvent,
@@ -35,16 +25,10 @@ import type {
   WatchListener,
 } from '../backend.js';
 import { unavailable } from '../unavailable.js';
+import { etcdClientOptions, type EtcdTlsOptions } from './etcd-client-options.js';
+import { startKvThread } from './kv-thread.js';
 
-/** TLS material for the connection to etcd (PEM contents, as read from kube-apiserver's `--etcd-*file` flags). */
-export interface EtcdTlsOptions {
-  /** CA bundle that signed the etcd servers' certificates (`--etcd-cafile`). */
-  readonly ca: string | Buffer;
-  /** Client certificate (`--etcd-certfile`), when etcd requires client authentication. */
-  readonly cert?: string | Buffer;
-  /** Client key (`--etcd-keyfile`). */
-  readonly key?: string | Buffer;
-}
+export type { EtcdTlsOptions } from './etcd-client-options.js';
 
 /** Options of {@link openEtcdBackend}. */
 export interface EtcdBackendOptions {
@@ -92,7 +76,53 @@ function rangeEnd(prefix: Buffer): Buffer {
   return Buffer.from([0]);
 }
 
-const toBuffer = (value: string | Buffer): Buffer => (typeof value === 'string' ? Buffer.from(value, 'utf8') : value);
+/** A key-value as etcd returns it: bytes as Buffers from the main thread's client, as UTF-8 strings from the KV thread. */
+interface RawKv {
+  readonly key: Buffer | string;
+  readonly value: Buffer | string;
+  readonly create_revision: string;
+  readonly mod_revision: string;
+}
+
+/** The parts of etcd's KV responses the backend reads (as the KV thread returns them). */
+interface ResponseHeader {
+  readonly revision: string;
+}
+interface RangeResponse {
+  readonly header: ResponseHeader;
+  readonly kvs: RawKv[];
+  readonly more: boolean;
+  readonly count: string;
+}
+interface TxnResponse {
+  readonly header: ResponseHeader;
+  readonly succeeded: boolean;
+  readonly responses: {
+    readonly response_range?: RangeResponse | null;
+    readonly response_put?: { readonly prev_kv?: RawKv | null } | null;
+    readonly response_delete_range?: { readonly prev_kvs: RawKv[] } | null;
+  }[];
+}
+/** A key or key range of a KV request: text (UTF-8), or bytes for a range end that need not be text. */
+type KeyBytes = string | Uint8Array;
+interface RangeRequest {
+  readonly key: KeyBytes;
+  readonly range_end?: KeyBytes;
+  readonly limit?: number;
+  readonly count_only?: boolean;
+}
+interface Compare {
+  readonly key: KeyBytes;
+  readonly target: 'Create' | 'Mod' | 'Version';
+  readonly result: 'Equal' | 'Greater';
+  readonly create_revision?: number;
+  readonly mod_revision?: number;
+  readonly version?: number;
+}
+type RequestOp =
+  | { readonly request_put: { readonly key: KeyBytes; readonly value: string; readonly prev_kv?: boolean } }
+  | { readonly request_range: RangeRequest }
+  | { readonly request_delete_range: { readonly key: KeyBytes; readonly prev_kv?: boolean } };
 
 /** The etcd Backend, with the client for what only etcd has (the guarded compaction of several replicas). */
 export interface EtcdBackend extends Backend {
@@ -102,40 +132,15 @@ export interface EtcdBackend extends Backend {
 /** Opens a Backend on an etcd cluster. Connecting is lazy: a first request fails with `Unavailable` if etcd is down. */
 export function openEtcdBackend(options: EtcdBackendOptions): EtcdBackend {
   if (options.endpoints.length === 0) throw new Error('openEtcdBackend: no etcd endpoints');
-  const keyPrefix = Buffer.from(options.prefix ?? '', 'utf8');
-  const requestTimeoutMs = options.requestTimeoutMs ?? 15_000;
-  const several = options.endpoints.length > 1;
-
-  const client = new Etcd3({
-    hosts: [...options.endpoints],
-    ...(options.tls === undefined
-      ? {}
-      : {
-          credentials: {
-            rootCertificate: toBuffer(options.tls.ca),
-            ...(options.tls.key === undefined ? {} : { privateKey: toBuffer(options.tls.key) }),
-            ...(options.tls.cert === undefined ? {} : { certChain: toBuffer(options.tls.cert) }),
-          },
-        }),
-    grpcOptions: {
-      // Lists and watch batches can exceed gRPC's 4 MiB default; kube-apiserver lifts the limit the same way.
-      'grpc.max_receive_message_length': -1,
-      'grpc.max_send_message_length': -1,
-      // Notice a dead connection on an open stream (watch) instead of waiting forever.
-      'grpc.keepalive_time_ms': 30_000,
-      'grpc.keepalive_timeout_ms': 10_000,
-    },
-    defaultCallOptions: (context) => (context.isStream ? {} : { deadline: Date.now() + requestTimeoutMs }),
-    faultHandling: {
-      // A failing member is skipped for a second, then tried again, so service resumes soon after etcd returns.
-      host: () => circuitBreaker(handleWhen(isRecoverableError), { halfOpenAfter: 1000, breaker: new ConsecutiveBreaker(3) }),
-      // With several members a failed request is tried once more on another. With one there is nothing to gain:
-      // the caller sees `Unavailable` at once and decides (a retried write whose first attempt did commit would
-      // report a false conflict, which the caller handles like any conflict).
-      global: several ? retry(handleWhen(isRecoverableError), { maxAttempts: 1 }) : noop,
-    },
-  });
-  const kv = client.kv;
+  const prefixText = options.prefix ?? '';
+  const keyPrefix = Buffer.from(prefixText, 'utf8');
+  const settings = {
+    endpoints: [...options.endpoints],
+    ...(options.tls === undefined ? {} : { tls: options.tls }),
+    requestTimeoutMs: options.requestTimeoutMs ?? 15_000,
+  };
+  const client = new Etcd3(etcdClientOptions(settings));
+  const kvThread = startKvThread(settings);
   const watchClient = client.watchClient;
 
   let closed = false;
@@ -150,17 +155,23 @@ export function openEtcdBackend(options: EtcdBackendOptions): EtcdBackend {
   };
 
   const root = options.replaceRoot ?? '';
-  const encode = (key: string): Buffer =>
-    Buffer.concat([keyPrefix, Buffer.from(root !== '' && key.startsWith(root) ? key.slice(root.length) : key, 'utf8')]);
-  const decodeKey = (key: Buffer): string => root + key.subarray(keyPrefix.length).toString('utf8');
-  const toKv = (raw: IKeyValue): KeyValue => ({
+  /** The key inside etcd, as text (every key the backend is given is text). */
+  const encodeText = (key: string): string =>
+    prefixText + (root !== '' && key.startsWith(root) ? key.slice(root.length) : key);
+  const encode = (key: string): Buffer => Buffer.from(encodeText(key), 'utf8');
+  const decodeKey = (key: Buffer | string): string =>
+    root + (typeof key === 'string' ? key.slice(prefixText.length) : key.subarray(keyPrefix.length).toString('utf8'));
+  const toKv = (raw: RawKv | IKeyValue): KeyValue => ({
     key: decodeKey(raw.key),
-    value: raw.value.toString('utf8'),
+    value: typeof raw.value === 'string' ? raw.value : raw.value.toString('utf8'),
     createRevision: Number(raw.create_revision),
     modRevision: Number(raw.mod_revision),
   });
   /** A key nothing is written to, for requests that only want the response header or a compaction answer. */
-  const probeKey = encode('\u0000revision-probe');
+  const probeKeyText = encodeText('\u0000revision-probe');
+  const probeKey = Buffer.from(probeKeyText, 'utf8');
+  /** The range end of a prefix, as bytes of their own (a pooled Buffer would cross to the KV thread whole). */
+  const rangeEndOf = (prefix: Buffer): Uint8Array => new Uint8Array(rangeEnd(prefix));
 
   /** Runs one request; any failure of the store (down, timed out, closed) becomes an `Unavailable` rejection. */
   const request = async <T>(run: () => Promise<T>, keep?: (error: unknown) => boolean): Promise<T> => {
@@ -176,12 +187,25 @@ export function openEtcdBackend(options: EtcdBackendOptions): EtcdBackend {
       inflight.delete(pending);
     }
   };
-  const txn = (compare: ICompare[], success: IRequestOp[], failure: IRequestOp[]): Promise<ITxnResponse> =>
-    request(() => kv.txn({ compare, success, failure }));
+  const range = (req: RangeRequest & { readonly revision?: number }): Promise<RangeResponse> =>
+    kvThread.call<RangeResponse>('range', req);
+  const txn = (compare: Compare[], success: RequestOp[], failure: RequestOp[]): Promise<TxnResponse> =>
+    request(() => kvThread.call<TxnResponse>('txn', { compare, success, failure }));
 
-  const currentRevision = async (): Promise<number> => {
-    const r = await request(() => kv.range({ key: probeKey, count_only: true }));
-    return Number(r.header.revision);
+  /**
+   * The store's current revision. Callers in the same turn of the event loop share one read, sent after the last
+   * of them asked: the revision is still read after every caller's own request began, which is what a consistent
+   * read needs of it, and a burst of consistent reads costs etcd one range instead of one each.
+   */
+  let revisionRead: Promise<number> | undefined;
+  const currentRevision = (): Promise<number> => {
+    if (closed) return Promise.reject(closedError());
+    revisionRead ??= new Promise<void>((resolve) => setImmediate(resolve)).then(async () => {
+      revisionRead = undefined;
+      const r = await request(() => range({ key: probeKeyText, count_only: true }));
+      return Number(r.header.revision);
+    });
+    return revisionRead;
   };
 
   /**
@@ -216,12 +240,12 @@ export function openEtcdBackend(options: EtcdBackendOptions): EtcdBackend {
 
   /** A range at `revision` (0: current), with etcd's revision errors as values. */
   const rangeAt = async (
-    req: IRangeRequest,
+    req: RangeRequest,
     revision: number,
-  ): Promise<BackendResult<IRangeResponse, 'Compacted' | 'FutureRevision'>> => {
+  ): Promise<BackendResult<RangeResponse, 'Compacted' | 'FutureRevision'>> => {
     try {
       const value = await request(
-        () => kv.range({ ...req, revision }),
+        () => range({ ...req, revision }),
         (e) => isCompactedError(e) || isFutureError(e),
       );
       return { ok: true, value };
@@ -233,7 +257,7 @@ export function openEtcdBackend(options: EtcdBackendOptions): EtcdBackend {
     }
   };
 
-  const firstRange = (r: ITxnResponse): IKeyValue | undefined => r.responses[0]?.response_range?.kvs[0];
+  const firstRange = (r: TxnResponse): RawKv | undefined => r.responses[0]?.response_range?.kvs[0];
 
   const backend: EtcdBackend = {
     name: 'etcd',
@@ -245,14 +269,14 @@ export function openEtcdBackend(options: EtcdBackendOptions): EtcdBackend {
       ensureOpen();
       // Cheap check first: if history at the last known compacted revision is still readable, it is current.
       const at = Math.max(compacted, 1);
-      const r = await rangeAt({ key: probeKey, count_only: true }, at);
+      const r = await rangeAt({ key: probeKeyText, count_only: true }, at);
       if (!r.ok && r.error.code === 'Compacted') return r.error.compactRevision;
       return compacted;
     },
 
     async get(key, readOptions) {
       const revision = readOptions?.revision ?? 0;
-      const r = await rangeAt({ key: encode(key) }, revision);
+      const r = await rangeAt({ key: encodeText(key) }, revision);
       if (!r.ok) return r;
       const raw = r.value.kvs[0];
       const at = revision === 0 ? Number(r.value.header.revision) : revision;
@@ -264,9 +288,9 @@ export function openEtcdBackend(options: EtcdBackendOptions): EtcdBackend {
       const from = encode(prefix);
       const start =
         listOptions?.startKey !== undefined && Buffer.compare(encode(listOptions.startKey), from) > 0
-          ? encode(listOptions.startKey)
-          : from;
-      const r = await rangeAt({ key: start, range_end: rangeEnd(from), limit: listOptions?.limit ?? 0 }, revision);
+          ? encodeText(listOptions.startKey)
+          : encodeText(prefix);
+      const r = await rangeAt({ key: start, range_end: rangeEndOf(from), limit: listOptions?.limit ?? 0 }, revision);
       if (!r.ok) return r;
       const result: ListResult = {
         revision: revision === 0 ? Number(r.value.header.revision) : revision,
@@ -277,16 +301,15 @@ export function openEtcdBackend(options: EtcdBackendOptions): EtcdBackend {
     },
 
     async count(prefix) {
-      const from = encode(prefix);
-      const r = await request(() => kv.range({ key: from, range_end: rangeEnd(from), count_only: true }));
+      const r = await request(() => range({ key: encodeText(prefix), range_end: rangeEndOf(encode(prefix)), count_only: true }));
       return { revision: Number(r.header.revision), count: Number(r.count) };
     },
 
     async create(key, value) {
-      const k = encode(key);
+      const k = encodeText(key);
       const r = await txn(
         [{ key: k, target: 'Create', result: 'Equal', create_revision: 0 }],
-        [{ request_put: { key: k, value: Buffer.from(value, 'utf8') } }],
+        [{ request_put: { key: k, value } }],
         [{ request_range: { key: k } }],
       );
       if (r.succeeded) {
@@ -299,13 +322,13 @@ export function openEtcdBackend(options: EtcdBackendOptions): EtcdBackend {
     },
 
     async update(key, value, expectedModRevision) {
-      const k = encode(key);
+      const k = encodeText(key);
       const r = await txn(
         [
           { key: k, target: 'Mod', result: 'Equal', mod_revision: expectedModRevision },
           { key: k, target: 'Version', result: 'Greater', version: 0 },
         ],
-        [{ request_put: { key: k, value: Buffer.from(value, 'utf8'), prev_kv: true } }],
+        [{ request_put: { key: k, value, prev_kv: true } }],
         [{ request_range: { key: k } }],
       );
       if (r.succeeded) {
@@ -320,8 +343,8 @@ export function openEtcdBackend(options: EtcdBackendOptions): EtcdBackend {
     },
 
     async delete(key, expectedModRevision) {
-      const k = encode(key);
-      const compare: ICompare[] = [{ key: k, target: 'Version', result: 'Greater', version: 0 }];
+      const k = encodeText(key);
+      const compare: Compare[] = [{ key: k, target: 'Version', result: 'Greater', version: 0 }];
       if (expectedModRevision !== undefined) {
         compare.push({ key: k, target: 'Mod', result: 'Equal', mod_revision: expectedModRevision });
       }
@@ -454,7 +477,7 @@ export function openEtcdBackend(options: EtcdBackendOptions): EtcdBackend {
       const to = Math.min(revision, await currentRevision());
       if (to <= compacted) return;
       try {
-        await request(() => kv.compact({ revision: to, physical: false }), isCompactedError);
+        await request(() => client.kv.compact({ revision: to, physical: false }), isCompactedError);
       } catch (error) {
         // Already compacted at or past `to` (by another server on the same etcd): nothing to do.
         if (isCompactedError(error)) return;
@@ -474,6 +497,7 @@ export function openEtcdBackend(options: EtcdBackendOptions): EtcdBackend {
       // Watches end before the client closes, so their streams' errors find them inactive.
       await new Promise<void>((resolve) => queueMicrotask(resolve));
       client.close();
+      await kvThread.close();
     },
   };
   return backend;
