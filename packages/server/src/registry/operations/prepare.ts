@@ -10,9 +10,18 @@ import { validateObjectMeta, validateObjectMetaUpdate } from '../../meta/object-
 import type { ResourceDef } from '../resource-def.js';
 import type { SubresourceStrategy } from '../strategy.js';
 
+let stampedSecond = -1;
+let stamped = '';
+
 /** A timestamp as kube-apiserver writes them: RFC 3339, whole seconds, UTC. */
 export function nowTimestamp(): string {
-  return new Date().toISOString().replace(/\.\d+Z$/, 'Z');
+  // Formatted once per second: every write stamps a time, and they come many to a second.
+  const second = Math.floor(Date.now() / 1000);
+  if (second !== stampedSecond) {
+    stampedSecond = second;
+    stamped = new Date(second * 1000).toISOString().replace(/\.\d+Z$/, 'Z');
+  }
+  return stamped;
 }
 
 /** The object without metadata and status: what `generation` tracks. */
