@@ -51,6 +51,8 @@ export type NameKey = keyof typeof table;
 /**
  * Neutral keys of the upstream API groups that end in `.k8s.io` (1.27 built-ins), the key being the group without
  * that suffix. Groups outside this list (`apps`, `batch`, `autoscaling`, `policy`, custom groups) keep their names.
+ * The metrics groups are served by add-on servers, not this one: they are listed so that policy naming them (the
+ * rules of the autoscaler controller role) is renamed too.
  */
 export const renamedGroupKeys = [
   'admission',
@@ -62,7 +64,6 @@ export const renamedGroupKeys = [
   'authorization',
   'certificates',
   'coordination',
-  // The metrics groups are served by add-on servers, not this one; policy naming them (the HPA controller's) is renamed.
   'custom.metrics',
   'discovery',
   'events',

@@ -36,8 +36,6 @@ export interface RbacBootstrapOptions {
   /** Pause after a failed attempt (default 1 s). */
   readonly retryMs?: number;
   readonly log?: (message: string) => void;
-  /** Where the policy files are (default: the upstream data shipped with the server). */
-  readonly policyDir?: URL;
 }
 
 const ctx = { user: controllerUser, dryRun: false } as const;
@@ -115,8 +113,7 @@ export function startRbacBootstrap(registry: Registry, names: Names, options: Rb
   let written = 0;
 
   const attempt = async (stopped: () => boolean): Promise<string | undefined> => {
-    const policy = bootstrapPolicy(names, options.policyDir);
-    if (policy.missingFiles.length > 0) options.log?.(`default RBAC policy: files not found: ${policy.missingFiles.join(', ')}`);
+    const policy = bootstrapPolicy(names);
     const defs = {
       clusterroles: registry.lookup(group, 'v1', 'clusterroles'),
       clusterrolebindings: registry.lookup(group, 'v1', 'clusterrolebindings'),
