@@ -36,9 +36,9 @@ export interface RbacPolicySource {
 }
 
 /**
- * Bindings by subject key. Keys: `u:<username>` for User subjects and for ServiceAccount subjects (under the
- * username the account authenticates as), `g:<group>` for Group subjects, `*` for subjects of other kinds.
- * RoleBinding keys are prefixed with the namespace.
+ * Bindings by subject, per scope (a RoleBinding's namespace, `''` for ClusterRoleBindings): by username for User
+ * subjects and for ServiceAccount subjects (under the username the account authenticates as), by group name for
+ * Group subjects, and apart for subjects of other kinds (which the resolver reports to everyone in the scope).
  */
 interface BindingIndex {
   upsert(binding: BindingObject): void;
@@ -46,70 +46,95 @@ interface BindingIndex {
   candidates(scope: string, user: UserInfo): readonly BindingObject[];
 }
 
-const everyone = '*';
+/** Where a binding is filed: under a user, a group, or with the subjects of unknown kinds. */
+type Filing = { readonly by: 'users' | 'groups'; readonly name: string } | { readonly by: 'other' };
+
+/** One scope's bindings, each map keyed by binding id. */
+interface ScopeIndex {
+  readonly users: Map<string, Map<string, BindingObject>>;
+  readonly groups: Map<string, Map<string, BindingObject>>;
+  readonly other: Map<string, BindingObject>;
+}
 
 function bindingKey(b: KubeObject): string {
   return `${b.metadata?.namespace ?? ''}/${b.metadata?.name ?? ''}`;
 }
 
-/** The index keys of one binding's subjects, within `scope` (the binding's namespace, `''` when cluster-wide). */
-function subjectKeys(binding: BindingObject, scope: string): Set<string> {
-  const keys = new Set<string>();
+/** Where one binding's subjects file it, within `scope` (the binding's namespace, `''` when cluster-wide). */
+function filingsOf(binding: BindingObject, scope: string): Filing[] {
+  const filings: Filing[] = [];
   for (const s of binding.subjects ?? []) {
     switch (s.kind) {
       case 'User':
-        keys.add(`${scope}\n u:${s.name}`);
+        filings.push({ by: 'users', name: s.name });
         break;
       case 'Group':
-        keys.add(`${scope}\n g:${s.name}`);
+        filings.push({ by: 'groups', name: s.name });
         break;
       case 'ServiceAccount': {
         // A RoleBinding's subject without a namespace means an account of the binding's namespace.
         const ns = s.namespace || scope;
-        if (ns !== '') keys.add(`${scope}\n u:${serviceAccountUsernamePrefix}${ns}:${s.name}`);
+        if (ns !== '') filings.push({ by: 'users', name: `${serviceAccountUsernamePrefix}${ns}:${s.name}` });
         break;
       }
       default:
-        keys.add(`${scope}\n ${everyone}`);
+        filings.push({ by: 'other' });
     }
   }
-  return keys;
+  return filings;
 }
 
 function createBindingIndex(): BindingIndex {
-  const byKey = new Map<string, Map<string, BindingObject>>();
-  // The keys each binding is filed under, to take it out again.
-  const filed = new Map<string, Set<string>>();
+  const scopes = new Map<string, ScopeIndex>();
+  // Where each binding is filed, to take it out again.
+  const filed = new Map<string, { scope: string; filings: Filing[] }>();
   const remove = (binding: BindingObject): void => {
     const id = bindingKey(binding);
-    for (const key of filed.get(id) ?? []) {
-      const set = byKey.get(key);
-      set?.delete(id);
-      if (set?.size === 0) byKey.delete(key);
-    }
+    const was = filed.get(id);
+    if (was === undefined) return;
     filed.delete(id);
+    const index = scopes.get(was.scope);
+    if (index === undefined) return;
+    for (const f of was.filings) {
+      if (f.by === 'other') {
+        index.other.delete(id);
+        continue;
+      }
+      const set = index[f.by].get(f.name);
+      set?.delete(id);
+      if (set?.size === 0) index[f.by].delete(f.name);
+    }
+    if (index.users.size === 0 && index.groups.size === 0 && index.other.size === 0) scopes.delete(was.scope);
   };
   return {
     upsert(binding) {
       remove(binding);
       const id = bindingKey(binding);
-      const keys = subjectKeys(binding, binding.metadata?.namespace ?? '');
-      for (const key of keys) {
-        let set = byKey.get(key);
-        if (set === undefined) byKey.set(key, (set = new Map()));
+      const scope = binding.metadata?.namespace ?? '';
+      const filings = filingsOf(binding, scope);
+      let index = scopes.get(scope);
+      if (index === undefined) scopes.set(scope, (index = { users: new Map(), groups: new Map(), other: new Map() }));
+      for (const f of filings) {
+        if (f.by === 'other') {
+          index.other.set(id, binding);
+          continue;
+        }
+        let set = index[f.by].get(f.name);
+        if (set === undefined) index[f.by].set(f.name, (set = new Map()));
         set.set(id, binding);
       }
-      filed.set(id, keys);
+      filed.set(id, { scope, filings });
     },
     remove,
     candidates(scope, user) {
+      const index = scopes.get(scope);
+      if (index === undefined) return [];
       const out: BindingObject[] = [];
       let seen: Set<BindingObject> | undefined;
-      const add = (key: string): void => {
-        const set = byKey.get(`${scope}\n ${key}`);
+      const add = (set: Map<string, BindingObject> | undefined): void => {
         if (set === undefined) return;
         for (const b of set.values()) {
-          // Most users match through one key only: dedupe lazily.
+          // Most users match through one subject only: dedupe lazily.
           if (out.length > 0) {
             seen ??= new Set(out);
             if (seen.has(b)) continue;
@@ -118,9 +143,9 @@ function createBindingIndex(): BindingIndex {
           out.push(b);
         }
       };
-      add(`u:${user.username}`);
-      for (const g of user.groups) add(`g:${g}`);
-      add(everyone);
+      add(index.users.get(user.username));
+      for (const g of user.groups) add(index.groups.get(g));
+      add(index.other);
       return out;
     },
   };

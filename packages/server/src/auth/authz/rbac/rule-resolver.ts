@@ -50,7 +50,8 @@ export function aggregateErrors(errors: readonly string[]): string {
   return `[${unique.join(', ')}]`;
 }
 
-const q = (s: string): string => JSON.stringify(s);
+/** Go's %q for the names that appear here: plain quotes unless the text needs escapes (JSON's are close enough). */
+const q = (s: string): string => (/["\\\x00-\x1f\x7f]/.test(s) ? JSON.stringify(s) : `"${s}"`);
 
 /** kube's describeSubject: service accounts as `name/namespace`. */
 function describeSubject(s: Subject, bindingNamespace: string): string {
