@@ -24,7 +24,7 @@ function attrs(user: UserInfo, method = 'GET', path = '/api/v1/namespaces/ns/pod
 }
 
 /** An RBAC stand-in that grants `dev` reading pods and records that it was built. */
-function rbacStub(): AuthorizationDeps['rbac'] & { built: number } {
+function fakeRbac(): AuthorizationDeps['rbac'] & { built: number } {
   const f = Object.assign((): Authorizer => {
     f.built++;
     return {
@@ -36,11 +36,11 @@ function rbacStub(): AuthorizationDeps['rbac'] & { built: number } {
   return f;
 }
 
-function build(over: Partial<ServerOptions>, rbac = rbacStub()): ReturnType<typeof buildAuthorization> {
+function build(over: Partial<ServerOptions>, rbac = fakeRbac()): ReturnType<typeof buildAuthorization> {
   return buildAuthorization({ ...defaultServerOptions, ...over }, { names, rbac, log: () => {}, webhookRetry: { attempts: 1, initialDelayMs: 1 } });
 }
 
-function built(over: Partial<ServerOptions>, rbac = rbacStub()): Authorizer {
+function built(over: Partial<ServerOptions>, rbac = fakeRbac()): Authorizer {
   const r = build(over, rbac);
   assert.ok(r.ok, JSON.stringify(r));
   return r.ok ? r.value.authorizer : (undefined as never);
@@ -57,7 +57,7 @@ after(async () => {
 });
 
 test('authorization modes: RBAC by default, built only when named', async () => {
-  const rbac = rbacStub();
+  const rbac = fakeRbac();
   const r = build({}, rbac);
   assert.ok(r.ok);
   assert.deepEqual(r.ok && r.value.modes, ['RBAC']);
@@ -65,7 +65,7 @@ test('authorization modes: RBAC by default, built only when named', async () => 
   const authz = r.ok ? r.value.authorizer : (undefined as never);
   assert.equal((await authz.authorize(attrs(dev))).decision, 'allow');
   assert.equal((await authz.authorize(attrs(dev, 'DELETE', '/api/v1/namespaces/ns/pods/p'))).decision, 'no-opinion');
-  const unused = rbacStub();
+  const unused = fakeRbac();
   build({ authorizationModes: ['AlwaysAllow'] }, unused);
   assert.equal(unused.built, 0);
 });
