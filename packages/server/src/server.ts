@@ -228,7 +228,6 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     const rbac = rbacAuthorizer(policy, names);
     const authz = buildAuthorization(o, { names, rbac: () => rbac, log: (m) => log(m) });
     if (!authz.ok) throw new Error(authz.error);
-    cleanups.push(() => authz.value.close());
     // One authorizer for the filters, the handlers (an apply that creates asks it about `create` too) and reviews.
     const authorizer: Authorizer = authz.value.authorizer;
     writeGuard = createRbacWriteGuard({ resolver: rbac.resolver, authorizer: () => authorizer, names, getRole: registryRoleGetter(registry, names) });

@@ -35,7 +35,6 @@ export interface Authorization {
   readonly authorizer: Authorizer;
   /** The modes in order. */
   readonly modes: readonly AuthorizationMode[];
-  close(): void;
 }
 
 type Built<T> = { ok: true; value: T } | { ok: false; error: string };
@@ -76,5 +75,5 @@ export function buildAuthorization(flags: AuthorizationFlags, deps: Authorizatio
       }
     }
   }
-  return { ok: true, value: { authorizer: authorizerUnion(members), modes: modes.value, close() {} } };
+  return { ok: true, value: { authorizer: authorizerUnion(members), modes: modes.value } };
 }
