@@ -50,7 +50,8 @@ export interface AdmissionPlugin {
 export interface AdmissionDependencies {
   /**
    * The stored namespace, or undefined when it does not exist: read from storage (kube's live lookup), or with
-   * `cached` from the watch cache, which may lag storage by the feed's delay (kube's namespace lister).
+   * `cached` from the watch cache, which may lag storage by the feed's delay (kube's namespace lister); a cached
+   * answer is shared between callers and frozen: read it, never change it.
    */
   getNamespace(name: string, options?: { readonly cached?: boolean }): Promise<KubeObject | undefined>;
 }

@@ -30,12 +30,18 @@ export const ancientChangesManager = 'ancient-changes';
 
 /** BuildManagerIdentifier: the entry without fields and time (and without apiVersion for Apply). */
 export function managerIdentifier(r: Pick<ManagerRecord, 'manager' | 'operation' | 'apiVersion' | 'subresource'>): string {
-  return JSON.stringify({
-    manager: r.manager,
-    operation: r.operation,
-    ...(r.operation === 'Update' ? { apiVersion: r.apiVersion } : {}),
-    ...(r.subresource ? { subresource: r.subresource } : {}),
-  });
+  // The text JSON.stringify gives for {manager, operation, apiVersion (Update only), subresource (when set)}, built
+  // without the object and its spreads: every write computes identifiers. Absent values are left out as
+  // JSON.stringify leaves them out (entries read from clients may lack a manager).
+  let s = '';
+  const add = (name: string, value: string | undefined): void => {
+    if (value !== undefined) s += `${s === '' ? '' : ','}"${name}":${JSON.stringify(value)}`;
+  };
+  add('manager', r.manager);
+  add('operation', r.operation);
+  if (r.operation === 'Update') add('apiVersion', r.apiVersion);
+  if (r.subresource) add('subresource', r.subresource);
+  return `{${s}}`;
 }
 
 /** A read of managedFields, or why it failed. */
@@ -101,6 +107,10 @@ export function encodeManagedFields(managers: Managers): ManagedFieldsEntry[] {
  * one `ancient-changes` bucket per apiVersion until `max` remain; the bucket takes the time of the newest merged.
  */
 export function capUpdateManagers(managers: Managers, max = maxUpdateManagers): Managers {
+  // Nearly every write has far fewer managers than the cap: count them before building any list.
+  let count = 0;
+  for (const r of managers.values()) if (r.operation === 'Update') count++;
+  if (count <= max) return managers;
   const updaters = [...managers.entries()].filter(([, r]) => r.operation === 'Update').map(([id]) => id);
   if (updaters.length <= max) return managers;
   updaters.sort((a, b) => seconds(managers.get(a)!.time) - seconds(managers.get(b)!.time) || compareStrings(a, b));

@@ -16,6 +16,13 @@ const bigintMarker = '\u0000bigint:';
  * as plain JSON numbers.
  */
 export function encodeJson(value: unknown, indent?: number): string {
+  // Almost no value holds a bigint: stringify without a replacer first (a replacer function takes V8 off its fast
+  // serializer and costs every response), and only when that throws on a bigint go through the marker replacer.
+  try {
+    return JSON.stringify(value, undefined, indent);
+  } catch (e) {
+    if (!(e instanceof TypeError)) throw e;
+  }
   let sawBigint = false;
   const text = JSON.stringify(
     value,
@@ -90,12 +97,10 @@ export function responseEncoding(names: Names): ResponseEncoding {
   const protobufMediaType = names.name('protobufMediaType');
   const codec = protobufCodec(names);
   const metaGroup = names.group('meta');
-  const options = (endpoint: EndpointKind, canProtobuf: () => boolean, stream = false): NegotiationOptions => ({
-    ...(endpoint.resource ? { metaGroup } : {}),
-    protobufMediaType,
-    canProtobuf,
-    stream,
-  });
+  // Two literal shapes rather than a spread of a conditional object: this runs for every response.
+  const options = (endpoint: EndpointKind, canProtobuf: () => boolean, stream = false): NegotiationOptions => (endpoint.resource
+    ? { metaGroup, protobufMediaType, canProtobuf, stream }
+    : { protobufMediaType, canProtobuf, stream });
   const notAcceptableFor = (opts: NegotiationOptions): EncodeOutcome<never> =>
     ({ ok: false, status: notAcceptable(producibleMediaTypes(opts)) });
   /** A built-in group version has protobuf messages for all its kinds. */

@@ -4,12 +4,17 @@
  * thousands of open watches would pile listeners on that one signal (node warns past ten) for no gain.
  */
 
+/** What a tracked request is aborted through (an AbortController, or a request's lazily made one). */
+export interface Abortable {
+  abort(): void;
+}
+
 /** The live requests of one server. */
 export interface LiveRequests {
   /** True once {@link LiveRequests.abortAll} ran: later requests are aborted as they arrive. */
   readonly aborting: boolean;
   /** Tracks a request until the returned release is called (when its response closes). */
-  add(controller: AbortController): () => void;
+  add(controller: Abortable): () => void;
   /** Aborts every live request and every later one (shutdown). */
   abortAll(): void;
   /** How many requests are tracked (tests, metrics). */
@@ -18,7 +23,7 @@ export interface LiveRequests {
 
 /** Creates an empty set. */
 export function createLiveRequests(): LiveRequests {
-  const live = new Set<AbortController>();
+  const live = new Set<Abortable>();
   let aborting = false;
   return {
     get aborting() {

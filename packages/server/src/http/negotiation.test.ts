@@ -68,6 +68,10 @@ test('encoding: JSON with newline, pretty with two spaces, YAML, exact big integ
   assert.equal(encodeBody({ a: 1 }, 'application/json', true), '{\n  "a": 1\n}\n');
   assert.equal(encodeBody({ a: 1, b: ['x'] }, 'application/yaml', false), 'a: 1\nb:\n- x\n');
   assert.equal(encodeJson({ i: 12345678901234567890n }), '{"i":12345678901234567890}');
+  assert.equal(encodeJson({ i: 1n, s: 'x' }, 2), '{\n  "i": 1,\n  "s": "x"\n}', 'big integers pretty-printed');
+  const cyclic: Record<string, unknown> = {};
+  cyclic['self'] = cyclic;
+  assert.throws(() => encodeJson(cyclic), TypeError, 'a cycle is still a bug, not a body');
 });
 
 test('resource endpoints: protobuf, Table and metadata conversions, 406 when nothing fits', () => {

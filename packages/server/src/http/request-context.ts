@@ -22,6 +22,7 @@ import { encodeBody, encodeJson, responseEncoding, type EndpointKind, type Watch
 import { negotiateResponse } from './negotiation.js';
 import { parseMediaType } from './media-type.js';
 import type { LiveRequests } from './live-requests.js';
+import { parseRequestTarget } from './request-target.js';
 
 /** Node's request object on either protocol. */
 export type NodeRequest = IncomingMessage | Http2ServerRequest;
@@ -82,15 +83,30 @@ export function peerCertificates(req: NodeRequest): readonly Buffer[] {
 
 /** Builds the context of one request. */
 export function createRequestContext(req: NodeRequest, res: NodeResponse, options: RequestContextOptions): RequestContext {
-  const url = new URL(req.url ?? '/', 'https://placeholder');
+  const url = parseRequestTarget(req.url ?? '/');
   const method = (req.method ?? 'GET').toUpperCase();
-  const controller = new AbortController();
-  const release = options.liveRequests.add(controller);
+  // The AbortController is made only when someone reads the signal (watches, long reads): most requests never do,
+  // and a controller with its signal per request showed in the profile of small writes. An abort before that is
+  // remembered and the signal is born aborted.
+  let controller: AbortController | undefined;
+  let abortedEarly = false;
+  const abort = (): void => {
+    if (controller !== undefined) controller.abort();
+    else abortedEarly = true;
+  };
+  const signal = (): AbortSignal => {
+    if (controller === undefined) {
+      controller = new AbortController();
+      if (abortedEarly) controller.abort();
+    }
+    return controller.signal;
+  };
+  const release = options.liveRequests.add({ abort });
   res.on('close', () => {
     release();
     // Only a request cut off before its response ended has anyone to tell; an abort builds a DOMException, which
     // costs more than a whole small request's bookkeeping.
-    if (!res.writableFinished) controller.abort();
+    if (!res.writableFinished) abort();
   });
 
   const warnings: string[] = [];
@@ -193,7 +209,9 @@ export function createRequestContext(req: NodeRequest, res: NodeResponse, option
     },
     info: emptyInfo(url.pathname, method),
     user: anonymousUser,
-    signal: controller.signal,
+    get signal(): AbortSignal {
+      return signal();
+    },
     readBody,
     async decodeBody(accepted: readonly string[]): Promise<Outcome<DecodedBody>> {
       const contentType = req.headers['content-type'];
@@ -318,7 +336,7 @@ export function createRequestContext(req: NodeRequest, res: NodeResponse, option
         if (!res.writableEnded && !res.destroyed) res.end();
       },
       get closed(): boolean {
-        return ended || res.writableEnded || res.destroyed || controller.signal.aborted;
+        return ended || res.writableEnded || res.destroyed || abortedEarly || (controller?.signal.aborted ?? false);
       },
     };
     return stream;

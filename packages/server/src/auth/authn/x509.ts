@@ -101,15 +101,27 @@ export function chainVerifier(bundle: CaBundle): (chainDer: readonly Buffer[]) =
 export function x509Authenticator(cas: CaBundle | readonly string[]): Authenticator {
   const bundle = Array.isArray(cas) ? unionCaBundle((cas as readonly string[]).map(staticCaBundle)) : (cas as CaBundle);
   const verify = chainVerifier(bundle);
+  /**
+   * The names of a verified leaf, read once: its subject is a native getter building a new string on every read,
+   * and a connection presents the same leaf (the verdict keeps it) on each of its requests.
+   */
+  const namesOf = new WeakMap<X509Certificate, { readonly username: string; readonly groups: readonly string[] }>();
   return {
     name: 'x509',
     async authenticate(request): Promise<AuthenticationResult> {
       if (request.clientCertificates.length === 0) return { kind: 'none' };
       const verdict = verify(request.clientCertificates);
       if (!verdict.ok) return { kind: 'error', message: verdict.error };
-      const username = subjectValues(verdict.leaf.subject, 'CN')[0] ?? '';
+      let names = namesOf.get(verdict.leaf);
+      if (names === undefined) {
+        const subject = verdict.leaf.subject;
+        names = { username: subjectValues(subject, 'CN')[0] ?? '', groups: subjectValues(subject, 'O') };
+        namesOf.set(verdict.leaf, names);
+      }
+      const { username } = names;
       if (username === '') return { kind: 'error', message: 'client certificate has no common name' };
-      return { kind: 'user', method: 'x509', user: withAuthenticatedGroup({ username, groups: subjectValues(verdict.leaf.subject, 'O') }) };
+      // A fresh groups array per request: the user is the request's own.
+      return { kind: 'user', method: 'x509', user: withAuthenticatedGroup({ username, groups: [...names.groups] }) };
     },
   };
 }

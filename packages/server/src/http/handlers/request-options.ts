@@ -71,14 +71,21 @@ function isPrintable(ch: string): boolean {
  * without unprintable characters, cut to 128 bytes (`kubectl/v1.27.0 (linux/amd64) ...` → `kubectl`).
  */
 export function managerFromUserAgent(userAgent: string | undefined): string {
+  // The last answer is kept: a client sends the same user agent on every request, and this walks it by character.
+  if (userAgent === lastUserAgent) return lastManager;
   let out = '';
   for (const ch of (userAgent ?? '').split('/')[0]!) {
     if (!isPrintable(ch)) continue;
     if (Buffer.byteLength(out + ch) > fieldManagerMaxLength) break;
     out += ch;
   }
+  lastUserAgent = userAgent;
+  lastManager = out;
   return out;
 }
+
+let lastUserAgent: string | undefined = '';
+let lastManager = '';
 
 /** The field validation level (document 1 §Field validation). */
 export type FieldValidation = 'Ignore' | 'Warn' | 'Strict';

@@ -1,0 +1,52 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createServer, request, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { namesFor } from '@svc-apiserver/api';
+import { createLiveRequests } from './live-requests.js';
+import { createRequestContext } from './request-context.js';
+import type { RequestContext } from './context.js';
+
+/** Serves one request with `handle` on a loopback server and answers its status code. */
+async function serveOne(handle: (ctx: RequestContext, live: ReturnType<typeof createLiveRequests>) => void): Promise<number> {
+  const live = createLiveRequests();
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    handle(createRequestContext(req, res, { names: namesFor('svc'), maxRequestBodyBytes: 1024, liveRequests: live }), live);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  try {
+    const { port } = server.address() as AddressInfo;
+    return await new Promise<number>((resolve, reject) => {
+      request({ host: '127.0.0.1', port, path: '/x?a=1' }, (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      }).on('error', reject).end();
+    });
+  } finally {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  }
+}
+
+test('a shutdown before the signal is first read still shows as an aborted signal', async () => {
+  const code = await serveOne((ctx, live) => {
+    assert.equal(live.size(), 1, 'the request is tracked before its signal exists');
+    live.abortAll();
+    assert.equal(ctx.signal.aborted, true);
+    assert.equal(ctx.query.get('a'), '1');
+    ctx.writeStatus({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'gone', reason: 'ServiceUnavailable', code: 503 });
+  });
+  assert.equal(code, 503);
+});
+
+test('a signal read before a shutdown is aborted by it', async () => {
+  const code = await serveOne((ctx, live) => {
+    const signal = ctx.signal;
+    assert.equal(signal.aborted, false);
+    live.abortAll();
+    assert.equal(signal.aborted, true);
+    assert.equal(ctx.signal, signal, 'one signal per request');
+    ctx.writeStatus({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'gone', reason: 'ServiceUnavailable', code: 503 });
+  });
+  assert.equal(code, 503);
+});
