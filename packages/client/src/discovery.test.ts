@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createClient } from './rest-client.js';
 import { discoverResources, resolveKind, resolveResource } from './discovery.js';
-import { sendJson, startStub } from './test-stub-server.js';
+import { sendJson, startFakeServer } from './test-fake-server.js';
 
 const docs: Record<string, unknown> = {
   '/api': { kind: 'APIVersions', versions: ['v1'] },
@@ -27,18 +27,18 @@ const docs: Record<string, unknown> = {
 };
 
 test('discovers preferred versions and resolves names the way kubectl does', async () => {
-  const stub = await startStub((req, res) => {
+  const fake = await startFakeServer((req, res) => {
     const doc = docs[req.url];
     if (doc) sendJson(res, 200, doc);
     else sendJson(res, 404, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', reason: 'NotFound', code: 404 });
   });
-  const client = createClient({ server: stub.url, namespace: 'default' });
+  const client = createClient({ server: fake.url, namespace: 'default' });
   try {
     const r = await discoverResources(client);
     assert.ok(r.ok, r.ok ? '' : r.status.message);
     const all = r.value;
     assert.equal(all.length, 6);
-    assert.ok(!stub.requests.some((q) => q.url.includes('v1beta1')));
+    assert.ok(!fake.requests.some((q) => q.url.includes('v1beta1')));
     assert.equal(resolveResource(all, 'cm')?.resource, 'configmaps');
     assert.equal(resolveResource(all, 'ConfigMap')?.resource, 'configmaps');
     assert.equal(resolveResource(all, 'configmap')?.resource, 'configmaps');
@@ -51,9 +51,9 @@ test('discovers preferred versions and resolves names the way kubectl does', asy
     assert.equal(resolveKind(all, 'coordination.x.io/v1', 'Lease')?.resource, 'leases');
     assert.equal(resolveKind(all, 'v1', 'Lease'), undefined);
     const everything = await discoverResources(client, { allVersions: true });
-    assert.equal(everything.ok, false); // v1beta1 answers 404 in this stub
+    assert.equal(everything.ok, false); // v1beta1 answers 404 in this fake
   } finally {
     client.close();
-    await stub.close();
+    await fake.close();
   }
 });

@@ -2,12 +2,12 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { notFound } from '@svc-apiserver/api';
 import { createClient, parseWarnings } from './rest-client.js';
-import { sendJson, startStub } from './test-stub-server.js';
+import { sendJson, startFakeServer } from './test-fake-server.js';
 
 const cm = { group: '', version: 'v1', resource: 'configmaps', namespace: 'ns' };
 
 test('verbs send the right method, path, query, headers and body', async () => {
-  const stub = await startStub((req, res) => {
+  const fake = await startFakeServer((req, res) => {
     if (req.method === 'GET' && req.url.startsWith('/api/v1/namespaces/ns/configmaps/missing')) {
       sendJson(res, 404, notFound({ group: '', resource: 'configmaps' }, 'missing'));
     } else if (req.method === 'POST') {
@@ -16,12 +16,12 @@ test('verbs send the right method, path, query, headers and body', async () => {
     } else sendJson(res, 200, { kind: 'ConfigMap', apiVersion: 'v1', metadata: { name: 'a' }, method: req.method });
   });
   const warnings: string[] = [];
-  const client = createClient({ server: stub.url, namespace: 'default', token: 't0k' }, { onWarning: (w) => warnings.push(w), userAgent: 'test/1' });
+  const client = createClient({ server: fake.url, namespace: 'default', token: 't0k' }, { onWarning: (w) => warnings.push(w), userAgent: 'test/1' });
   try {
     const got = await client.get(cm, 'a', { resourceVersion: '0' });
     assert.ok(got.ok);
     assert.equal(got.value.metadata?.name, 'a');
-    const last = () => stub.requests[stub.requests.length - 1]!;
+    const last = () => fake.requests[fake.requests.length - 1]!;
     assert.equal(last().url, '/api/v1/namespaces/ns/configmaps/a?resourceVersion=0');
     assert.equal(last().headers.authorization, 'Bearer t0k');
     assert.equal(last().headers['user-agent'], 'test/1');
@@ -61,16 +61,16 @@ test('verbs send the right method, path, query, headers and body', async () => {
     assert.equal(last().url, '/apis/coordination.x.io/v1/leases?limit=2&continue=tok');
   } finally {
     client.close();
-    await stub.close();
+    await fake.close();
   }
 });
 
 test('a failure body that is not a Status becomes one with the HTTP code', async () => {
-  const stub = await startStub((_req, res) => {
+  const fake = await startFakeServer((_req, res) => {
     res.writeHead(503, { 'content-type': 'text/plain' });
     res.end('overloaded');
   });
-  const client = createClient({ server: stub.url, namespace: 'default' });
+  const client = createClient({ server: fake.url, namespace: 'default' });
   try {
     const r = await client.get(cm, 'a');
     assert.equal(r.ok, false);
@@ -81,14 +81,14 @@ test('a failure body that is not a Status becomes one with the HTTP code', async
     }
   } finally {
     client.close();
-    await stub.close();
+    await fake.close();
   }
 });
 
 test('a connection failure is a Status with code 0', async () => {
-  const stub = await startStub(() => undefined);
-  const url = stub.url;
-  await stub.close();
+  const fake = await startFakeServer(() => undefined);
+  const url = fake.url;
+  await fake.close();
   const client = createClient({ server: url, namespace: 'default' });
   const r = await client.get(cm, 'a');
   client.close();

@@ -5,7 +5,7 @@ import type { WatchEvent } from '@svc-apiserver/api';
 import { gone } from '@svc-apiserver/api';
 import { createClient } from './rest-client.js';
 import { isResourceExpired } from './watch.js';
-import { startStub, type RecordedRequest } from './test-stub-server.js';
+import { startFakeServer, type RecordedRequest } from './test-fake-server.js';
 
 const cm = { group: '', version: 'v1', resource: 'configmaps', namespace: 'ns' };
 const ev = (type: string, name: string, rv: string): string =>
@@ -13,7 +13,7 @@ const ev = (type: string, name: string, rv: string): string =>
 
 test('streams events split across chunks, resumes from the last resourceVersion, stops on 410', async () => {
   let connection = 0;
-  const stub = await startStub((_req: RecordedRequest, res: ServerResponse) => {
+  const fake = await startFakeServer((_req: RecordedRequest, res: ServerResponse) => {
     connection++;
     res.writeHead(200, { 'content-type': 'application/json' });
     if (connection === 1) {
@@ -31,7 +31,7 @@ test('streams events split across chunks, resumes from the last resourceVersion,
       res.end();
     }
   });
-  const client = createClient({ server: stub.url, namespace: 'default' });
+  const client = createClient({ server: fake.url, namespace: 'default' });
   try {
     const w = client.watch(cm, { resourceVersion: '10', allowWatchBookmarks: true, retryDelayMs: 10 });
     const events: WatchEvent[] = [];
@@ -40,21 +40,21 @@ test('streams events split across chunks, resumes from the last resourceVersion,
     assert.equal(isResourceExpired(events[3]!), true);
     assert.equal(isResourceExpired(events[0]!), false);
     assert.equal(w.resourceVersion, '13');
-    assert.equal(stub.requests.length, 2);
-    assert.equal(stub.requests[0]!.url, '/api/v1/namespaces/ns/configmaps?watch=true&resourceVersion=10&allowWatchBookmarks=true');
-    assert.equal(stub.requests[1]!.url, '/api/v1/namespaces/ns/configmaps?watch=true&resourceVersion=12&allowWatchBookmarks=true');
+    assert.equal(fake.requests.length, 2);
+    assert.equal(fake.requests[0]!.url, '/api/v1/namespaces/ns/configmaps?watch=true&resourceVersion=10&allowWatchBookmarks=true');
+    assert.equal(fake.requests[1]!.url, '/api/v1/namespaces/ns/configmaps?watch=true&resourceVersion=12&allowWatchBookmarks=true');
   } finally {
     client.close();
-    await stub.close();
+    await fake.close();
   }
 });
 
 test('a non-200 answer ends the watch with its Status', async () => {
-  const stub = await startStub((_req, res) => {
+  const fake = await startFakeServer((_req, res) => {
     res.writeHead(410, { 'content-type': 'application/json' });
     res.end(JSON.stringify(gone('too old resource version: 1 (5)')));
   });
-  const client = createClient({ server: stub.url, namespace: 'default' });
+  const client = createClient({ server: fake.url, namespace: 'default' });
   try {
     const events: WatchEvent[] = [];
     for await (const e of client.watch(cm, { resourceVersion: '1' })) events.push(e);
@@ -63,19 +63,19 @@ test('a non-200 answer ends the watch with its Status', async () => {
     assert.equal((events[0]!.object as { message?: string }).message, 'too old resource version: 1 (5)');
   } finally {
     client.close();
-    await stub.close();
+    await fake.close();
   }
 });
 
 test('close() ends a watch that is waiting for events, and break ends the connection', async () => {
   let open = 0;
-  const stub = await startStub((_req, res) => {
+  const fake = await startFakeServer((_req, res) => {
     open++;
     res.on('close', () => open--);
     res.writeHead(200, { 'content-type': 'application/json' });
     res.write(ev('ADDED', 'x', '3'));
   });
-  const client = createClient({ server: stub.url, namespace: 'default' });
+  const client = createClient({ server: fake.url, namespace: 'default' });
   try {
     const w = client.watch(cm);
     const seen: string[] = [];
@@ -92,14 +92,14 @@ test('close() ends a watch that is waiting for events, and break ends the connec
     assert.equal(open, 0);
   } finally {
     client.close();
-    await stub.close();
+    await fake.close();
   }
 });
 
 test('gives up with an ERROR event after repeated connection failures', async () => {
-  const stub = await startStub(() => undefined);
-  const url = stub.url;
-  await stub.close();
+  const fake = await startFakeServer(() => undefined);
+  const url = fake.url;
+  await fake.close();
   const client = createClient({ server: url, namespace: 'default' });
   const events: WatchEvent[] = [];
   for await (const e of client.watch(cm, { maxRetries: 2, retryDelayMs: 5 })) events.push(e);
@@ -112,7 +112,7 @@ test('gives up with an ERROR event after repeated connection failures', async ()
 test('transient failures (a 503 answer, an ERROR event with a 5xx Status) are retried from the last resourceVersion', async () => {
   const asked: string[] = [];
   let connection = 0;
-  const stub = await startStub((req, res) => {
+  const fake = await startFakeServer((req, res) => {
     connection++;
     asked.push(new URL(req.url ?? '', 'http://x').searchParams.get('resourceVersion') ?? '');
     if (connection === 1) {
@@ -128,7 +128,7 @@ test('transient failures (a 503 answer, an ERROR event with a 5xx Status) are re
       res.end(JSON.stringify({ type: 'ERROR', object: gone('too old resource version: 12 (20)') }) + '\n');
     }
   });
-  const client = createClient({ server: stub.url, namespace: 'default' });
+  const client = createClient({ server: fake.url, namespace: 'default' });
   try {
     const events: WatchEvent[] = [];
     for await (const e of client.watch(cm, { resourceVersion: '10', retryDelayMs: 10 })) events.push(e);
@@ -137,6 +137,6 @@ test('transient failures (a 503 answer, an ERROR event with a 5xx Status) are re
     assert.deepEqual(asked, ['10', '11', '11']);
   } finally {
     client.close();
-    await stub.close();
+    await fake.close();
   }
 });

@@ -24,7 +24,7 @@ const leases: ApiResource = {
 };
 
 /** A stand-in for the resource handler: echoes what the context decoded, or exercises one feature by name. */
-async function stubResourceHandler(ctx: RequestContext): Promise<void> {
+async function fakeResourceHandler(ctx: RequestContext): Promise<void> {
   const { info } = ctx;
   if (info.name === 'panic') throw new Error('boom');
   if (info.verb === 'watch') {
@@ -50,7 +50,7 @@ before(async () => {
   const started = Date.now();
   server = await startApiServer({
     dataDir: dir, bindAddress: '127.0.0.1', port: 0, tlsSans: [], names, maxRequestBodyBytes: 1024,
-    livezGracePeriodMs: 0, shutdownDelayMs: 0, resourceHandler: stubResourceHandler,
+    livezGracePeriodMs: 0, shutdownDelayMs: 0, resourceHandler: fakeResourceHandler,
     resources: () => [configmaps, leases], checks: [{ name: 'storage', check: async () => undefined }], readyChecks: [],
     log: () => {},
   });
@@ -287,7 +287,7 @@ test('graceful shutdown: readyz fails during the shutdown delay, watches end, th
   const d = await mkdtemp(join(tmpdir(), 'api-server-shutdown-'));
   const s = await startApiServer({
     dataDir: d, bindAddress: '127.0.0.1', port: 0, tlsSans: [], names, maxRequestBodyBytes: 1024,
-    livezGracePeriodMs: 0, shutdownDelayMs: 300, resourceHandler: stubResourceHandler,
+    livezGracePeriodMs: 0, shutdownDelayMs: 300, resourceHandler: fakeResourceHandler,
     resources: () => [], checks: [], readyChecks: [], log: () => {},
   });
   const get = (path: string): Promise<{ status: number; body: string }> => new Promise((resolve, reject) => {
@@ -325,7 +325,7 @@ test('50 open watches add no listener to a shared signal (no MaxListenersExceede
   const d = await mkdtemp(join(tmpdir(), 'api-server-watches-'));
   const s = await startApiServer({
     dataDir: d, bindAddress: '127.0.0.1', port: 0, tlsSans: [], names, maxRequestBodyBytes: 1024,
-    livezGracePeriodMs: 0, shutdownDelayMs: 0, resourceHandler: stubResourceHandler,
+    livezGracePeriodMs: 0, shutdownDelayMs: 0, resourceHandler: fakeResourceHandler,
     resources: () => [], checks: [], readyChecks: [], log: () => {},
   });
   const warnings: Error[] = [];

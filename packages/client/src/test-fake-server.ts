@@ -4,7 +4,7 @@
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-/** A request the stub received. */
+/** A request the fake received. */
 export interface RecordedRequest {
   readonly method: string;
   readonly url: string;
@@ -12,15 +12,15 @@ export interface RecordedRequest {
   readonly body: string;
 }
 
-/** A running stub. */
-export interface StubServer {
+/** A running fake. */
+export interface FakeServerServer {
   readonly url: string;
   readonly requests: RecordedRequest[];
   close(): Promise<void>;
 }
 
-/** Starts a stub on 127.0.0.1 with an ephemeral port. */
-export async function startStub(handler: (req: RecordedRequest, res: ServerResponse) => void): Promise<StubServer> {
+/** Starts a fake on 127.0.0.1 with an ephemeral port. */
+export async function startFakeServer(handler: (req: RecordedRequest, res: ServerResponse) => void): Promise<FakeServerServer> {
   const requests: RecordedRequest[] = [];
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
