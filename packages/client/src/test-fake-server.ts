@@ -13,14 +13,14 @@ export interface RecordedRequest {
 }
 
 /** A running fake. */
-export interface FakeServerServer {
+export interface FakeServer {
   readonly url: string;
   readonly requests: RecordedRequest[];
   close(): Promise<void>;
 }
 
 /** Starts a fake on 127.0.0.1 with an ephemeral port. */
-export async function startFakeServer(handler: (req: RecordedRequest, res: ServerResponse) => void): Promise<FakeServerServer> {
+export async function startFakeServer(handler: (req: RecordedRequest, res: ServerResponse) => void): Promise<FakeServer> {
   const requests: RecordedRequest[] = [];
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
