@@ -37,3 +37,36 @@ test('an informer holds the current objects and tells its listeners of each chan
     informer.stop();
   }
 });
+
+test('a listener added with replay is told of the objects held first; the namespace index follows deletes; isWatching', async () => {
+  const { registry, call } = await testRegistry(['a', 'b']);
+  for (const [namespace, name] of [['a', 'one'], ['a', 'two'], ['b', 'three']]) {
+    await call({ verb: 'create', resource: 'configmaps', namespace, body: { metadata: { name } } });
+  }
+  const def = registry.lookup('', 'v1', 'configmaps')!;
+  const informer = startInformer(registry, def, { retryMs: 10 });
+  assert.equal(informer.isWatching(), false, 'not watching before the watch has started');
+  assert.equal(informer.def, def);
+  try {
+    await informer.synced();
+    assert.ok(informer.isWatching());
+    const replayed: string[] = [];
+    const remove = informer.onChange((change, o) => replayed.push(`${change} ${o.metadata?.namespace}/${o.metadata?.name}`), { replay: true });
+    assert.deepEqual(replayed.sort(), ['ADDED a/one', 'ADDED a/two', 'ADDED b/three']);
+    remove();
+    const plain: string[] = [];
+    informer.onChange((change, o) => plain.push(`${change} ${o.metadata?.name}`));
+    assert.deepEqual(plain, [], 'without replay only later changes are told');
+
+    await call({ verb: 'delete', resource: 'configmaps', namespace: 'b', name: 'three' });
+    await call({ verb: 'delete', resource: 'configmaps', namespace: 'a', name: 'one' });
+    await until('two deletions', () => plain.length === 2);
+    assert.equal(replayed.length, 3, 'a removed listener is told nothing more');
+    assert.deepEqual(informer.listIn('a').map((o) => o.metadata?.name), ['two']);
+    assert.deepEqual(informer.listIn('b'), []);
+    assert.deepEqual(informer.list().map((o) => o.metadata?.name), ['two']);
+  } finally {
+    informer.stop();
+  }
+  assert.equal(informer.isWatching(), false, 'not watching once stopped');
+});
