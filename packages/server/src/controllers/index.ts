@@ -1,14 +1,16 @@
 /**
- * The controllers that run inside the server process: the system namespace bootstrap, the namespace
- * controller and the garbage collector. They act on the registry in-process (not over HTTP), through the same operations as clients.
+ * The controllers that run inside the server process: the post-start hooks (system namespaces, default RBAC policy)
+ * on every replica, and the controllers of the table (kube-controller-manager's) that `--controllers` enables, on
+ * shared informers and, on etcd, only while this replica holds the controller Lease. They act on the registry
+ * in-process (not over HTTP), through the same operations as clients.
  */
 import type { Names } from '@svc-apiserver/api';
 import type { HealthCheck } from '../health/health-check.js';
 import type { Registry } from '../registry/registry.js';
-import { startClusterRoleAggregation } from './cluster-role-aggregation.js';
-import { startGarbageCollector } from './garbage-collector.js';
+import { controllerTable, defaultControllers, type ControllerName } from './controller-table.js';
+import type { ControllerContext } from './kit/controller.js';
+import { createInformerFactory } from './kit/informer-factory.js';
 import { startLeaderElection } from './leader-election.js';
-import { startNamespaceController } from './namespace-controller.js';
 import { startRbacBootstrap } from './rbac-bootstrap.js';
 import { startSystemNamespaces } from './system-namespaces.js';
 
@@ -16,10 +18,14 @@ import { startSystemNamespaces } from './system-namespaces.js';
 export interface ControllerOptions {
   readonly registry: Registry;
   readonly names: Names;
-  /** Pause before retrying failed or unfinished work (default 1 s). */
+  /** The controllers to run (`selectControllers` reads them from `--controllers`); default: those on by default. */
+  readonly controllers?: readonly ControllerName[];
+  /** Pause before retrying unfinished work and failed post-start hooks and informer watches (default 1 s). */
   readonly retryMs?: number;
+  /** Where the controllers log failed syncs. */
+  readonly log?: (message: string) => void;
   /**
-   * Run the namespace controller and the garbage collector only while this replica holds the controller Lease
+   * Run the controllers only while this replica holds the controller Lease
    * (kube-controller-manager `--leader-elect`). The system namespace bootstrap runs on every replica: its creates
    * tolerate AlreadyExists, and the Lease lives in the system namespace it creates.
    */
@@ -38,21 +44,24 @@ export interface Controllers {
   stop(): Promise<void>;
 }
 
-/** Starts every controller. */
+/** Starts the post-start hooks and the enabled controllers. */
 export async function startControllers(options: ControllerOptions): Promise<Controllers> {
   const retryMs = options.retryMs ?? 1000;
   const bootstrap = startSystemNamespaces(options.registry, options.names, retryMs);
   const rbacBootstrap = startRbacBootstrap(options.registry, options.names, { retryMs });
   const startLeading = () => {
-    const namespaces = startNamespaceController(options.registry, options.names, { retryMs });
-    const garbage = startGarbageCollector(options.registry, { retryMs });
-    const aggregation = startClusterRoleAggregation(options.registry, options.names, { retryMs });
+    // Informer restarts are not logged: in a storage outage every resource's informer restarts, and the storage
+    // check already reports it.
+    const informers = createInformerFactory(options.registry, { retryMs });
+    const context: ControllerContext = {
+      registry: options.registry, names: options.names, informers, retryMs, ...(options.log === undefined ? {} : { log: options.log }),
+    };
+    const running = (options.controllers ?? defaultControllers).map((name) => controllerTable[name].start(context));
     return {
-      checks: [...namespaces.checks, ...garbage.checks, ...aggregation.checks],
+      checks: running.flatMap((c) => c.checks),
       async stop() {
-        await namespaces.stop();
-        await garbage.stop();
-        await aggregation.stop();
+        await Promise.all(running.map((c) => c.stop()));
+        informers.stop();
       },
     };
   };
