@@ -109,3 +109,10 @@ test('leader election: defaults, durations, and lease > renew deadline > retry p
     assert.deepEqual(parseFlags(argv), { kind: 'error', message: ordering }, argv.join(' '));
   }
 });
+
+test('--controllers: default *, a list replaces it, -name entries pass through to the start', () => {
+  assert.deepEqual(options([]).controllers, ['*']);
+  assert.deepEqual(options(['--controllers=*,-garbagecollector', '--controllers', 'bootstrapsigner']).controllers, ['*', '-garbagecollector', 'bootstrapsigner']);
+  assert.deepEqual(options(['--controllers', '-namespace']).controllers, ['-namespace']);
+  assert.deepEqual(defaultServerOptions.controllers, ['*'], 'defaults are not mutated');
+});

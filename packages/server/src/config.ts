@@ -94,6 +94,11 @@ export interface ServerOptions {
   readonly leaderElectLeaseDurationMs: number;
   readonly leaderElectRenewDeadlineMs: number;
   readonly leaderElectRetryPeriodMs: number;
+  /**
+   * `--controllers` (kube-controller-manager's): `*` = every controller on by default, `name` enables one, `-name`
+   * disables one; unknown names are refused when the server starts.
+   */
+  readonly controllers: readonly string[];
 }
 
 /** The defaults (kube-apiserver's where they exist). */
@@ -157,6 +162,7 @@ export const defaultServerOptions: ServerOptions = {
   leaderElectLeaseDurationMs: 15_000,
   leaderElectRenewDeadlineMs: 10_000,
   leaderElectRetryPeriodMs: 2_000,
+  controllers: ['*'],
 };
 
 /** Parses a Go duration (`300ms`, `5s`, `1m30s`, `1.5h`, `0`) into milliseconds. */
@@ -242,6 +248,7 @@ const flags: Record<string, FlagSpec> = {
   'leader-elect-lease-duration': { kind: 'duration', key: 'leaderElectLeaseDurationMs', help: 'How long other replicas wait after the leader\'s last renewal before taking the Lease.' },
   'leader-elect-renew-deadline': { kind: 'duration', key: 'leaderElectRenewDeadlineMs', help: 'How long the leader keeps trying to renew before it stops its controllers.' },
   'leader-elect-retry-period': { kind: 'duration', key: 'leaderElectRetryPeriodMs', help: 'Pause between attempts to acquire or renew the Lease.' },
+  controllers: { kind: 'list', key: 'controllers', help: 'Controllers to enable: \'*\' enables every controller on by default, \'foo\' enables foo, \'-foo\' disables foo (kube-controller-manager\'s names).' },
   help: { kind: 'bool', key: 'help', help: 'Print this help.' },
 };
 

@@ -84,6 +84,16 @@ test('sqlite storage: a second start reuses the data directory and certificates'
   }
 });
 
+test('an unknown controller fails the start, naming it', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'server-'));
+  try {
+    await assert.rejects(startServer({ dataDir: dir, securePort: 0, storage: 'memory', controllers: ['*', '-nosuch'], log: () => {} }),
+      /--controllers: "nosuch" is not in the list of known controllers \(namespace, garbagecollector, clusterrole-aggregation\)/);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
 test('an unknown admission plugin fails the start', async () => {
   const dir = await mkdtemp(join(tmpdir(), 'server-'));
   try {

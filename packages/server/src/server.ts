@@ -18,6 +18,7 @@ import { loadCatalog } from './schema/load-catalog.js';
 import { createRegistry } from './registry/registry.js';
 import { createAdmissionChain } from './admission/chain.js';
 import { startControllers } from './controllers/index.js';
+import { selectControllers } from './controllers/controller-table.js';
 import { resourceHandler } from './http/handlers/resource-handler.js';
 import { subresourceHandlers } from './http/handlers/subresources/index.js';
 import { openapiV2Document } from './openapi/v2.js';
@@ -165,6 +166,8 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     const catalog = loadCatalog(names);
     const admission = createAdmissionChain({ enable: [...o.enableAdmissionPlugins], disable: [...o.disableAdmissionPlugins], names });
     if (!admission.ok) throw new Error(admission.status.message ?? 'invalid admission configuration');
+    const enabledControllers = selectControllers(o.controllers);
+    if (!enabledControllers.ok) throw new Error(enabledControllers.error);
     const runtimeConfig = parseRuntimeConfig(o.runtimeConfig);
     if (!runtimeConfig.ok) throw new Error(runtimeConfig.error);
     const defaultServed = new Set(servedResources);
@@ -234,7 +237,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     let controllersStarted = false;
     // Only etcd can be shared by several replicas; an embedded store has one server, so nothing to elect there.
     const controllers = await startControllers({
-      registry, names,
+      registry, names, controllers: enabledControllers.value, log: (m) => log(m),
       ...(etcd !== undefined && o.leaderElect
         ? {
           leaderElection: {
