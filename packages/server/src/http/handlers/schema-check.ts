@@ -43,22 +43,31 @@ export function strictDecodingErrors(duplicates: readonly string[], unknown: rea
   return [...dup, ...unknown.map((f) => `unknown field "${f}"`)];
 }
 
-/** Reports strict decoding problems by level: a 400 (Strict), one warning each (Warn), or nothing (Ignore). */
-export function reportStrictProblems(ctx: RequestContext, level: FieldValidation, duplicates: readonly string[], unknown: readonly string[]): Outcome<void> {
-  if (duplicates.length === 0 && unknown.length === 0) return { ok: true, value: undefined };
-  if (level === 'Strict') return { ok: false, status: badRequest(`strict decoding error: ${strictDecodingErrors(duplicates, unknown).join(', ')}`) };
-  if (level === 'Warn') {
-    for (const d of duplicates) ctx.warn(d);
-    for (const f of unknown) ctx.warn(`unknown field "${f}"`);
-  }
-  return { ok: true, value: undefined };
+/**
+ * Strict decoding problems by level: a 400 (Strict; `prefix` is the decoder's wording, the apply patcher's being
+ * `error strict decoding YAML: `), the warnings to send (Warn), or nothing (Ignore).
+ */
+export function strictProblems(
+  level: FieldValidation, duplicates: readonly string[], unknown: readonly string[], prefix = 'strict decoding error: ',
+): Outcome<readonly string[]> {
+  if (duplicates.length === 0 && unknown.length === 0) return { ok: true, value: [] };
+  if (level === 'Strict') return { ok: false, status: badRequest(`${prefix}${strictDecodingErrors(duplicates, unknown).join(', ')}`) };
+  if (level === 'Warn') return { ok: true, value: [...duplicates, ...unknown.map((f) => `unknown field "${f}"`)] };
+  return { ok: true, value: [] };
 }
 
-/** Validates a decoded object against the resource's schema at a field validation level. */
-export function checkSchema(
-  ctx: RequestContext, registry: Registry, def: ResourceDef, object: KubeObject, level: FieldValidation,
-  duplicates: readonly string[] = [],
-): Outcome<void> {
+/** Reports strict decoding problems by level: a 400 (Strict), one warning each (Warn), or nothing (Ignore). */
+export function reportStrictProblems(ctx: RequestContext, level: FieldValidation, duplicates: readonly string[], unknown: readonly string[]): Outcome<void> {
+  return warned(ctx, strictProblems(level, duplicates, unknown));
+}
+
+/**
+ * Validates a decoded object against the resource's schema at a field validation level, dropping unknown fields:
+ * the warnings to send, or the failure.
+ */
+export function schemaProblems(
+  registry: Registry, def: ResourceDef, object: KubeObject, level: FieldValidation, duplicates: readonly string[] = [],
+): Outcome<readonly string[]> {
   const result = registry.validator.validate(def.schemaName, object);
   const typeError = result.errors.find((e) => e.type === 'FieldValueTypeInvalid');
   if (typeError !== undefined) {
@@ -67,8 +76,23 @@ export function checkSchema(
   if (result.errors.length > 0) {
     return { ok: false, status: invalid(def.kind, def.qualified, object.metadata?.name ?? '', [...result.errors]) };
   }
-  const reported = reportStrictProblems(ctx, level, duplicates, result.unknownFields);
-  if (!reported.ok) return reported;
+  const problems = strictProblems(level, duplicates, result.unknownFields);
+  if (!problems.ok) return problems;
   for (const f of result.unknownFields) dropField(object, f);
+  return problems;
+}
+
+/** Validates a decoded object against the resource's schema at a field validation level, warning on the request. */
+export function checkSchema(
+  ctx: RequestContext, registry: Registry, def: ResourceDef, object: KubeObject, level: FieldValidation,
+  duplicates: readonly string[] = [],
+): Outcome<void> {
+  return warned(ctx, schemaProblems(registry, def, object, level, duplicates));
+}
+
+/** Sends the warnings of a check on the request. */
+function warned(ctx: RequestContext, problems: Outcome<readonly string[]>): Outcome<void> {
+  if (!problems.ok) return problems;
+  for (const w of problems.value) ctx.warn(w);
   return { ok: true, value: undefined };
 }

@@ -1,0 +1,47 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { badRequest, type KubeObject } from '@svc-apiserver/api';
+import { patchMechanismFor, storedObjectPatchTypes } from './mechanism-for.js';
+import { withUpdateSteps } from './patch-mechanism.js';
+import { permissivePatchSchema } from '../../../patch/patch-schema.js';
+
+const target = { qualified: { group: '', resource: 'configmaps' }, name: 'x' };
+const stored: KubeObject = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x' }, data: { a: '1' } };
+
+test('one mechanism per stored-object patch type; other media types are 415', () => {
+  const patches: Record<string, unknown> = {
+    'application/json-patch+json': [{ op: 'replace', path: '/data/a', value: '2' }],
+    'application/merge-patch+json': { data: { a: '2' } },
+    'application/strategic-merge-patch+json': { data: { a: '2' } },
+  };
+  assert.deepEqual(Object.keys(patches), [...storedObjectPatchTypes]);
+  for (const [type, patch] of Object.entries(patches)) {
+    const made = patchMechanismFor(type, target, patch, permissivePatchSchema);
+    assert.ok(made.ok, type);
+    const next = made.value.next(stored);
+    assert.deepEqual(next.ok && next.value.object['data'], { a: '2' }, type);
+  }
+  const apply = patchMechanismFor('application/apply-patch+yaml', target, {}, permissivePatchSchema);
+  assert.equal(!apply.ok && apply.status.code, 415);
+});
+
+test('update steps: the patched object is checked (its warnings kept) and tracked against the stored one', () => {
+  const made = patchMechanismFor('application/merge-patch+json', target, { data: { b: '2' } }, permissivePatchSchema);
+  assert.ok(made.ok);
+  const tracked: (KubeObject | undefined)[] = [];
+  const mechanism = withUpdateSteps(made.value, {
+    check: () => ({ ok: true, value: ['unknown field "x"'] }),
+    track: (current, object) => {
+      tracked.push(current);
+      return { ...object, metadata: { ...object.metadata, managedFields: [] } };
+    },
+  });
+  assert.equal(mechanism.createsMissing, false);
+  const next = mechanism.next(stored);
+  assert.ok(next.ok);
+  assert.deepEqual(next.value.warnings, ['unknown field "x"']);
+  assert.deepEqual(next.value.object.metadata?.managedFields, []);
+  assert.deepEqual(tracked, [stored]);
+  const refused = withUpdateSteps(made.value, { check: () => ({ ok: false, status: badRequest('bad field') }), track: (_c, o) => o }).next(stored);
+  assert.equal(!refused.ok && refused.status.message, 'bad field');
+});
