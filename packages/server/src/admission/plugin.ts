@@ -15,7 +15,17 @@ export interface AdmissionAttributes {
   readonly version: string;
   readonly resource: string;
   readonly subresource: string;
+  /**
+   * The kind of `object` and `oldObject` (admission.Attributes.GetKind): the resource's, or the subresource's own
+   * where it is served as another kind (`Scale` on deployments/scale, `Binding` on pods/binding, `Eviction` on
+   * pods/eviction).
+   */
   readonly kind: string;
+  /**
+   * Group and version of `kind` where they are not the resource's (autoscaling/v1 Scale on apps/v1
+   * deployments/scale, policy/v1 Eviction on v1 pods/eviction).
+   */
+  readonly kindGroupVersion?: { readonly group: string; readonly version: string };
   readonly namespace: string;
   readonly name: string;
   /** The new object (absent on DELETE). Mutating plugins change it in place. */

@@ -2,7 +2,8 @@
  * The generic store: a resource's objects in the Backend, as kube's genericregistry.Store keeps them. It encodes and
  * decodes objects (resourceVersion = the key's mod revision), reads with kube's resourceVersion rules, pages lists
  * with a continue token, turns Backend events into watch events through the selection, and does the storage writes
- * (create, compare-and-swap update, delete). Admission and strategy steps are the callers' (see operations/).
+ * (create, compare-and-swap update, delete). Admission, strategy and managedFields steps are the callers': the
+ * writes are raw, for the registry's operations (operations/) only, which a test checks.
  */
 import {
   alreadyExists, apiVersionOf, serviceUnavailable, badRequest, conflict, gone, internalError, notFound, optimisticLockMessage,
@@ -18,9 +19,12 @@ import type { ResourceDef } from './resource-def.js';
 import type { Selection } from './selection.js';
 import { createReader, type ListPage, type ReaderOptions, type ReadListQuery, type WatchHandle, type WatchQuery, type WatchSink } from './reader.js';
 
-/** A storage write's result; `conflict` tells a compare-and-swap loop to read again and retry. */
-export type WriteOutcome =
-  | { readonly ok: true; readonly value: KubeObject }
+/**
+ * A write's result; `conflict` tells the read-modify-write loop (operations/guaranteed-update.ts) that a fresh read
+ * may succeed: the compare-and-swap lost to another writer.
+ */
+export type WriteOutcome<T = KubeObject> =
+  | { readonly ok: true; readonly value: T }
   | { readonly ok: false; readonly status: Status; readonly conflict: boolean };
 
 /** What a list reads. */

@@ -1,124 +1,127 @@
 /**
- * patch (PATCH on a named resource or its `status` subresource).
+ * patch (PATCH on a named resource or its `status` subresource): options → decode → the patch type's mechanism
+ * (registry/operations/patch-mechanisms/), made once with the checks that depend on the request alone → the guarded
+ * write loop (registry/operations/guaranteed-update.ts), each attempt: the mechanism's next object → name must stay
+ * → a resourceVersion in the patch is a precondition (409) → mutating admission → strategy prepare + validate →
+ * validating admission → compare-and-swap write; a lost compare-and-swap reads again and re-applies the patch. A
+ * patch that changes nothing keeps the resourceVersion.
  *
- * JSON patch, merge patch, strategic merge patch: read current → apply the patch (400/422 as kube answers a patch
- * that does not apply) → field validation of the result plus duplicate fields of the patch body → name must stay
- * → a resourceVersion in the patch is a precondition (409) → managed fields (an Update) → mutating admission →
- * strategy prepare + validate → validating admission → compare-and-swap write, re-reading and re-applying the
- * patch on conflicts. A patch that changes nothing keeps the resourceVersion.
+ * JSON patch, merge patch, strategic merge patch: the patched object is decoded as a body is (field validation of
+ * its unknown fields plus the patch body's duplicate fields; 400/422 as kube answers a patch that does not apply),
+ * and managedFields record an Update. A missing object is 404.
  *
  * Server-side apply (`application/apply-patch+yaml`, document 1 §Server-side apply): `fieldManager` required
- * (422), the body checked (no managedFields, the endpoint's apiVersion and kind, every field declared), then merged
- * into the live object by the field manager (409 on conflicts unless `force`); applying to a missing object creates
- * it (201) when the user may also `create` it (403 otherwise; see authorize-create.ts). Only duplicate fields are
- * subject to the field validation level.
+ * (422), the body checked once (no managedFields, the endpoint's apiVersion and kind, every field declared), then
+ * merged into the live object by the field manager (409 on conflicts unless `force`); applying to a missing object
+ * creates it (201) when the user may also `create` it (403 otherwise; see authorize-create.ts). Only duplicate
+ * fields are subject to the field validation level.
  */
-import { conflict, failure, optimisticLockMessage, type KubeObject } from '@svc-apiserver/api';
-import type { RequestContext } from '../context.js';
+import type { KubeObject } from '@svc-apiserver/api';
+import type { DecodedBody, Outcome, RequestContext } from '../context.js';
 import type { Registry } from '../../registry/registry.js';
 import type { Authorizer } from '../../auth/authz/authorizer.js';
 import { authorizeCreate } from './authorize-create.js';
 import type { ResourceDef } from '../../registry/resource-def.js';
-import { applyConfiguration, type ManagedObject } from '../../apply/field-manager.js';
-import { conflictStatus } from '../../apply/conflicts.js';
 import { createObject } from '../../registry/operations/create-object.js';
 import { fieldManagerScope, trackUpdate } from '../../registry/operations/field-management.js';
+import { guaranteedUpdate } from '../../registry/operations/guaranteed-update.js';
+import { final, ok } from '../../registry/operations/outcome.js';
+import { applyMechanism } from '../../registry/operations/patch-mechanisms/apply.js';
+import { patchMechanismFor } from '../../registry/operations/patch-mechanisms/mechanism-for.js';
+import { withUpdateSteps, type PatchMechanism } from '../../registry/operations/patch-mechanisms/patch-mechanism.js';
+import { optimisticLockFailure } from '../../registry/operations/preconditions.js';
 import { updateObject } from '../../registry/operations/update-object.js';
-import {
-  applyPatch, applyPatchType, checkApplyConfiguration, supportedPatchTypes, typedPatchFailure,
-} from '../../patch/apply-patch.js';
+import { applyPatchType, checkApplyConfiguration, supportedPatchTypes, typedPatchFailure } from '../../patch/apply-patch.js';
 import { patchSchemaOf } from '../../patch/patch-schema-of.js';
-import { checkSchema, reportStrictProblems } from './schema-check.js';
+import { schemaProblems, strictProblems } from './schema-check.js';
+import type { WrittenObject } from './update.js';
 import {
-  checkNameMatches, checkTypeMeta, parseWriteOptions, reconcileNamespace, requestNamespace, sendWarnings,
+  checkNameMatches, checkTypeMeta, parseWriteOptions, reconcileNamespace, requestNamespace, sendWarnings, type WriteOptions,
 } from './request-options.js';
-
-/** Compare-and-swap attempts before a patch gives up with 409 (kube's patcher retries a few times as well). */
-const maxAttempts = 16;
 
 /** Serves a patch; `authorizer` answers the extra `create` check of an apply that creates. */
 export async function handlePatch(ctx: RequestContext, registry: Registry, def: ResourceDef, authorizer: Authorizer): Promise<void> {
-  const contentType = ctx.headers['content-type'] ?? '';
-  const isApply = contentType.split(';')[0]!.trim().toLowerCase() === applyPatchType;
-  const options = parseWriteOptions(ctx.query, ctx.names, 'PatchOptions', ctx.headers['user-agent'], isApply);
+  const patchType = (ctx.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+  const options = parseWriteOptions(ctx.query, ctx.names, 'PatchOptions', ctx.headers['user-agent'], patchType === applyPatchType);
   if (!options.ok) return ctx.writeStatus(options.status);
-  const { dryRun, fieldValidation, fieldManager, force } = options.value;
   const decoded = await ctx.decodeBody(supportedPatchTypes);
   if (!decoded.ok) return ctx.writeStatus(decoded.status);
   const namespace = requestNamespace(ctx, def);
   const name = ctx.info.name;
   const subresource = ctx.info.subresource;
-  const duplicates = decoded.value.duplicateFields ?? [];
-  const op = { user: ctx.user, dryRun: dryRun };
-  const scope = fieldManagerScope(def, subresource);
-  const target = { group: def.group, version: def.version, kind: def.kind, namespace, name };
+  const made = mechanismOf(registry, def, { namespace, name, subresource }, decoded.value, options.value);
+  if (!made.ok) return ctx.writeStatus(made.status);
+  const mechanism = made.value;
+  const op = { user: ctx.user, dryRun: options.value.dryRun };
+  // kube's withAuthorization asks once, when an attempt first creates.
+  let createAuthorization: Promise<Outcome<void>> | undefined;
+  let warnings: readonly string[] = [];
 
-  let config: KubeObject | undefined;
-  // Asked once, on the first attempt that creates (kube's withAuthorization caches its decision the same way).
-  let createAllowed = false;
-  if (isApply) {
-    config = decoded.value.object;
-    const checked = checkApplyConfiguration(target, config);
-    if (!checked.ok) return ctx.writeStatus(checked.status);
-    const result = registry.validator.validate(def.schemaName, config);
-    const typed = typedPatchFailure(target, result.unknownFields, result.errors.filter((e) => e.type === 'FieldValueTypeInvalid'));
-    if (typed !== undefined) return ctx.writeStatus(typed);
-  }
-
-  for (let attempt = 0; ; attempt++) {
-    const got = await registry.store.get(def, namespace, name);
-    if (!got.ok && !(config !== undefined && got.status.code === 404 && subresource === '')) return ctx.writeStatus(got.status);
-    const current = got.ok ? got.value : undefined;
-    let next: KubeObject;
-    if (config !== undefined) {
-      const applied = applyConfiguration(current as ManagedObject | undefined, config as ManagedObject, fieldManager, force, scope);
-      if (!applied.ok) {
-        if (applied.reason === 'conflict') return ctx.writeStatus(conflictStatus(applied.conflicts));
-        return ctx.writeStatus(failure('Unknown', applied.message, undefined, 500));
-      }
-      next = applied.value as KubeObject;
-      // Only duplicate fields remain for field validation: the schema already accepted every field.
-      const reported = attempt === 0 ? reportStrictProblems(ctx, fieldValidation, duplicates, []) : { ok: true as const, value: undefined };
-      if (!reported.ok) return ctx.writeStatus({ ...reported.status, message: reported.status.message!.replace('strict decoding error: ', 'error strict decoding YAML: ') });
-    } else {
-      const patched = applyPatch(decoded.value.mediaType, current!, decoded.value.object, patchSchemaOf(def));
-      if (!patched.ok) return ctx.writeStatus(patched.status);
-      next = patched.value;
-    }
-    const quiet = attempt === 0 ? ctx : { ...ctx, warn: () => {} };
-    for (const step of [
-      () => checkTypeMeta(def, next),
-      () => checkNameMatches(next, name, namespace),
-      // Unknown fields are reported once, on the first attempt; an apply body was checked against the schema.
-      () => (config !== undefined ? { ok: true as const, value: undefined } : checkSchema(quiet, registry, def, next, fieldValidation, duplicates)),
-    ]) {
-      const checked = step();
-      if (!checked.ok) return ctx.writeStatus(checked.status);
-    }
+  const guarded = { namespace, name, ignoreNotFound: mechanism.createsMissing && subresource === '' };
+  const result = await guaranteedUpdate<WrittenObject>(registry, def, guarded, async (current) => {
+    const patched = mechanism.next(current);
+    if (!patched.ok) return final(patched.status);
+    warnings = patched.value.warnings;
+    const next = patched.value.object;
+    const named = checkNameMatches(next, name, namespace);
+    if (!named.ok) return final(named.status);
     if (current === undefined) {
       const placed = reconcileNamespace(def, next, namespace);
-      if (!placed.ok) return ctx.writeStatus(placed.status);
+      if (!placed.ok) return final(placed.status);
       delete next.metadata?.resourceVersion;
-      if (!createAllowed) {
-        const allowed = await authorizeCreate(ctx, authorizer, def);
-        if (!allowed.ok) return ctx.writeStatus(allowed.status);
-        createAllowed = true;
-      }
+      createAuthorization ??= authorizeCreate(ctx, authorizer, def);
+      const allowed = await createAuthorization;
+      if (!allowed.ok) return final(allowed.status);
       const created = await createObject(registry, def, next, op);
-      if (!created.ok && created.status.reason === 'AlreadyExists' && attempt + 1 < maxAttempts) continue;
-      if (!created.ok) return ctx.writeStatus(created.status);
-      sendWarnings(ctx, def.strategy.warnings(created.value));
-      return ctx.writeObject(201, created.value);
+      if (!created.ok) return { ...created, conflict: created.status.reason === 'AlreadyExists' };
+      return ok({ code: 201, object: created.value, current });
     }
-    if ((next.metadata?.resourceVersion ?? '') !== (current.metadata?.resourceVersion ?? '')) {
-      if (next.metadata?.resourceVersion) return ctx.writeStatus(conflict(def.qualified, name, optimisticLockMessage));
-      (next.metadata ??= {}).resourceVersion = current.metadata?.resourceVersion ?? '';
-    }
-    if (config === undefined) next = trackUpdate(def, subresource, current, next, fieldManager);
+    const locked = optimisticLockFailure(def, name, next.metadata?.resourceVersion ?? '', current);
+    if (locked !== undefined) return final(locked);
+    (next.metadata ??= {}).resourceVersion = current.metadata?.resourceVersion ?? '';
     const written = await updateObject(registry, def, subresource, next, current, op);
-    if (!written.ok && written.conflict && attempt + 1 < maxAttempts) continue;
-    if (!written.ok) return ctx.writeStatus(written.status);
-    sendWarnings(ctx, def.strategy.warnings(written.value, current));
-    return ctx.writeObject(200, written.value);
+    return written.ok ? ok({ code: 200, object: written.value, current }) : written;
+  });
+  sendWarnings(ctx, warnings);
+  if (!result.ok) return ctx.writeStatus(result.status);
+  sendWarnings(ctx, def.strategy.warnings(result.value.object, result.value.current));
+  ctx.writeObject(result.value.code, result.value.object);
+}
+
+/** Where a patch goes. */
+interface PatchEndpoint {
+  readonly namespace: string;
+  readonly name: string;
+  readonly subresource: string;
+}
+
+/**
+ * The mechanism of the request's patch type, with the checks that depend on the request alone done once: an apply
+ * configuration's checks by the field manager and the field validation of its duplicate fields, a merge patch
+ * that is not an object.
+ */
+function mechanismOf(registry: Registry, def: ResourceDef, at: PatchEndpoint, body: DecodedBody, options: WriteOptions): Outcome<PatchMechanism> {
+  const duplicates = body.duplicateFields ?? [];
+  if (body.mediaType === applyPatchType) {
+    const configuration = body.object;
+    const target = { group: def.group, version: def.version, kind: def.kind, namespace: at.namespace, name: at.name };
+    const checked = checkApplyConfiguration(target, configuration);
+    if (!checked.ok) return checked;
+    const result = registry.validator.validate(def.schemaName, configuration);
+    const typed = typedPatchFailure(target, result.unknownFields, result.errors.filter((e) => e.type === 'FieldValueTypeInvalid'));
+    if (typed !== undefined) return { ok: false, status: typed };
+    return ok(applyMechanism({
+      configuration, fieldManager: options.fieldManager, force: options.force, scope: fieldManagerScope(def, at.subresource),
+      fieldValidation: strictProblems(options.fieldValidation, duplicates, [], 'error strict decoding YAML: '),
+    }));
   }
+  const mechanism = patchMechanismFor(body.mediaType, { qualified: def.qualified, name: at.name }, body.object, patchSchemaOf(def));
+  if (!mechanism.ok) return mechanism;
+  return ok(withUpdateSteps(mechanism.value, {
+    check: (object: KubeObject) => {
+      const typed = checkTypeMeta(def, object);
+      return typed.ok ? schemaProblems(registry, def, object, options.fieldValidation, duplicates) : typed;
+    },
+    track: (current, object) => trackUpdate(def, at.subresource, current, object, options.fieldManager),
+  }));
 }

@@ -1,24 +1,34 @@
 /**
  * update (PUT on a named resource, its `status` or `finalize` subresource): options → decode → field validation
- * (unknown and duplicate fields) → name and namespace must match the URL → read current → a missing object is
- * created where the strategy allows it (201) → `metadata.uid`, when sent, must be the stored one (409) →
- * optimistic concurrency (409 on a stale resourceVersion; without one, an unconditional update where the type
- * allows it) → managed fields (an Update, per subresource) → mutating admission → strategy prepare + validate →
- * validating admission → compare-and-swap write (none on a dry run), retried when the client sent no
- * resourceVersion.
+ * (unknown and duplicate fields) → name and namespace must match the URL → the guarded write loop
+ * (registry/operations/guaranteed-update.ts) with `metadata.uid`, when sent, as a precondition (409), each attempt:
+ * read current → a missing object is created where the strategy allows it (201) → optimistic concurrency (409 on
+ * a stale resourceVersion; without one, an unconditional update where the type allows it) → managed fields (an
+ * Update, per subresource) → mutating admission → strategy prepare + validate → validating admission →
+ * compare-and-swap write (none on a dry run); a lost compare-and-swap reads again.
  */
-import { conflict, optimisticLockMessage, type KubeObject } from '@svc-apiserver/api';
+import type { KubeObject } from '@svc-apiserver/api';
 import type { RequestContext } from '../context.js';
 import type { Registry } from '../../registry/registry.js';
 import type { ResourceDef } from '../../registry/resource-def.js';
 import { createObject } from '../../registry/operations/create-object.js';
 import { trackUpdate } from '../../registry/operations/field-management.js';
+import { guaranteedUpdate } from '../../registry/operations/guaranteed-update.js';
+import { final, ok } from '../../registry/operations/outcome.js';
+import { optimisticLockFailure } from '../../registry/operations/preconditions.js';
 import { updateObject } from '../../registry/operations/update-object.js';
 import { objectMediaTypes } from './create.js';
 import { checkSchema } from './schema-check.js';
 import {
   checkNameMatches, checkTypeMeta, parseWriteOptions, reconcileNamespace, requestNamespace, sendWarnings,
 } from './request-options.js';
+
+/** What an update or a patch answers: the object it stored, its status code, and the object it replaced. */
+export interface WrittenObject {
+  readonly code: 200 | 201;
+  readonly object: KubeObject;
+  readonly current: KubeObject | undefined;
+}
 
 /** Serves an update. */
 export async function handleUpdate(ctx: RequestContext, registry: Registry, def: ResourceDef): Promise<void> {
@@ -43,32 +53,25 @@ export async function handleUpdate(ctx: RequestContext, registry: Registry, def:
   const op = { user: ctx.user, dryRun: dryRun };
   const requestedVersion = body.metadata?.resourceVersion ?? '';
   const requestedUid = body.metadata?.uid ?? '';
-  for (;;) {
-    const got = await registry.store.get(def, namespace, name);
-    if (!got.ok) {
-      if (got.status.code !== 404 || subresource !== '' || !def.strategy.allowCreateOnUpdate) return ctx.writeStatus(got.status);
+  const guarded = {
+    namespace, name, ignoreNotFound: subresource === '' && def.strategy.allowCreateOnUpdate,
+    ...(requestedUid !== '' ? { preconditions: { uid: requestedUid } } : {}),
+  };
+  const result = await guaranteedUpdate<WrittenObject>(registry, def, guarded, async (current) => {
+    if (current === undefined) {
       const created = await createObject(registry, def, trackUpdate(def, '', undefined, structuredClone(body), fieldManager), op);
-      if (!created.ok && created.status.reason === 'AlreadyExists') continue;
-      if (!created.ok) return ctx.writeStatus(created.status);
-      sendWarnings(ctx, def.strategy.warnings(created.value));
-      return ctx.writeObject(201, created.value);
+      if (!created.ok) return { ...created, conflict: created.status.reason === 'AlreadyExists' };
+      return ok({ code: 201, object: created.value, current });
     }
-    const current = got.value;
-    const currentUid = current.metadata?.uid ?? '';
-    if (requestedUid !== '' && requestedUid !== currentUid) {
-      return ctx.writeStatus(conflict(def.qualified, name, `Precondition failed: UID in precondition: ${requestedUid}, UID in object meta: ${currentUid}`));
-    }
-    if (requestedVersion !== '' && requestedVersion !== current.metadata?.resourceVersion) {
-      return ctx.writeStatus(conflict(def.qualified, name, optimisticLockMessage));
-    }
+    const locked = optimisticLockFailure(def, name, requestedVersion, current);
+    if (locked !== undefined) return final(locked);
     const next: KubeObject = structuredClone(body);
     const meta = (next.metadata ??= {});
     if (requestedVersion === '' && def.strategy.allowUnconditionalUpdate) meta.resourceVersion = current.metadata?.resourceVersion ?? '';
-    const tracked = trackUpdate(def, subresource, current, next, fieldManager);
-    const written = await updateObject(registry, def, subresource, tracked, current, op);
-    if (!written.ok && written.conflict && requestedVersion === '' && def.strategy.allowUnconditionalUpdate) continue;
-    if (!written.ok) return ctx.writeStatus(written.status);
-    sendWarnings(ctx, def.strategy.warnings(written.value, current));
-    return ctx.writeObject(200, written.value);
-  }
+    const written = await updateObject(registry, def, subresource, trackUpdate(def, subresource, current, next, fieldManager), current, op);
+    return written.ok ? ok({ code: 200, object: written.value, current }) : written;
+  });
+  if (!result.ok) return ctx.writeStatus(result.status);
+  sendWarnings(ctx, def.strategy.warnings(result.value.object, result.value.current));
+  ctx.writeObject(result.value.code, result.value.object);
 }

@@ -1,12 +1,12 @@
 /**
- * Create (the generic store's Create behind a POST, a create-on-update PUT, or a controller): mutating admission →
- * strategy prepare + validate → validating admission → storage write.
+ * Create (the generic store's Create behind a POST, a create-on-update PUT, an apply that creates, or a
+ * controller): mutating admission → strategy prepare + validate → validating admission → storage write.
  */
 import type { KubeObject } from '@svc-apiserver/api';
-import type { Outcome } from '../../http/context.js';
 import type { Registry } from '../registry.js';
 import type { ResourceDef } from '../resource-def.js';
-import { admissionAttributes, type OperationContext } from './admission-attributes.js';
+import { admissionAttributes, runAdmission, type OperationContext } from './admission-attributes.js';
+import type { Outcome } from './outcome.js';
 import { beforeCreate } from './prepare.js';
 import { withWriteHooks } from './write-hooks.js';
 
@@ -14,14 +14,14 @@ import { withWriteHooks } from './write-hooks.js';
 export async function createObject(registry: Registry, def: ResourceDef, object: KubeObject, ctx: OperationContext): Promise<Outcome<KubeObject>> {
   const namespace = def.namespaced ? object.metadata?.namespace ?? '' : '';
   const attrs = () => admissionAttributes(def, 'CREATE', '', namespace, object.metadata?.name ?? '', ctx, object);
-  const refused = await def.strategy.authorizeWrite?.(object, undefined, ctx.user);
+  const forbidden = await def.strategy.authorizeWrite?.(object, undefined, ctx.user);
+  if (forbidden !== undefined) return { ok: false, status: forbidden };
+  const refused = await runAdmission(registry, 'admit', attrs(), ctx);
   if (refused !== undefined) return { ok: false, status: refused };
-  const admitted = await registry.admission.admit(attrs());
-  if (!admitted.allowed) return { ok: false, status: admitted.status };
   const prepared = beforeCreate(def, object);
   if (!prepared.ok) return prepared;
-  const validated = await registry.admission.validate(attrs());
-  if (!validated.allowed) return { ok: false, status: validated.status };
+  const invalid = await runAdmission(registry, 'validate', attrs(), ctx);
+  if (invalid !== undefined) return { ok: false, status: invalid };
   return withWriteHooks(def, object, ctx.dryRun,
     () => registry.store.create(def, object, { dryRun: ctx.dryRun, retryGenerateName: prepared.value.generatedName }));
 }

@@ -6,7 +6,8 @@
  * `orphanDependents: true`) puts the `orphan` finalizer on the object, `Foreground` the `foregroundDeletion`
  * finalizer, `Background` (the default) neither; without an explicit policy, a finalizer already there decides.
  * The garbage collector then orphans or deletes the dependents and removes the finalizer. A repeated delete of an
- * object being deleted only changes those finalizers. Retries on write conflicts.
+ * object being deleted only changes those finalizers. Runs in the guarded write loop (guaranteed-update.ts):
+ * preconditions are checked on every read, and a lost compare-and-swap reads again.
  *
  * Graceful deletion (rest.BeforeDelete with the strategy's CheckGracefulDelete; pods only, as in kube): the
  * strategy picks the grace period; above 0 the object gets `deletionTimestamp` = now + grace and
@@ -14,19 +15,19 @@
  * (unless finalizers keep it). A later delete of an object in its grace period may only shorten it (the deadline
  * moves by the difference); an equal or longer one, or none, changes nothing and answers the object as it is.
  */
-import { conflict, type KubeObject, type Status } from '@svc-apiserver/api';
-import type { Outcome } from '../../http/context.js';
+import type { KubeObject } from '@svc-apiserver/api';
 import type { Registry } from '../registry.js';
 import type { ResourceDef } from '../resource-def.js';
-import { admissionAttributes, type OperationContext } from './admission-attributes.js';
+import type { WriteOutcome } from '../store.js';
+import { admissionAttributes, runAdmission, type OperationContext } from './admission-attributes.js';
+import { guaranteedUpdate } from './guaranteed-update.js';
+import { final, ok, type Outcome } from './outcome.js';
+import type { Preconditions } from './preconditions.js';
 import { nowTimestamp } from './prepare.js';
 import { afterRemove } from './write-hooks.js';
 
 /** DeleteOptions.preconditions. */
-export interface DeletePreconditions {
-  readonly uid?: string;
-  readonly resourceVersion?: string;
-}
+export type DeletePreconditions = Preconditions;
 
 /** DeleteOptions.propagationPolicy. */
 export type PropagationPolicy = 'Orphan' | 'Background' | 'Foreground';
@@ -47,18 +48,6 @@ export interface DeleteResult {
   readonly object: KubeObject;
   /** True when the object is gone from storage. */
   readonly removed: boolean;
-}
-
-function preconditionFailure(def: ResourceDef, current: KubeObject, pre: DeletePreconditions | undefined): Status | undefined {
-  const meta = current.metadata ?? {};
-  const name = meta.name ?? '';
-  if (pre?.uid !== undefined && pre.uid !== meta.uid) {
-    return conflict(def.qualified, name, `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${meta.uid ?? ''}`);
-  }
-  if (pre?.resourceVersion !== undefined && pre.resourceVersion !== meta.resourceVersion) {
-    return conflict(def.qualified, name, `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${meta.resourceVersion ?? ''}`);
-  }
-  return undefined;
 }
 
 /** shouldOrphanDependents / shouldDeleteDependents: which garbage-collection finalizer the object should carry. */
@@ -139,58 +128,46 @@ export async function deleteObject(
   registry: Registry, def: ResourceDef, namespace: string, name: string, ctx: OperationContext,
   preconditions?: DeletePreconditions, propagation: Propagation = {}, gracePeriodSeconds?: number,
 ): Promise<Outcome<DeleteResult>> {
-  for (;;) {
-    const got = await registry.store.get(def, namespace, name);
-    if (!got.ok) return got;
-    const current = got.value;
-    const failed = preconditionFailure(def, current, preconditions);
-    if (failed !== undefined) return { ok: false, status: failed };
+  const guarded = { namespace, name, ...(preconditions !== undefined ? { preconditions } : {}) };
+  return guaranteedUpdate(registry, def, guarded, async (current) => {
     const attrs = admissionAttributes(def, 'DELETE', '', namespace, name, ctx, undefined, current);
-    const admitted = await registry.admission.admit(attrs);
-    if (!admitted.allowed) return { ok: false, status: admitted.status };
-    const validated = await registry.admission.validate(attrs);
-    if (!validated.allowed) return { ok: false, status: validated.status };
+    const refused = await runAdmission(registry, 'admit', attrs, ctx) ?? await runAdmission(registry, 'validate', attrs, ctx);
+    if (refused !== undefined) return final(refused);
 
     const marked = structuredClone(current);
     const grace = beforeDelete(def, marked, gracePeriodSeconds);
     // kube: finalizers cannot be changed by a delete while a graceful deletion is pending.
-    if (grace.pending) return { ok: true, value: { object: current, removed: false } };
+    if (grace.pending) return ok({ object: current, removed: false });
     const meta = (marked.metadata ??= {});
     const before = meta.finalizers ?? [];
     const after = finalizersForPropagation(before, propagation);
     if (!sameSet(before, after)) meta.finalizers = after;
     const held = def.strategy.holdOnDelete?.(marked) ?? false;
     const finalizing = held || (meta.finalizers ?? []).length > 0;
-    if (grace.graceful || finalizing) {
-      if (meta.deletionTimestamp === undefined) {
-        meta.deletionTimestamp = nowTimestamp();
-        meta.deletionGracePeriodSeconds = 0;
-      }
-      let stored = current;
-      if (JSON.stringify(marked) !== JSON.stringify(current)) {
-        const written = await registry.store.update(def, marked, { dryRun: ctx.dryRun });
-        if (!written.ok && written.conflict) continue;
-        if (!written.ok) return written;
-        stored = written.value;
-      }
-      // Kept for its finalizers or its grace period; a zero grace period without finalizers removes it now.
-      if (finalizing || grace.period > 0) return { ok: true, value: { object: stored, removed: false } };
-      const removed = await registry.store.remove(def, stored, { dryRun: ctx.dryRun });
-      if (removed.ok) {
-        await afterRemove(def, removed.value, ctx.dryRun);
-        return { ok: true, value: { object: removed.value, removed: true } };
-      }
-      if (removed.conflict) continue;
-      // Another client finished the deletion first (kube tolerates the NotFound here, kubernetes#19403).
-      if (removed.status.code === 404) return { ok: true, value: { object: stored, removed: true } };
-      return removed;
+    if (!grace.graceful && !finalizing) return remove(registry, def, current, ctx);
+    if (meta.deletionTimestamp === undefined) {
+      meta.deletionTimestamp = nowTimestamp();
+      meta.deletionGracePeriodSeconds = 0;
     }
-    const removed = await registry.store.remove(def, current, { dryRun: ctx.dryRun });
-    if (removed.ok) {
-      await afterRemove(def, removed.value, ctx.dryRun);
-      return { ok: true, value: { object: removed.value, removed: true } };
+    let stored = current;
+    if (JSON.stringify(marked) !== JSON.stringify(current)) {
+      const written = await registry.store.update(def, marked, { dryRun: ctx.dryRun });
+      if (!written.ok) return written;
+      stored = written.value;
     }
-    if (removed.conflict) continue;
+    // Kept for its finalizers or its grace period; a zero grace period without finalizers removes it now.
+    if (finalizing || grace.period > 0) return ok({ object: stored, removed: false });
+    const removed = await remove(registry, def, stored, ctx);
+    // Another client finished the deletion first (kube tolerates the NotFound here, kubernetes#19403).
+    if (!removed.ok && removed.status.code === 404) return ok({ object: stored, removed: true });
     return removed;
-  }
+  });
+}
+
+/** Removes the object from storage (compare-and-swap on its resourceVersion) and runs the hooks' after-remove step. */
+async function remove(registry: Registry, def: ResourceDef, object: KubeObject, ctx: OperationContext): Promise<WriteOutcome<DeleteResult>> {
+  const removed = await registry.store.remove(def, object, { dryRun: ctx.dryRun });
+  if (!removed.ok) return removed;
+  await afterRemove(def, removed.value, ctx.dryRun);
+  return ok({ object: removed.value, removed: true });
 }

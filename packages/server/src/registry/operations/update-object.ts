@@ -1,15 +1,20 @@
 /**
- * One attempt at an update (the body of kube's GuaranteedUpdate loop for PUT, PATCH and subresource writes):
- * mutating admission → strategy prepare + validate → validating admission → compare-and-swap write. A write that
- * changes nothing is skipped (the resourceVersion stays). An update that removes the last finalizer of an object
- * being deleted removes it.
+ * One attempt at an update (the body of kube's GuaranteedUpdate loop for PUT, PATCH and subresource writes; the loop
+ * is guaranteed-update.ts): mutating admission → strategy prepare + validate → validating admission →
+ * compare-and-swap write. A write that changes nothing is skipped (the resourceVersion stays). An update that
+ * removes the last finalizer of an object being deleted removes it.
+ *
+ * Through the `scale` subresource admission sees Scales (kube's ScaleREST converts the workload to a Scale and
+ * back around the handler's admission): a mutating plugin's change to the Scale's replicas reaches the workload.
  */
 import type { KubeObject } from '@svc-apiserver/api';
 import type { Registry } from '../registry.js';
 import type { ResourceDef } from '../resource-def.js';
 import type { WriteOutcome } from '../store.js';
-import { admissionAttributes, type OperationContext } from './admission-attributes.js';
+import { admissionAttributes, runAdmission, type OperationContext } from './admission-attributes.js';
+import { final } from './outcome.js';
 import { beforeUpdate, unchanged } from './prepare.js';
+import { scaleOf, withReplicas } from './scale-subresource.js';
 import { afterRemove, withWriteHooks } from './write-hooks.js';
 
 /**
@@ -21,19 +26,23 @@ export async function updateObject(
 ): Promise<WriteOutcome> {
   const namespace = current.metadata?.namespace ?? '';
   const name = current.metadata?.name ?? '';
-  const attrs = () => admissionAttributes(def, 'UPDATE', subresource, namespace, name, ctx, object, current);
+  const asScale = subresource === 'scale';
+  const attrs = (next: KubeObject) => admissionAttributes(def, 'UPDATE', subresource, namespace, name, ctx,
+    asScale ? scaleOf(def, next) : next, asScale ? scaleOf(def, current) : current);
   if (subresource === '') {
     const refused = await def.strategy.authorizeWrite?.(object, current, ctx.user);
-    if (refused !== undefined) return { ok: false, status: refused, conflict: false };
+    if (refused !== undefined) return final(refused);
   }
-  const admitted = await registry.admission.admit(attrs());
-  if (!admitted.allowed) return { ok: false, status: admitted.status, conflict: false };
-  const prepared = beforeUpdate(def, subresource, object, current);
-  if (!prepared.ok) return { ok: false, status: prepared.status, conflict: false };
-  const validated = await registry.admission.validate(attrs());
-  if (!validated.allowed) return { ok: false, status: validated.status, conflict: false };
-  if (unchanged(object, current)) return { ok: true, value: current };
-  const written = await withWriteHooks(def, object, ctx.dryRun, () => registry.store.update(def, object, { dryRun: ctx.dryRun }));
+  const mutating = attrs(object);
+  const refused = await runAdmission(registry, 'admit', mutating, ctx);
+  if (refused !== undefined) return final(refused);
+  const next = asScale ? withReplicas(object, mutating.object!) : object;
+  const prepared = beforeUpdate(def, subresource, next, current);
+  if (!prepared.ok) return final(prepared.status);
+  const invalid = await runAdmission(registry, 'validate', attrs(next), ctx);
+  if (invalid !== undefined) return final(invalid);
+  if (unchanged(next, current)) return { ok: true, value: current };
+  const written = await withWriteHooks(def, next, ctx.dryRun, () => registry.store.update(def, next, { dryRun: ctx.dryRun }));
   if (!written.ok || !removedByUpdate(def, written.value, current)) return written;
   const removed = await registry.store.remove(def, written.value, { dryRun: ctx.dryRun });
   if (removed.ok) await afterRemove(def, written.value, ctx.dryRun);

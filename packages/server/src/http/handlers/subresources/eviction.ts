@@ -1,9 +1,12 @@
 /**
  * `pods/eviction` (kube's EvictionREST, policy/v1 Eviction): deletes the pod unless that would violate its
- * PodDisruptionBudget. Pods that are terminal, pending or already being deleted are deleted without looking at
- * budgets; a pod covered by more than one budget answers 500; a budget whose status has not caught up with its
- * spec, or which allows no disruption, answers 429 TooManyRequests with a DisruptionBudget cause. An allowed
- * eviction takes one disruption from the budget's status (recording the pod in `disruptedPods`) before the delete.
+ * PodDisruptionBudget. The Eviction is admitted as itself (CREATE of kind Eviction on pods/eviction); the pod's
+ * deletion then runs no admission of its own, as in kube. Pods that are terminal, pending or already being deleted
+ * are deleted without looking at budgets; a pod covered by more than one budget answers 500; a budget whose status
+ * has not caught up with its spec, or which allows no disruption, answers 429 TooManyRequests with a
+ * DisruptionBudget cause. An allowed eviction takes one disruption from the budget's status (recording the pod in
+ * `disruptedPods`) before the delete: a status update through the budget's status strategy, admission and
+ * managedFields, made as the server's loopback identity and retried on conflicts with the budgets read again.
  * A not-ready pod is evicted without taking a disruption while the budget is healthy (the default
  * `unhealthyPodEvictionPolicy: IfHealthyBudget`) or always with `AlwaysAllow`.
  */
@@ -12,8 +15,14 @@ import type { RequestContext } from '../../context.js';
 import type { Registry } from '../../../registry/registry.js';
 import type { ResourceDef } from '../../../registry/resource-def.js';
 import { record } from '../../../registry/conversion/resource-conversion.js';
+import { admissionAttributes, admitRequest } from '../../../registry/operations/admission-attributes.js';
 import { deleteObject } from '../../../registry/operations/delete-object.js';
+import { trackUpdate } from '../../../registry/operations/field-management.js';
+import { retryOnConflict } from '../../../registry/operations/guaranteed-update.js';
+import { loopbackManager, loopbackUser } from '../../../registry/operations/loopback.js';
+import { final, ok } from '../../../registry/operations/outcome.js';
 import { nowTimestamp } from '../../../registry/operations/prepare.js';
+import { updateObject } from '../../../registry/operations/update-object.js';
 import { selectEverything } from '../../../registry/selection.js';
 import { selectorMatches } from '../../../registry/resources/pod-spec.js';
 import { parseDryRun, requestNamespace } from '../request-options.js';
@@ -70,17 +79,21 @@ export async function handleEviction(ctx: RequestContext, registry: Registry, de
   const name = ctx.info.name;
   const read = await readSubresourceBody(ctx, 'Eviction', name);
   if (!read.ok) return ctx.writeStatus(read.status);
-  const deleteOptions = record(read.value['deleteOptions']) ?? {};
-  const isDryRun = dryRun.value || (Array.isArray(deleteOptions['dryRun']) && deleteOptions['dryRun'].includes('All'));
-  const preconditions = record(deleteOptions['preconditions']) ?? {};
+  const eviction = read.value;
   const namespace = requestNamespace(ctx, def);
+  const deleteOptions = record(eviction['deleteOptions']) ?? {};
+  const isDryRun = dryRun.value || (Array.isArray(deleteOptions['dryRun']) && deleteOptions['dryRun'].includes('All'));
   const op = { user: ctx.user, dryRun: isDryRun };
+  const refused = await admitRequest(registry, admissionAttributes(def, 'CREATE', 'eviction', namespace, name, op, eviction), op);
+  if (refused !== undefined) return ctx.writeStatus(refused);
+
+  const preconditions = record(deleteOptions['preconditions']) ?? {};
   const remove = async (): Promise<void> => {
     const pre = {
       ...(typeof preconditions['uid'] === 'string' ? { uid: preconditions['uid'] } : {}),
       ...(typeof preconditions['resourceVersion'] === 'string' ? { resourceVersion: preconditions['resourceVersion'] } : {}),
     };
-    const deleted = await deleteObject(registry, def, namespace, name, op, pre);
+    const deleted = await deleteObject(registry, def, namespace, name, { ...op, admitted: true }, pre);
     if (!deleted.ok) return ctx.writeStatus(deleted.status);
     ctx.writeStatus(createdSuccess());
   };
@@ -91,29 +104,30 @@ export async function handleEviction(ctx: RequestContext, registry: Registry, de
   const pdbDef = registry.all().find((d) => d.groupKey === 'policy' && d.version === 'v1' && d.resource === 'poddisruptionbudgets');
   if (pdbDef === undefined) return remove();
   const labels = pod.metadata?.labels ?? {};
-  for (let attempt = 0; attempt < 16; attempt++) {
+  const checked = await retryOnConflict(async () => {
     const list = await registry.store.list(pdbDef, { namespace, selection: selectEverything });
-    if (!list.ok) return ctx.writeStatus(list.status);
+    if (!list.ok) return final(list.status);
     // policy/v1: a missing selector selects no pods, an empty one every pod of the namespace.
     const budgets = (list.value.items as KubeObject[]).filter((p) => {
       const selector = record(p['spec'])?.['selector'];
       return selector !== undefined && selectorMatches(selector, labels);
     });
-    if (budgets.length === 0) return remove();
+    if (budgets.length === 0) return ok(undefined);
     if (budgets.length > 1) {
-      return ctx.writeStatus(failure('InternalError', 'This pod has more than one PodDisruptionBudget, which the eviction subresource does not support.', undefined, 500));
+      return final(failure('InternalError', 'This pod has more than one PodDisruptionBudget, which the eviction subresource does not support.', undefined, 500));
     }
-    const pdb = structuredClone(budgets[0]!);
+    const pdb = budgets[0]!;
     const decision = budgetDecision(pdb, pod);
-    if (!decision.allow) return ctx.writeStatus(decision.status);
-    if (!decision.take) return remove();
-    const status = (pdb.status ??= {}) as Record<string, unknown>;
+    if (!decision.allow) return final(decision.status);
+    if (!decision.take) return ok(undefined);
+    const next = structuredClone(pdb);
+    const status = (next.status ??= {}) as Record<string, unknown>;
     status['disruptionsAllowed'] = (status['disruptionsAllowed'] as number) - 1;
     status['disruptedPods'] = { ...record(status['disruptedPods']), [name]: nowTimestamp() };
-    const written = await registry.store.update(pdbDef, pdb, { dryRun: isDryRun });
-    if (!written.ok && written.conflict) continue;
-    if (!written.ok) return ctx.writeStatus(written.status);
-    return remove();
-  }
-  return ctx.writeStatus(budgetViolation('The disruption budget is being updated too often; try again.'));
+    const tracked = trackUpdate(pdbDef, 'status', pdb, next, loopbackManager(registry.names));
+    const written = await updateObject(registry, pdbDef, 'status', tracked, pdb, { user: loopbackUser, dryRun: isDryRun });
+    return written.ok ? ok(undefined) : written;
+  });
+  if (!checked.ok) return ctx.writeStatus(checked.status);
+  return remove();
 }
