@@ -1,5 +1,6 @@
 export * from './naming.js';
 export * from './status.js';
+export * from './result.js';
 export * from './field-error.js';
 export * from './meta.js';
 export * from './label-selector.js';
