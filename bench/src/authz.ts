@@ -92,7 +92,7 @@ async function startTarget(mode: 'RBAC' | 'AlwaysAllow', dir: string): Promise<{
 
 async function post(client: RestClient, path: string, body: unknown): Promise<void> {
   const r = await client.raw({ method: 'POST', path, headers: json, body: JSON.stringify(body) });
-  if (!r.ok || r.value.status !== 201) throw new Error(`POST ${path}: ${r.ok ? `${r.value.status} ${r.value.body.toString()}` : r.status.message}`);
+  if (!r.ok || r.value.status !== 201) throw new Error(`POST ${path}: ${r.ok ? `${r.value.status} ${r.value.body.toString()}` : r.error.message}`);
 }
 
 /** Gets/s of one configmap as `vera` with `clients` keep-alive clients for `ms`, on a server in `mode`. */
@@ -139,7 +139,7 @@ async function httpGets(mode: 'RBAC' | 'AlwaysAllow', clients: number, ms: numbe
     for (let tries = 0; ; tries++) {
       const r = await workers[0]!.raw({ method: 'GET', path, headers: { accept: 'application/json' } });
       if (r.ok && r.value.status === 200) break;
-      if (tries > 200) throw new Error(`vera is not allowed: ${r.ok ? r.value.status : r.status.message}`);
+      if (tries > 200) throw new Error(`vera is not allowed: ${r.ok ? r.value.status : r.error.message}`);
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     await Promise.all(workers.map((c) => c.raw({ method: 'GET', path: '/version', headers: { accept: 'application/json' } })));

@@ -70,7 +70,7 @@ function measure(object: Record<string, unknown>, budgetMs: number): { json: Cos
   const bytes = codec.encode(object);
   if (bytes === undefined) throw new Error(`no protobuf form for ${String(object['kind'])}`);
   const back = codec.decode(bytes);
-  if (!back.ok) throw new Error(back.status.message);
+  if (!back.ok) throw new Error(back.error.message);
   let sink = 0;
   const json: Cost = {
     encodeMs: timePerCall(() => { sink += JSON.stringify(object).length; }, budgetMs),

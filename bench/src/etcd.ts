@@ -97,7 +97,7 @@ export async function etcdBench(seconds = 3, clients = 64, warmSeconds = 5): Pro
     const setup = createClient(conn.value);
     open.push(setup);
     const ns = await setup.raw({ method: 'POST', path: '/api/v1/namespaces', headers: json, body: JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'bench' } }) });
-    if (!ns.ok || ns.value.status !== 201) throw new Error(`namespace bench: ${ns.ok ? ns.value.body.toString() : ns.status.message}`);
+    if (!ns.ok || ns.value.status !== 201) throw new Error(`namespace bench: ${ns.ok ? ns.value.body.toString() : ns.error.message}`);
     const workers = Array.from({ length: clients }, () => {
       const c = createClient(conn.value, { maxSockets: 1, timeoutMs: 30_000 });
       open.push(c);

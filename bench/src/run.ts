@@ -103,7 +103,7 @@ async function measure(workers: readonly RestClient[], setupClient: RestClient):
     const t0 = performance.now();
     const r = await setupClient.raw({ method: 'GET', path: '/api/v1/namespaces/bench-list/configmaps', headers: { accept: 'application/json' } });
     listLatencies.push(performance.now() - t0);
-    if (!r.ok || r.value.status !== 200) throw new Error(`list failed: ${r.ok ? r.value.status : r.status.message}`);
+    if (!r.ok || r.value.status !== 200) throw new Error(`list failed: ${r.ok ? r.value.status : r.error.message}`);
   }
   listLatencies.sort((a, b) => a - b);
   return { creates, gets, list: { p50: percentile(listLatencies, 50), p99: percentile(listLatencies, 99) } };
@@ -170,7 +170,7 @@ async function main(): Promise<void> {
     open.push(setup);
     for (const ns of ['bench', 'bench-list']) {
       const r = await setup.raw({ method: 'POST', path: '/api/v1/namespaces', headers: json, body: JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } }) });
-      if (!r.ok || r.value.status !== 201) throw new Error(`namespace ${ns}: ${r.ok ? r.value.body.toString() : r.status.message}`);
+      if (!r.ok || r.value.status !== 201) throw new Error(`namespace ${ns}: ${r.ok ? r.value.body.toString() : r.error.message}`);
     }
     const rawSetup = createClient(rawConn);
     open.push(rawSetup);

@@ -5,7 +5,7 @@ import { matchesFields, parseFieldSelector } from './field-selector.js';
 const message = (s: string): string => {
   const p = parseFieldSelector(s);
   assert.equal(p.ok, false, s);
-  return p.ok ? '' : p.message;
+  return p.ok ? '' : p.error;
 };
 
 test('parses =, == and != terms with escapes, and matches', () => {

@@ -5,7 +5,7 @@
  * `field!=value`; a backslash escapes `\`, `,` and `=` inside values. Which fields a resource supports is the
  * server's business (it answers 400 `field label not supported: x` for others).
  */
-import type { SelectorParse } from './label-selector.js';
+import { fail, ok, type Result } from './result.js';
 
 /** One term of a field selector. */
 export interface FieldRequirement {
@@ -44,24 +44,24 @@ const termOperators = [['!=', 'notEquals'], ['==', 'equals'], ['=', 'equals']] a
  * Resolves the escapes of a value (fields.UnescapeValue), or the error kube gives: `\\`, `\,` and `\=` are the only
  * escapes, and an unescaped `,` or `=` is refused (kube prints that character as its code point).
  */
-function unescapeValue(value: string): { ok: true; value: string } | { ok: false; message: string } {
+function unescapeValue(value: string): Result<string, string> {
   let out = '';
   let inSlash = false;
   for (const c of value) {
     if (inSlash) {
-      if (c !== '\\' && c !== ',' && c !== '=') return { ok: false, message: `invalid field selector: invalid escape sequence: \\${c}` };
+      if (c !== '\\' && c !== ',' && c !== '=') return fail(`invalid field selector: invalid escape sequence: \\${c}`);
       out += c;
       inSlash = false;
     } else if (c === '\\') {
       inSlash = true;
     } else if (c === ',' || c === '=') {
-      return { ok: false, message: `invalid field selector: unescaped character in value: ${c.codePointAt(0)}` };
+      return fail(`invalid field selector: unescaped character in value: ${c.codePointAt(0)}`);
     } else {
       out += c;
     }
   }
-  if (inSlash) return { ok: false, message: 'invalid field selector: invalid escape sequence: \\' };
-  return { ok: true, value: out };
+  if (inSlash) return fail('invalid field selector: invalid escape sequence: \\');
+  return ok(out);
 }
 
 /**
@@ -69,9 +69,9 @@ function unescapeValue(value: string): { ok: true; value: string } | { ok: false
  * (`a=b,`), nothing is trimmed (a space belongs to the field or the value), a term splits at its first operator,
  * and the value's escapes are resolved; requirements come in sorted term order.
  */
-export function parseFieldSelector(input: string): SelectorParse<FieldSelector> {
+export function parseFieldSelector(input: string): Result<FieldSelector, string> {
   const requirements: FieldRequirement[] = [];
-  if (input === '') return { ok: true, value: { requirements } };
+  if (input === '') return ok({ requirements });
   // Terms in sorted order, as kube reads them: with several bad terms, the same one is reported.
   for (const term of splitTerms(input).sort()) {
     if (term === '') continue;
@@ -84,12 +84,12 @@ export function parseFieldSelector(input: string): SelectorParse<FieldSelector> 
         }
       }
     }
-    if (split === undefined) return { ok: false, message: `invalid selector: '${input}'; can't understand '${term}'` };
+    if (split === undefined) return fail(`invalid selector: '${input}'; can't understand '${term}'`);
     const value = unescapeValue(split.rest);
     if (!value.ok) return value;
     requirements.push({ field: split.field, operator: split.operator, value: value.value });
   }
-  return { ok: true, value: { requirements } };
+  return ok({ requirements });
 }
 
 /** True when `fields` satisfy every term (a field the object does not have reads as `''`). */

@@ -4,7 +4,7 @@ import { matchesLabels, parseLabelSelector } from './label-selector.js';
 
 const sel = (s: string) => {
   const p = parseLabelSelector(s);
-  if (!p.ok) throw new Error(p.message);
+  if (!p.ok) throw new Error(p.error);
   return p.value;
 };
 
@@ -35,13 +35,13 @@ test('bad selectors are error values', () => {
     assert.equal(p.ok, false, bad);
   }
   const p = parseLabelSelector('a=-bad-');
-  assert.ok(!p.ok && p.message.startsWith('unable to parse requirement: values[0][a]: Invalid value: "-bad-": a valid label must be'));
+  assert.ok(!p.ok && p.error.startsWith('unable to parse requirement: values[0][a]: Invalid value: "-bad-": a valid label must be'));
 });
 
 const message = (s: string): string => {
   const p = parseLabelSelector(s);
   assert.equal(p.ok, false, s);
-  return p.ok ? '' : p.message;
+  return p.ok ? '' : p.error;
 };
 const reqs = (s: string) => sel(s).requirements.map((r) => [r.key, r.operator, r.values]);
 

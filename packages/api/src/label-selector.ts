@@ -5,6 +5,7 @@
  * `key==value`, `key!=value`, `key in (v1,v2)`, `key notin (v1,v2)`, `key>n`, `key<n`. Keys must be qualified names
  * and values valid label values; a bad selector is an error value (the server answers 400 BadRequest).
  */
+import { fail, ok, type Result } from './result.js';
 
 /** One requirement's operator. */
 export type LabelOperator = 'exists' | 'doesNotExist' | 'equals' | 'notEquals' | 'in' | 'notIn' | 'gt' | 'lt';
@@ -20,9 +21,6 @@ export interface LabelRequirement {
 export interface LabelSelector {
   readonly requirements: readonly LabelRequirement[];
 }
-
-/** Result of parsing a selector. */
-export type SelectorParse<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly message: string };
 
 const qualifiedNamePart = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
 const dns1123Subdomain = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
@@ -125,9 +123,9 @@ function requirementErrors(key: string, operator: LabelOperator, values: readonl
  * too, values are a set) and the same errors come back word for word: those inside a requirement prefixed with
  * `unable to parse requirement: `, key errors under kube's nil field path (`<nil>: Invalid value: ...`).
  */
-export function parseLabelSelector(input: string): SelectorParse<LabelSelector> {
+export function parseLabelSelector(input: string): Result<LabelSelector, string> {
   const lexed = lex(input);
-  if (typeof lexed === 'string') return { ok: false, message: lexed };
+  if (typeof lexed === 'string') return fail(lexed);
   const tokens = lexed;
   const requirements: LabelRequirement[] = [];
   let pos = 0;
@@ -210,16 +208,16 @@ export function parseLabelSelector(input: string): SelectorParse<LabelSelector> 
   for (;;) {
     const t = peek();
     if (t === undefined) break;
-    if (!startsRequirement(t)) return { ok: false, message: `found '${t.text}', expected: !, identifier, or 'end of string'` };
+    if (!startsRequirement(t)) return fail(`found '${t.text}', expected: !, identifier, or 'end of string'`);
     const r = requirement();
-    if (typeof r === 'string') return { ok: false, message: `unable to parse requirement: ${r}` };
+    if (typeof r === 'string') return fail(`unable to parse requirement: ${r}`);
     requirements.push(r);
     const sep = consume();
     if (sep === undefined) break;
-    if (!isOp(sep, ',')) return { ok: false, message: `found '${sep.text}', expected: ',' or 'end of string'` };
-    if (!startsRequirement(peek())) return { ok: false, message: `found '${lit(peek())}', expected: identifier after ','` };
+    if (!isOp(sep, ',')) return fail(`found '${sep.text}', expected: ',' or 'end of string'`);
+    if (!startsRequirement(peek())) return fail(`found '${lit(peek())}', expected: identifier after ','`);
   }
-  return { ok: true, value: { requirements } };
+  return ok({ requirements });
 }
 
 /** True when `labels` satisfy every requirement of `selector` (labels.Selector.Matches). */

@@ -2,7 +2,8 @@
  * Label selectors in their object form (metav1.LabelSelector: `matchLabels` and `matchExpressions`), converted to
  * the requirement form of {@link LabelSelector} as metav1.LabelSelectorAsSelector does.
  */
-import { labelKeyError, labelValueError, type LabelRequirement, type LabelSelector, type SelectorParse } from './label-selector.js';
+import { labelKeyError, labelValueError, type LabelRequirement, type LabelSelector } from './label-selector.js';
+import { fail, ok, type Result } from './result.js';
 
 /** A label selector as objects carry it (metav1.LabelSelector). */
 export interface MetaLabelSelectorObject {
@@ -19,38 +20,38 @@ export interface MetaLabelSelectorObject {
  * selects everything; `matchLabels` entries are equality requirements, expressions `In`, `NotIn`, `Exists` and
  * `DoesNotExist` (with kube's value-count rules). An invalid selector is an error value.
  */
-export function labelSelectorFromMeta(selector: MetaLabelSelectorObject | null | undefined): SelectorParse<LabelSelector | 'nothing'> {
-  if (selector === undefined || selector === null) return { ok: true, value: 'nothing' };
+export function labelSelectorFromMeta(selector: MetaLabelSelectorObject | null | undefined): Result<LabelSelector | 'nothing', string> {
+  if (selector === undefined || selector === null) return ok('nothing');
   const requirements: LabelRequirement[] = [];
   for (const [key, value] of Object.entries(selector.matchLabels ?? {})) {
     const bad = labelKeyError(key) ?? labelValueError(value);
-    if (bad !== undefined) return { ok: false, message: bad };
+    if (bad !== undefined) return fail(bad);
     requirements.push({ key, operator: 'equals', values: [value] });
   }
   for (const expr of selector.matchExpressions ?? []) {
     const keyError = labelKeyError(expr.key);
-    if (keyError !== undefined) return { ok: false, message: keyError };
+    if (keyError !== undefined) return fail(keyError);
     const values = [...(expr.values ?? [])];
     switch (expr.operator) {
       case 'In':
       case 'NotIn':
-        if (values.length === 0) return { ok: false, message: 'for \'in\', \'notin\' operators, values set can\'t be empty' };
+        if (values.length === 0) return fail('for \'in\', \'notin\' operators, values set can\'t be empty');
         for (const v of values) {
           const bad = labelValueError(v);
-          if (bad !== undefined) return { ok: false, message: bad };
+          if (bad !== undefined) return fail(bad);
         }
         requirements.push({ key: expr.key, operator: expr.operator === 'In' ? 'in' : 'notIn', values: [...new Set(values)].sort() });
         break;
       case 'Exists':
       case 'DoesNotExist':
-        if (values.length !== 0) return { ok: false, message: 'values set must be empty for exists and does not exist' };
+        if (values.length !== 0) return fail('values set must be empty for exists and does not exist');
         requirements.push({ key: expr.key, operator: expr.operator === 'Exists' ? 'exists' : 'doesNotExist', values: [] });
         break;
       default:
-        return { ok: false, message: `"${expr.operator}" is not a valid label selector operator` };
+        return fail(`"${expr.operator}" is not a valid label selector operator`);
     }
   }
   // labels.NewSelector sorts requirements by key; matching does not depend on the order.
   requirements.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-  return { ok: true, value: { requirements } };
+  return ok({ requirements });
 }

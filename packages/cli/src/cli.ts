@@ -4,10 +4,10 @@
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import type { KubeObject, Status } from '@svc-apiserver/api';
+import { fail, ok, type KubeObject, type Result, type Status } from '@svc-apiserver/api';
 import {
   createClient, discoverResources, loadKubeconfig, resolveKind, resolveResource,
-  type ApiResult, type DiscoveredResource, type ResourceRef, type RestClient,
+  type DiscoveredResource, type ResourceRef, type RestClient,
 } from '@svc-apiserver/client';
 import { parseAllDocuments } from 'yaml';
 import { formatObjects, objectName, parseOutput, table } from './output.js';
@@ -73,8 +73,8 @@ function error(io: CliIo, message: string): number {
   return 1;
 }
 
-async function resources(s: Session): Promise<ApiResult<DiscoveredResource[]>> {
-  if (s.resources) return { ok: true, value: s.resources };
+async function resources(s: Session): Promise<Result<DiscoveredResource[]>> {
+  if (s.resources) return ok(s.resources);
   const r = await discoverResources(s.client);
   if (r.ok) s.resources = r.value;
   return r;
@@ -85,80 +85,88 @@ function refOf(r: DiscoveredResource, namespace: string | undefined): ResourceRe
   return r.namespaced && namespace !== undefined ? { ...ref, namespace } : ref;
 }
 
-async function readManifests(s: Session): Promise<ApiResult<KubeObject[]> | { ok: false; message: string }> {
+async function readManifests(s: Session): Promise<Result<KubeObject[], string>> {
   const files = s.flags.filename ?? [];
-  if (files.length === 0) return { ok: false, message: 'must specify one of -f and -k' };
+  if (files.length === 0) return fail('must specify one of -f and -k');
   const out: KubeObject[] = [];
   for (const file of files) {
     let text: string;
     try {
       text = file === '-' ? await s.io.readStdin() : readFileSync(file, 'utf8');
     } catch (e) {
-      return { ok: false, message: `the path "${file}" does not exist: ${(e as Error).message}` };
+      return fail(`the path "${file}" does not exist: ${(e as Error).message}`);
     }
     for (const doc of parseAllDocuments(text)) {
-      if (doc.errors.length > 0) return { ok: false, message: `error parsing ${file}: ${doc.errors[0]?.message ?? ''}` };
+      if (doc.errors.length > 0) return fail(`error parsing ${file}: ${doc.errors[0]?.message ?? ''}`);
       const value = doc.toJS() as unknown;
       if (value === null || value === undefined) continue;
-      if (typeof value !== 'object' || Array.isArray(value)) return { ok: false, message: `error parsing ${file}: not an object` };
+      if (typeof value !== 'object' || Array.isArray(value)) return fail(`error parsing ${file}: not an object`);
       const obj = value as KubeObject;
       // a List of objects (as `get -o yaml` prints) stands for its items
       if (obj.kind === 'List' && Array.isArray(obj.items)) out.push(...(obj.items as KubeObject[]));
       else out.push(obj);
     }
   }
-  return { ok: true, value: out };
+  return ok(out);
 }
 
-/** Resolves each manifest's kind and namespace; returns the pairs to act on. */
-async function manifestTargets(s: Session): Promise<{ ok: true; value: Array<{ r: DiscoveredResource; ref: ResourceRef; obj: KubeObject }> } | { ok: false; code: number }> {
+/** A manifest to act on, with its resource and the path it goes to. */
+interface ManifestTarget {
+  readonly r: DiscoveredResource;
+  readonly ref: ResourceRef;
+  readonly obj: KubeObject;
+}
+
+/** Resolves each manifest's kind and namespace; the exit code once a failure is reported. */
+async function manifestTargets(s: Session): Promise<Result<ManifestTarget[], number>> {
   const manifests = await readManifests(s);
-  if (!manifests.ok) return { ok: false, code: 'message' in manifests ? error(s.io, manifests.message) : reportStatus(s.io, manifests.status) };
+  if (!manifests.ok) return fail(error(s.io, manifests.error));
   const rs = await resources(s);
-  if (!rs.ok) return { ok: false, code: reportStatus(s.io, rs.status) };
-  const out: Array<{ r: DiscoveredResource; ref: ResourceRef; obj: KubeObject }> = [];
+  if (!rs.ok) return fail(reportStatus(s.io, rs.error));
+  const out: ManifestTarget[] = [];
   for (const obj of manifests.value) {
     const r = resolveKind(rs.value, obj.apiVersion ?? '', obj.kind ?? '');
-    if (!r) return { ok: false, code: error(s.io, `resource mapping not found for kind "${obj.kind ?? ''}" in version "${obj.apiVersion ?? ''}"`) };
+    if (!r) return fail(error(s.io, `resource mapping not found for kind "${obj.kind ?? ''}" in version "${obj.apiVersion ?? ''}"`));
     const fileNs = obj.metadata?.namespace;
     if (r.namespaced && s.flags.namespace !== undefined && fileNs !== undefined && fileNs !== s.flags.namespace) {
-      return { ok: false, code: error(s.io, `the namespace from the provided object "${fileNs}" does not match the namespace "${s.flags.namespace}". You must pass '--namespace=${fileNs}' to perform this operation.`) };
+      return fail(error(s.io, `the namespace from the provided object "${fileNs}" does not match the namespace "${s.flags.namespace}". You must pass '--namespace=${fileNs}' to perform this operation.`));
     }
     const ns = fileNs ?? s.namespace;
     const withNs: KubeObject = r.namespaced ? { ...obj, metadata: { ...obj.metadata, namespace: ns } } : obj;
     out.push({ r, ref: refOf(r, ns), obj: withNs });
   }
-  return { ok: true, value: out };
+  return ok(out);
 }
 
-async function resolveArg(s: Session, arg: string | undefined): Promise<{ ok: true; r: DiscoveredResource } | { ok: false; code: number }> {
-  if (!arg) return { ok: false, code: error(s.io, 'you must specify the type of resource') };
+/** The resource a command names; the exit code once a failure is reported. */
+async function resolveArg(s: Session, arg: string | undefined): Promise<Result<DiscoveredResource, number>> {
+  if (!arg) return fail(error(s.io, 'you must specify the type of resource'));
   const rs = await resources(s);
-  if (!rs.ok) return { ok: false, code: reportStatus(s.io, rs.status) };
+  if (!rs.ok) return fail(reportStatus(s.io, rs.error));
   const r = resolveResource(rs.value, arg);
-  if (!r) return { ok: false, code: error(s.io, `the server doesn't have a resource type "${arg}"`) };
-  return { ok: true, r };
+  if (!r) return fail(error(s.io, `the server doesn't have a resource type "${arg}"`));
+  return ok(r);
 }
 
 async function cmdGet(s: Session, args: string[]): Promise<number> {
   const format = parseOutput(s.flags.output);
   if (!format) return error(s.io, `unable to match a printer suitable for the output format "${s.flags.output ?? ''}"`);
   const res = await resolveArg(s, args[0]);
-  if (!res.ok) return res.code;
+  if (!res.ok) return res.error;
   const all = s.flags['all-namespaces'] === true;
-  const ref = refOf(res.r, all ? undefined : s.namespace);
+  const ref = refOf(res.value, all ? undefined : s.namespace);
   const names = args.slice(1);
   if (names.length === 0) {
     const list = await s.client.list(ref);
-    if (!list.ok) return reportStatus(s.io, list.status);
+    if (!list.ok) return reportStatus(s.io, list.error);
     const items = list.value.items;
     if (items.length === 0 && (format === 'table' || format === 'wide')) {
-      s.io.stderr(res.r.namespaced && !all ? `No resources found in ${s.namespace} namespace.\n` : 'No resources found\n');
+      s.io.stderr(res.value.namespaced && !all ? `No resources found in ${s.namespace} namespace.\n` : 'No resources found\n');
       return 0;
     }
     // list items carry no kind/apiVersion on the wire; -o json/yaml shows them filled in, as kubectl does
-    const filled = items.map((o) => ({ apiVersion: list.value.apiVersion, kind: res.r.kind, ...o }));
-    s.io.stdout(formatObjects(res.r, filled, format, false, all));
+    const filled = items.map((o) => ({ apiVersion: list.value.apiVersion, kind: res.value.kind, ...o }));
+    s.io.stdout(formatObjects(res.value, filled, format, false, all));
     return 0;
   }
   const objects: KubeObject[] = [];
@@ -166,26 +174,26 @@ async function cmdGet(s: Session, args: string[]): Promise<number> {
   for (const name of names) {
     const got = await s.client.get(ref, name);
     if (got.ok) objects.push(got.value);
-    else code = reportStatus(s.io, got.status);
+    else code = reportStatus(s.io, got.error);
   }
-  if (objects.length > 0) s.io.stdout(formatObjects(res.r, objects, format, names.length === 1, all));
+  if (objects.length > 0) s.io.stdout(formatObjects(res.value, objects, format, names.length === 1, all));
   return code;
 }
 
 async function cmdWrite(s: Session, verb: 'create' | 'replace' | 'apply'): Promise<number> {
   const targets = await manifestTargets(s);
-  if (!targets.ok) return targets.code;
+  if (!targets.ok) return targets.error;
   let code = 0;
   const fieldManager = s.flags['field-manager'] ?? (verb === 'apply' ? 'svcctl' : undefined);
   const opts = fieldManager === undefined ? {} : { fieldManager };
   for (const { r, ref, obj } of targets.value) {
     const name = obj.metadata?.name ?? '';
-    let result: ApiResult<KubeObject>;
+    let result: Result<KubeObject>;
     if (verb === 'create') result = await s.client.create(ref, obj, opts);
     else if (verb === 'replace') result = await s.client.update(ref, obj, opts);
     else result = await s.client.patch(ref, name, 'apply', obj, { ...opts, ...(s.flags.force ? { force: true } : {}) });
     if (!result.ok) {
-      code = reportStatus(s.io, result.status);
+      code = reportStatus(s.io, result.error);
       continue;
     }
     const past = verb === 'create' ? 'created' : verb === 'replace' ? 'replaced' : 'serverside-applied';
@@ -198,18 +206,18 @@ async function cmdDelete(s: Session, args: string[]): Promise<number> {
   const pairs: Array<{ r: DiscoveredResource; ref: ResourceRef; name: string }> = [];
   if ((s.flags.filename ?? []).length > 0) {
     const targets = await manifestTargets(s);
-    if (!targets.ok) return targets.code;
+    if (!targets.ok) return targets.error;
     for (const t of targets.value) pairs.push({ r: t.r, ref: t.ref, name: t.obj.metadata?.name ?? '' });
   } else {
     const res = await resolveArg(s, args[0]);
-    if (!res.ok) return res.code;
+    if (!res.ok) return res.error;
     if (args.length < 2) return error(s.io, 'resource(s) were provided, but no name was specified');
-    for (const name of args.slice(1)) pairs.push({ r: res.r, ref: refOf(res.r, s.namespace), name });
+    for (const name of args.slice(1)) pairs.push({ r: res.value, ref: refOf(res.value, s.namespace), name });
   }
   let code = 0;
   for (const { r, ref, name } of pairs) {
     const del = await s.client.delete(ref, name);
-    if (!del.ok) code = reportStatus(s.io, del.status);
+    if (!del.ok) code = reportStatus(s.io, del.error);
     else s.io.stdout(`${r.group ? `${r.kind.toLowerCase()}.${r.group}` : r.kind.toLowerCase()} "${name}" deleted\n`);
   }
   return code;
@@ -217,7 +225,7 @@ async function cmdDelete(s: Session, args: string[]): Promise<number> {
 
 async function cmdLabel(s: Session, args: string[]): Promise<number> {
   const res = await resolveArg(s, args[0]);
-  if (!res.ok) return res.code;
+  if (!res.ok) return res.error;
   const name = args[1];
   if (!name) return error(s.io, 'one or more resources must be specified as <resource> <name> or <resource>/<name>');
   const changes = args.slice(2);
@@ -231,9 +239,9 @@ async function cmdLabel(s: Session, args: string[]): Promise<number> {
       labels[c.slice(0, eq)] = c.slice(eq + 1);
     }
   }
-  const ref = refOf(res.r, s.namespace);
+  const ref = refOf(res.value, s.namespace);
   const current = await s.client.get(ref, name);
-  if (!current.ok) return reportStatus(s.io, current.status);
+  if (!current.ok) return reportStatus(s.io, current.error);
   const existing = current.value.metadata?.labels ?? {};
   if (!s.flags.overwrite) {
     for (const [k, v] of Object.entries(labels)) {
@@ -245,14 +253,14 @@ async function cmdLabel(s: Session, args: string[]): Promise<number> {
   // a resourceVersion precondition makes the check above and the write one atomic step
   const patch = { metadata: { labels, resourceVersion: current.value.metadata?.resourceVersion } };
   const patched = await s.client.patch(ref, name, 'merge', patch);
-  if (!patched.ok) return reportStatus(s.io, patched.status);
-  s.io.stdout(`${objectName(res.r, name)} labeled\n`);
+  if (!patched.ok) return reportStatus(s.io, patched.error);
+  s.io.stdout(`${objectName(res.value, name)} labeled\n`);
   return 0;
 }
 
 async function cmdApiResources(s: Session): Promise<number> {
   const rs = await resources(s);
-  if (!rs.ok) return reportStatus(s.io, rs.status);
+  if (!rs.ok) return reportStatus(s.io, rs.error);
   const rows = [...rs.value]
     .sort((a, b) => a.group.localeCompare(b.group) || a.resource.localeCompare(b.resource))
     .map((r) => [r.resource, r.shortNames.join(','), r.group ? `${r.group}/${r.version}` : r.version, String(r.namespaced), r.kind]);
@@ -263,7 +271,7 @@ async function cmdApiResources(s: Session): Promise<number> {
 async function cmdVersion(s: Session): Promise<number> {
   s.io.stdout(`Client Version: ${cliVersion}\n`);
   const v = await s.client.request<{ gitVersion?: string }>({ method: 'GET', path: '/version', headers: { accept: 'application/json' } });
-  if (!v.ok) return reportStatus(s.io, v.status);
+  if (!v.ok) return reportStatus(s.io, v.error);
   s.io.stdout(`Server Version: ${v.value.gitVersion ?? 'unknown'}\n`);
   return 0;
 }

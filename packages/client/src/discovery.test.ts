@@ -35,7 +35,7 @@ test('discovers preferred versions and resolves names the way kubectl does', asy
   const client = createClient({ server: fake.url, namespace: 'default' });
   try {
     const r = await discoverResources(client);
-    assert.ok(r.ok, r.ok ? '' : r.status.message);
+    assert.ok(r.ok, r.ok ? '' : r.error.message);
     const all = r.value;
     assert.equal(all.length, 6);
     assert.ok(!fake.requests.some((q) => q.url.includes('v1beta1')));

@@ -3,9 +3,8 @@
  * exist, then resolves what a user types (`configmaps`, `configmap`, `cm`, `ConfigMap`, `leases.coordination.x.io`)
  * to one resource, as kubectl's RESTMapper does.
  */
-import { apiVersionOf, parseApiVersion } from '@svc-apiserver/api';
+import { apiVersionOf, fail, ok, parseApiVersion, type Result } from '@svc-apiserver/api';
 import { groupVersionPath } from './paths.js';
-import { fail, ok, type ApiResult } from './result.js';
 import type { RestClient } from './rest-client.js';
 
 /** One discovered resource. */
@@ -75,7 +74,7 @@ function toResources(group: string, version: string, preferred: boolean, list: A
  * Discovers every resource of every served group-version (preferred versions first within a group).
  * `allVersions` false reads only each group's preferred version, as `kubectl api-resources` shows.
  */
-export async function discoverResources(client: RestClient, options: { allVersions?: boolean } = {}): Promise<ApiResult<DiscoveredResource[]>> {
+export async function discoverResources(client: RestClient, options: { allVersions?: boolean } = {}): Promise<Result<DiscoveredResource[]>> {
   const accept = { accept: 'application/json' };
   const core = await client.request<{ versions: string[] }>({ method: 'GET', path: '/api', headers: accept });
   if (!core.ok) return core;
@@ -97,7 +96,7 @@ export async function discoverResources(client: RestClient, options: { allVersio
   for (const [i, t] of targets.entries()) {
     const list = lists[i];
     if (!list) continue;
-    if (!list.ok) return fail(list.status);
+    if (!list.ok) return fail(list.error);
     out.push(...toResources(t.group, t.version, t.preferred, list.value.resources ?? []));
   }
   // preferred versions first so resolution picks them

@@ -1,7 +1,7 @@
 /**
  * The svc-apiserver client: kubeconfig loading, a REST client with typed verbs, watch streams and discovery.
  */
-export * from './result.js';
+export * from './call-failure.js';
 export * from './kubeconfig.js';
 export * from './paths.js';
 export * from './transport.js';

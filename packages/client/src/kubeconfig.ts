@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { delimiter, dirname, isAbsolute, join, resolve } from 'node:path';
 import { parse } from 'yaml';
+import { fail, ok, type Result } from '@svc-apiserver/api';
 
 /** A cluster entry. */
 export interface KubeconfigCluster {
@@ -64,9 +65,6 @@ export interface ConnectionConfig {
   readonly namespace: string;
 }
 
-/** Parse outcome: the value or a message saying what is wrong with the file. */
-export type ConfigResult<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: string };
-
 type Obj = Record<string, unknown>;
 
 function isObj(v: unknown): v is Obj {
@@ -85,38 +83,36 @@ function defined<T extends object>(o: { [K in keyof T]: T[K] | undefined }): T {
   return out as T;
 }
 
-function namedEntries(doc: Obj, listKey: string, innerKey: string): ConfigResult<Array<{ name: string; body: Obj }>> {
+function namedEntries(doc: Obj, listKey: string, innerKey: string): Result<Array<{ name: string; body: Obj }>, string> {
   const list = doc[listKey];
-  if (list === undefined || list === null) return { ok: true, value: [] };
-  if (!Array.isArray(list)) return { ok: false, error: `${listKey}: expected a list` };
+  if (list === undefined || list === null) return ok([]);
+  if (!Array.isArray(list)) return fail(`${listKey}: expected a list`);
   const out: Array<{ name: string; body: Obj }> = [];
   for (const [i, entry] of list.entries()) {
-    if (!isObj(entry) || typeof entry.name !== 'string') return { ok: false, error: `${listKey}[${i}]: expected an entry with a name` };
+    if (!isObj(entry) || typeof entry.name !== 'string') return fail(`${listKey}[${i}]: expected an entry with a name`);
     const body = entry[innerKey];
     out.push({ name: entry.name, body: isObj(body) ? body : {} });
   }
-  return { ok: true, value: out };
+  return ok(out);
 }
 
 /** Parses kubeconfig text (YAML or JSON). `baseDir` resolves relative file references. */
-export function parseKubeconfig(text: string, baseDir: string): ConfigResult<Kubeconfig> {
+export function parseKubeconfig(text: string, baseDir: string): Result<Kubeconfig, string> {
   let doc: unknown;
   try {
     doc = parse(text);
   } catch (e) {
-    return { ok: false, error: `invalid kubeconfig: ${(e as Error).message}` };
+    return fail(`invalid kubeconfig: ${(e as Error).message}`);
   }
   if (doc === null || doc === undefined) doc = {};
-  if (!isObj(doc)) return { ok: false, error: 'invalid kubeconfig: expected a mapping' };
+  if (!isObj(doc)) return fail('invalid kubeconfig: expected a mapping');
   const clusters = namedEntries(doc, 'clusters', 'cluster');
   if (!clusters.ok) return clusters;
   const users = namedEntries(doc, 'users', 'user');
   if (!users.ok) return users;
   const contexts = namedEntries(doc, 'contexts', 'context');
   if (!contexts.ok) return contexts;
-  return {
-    ok: true,
-    value: {
+  return ok({
       baseDir,
       currentContext: typeof doc['current-context'] === 'string' ? doc['current-context'] : '',
       clusters: clusters.value.map(({ name, body }) => defined<KubeconfigCluster>({
@@ -144,32 +140,31 @@ export function parseKubeconfig(text: string, baseDir: string): ConfigResult<Kub
         user: str(body, 'user') ?? '',
         namespace: str(body, 'namespace'),
       })),
-    },
-  };
+    });
 }
 
-function readRef(baseDir: string, data: string | undefined, file: string | undefined, what: string): ConfigResult<Buffer | undefined> {
-  if (data !== undefined) return { ok: true, value: Buffer.from(data, 'base64') };
-  if (file === undefined) return { ok: true, value: undefined };
+function readRef(baseDir: string, data: string | undefined, file: string | undefined, what: string): Result<Buffer | undefined, string> {
+  if (data !== undefined) return ok(Buffer.from(data, 'base64'));
+  if (file === undefined) return ok(undefined);
   const path = isAbsolute(file) ? file : resolve(baseDir, file);
   try {
-    return { ok: true, value: readFileSync(path) };
+    return ok(readFileSync(path));
   } catch (e) {
-    return { ok: false, error: `unable to read ${what} from ${path}: ${(e as Error).message}` };
+    return fail(`unable to read ${what} from ${path}: ${(e as Error).message}`);
   }
 }
 
 /** Resolves a context (the current one when `contextName` is absent) into a connection config, reading files. */
-export function resolveContext(kc: Kubeconfig, contextName?: string): ConfigResult<ConnectionConfig> {
+export function resolveContext(kc: Kubeconfig, contextName?: string): Result<ConnectionConfig, string> {
   const name = contextName ?? kc.currentContext;
-  if (!name) return { ok: false, error: 'no context is set: the kubeconfig has no current-context' };
+  if (!name) return fail('no context is set: the kubeconfig has no current-context');
   const ctx = kc.contexts.find((c) => c.name === name);
-  if (!ctx) return { ok: false, error: `context "${name}" does not exist` };
+  if (!ctx) return fail(`context "${name}" does not exist`);
   const cluster = kc.clusters.find((c) => c.name === ctx.cluster);
-  if (!cluster) return { ok: false, error: `cluster "${ctx.cluster}" of context "${name}" does not exist` };
-  if (!cluster.server) return { ok: false, error: `cluster "${cluster.name}" has no server` };
+  if (!cluster) return fail(`cluster "${ctx.cluster}" of context "${name}" does not exist`);
+  if (!cluster.server) return fail(`cluster "${cluster.name}" has no server`);
   const user = kc.users.find((u) => u.name === ctx.user);
-  if (ctx.user && !user) return { ok: false, error: `user "${ctx.user}" of context "${name}" does not exist` };
+  if (ctx.user && !user) return fail(`user "${ctx.user}" of context "${name}" does not exist`);
   const ca = readRef(kc.baseDir, cluster.certificateAuthorityData, cluster.certificateAuthority, 'certificate-authority');
   if (!ca.ok) return ca;
   const cert = readRef(kc.baseDir, user?.clientCertificateData, user?.clientCertificate, 'client-certificate');
@@ -182,9 +177,7 @@ export function resolveContext(kc: Kubeconfig, contextName?: string): ConfigResu
     if (!t.ok) return t;
     token = t.value?.toString('utf8').trim();
   }
-  return {
-    ok: true,
-    value: defined<ConnectionConfig>({
+  return ok(defined<ConnectionConfig>({
       server: cluster.server.replace(/\/+$/, ''),
       ca: ca.value,
       cert: cert.value,
@@ -195,8 +188,7 @@ export function resolveContext(kc: Kubeconfig, contextName?: string): ConfigResu
       insecureSkipTlsVerify: cluster.insecureSkipTlsVerify || undefined,
       tlsServerName: cluster.tlsServerName,
       namespace: ctx.namespace ?? 'default',
-    }),
-  };
+    }));
 }
 
 /** Where the kubeconfig is looked for: the explicit path, else the first `$KUBECONFIG` entry, else `~/.kube/config`. */
@@ -208,13 +200,13 @@ export function kubeconfigPath(explicit?: string, env: NodeJS.ProcessEnv = proce
 }
 
 /** Reads and resolves a kubeconfig file in one step. */
-export function loadKubeconfig(options: { path?: string; context?: string; env?: NodeJS.ProcessEnv } = {}): ConfigResult<ConnectionConfig> {
+export function loadKubeconfig(options: { path?: string; context?: string; env?: NodeJS.ProcessEnv } = {}): Result<ConnectionConfig, string> {
   const path = kubeconfigPath(options.path, options.env);
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
   } catch (e) {
-    return { ok: false, error: `unable to read kubeconfig ${path}: ${(e as Error).message}` };
+    return fail(`unable to read kubeconfig ${path}: ${(e as Error).message}`);
   }
   const kc = parseKubeconfig(text, dirname(resolve(path)));
   if (!kc.ok) return kc;

@@ -28,7 +28,7 @@ test('verbs send the right method, path, query, headers and body', async () => {
 
     const missing = await client.get(cm, 'missing');
     assert.equal(missing.ok, false);
-    assert.deepEqual(missing.ok ? undefined : missing.status, notFound({ group: '', resource: 'configmaps' }, 'missing'));
+    assert.deepEqual(missing.ok ? undefined : missing.error, notFound({ group: '', resource: 'configmaps' }, 'missing'));
 
     const created = await client.create({ ...cm, namespace: undefined } as never, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { namespace: 'ns' }, data: { k: 'v' } }, { dryRun: true, fieldManager: 'me', fieldValidation: 'Strict' });
     assert.ok(created.ok);
@@ -75,9 +75,9 @@ test('a failure body that is not a Status becomes one with the HTTP code', async
     const r = await client.get(cm, 'a');
     assert.equal(r.ok, false);
     if (!r.ok) {
-      assert.equal(r.status.code, 503);
-      assert.equal(r.status.reason, 'ServiceUnavailable');
-      assert.equal(r.status.message, 'overloaded');
+      assert.equal(r.error.code, 503);
+      assert.equal(r.error.reason, 'ServiceUnavailable');
+      assert.equal(r.error.message, 'overloaded');
     }
   } finally {
     client.close();
@@ -94,9 +94,9 @@ test('a connection failure is a Status with code 0', async () => {
   client.close();
   assert.equal(r.ok, false);
   if (!r.ok) {
-    assert.equal(r.status.code, 0);
-    assert.equal(r.status.status, 'Failure');
-    assert.match(r.status.message ?? '', /ECONNREFUSED/);
+    assert.equal(r.error.code, 0);
+    assert.equal(r.error.status, 'Failure');
+    assert.match(r.error.message ?? '', /ECONNREFUSED/);
   }
 });
 

@@ -2,10 +2,10 @@
  * The REST client: typed verbs over the transport, each returning the decoded object or the server's Status.
  * Mirrors client-go's dynamic client (get, list, create, update, patch, delete, deletecollection, watch).
  */
-import type { KubeList, KubeObject, Status } from '@svc-apiserver/api';
+import { fail, ok, type KubeList, type KubeObject, type Result, type Status } from '@svc-apiserver/api';
 import type { ConnectionConfig } from './kubeconfig.js';
 import { resourcePath, withQuery, type ResourceRef } from './paths.js';
-import { fail, ok, statusFromResponse, transportFailure, type ApiResult } from './result.js';
+import { statusFromResponse, transportFailure } from './call-failure.js';
 import { createTransport, type HttpRequest, type HttpResponse, type Transport, type TransportOptions } from './transport.js';
 import { watchResource, type WatchHandle, type WatchOptions } from './watch.js';
 
@@ -70,17 +70,17 @@ export interface ClientOptions extends TransportOptions {
 export interface RestClient {
   readonly config: ConnectionConfig;
   /** Any request; the response is returned whatever its status. */
-  raw(req: HttpRequest): Promise<ApiResult<HttpResponse>>;
+  raw(req: HttpRequest): Promise<Result<HttpResponse>>;
   /** Any request whose 2xx JSON body is the value; other statuses become the Status failure. */
-  request<T = unknown>(req: HttpRequest): Promise<ApiResult<T>>;
-  get<T extends KubeObject = KubeObject>(ref: ResourceRef, name: string, options?: GetOptions): Promise<ApiResult<T>>;
-  list<T extends KubeObject = KubeObject>(ref: ResourceRef, options?: ListOptions): Promise<ApiResult<KubeList<T>>>;
-  create<T extends KubeObject = KubeObject>(ref: ResourceRef, object: T, options?: WriteOptions): Promise<ApiResult<T>>;
-  update<T extends KubeObject = KubeObject>(ref: ResourceRef, object: T, options?: WriteOptions): Promise<ApiResult<T>>;
-  patch<T extends KubeObject = KubeObject>(ref: ResourceRef, name: string, type: PatchType, patch: unknown, options?: PatchOptions): Promise<ApiResult<T>>;
+  request<T = unknown>(req: HttpRequest): Promise<Result<T>>;
+  get<T extends KubeObject = KubeObject>(ref: ResourceRef, name: string, options?: GetOptions): Promise<Result<T>>;
+  list<T extends KubeObject = KubeObject>(ref: ResourceRef, options?: ListOptions): Promise<Result<KubeList<T>>>;
+  create<T extends KubeObject = KubeObject>(ref: ResourceRef, object: T, options?: WriteOptions): Promise<Result<T>>;
+  update<T extends KubeObject = KubeObject>(ref: ResourceRef, object: T, options?: WriteOptions): Promise<Result<T>>;
+  patch<T extends KubeObject = KubeObject>(ref: ResourceRef, name: string, type: PatchType, patch: unknown, options?: PatchOptions): Promise<Result<T>>;
   /** The deleted object (or the object now being deleted), or a success Status when the server sends one. */
-  delete(ref: ResourceRef, name: string, options?: DeleteOptions): Promise<ApiResult<KubeObject | Status>>;
-  deleteCollection(ref: ResourceRef, options?: ListOptions & DeleteOptions): Promise<ApiResult<KubeObject | Status>>;
+  delete(ref: ResourceRef, name: string, options?: DeleteOptions): Promise<Result<KubeObject | Status>>;
+  deleteCollection(ref: ResourceRef, options?: ListOptions & DeleteOptions): Promise<Result<KubeObject | Status>>;
   /** A watch stream that resumes from the last seen resourceVersion when the connection drops. */
   watch<T extends KubeObject = KubeObject>(ref: ResourceRef, options?: WatchOptions): WatchHandle<T>;
   close(): void;
@@ -128,13 +128,13 @@ function refFor(ref: ResourceRef, object: KubeObject): ResourceRef {
 export function createClient(config: ConnectionConfig, options: ClientOptions = {}): RestClient {
   const transport: Transport = createTransport(config, options);
 
-  async function raw(req: HttpRequest): Promise<ApiResult<HttpResponse>> {
+  async function raw(req: HttpRequest): Promise<Result<HttpResponse>> {
     const res = await transport.send(req);
     if (res.ok && options.onWarning) reportWarnings(res.value.headers.warning, options.onWarning);
     return res;
   }
 
-  async function request<T>(req: HttpRequest): Promise<ApiResult<T>> {
+  async function request<T>(req: HttpRequest): Promise<Result<T>> {
     const res = await raw(req);
     if (!res.ok) return res;
     const { status, body } = res.value;

@@ -5,8 +5,9 @@
  */
 import http, { type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
 import https from 'node:https';
+import { fail, ok, type Result } from '@svc-apiserver/api';
 import type { ConnectionConfig } from './kubeconfig.js';
-import { fail, ok, transportFailure, type ApiResult } from './result.js';
+import { transportFailure } from './call-failure.js';
 
 /** One HTTP request, `path` including its query string. */
 export interface HttpRequest {
@@ -39,9 +40,9 @@ export interface TransportOptions {
 export interface Transport {
   readonly config: ConnectionConfig;
   /** Sends a request and reads the whole response; any HTTP status is a success here. */
-  send(req: HttpRequest): Promise<ApiResult<HttpResponse>>;
+  send(req: HttpRequest): Promise<Result<HttpResponse>>;
   /** Sends a request and resolves once the response headers are in, leaving the body to the caller. */
-  open(req: HttpRequest): Promise<ApiResult<IncomingMessage>>;
+  open(req: HttpRequest): Promise<Result<IncomingMessage>>;
   /** Closes pooled connections. */
   close(): void;
 }
@@ -95,7 +96,7 @@ export function createTransport(config: ConnectionConfig, options: TransportOpti
     send(req) {
       return new Promise((resolve) => {
         let settled = false;
-        const settle = (v: ApiResult<HttpResponse>): void => {
+        const settle = (v: Result<HttpResponse>): void => {
           if (!settled) {
             settled = true;
             resolve(v);

@@ -9,7 +9,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { KubeObject, Status, WatchEvent } from '@svc-apiserver/api';
 import { resourcePath, withQuery, type ResourceRef } from './paths.js';
-import { statusFromResponse, transportFailure } from './result.js';
+import { statusFromResponse, transportFailure } from './call-failure.js';
 import type { Transport } from './transport.js';
 
 /** Options of a watch. */
@@ -122,7 +122,7 @@ export function watchResource<T extends KubeObject = KubeObject>(transport: Tran
       if (!opened.ok) {
         failures++;
         if (!reconnect || failures > maxRetries) {
-          yield errorEvent<T>(opened.status);
+          yield errorEvent<T>(opened.error);
           return;
         }
         await sleep(backoff(failures), signal);

@@ -360,7 +360,7 @@ export function parseFlags(argv: readonly string[]): ParsedFlags {
         break;
       case 'featureGates': {
         const gates = parseFeatureGates(value, out[spec.key] as FeatureGates);
-        if (!gates.ok) return { kind: 'error', message: `invalid argument "${value}" for "--${name}" flag: ${gates.message}` };
+        if (!gates.ok) return { kind: 'error', message: `invalid argument "${value}" for "--${name}" flag: ${gates.error}` };
         out[spec.key] = gates.value;
         break;
       }

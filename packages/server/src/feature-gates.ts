@@ -3,6 +3,7 @@
  * with kube-apiserver 1.27's defaults. An unknown gate or a value that is not a bool fails the start, as it does
  * in kube-apiserver.
  */
+import { fail, ok, type Result } from '@svc-apiserver/api';
 
 /** The known gates and their 1.27 defaults. */
 export const defaultFeatureGates = {
@@ -19,22 +20,22 @@ export type FeatureGate = keyof typeof defaultFeatureGates;
 export type FeatureGates = Readonly<Record<FeatureGate, boolean>>;
 
 /** Parses one `--feature-gates` value onto `base` (later flags override earlier ones), or says why it is invalid. */
-export function parseFeatureGates(value: string, base: FeatureGates = defaultFeatureGates): { ok: true; value: FeatureGates } | { ok: false; message: string } {
+export function parseFeatureGates(value: string, base: FeatureGates = defaultFeatureGates): Result<FeatureGates, string> {
   const out: Record<string, boolean> = { ...base };
   for (const part of value.split(',')) {
     const entry = part.trim();
     if (entry === '') continue;
     const eq = entry.indexOf('=');
-    if (eq < 0) return { ok: false, message: `missing bool value for ${entry}` };
+    if (eq < 0) return fail(`missing bool value for ${entry}`);
     const name = entry.slice(0, eq).trim();
     const raw = entry.slice(eq + 1).trim();
-    if (!Object.prototype.hasOwnProperty.call(defaultFeatureGates, name)) return { ok: false, message: `unrecognized feature gate: ${name}` };
+    if (!Object.prototype.hasOwnProperty.call(defaultFeatureGates, name)) return fail(`unrecognized feature gate: ${name}`);
     // Go's strconv.ParseBool forms.
     const truthy = ['1', 't', 'T', 'TRUE', 'true', 'True'];
     const falsy = ['0', 'f', 'F', 'FALSE', 'false', 'False'];
     if (truthy.includes(raw)) out[name] = true;
     else if (falsy.includes(raw)) out[name] = false;
-    else return { ok: false, message: `invalid value of ${name}=${raw}, err: strconv.ParseBool: parsing ${JSON.stringify(raw)}: invalid syntax` };
+    else return fail(`invalid value of ${name}=${raw}, err: strconv.ParseBool: parsing ${JSON.stringify(raw)}: invalid syntax`);
   }
-  return { ok: true, value: out as FeatureGates };
+  return ok(out as FeatureGates);
 }

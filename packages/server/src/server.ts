@@ -165,7 +165,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     cleanups.push(() => compactor.stop());
     const catalog = loadCatalog(names);
     const admission = createAdmissionChain({ enable: [...o.enableAdmissionPlugins], disable: [...o.disableAdmissionPlugins], names });
-    if (!admission.ok) throw new Error(admission.status.message ?? 'invalid admission configuration');
+    if (!admission.ok) throw new Error(admission.error.message ?? 'invalid admission configuration');
     const enabledControllers = selectControllers(o.controllers);
     if (!enabledControllers.ok) throw new Error(enabledControllers.error);
     const runtimeConfig = parseRuntimeConfig(o.runtimeConfig);
@@ -220,8 +220,8 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       if (def === undefined) return undefined;
       const got = await registry.store.get(def, namespace, name);
       if (got.ok) return got.value;
-      if (got.status.code === 404) return undefined;
-      throw new Error(got.status.message ?? `cannot read ${resource}`);
+      if (got.error.code === 404) return undefined;
+      throw new Error(got.error.message ?? `cannot read ${resource}`);
     };
     const authn = await buildAuthentication(o, { names, get: lookupObject, dataDir, log: (m) => log(m) });
     if (!authn.ok) throw new Error(authn.error);

@@ -2,8 +2,7 @@
  * The admission chain: the enabled plugins, each mutating plugin's `admit` in order, then each validating plugin's
  * `validate` in order; the first rejection fails the request (k8s.io/apiserver/pkg/admission chainAdmissionHandler).
  */
-import { badRequest, type Names } from '@svc-apiserver/api';
-import type { Outcome } from '../http/context.js';
+import { badRequest, fail, ok, type Names, type Result } from '@svc-apiserver/api';
 import type { AdmissionAttributes, AdmissionDependencies, AdmissionPlugin, AdmissionResult } from './plugin.js';
 import { pluginFactories } from './plugins/index.js';
 
@@ -27,18 +26,18 @@ export interface AdmissionChainOptions {
 }
 
 /** Builds the chain; an unknown plugin name is an error. */
-export function createAdmissionChain(options: AdmissionChainOptions): Outcome<AdmissionChain> {
+export function createAdmissionChain(options: AdmissionChainOptions): Result<AdmissionChain> {
   const all = pluginFactories.map((make) => make(options.names));
   const known = new Set(all.map((p) => p.name));
   for (const [flag, list] of [['enable-admission-plugins', options.enable], ['disable-admission-plugins', options.disable]] as const) {
     for (const name of list ?? []) {
-      if (!known.has(name)) return { ok: false, status: badRequest(`${flag} plugin "${name}" is unknown`) };
+      if (!known.has(name)) return fail(badRequest(`${flag} plugin "${name}" is unknown`));
     }
   }
   const enable = new Set(options.enable ?? []);
   const disable = new Set(options.disable ?? []);
   const plugins = all.filter((p) => !disable.has(p.name) && (p.enabledByDefault || enable.has(p.name)));
-  return { ok: true, value: chainOf(plugins) };
+  return ok(chainOf(plugins));
 }
 
 /** A chain over given plugins (tests build chains of their own plugins with it). */

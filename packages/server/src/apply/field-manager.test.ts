@@ -97,8 +97,8 @@ describe('document 1 §Server-side apply', () => {
     assert.equal(w.live.data && (w.live.data as Record<string, string>).x, '2');
     const out = w.apply('b', cm({ x: '3' }));
     assert.equal(out.ok, false);
-    assert.ok(!out.ok && out.reason === 'conflict');
-    assert.equal(!out.ok && out.message, 'Apply failed with 1 conflict: conflict with "editor" using v1: .data.x');
+    assert.ok(!out.ok && out.error.reason === 'conflict');
+    assert.equal(!out.ok && out.error.message, 'Apply failed with 1 conflict: conflict with "editor" using v1: .data.x');
     assert.equal((w.live.data as Record<string, string>).x, '2', 'a failed apply changes nothing');
   });
 
@@ -177,8 +177,8 @@ describe('document 1 §Server-side apply', () => {
     assert.ok(w.apply('two', { apiVersion: 'v1', kind: 'T', m: { k2: 'v' } }).ok);
     // Now atomic: both owners of an element own all of m, and a change by a third applier conflicts with both.
     const out = w.apply('three', { apiVersion: 'v1', kind: 'T', m: { k1: 'x' } }, false, a);
-    assert.ok(!out.ok && out.reason === 'conflict');
-    assert.deepEqual(!out.ok && out.reason === 'conflict' ? out.conflicts.map((c) => JSON.parse(c.manager).manager) : [], ['one', 'two']);
+    assert.ok(!out.ok && out.error.reason === 'conflict');
+    assert.deepEqual(!out.ok && out.error.reason === 'conflict' ? out.error.conflicts.map((c: { manager: string }) => JSON.parse(c.manager).manager) : [], ['one', 'two']);
     // Back to granular from atomic: the atomic owner's leaf does not cover the elements, so nothing conflicts.
     const w2 = world(a);
     assert.ok(w2.apply('one', { apiVersion: 'v1', kind: 'T', m: { k1: 'v' } }).ok);
@@ -274,8 +274,8 @@ describe('subresources, conflicts, caps', () => {
     w.update('zeta', cm({ a: '1' }));
     w.apply('alpha', cm({ a: '1', b: '1' }));
     const out = w.apply('me', cm({ a: '2', b: '2' }));
-    assert.ok(!out.ok && out.reason === 'conflict');
-    assert.equal(!out.ok && out.message,
+    assert.ok(!out.ok && out.error.reason === 'conflict');
+    assert.equal(!out.ok && out.error.message,
       'Apply failed with 3 conflicts: conflicts with "alpha":\n- .data.a\n- .data.b\nconflicts with "zeta" using v1:\n- .data.a');
   });
 

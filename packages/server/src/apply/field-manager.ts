@@ -15,6 +15,7 @@
  * fields giving what exists to `before-first-apply`, timestamps on changed entries, and the cap of ten Update
  * managers.
  */
+import { fail, ok, type Result } from '@svc-apiserver/api';
 import { conflictMessageFor, type FieldConflict } from './conflicts.js';
 import { compare, type Comparison } from './compare.js';
 import { fieldSetOf } from './field-set.js';
@@ -246,11 +247,10 @@ export function updateManagedFields(live: ManagedObject | undefined, next: Manag
   return withManagedFields(nextValue, finishManagers(managers));
 }
 
-/** The outcome of an apply. */
-export type ApplyOutcome =
-  | { readonly ok: true; readonly value: ManagedObject }
-  | { readonly ok: false; readonly reason: 'conflict'; readonly conflicts: readonly FieldConflict[]; readonly message: string }
-  | { readonly ok: false; readonly reason: 'invalid-managed-fields'; readonly message: string };
+/** Why an apply failed: conflicts with other managers, or managedFields that cannot be read. */
+export type ApplyFailure =
+  | { readonly reason: 'conflict'; readonly conflicts: readonly FieldConflict[]; readonly message: string }
+  | { readonly reason: 'invalid-managed-fields'; readonly message: string };
 
 /**
  * FieldManager.Apply: the object after applying `config` (already checked: right apiVersion and kind, no
@@ -258,9 +258,9 @@ export type ApplyOutcome =
  */
 export function applyConfiguration(
   live: ManagedObject | undefined, config: ManagedObject, manager: string, force: boolean, scope: FieldManagerScope,
-): ApplyOutcome {
+): Result<ManagedObject, ApplyFailure> {
   const decoded = decodeManagedFields(live?.metadata?.managedFields);
-  if (!decoded.ok) return { ok: false, reason: 'invalid-managed-fields', message: `failed to decode managed fields: ${decoded.error}` };
+  if (!decoded.ok) return fail({ reason: 'invalid-managed-fields', message: `failed to decode managed fields: ${decoded.error}` });
   const schema = scope.schema;
   const liveValue = valueOf(live);
   let managers = prepareManagers(decoded.value, schema);
@@ -275,7 +275,7 @@ export function applyConfiguration(
   const merged = merge(liveValue, config, schema) as Record<string, unknown>;
   const first = takeChanged(managers, self, excludeFrom(compare(liveValue, merged, schema), reset));
   if (!force && first.conflicts.length > 0) {
-    return { ok: false, reason: 'conflict', conflicts: first.conflicts, message: conflictMessageFor(first.conflicts) };
+    return fail({ reason: 'conflict', conflicts: first.conflicts, message: conflictMessageFor(first.conflicts) });
   }
   managers = first.managers;
   const applied = without(difference(fieldSetOf(config, schema), strippedFields), reset);
@@ -288,7 +288,7 @@ export function applyConfiguration(
   managers = takeChanged(managers, self, excludeFrom(compare(liveValue, pruned, schema), reset)).managers;
   const entry = managers.get(self);
   if (entry !== undefined && (live === undefined || !jsonEqual(liveValue, pruned))) managers.set(self, { ...entry, time: scope.now() });
-  return { ok: true, value: withManagedFields(pruned, finishManagers(managers)) };
+  return ok(withManagedFields(pruned, finishManagers(managers)));
 }
 
 /**

@@ -5,7 +5,7 @@
  * out and entries are sorted by operation, time, manager, apiVersion and subresource. At most ten `Update` managers
  * are kept: the oldest are merged into one `ancient-changes` entry per apiVersion.
  */
-import type { ManagedFieldsEntry } from '@svc-apiserver/api';
+import { fail, ok, type ManagedFieldsEntry, type Result } from '@svc-apiserver/api';
 import { fromFieldsV1, toFieldsV1, union, type PathSet } from './path-set.js';
 
 /** One manager's record. */
@@ -44,23 +44,20 @@ export function managerIdentifier(r: Pick<ManagerRecord, 'manager' | 'operation'
   return `{${s}}`;
 }
 
-/** A read of managedFields, or why it failed. */
-export type DecodedManagers = { readonly ok: true; readonly value: Managers } | { readonly ok: false; readonly error: string };
-
 /** Reads managedFields (absent → no managers). */
-export function decodeManagedFields(entries: unknown): DecodedManagers {
+export function decodeManagedFields(entries: unknown): Result<Managers, string> {
   const out: Managers = new Map();
-  if (entries === undefined || entries === null) return { ok: true, value: out };
-  if (!Array.isArray(entries)) return { ok: false, error: 'managedFields must be a list' };
+  if (entries === undefined || entries === null) return ok(out);
+  if (!Array.isArray(entries)) return fail('managedFields must be a list');
   for (let i = 0; i < entries.length; i++) {
     const e = entries[i] as ManagedFieldsEntry | null;
-    if (typeof e !== 'object' || e === null) return { ok: false, error: `managed fields entry ${i} is not an object` };
-    if (e.operation !== 'Apply' && e.operation !== 'Update') return { ok: false, error: 'operation must be `Apply` or `Update`' };
-    if (typeof e.apiVersion !== 'string' || e.apiVersion === '') return { ok: false, error: 'apiVersion must not be empty' };
-    if (e.fieldsType === undefined || (e.fieldsType as string) === '') return { ok: false, error: `missing fieldsType in managed fields entry ${i}` };
-    if (e.fieldsType !== 'FieldsV1') return { ok: false, error: `invalid fieldsType ${JSON.stringify(e.fieldsType)} in managed fields entry ${i}` };
+    if (typeof e !== 'object' || e === null) return fail(`managed fields entry ${i} is not an object`);
+    if (e.operation !== 'Apply' && e.operation !== 'Update') return fail('operation must be `Apply` or `Update`');
+    if (typeof e.apiVersion !== 'string' || e.apiVersion === '') return fail('apiVersion must not be empty');
+    if (e.fieldsType === undefined || (e.fieldsType as string) === '') return fail(`missing fieldsType in managed fields entry ${i}`);
+    if (e.fieldsType !== 'FieldsV1') return fail(`invalid fieldsType ${JSON.stringify(e.fieldsType)} in managed fields entry ${i}`);
     const fields = fromFieldsV1(e.fieldsV1 ?? {});
-    if (!fields.ok) return { ok: false, error: `error decoding fields in managed fields entry ${i}: ${fields.error}` };
+    if (!fields.ok) return fail(`error decoding fields in managed fields entry ${i}: ${fields.error}`);
     const record: ManagerRecord = {
       manager: typeof e.manager === 'string' ? e.manager : '',
       operation: e.operation,
@@ -71,7 +68,7 @@ export function decodeManagedFields(entries: unknown): DecodedManagers {
     };
     out.set(managerIdentifier(record), record);
   }
-  return { ok: true, value: out };
+  return ok(out);
 }
 
 /** isResetManagedFields: a non-empty list whose every entry is empty (`[{}]`) asks to clear ownership. */

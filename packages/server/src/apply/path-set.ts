@@ -3,6 +3,7 @@
  * server-side apply is written in, and their `FieldsV1` form: a nested map whose keys are path elements, where a
  * path that is itself a member and also has children carries a `.` key, and a leaf member is `{}`.
  */
+import { fail, ok, type Result } from '@svc-apiserver/api';
 import { childPath, pathElements, pathFromElements } from './field-path.js';
 
 /** A set of field paths. */
@@ -88,13 +89,10 @@ export function toFieldsV1(set: PathSet): Record<string, unknown> {
   return emit(pathTree(set));
 }
 
-/** Why a FieldsV1 map could not be read. */
-export type FieldsV1Result = { readonly ok: true; readonly value: PathSet } | { readonly ok: false; readonly error: string };
-
 const elementPattern = /^(f:[\s\S]*|k:\{[\s\S]*\}|v:[\s\S]+|i:-?\d+)$/;
 
 /** Reads a FieldsV1 map back into a set; an element that is not `f:`/`k:`/`v:`/`i:` or a non-map value fails. */
-export function fromFieldsV1(fields: unknown): FieldsV1Result {
+export function fromFieldsV1(fields: unknown): Result<PathSet, string> {
   const out = new Set<string>();
   const walk = (node: unknown, path: string[]): string | undefined => {
     if (typeof node !== 'object' || node === null || Array.isArray(node)) return `expected a map at ${path.join('.') || 'the root'}`;
@@ -119,7 +117,7 @@ export function fromFieldsV1(fields: unknown): FieldsV1Result {
     return undefined;
   };
   const failed = walk(fields, []);
-  return failed === undefined ? { ok: true, value: out } : { ok: false, error: failed };
+  return failed === undefined ? ok(out) : fail(failed);
 }
 
 /** The paths of a set in structured-merge-diff's iteration order (depth first, elements in their order). */

@@ -4,11 +4,12 @@
  * tokens (static file, bootstrap tokens, service account tokens, OIDC, webhook) in kube-apiserver's order, then
  * anonymous. The token union also serves TokenReview with caller-chosen audiences.
  */
-import type { Names } from '@svc-apiserver/api';
+import { fail, ok, type Fail, type Names, type Result } from '@svc-apiserver/api';
 import { readFile } from 'node:fs/promises';
 import type { ServerOptions } from '../config.js';
-import type { Authenticator, TokenAuthenticator } from './authn/authenticator.js';
-import { audienceAgnostic, authenticatorUnion, tokenAuthenticatorUnion } from './authn/authenticator.js';
+import {
+  audienceAgnostic, authenticatorUnion, tokenAuthenticatorUnion, type Authenticator, type TokenAuthenticator,
+} from './authn/authenticator.js';
 import { anonymousAllowed } from './authn/anonymous.js';
 import { bearerTokenAuthenticator } from './authn/bearer-token.js';
 import { bootstrapTokenAuthenticator } from './authn/bootstrap-token.js';
@@ -68,32 +69,30 @@ export interface Authentication {
   close(): void;
 }
 
-type Built<T> = { ok: true; value: T } | { ok: false; error: string };
-
 /** Builds authentication; an error value names the bad flag (the server does not start then). */
-export async function buildAuthentication(flags: AuthenticationFlags, deps: AuthenticationDeps): Promise<Built<Authentication>> {
+export async function buildAuthentication(flags: AuthenticationFlags, deps: AuthenticationDeps): Promise<Result<Authentication, string>> {
   const { names, log } = deps;
   const closers: (() => void)[] = [];
-  const fail = (error: string): Built<Authentication> => {
+  const refuse = (error: string): Fail<string> => {
     for (const c of closers) c();
-    return { ok: false, error };
+    return fail(error);
   };
   const issuers = flags.serviceAccountIssuers.filter((i) => i !== '');
-  if (issuers.length === 0) return fail('--service-account-issuer must name an issuer');
+  if (issuers.length === 0) return refuse('--service-account-issuer must name an issuer');
   const apiAudiences = flags.apiAudiences.length > 0 ? [...flags.apiAudiences] : [...issuers];
 
   const tokens: TokenAuthenticator[] = [];
   if (flags.tokenAuthFile !== '') {
     const loaded = loadStaticTokenFile(flags.tokenAuthFile);
-    if (!loaded.ok) return fail(loaded.error);
+    if (!loaded.ok) return refuse(loaded.error);
     tokens.push(audienceAgnostic(apiAudiences, loaded.value));
   }
   if (flags.enableBootstrapTokenAuth) tokens.push(audienceAgnostic(apiAudiences, bootstrapTokenAuthenticator(names, deps.get)));
 
   const signing = await ensureSigningKey(flags.serviceAccountSigningKeyFile, deps.dataDir);
-  if (!signing.ok) return fail(signing.error);
+  if (!signing.ok) return refuse(signing.error);
   const keys = await loadVerificationKeys(flags.serviceAccountKeyFiles);
-  if (!keys.ok) return fail(keys.error);
+  if (!keys.ok) return refuse(keys.error);
   const signingPublic = verificationKey(signing.value.publicKey);
   const allKeys = [...keys.value];
   if (signingPublic !== undefined && !allKeys.some((k) => k.kid === signingPublic.kid)) allKeys.push(signingPublic);
@@ -103,7 +102,7 @@ export async function buildAuthentication(flags: AuthenticationFlags, deps: Auth
     const requiredClaims: Record<string, string> = {};
     for (const entry of flags.oidcRequiredClaims) {
       const eq = entry.indexOf('=');
-      if (eq <= 0) return fail(`--oidc-required-claim: ${JSON.stringify(entry)} is not key=value`);
+      if (eq <= 0) return refuse(`--oidc-required-claim: ${JSON.stringify(entry)} is not key=value`);
       requiredClaims[entry.slice(0, eq)] = entry.slice(eq + 1);
     }
     let caPem: string | undefined;
@@ -111,7 +110,7 @@ export async function buildAuthentication(flags: AuthenticationFlags, deps: Auth
       try {
         caPem = await readFile(flags.oidcCaFile, 'utf8');
       } catch (e) {
-        return fail(`--oidc-ca-file: ${(e as Error).message}`);
+        return refuse(`--oidc-ca-file: ${(e as Error).message}`);
       }
     }
     const oidcOptions = {
@@ -127,7 +126,7 @@ export async function buildAuthentication(flags: AuthenticationFlags, deps: Auth
       log,
     };
     const invalid = validateOidcOptions(oidcOptions);
-    if (invalid !== undefined) return fail(invalid);
+    if (invalid !== undefined) return refuse(invalid);
     const oidc: OidcAuthenticator = oidcAuthenticator(oidcOptions);
     closers.push(() => oidc.close());
     tokens.push(audienceAgnostic(apiAudiences, oidc));
@@ -135,9 +134,9 @@ export async function buildAuthentication(flags: AuthenticationFlags, deps: Auth
 
   if (flags.authenticationTokenWebhookConfigFile !== '') {
     const version = parseWebhookVersion(flags.authenticationTokenWebhookVersion);
-    if (version === undefined) return fail(`--authentication-token-webhook-version must be v1beta1 or v1, not ${JSON.stringify(flags.authenticationTokenWebhookVersion)}`);
+    if (version === undefined) return refuse(`--authentication-token-webhook-version must be v1beta1 or v1, not ${JSON.stringify(flags.authenticationTokenWebhookVersion)}`);
     const connection = loadWebhookConnection(flags.authenticationTokenWebhookConfigFile);
-    if (!connection.ok) return fail(`--authentication-token-webhook-config-file: ${connection.error}`);
+    if (!connection.ok) return refuse(`--authentication-token-webhook-config-file: ${connection.error}`);
     tokens.push(webhookTokenAuthenticator({
       names, connection: connection.value, version, cacheTtlMs: flags.authenticationTokenWebhookCacheTtlMs, apiAudiences, log,
     }));
@@ -149,10 +148,10 @@ export async function buildAuthentication(flags: AuthenticationFlags, deps: Auth
   const proxyFlagsSet = flags.requestheaderClientCaFile !== '' || flags.requestheaderUsernameHeaders.length > 0;
   if (proxyFlagsSet) {
     if (flags.requestheaderClientCaFile === '' || flags.requestheaderUsernameHeaders.length === 0) {
-      return fail('--requestheader-client-ca-file and --requestheader-username-headers must be set together');
+      return refuse('--requestheader-client-ca-file and --requestheader-username-headers must be set together');
     }
     const bundle = fileCaBundle(flags.requestheaderClientCaFile, { log });
-    if (!bundle.ok) return fail(`--requestheader-client-ca-file: ${bundle.error}`);
+    if (!bundle.ok) return refuse(`--requestheader-client-ca-file: ${bundle.error}`);
     proxyCas = bundle.value;
     closers.push(() => bundle.value.close());
     requestHeader = requestHeaderAuthenticator({
@@ -166,7 +165,7 @@ export async function buildAuthentication(flags: AuthenticationFlags, deps: Auth
   let clientCaFile: CaBundle | undefined;
   if (flags.clientCaFile !== '') {
     const bundle = fileCaBundle(flags.clientCaFile, { log });
-    if (!bundle.ok) return fail(`--client-ca-file: ${bundle.error}`);
+    if (!bundle.ok) return refuse(`--client-ca-file: ${bundle.error}`);
     clientCaFile = bundle.value;
     closers.push(() => bundle.value.close());
   }
@@ -177,9 +176,7 @@ export async function buildAuthentication(flags: AuthenticationFlags, deps: Auth
     log('AnonymousAuth is not allowed with the AlwaysAllow authorizer. Resetting AnonymousAuth to false. You should use a different authorizer');
   }
   const tokenIssuer = serviceAccountTokenIssuer(names, signing.value, issuers[0]!);
-  return {
-    ok: true,
-    value: {
+  return ok({
       tokens: tokenUnion,
       apiAudiences,
       tokenIssuer,
@@ -203,6 +200,5 @@ export async function buildAuthentication(flags: AuthenticationFlags, deps: Auth
       close() {
         for (const c of closers) c();
       },
-    },
-  };
+    });
 }

@@ -74,7 +74,7 @@ export function startClusterRoleAggregation(registry: Registry, names: Names, op
       const updated = await updateObject(registry, def, '', { ...structuredClone(current), rules: wanted } as KubeObject, current, {
         user: controllerUser, dryRun: false,
       });
-      if (!updated.ok && updated.status.code !== 404) return retry(`aggregating ClusterRole ${name}: ${updated.status.message ?? 'update failed'}`);
+      if (!updated.ok && updated.error.code !== 404) return retry(`aggregating ClusterRole ${name}: ${updated.error.message ?? 'update failed'}`);
       return done;
     };
 

@@ -2,6 +2,7 @@
  * The controllers this server runs, by kube-controller-manager's names (the names `--controllers` takes), each with
  * whether `*` enables it and how it starts. Adding a controller is adding its line here.
  */
+import type { Result } from '@svc-apiserver/api';
 import { startClusterRoleAggregation } from './cluster-role-aggregation.js';
 import { startGarbageCollector } from './garbage-collector.js';
 import type { Controller, ControllerContext } from './kit/controller.js';
@@ -28,6 +29,6 @@ export const defaultControllers: readonly ControllerName[] =
   (Object.keys(controllerTable) as ControllerName[]).filter((name) => controllerTable[name].onByDefault);
 
 /** The controllers a `--controllers` value enables, or why it is refused (an unknown name). */
-export function selectControllers(flag: readonly string[]): { ok: true; value: ControllerName[] } | { ok: false; error: string } {
+export function selectControllers(flag: readonly string[]): Result<ControllerName[], string> {
   return enabledControllers(controllerTable, flag);
 }

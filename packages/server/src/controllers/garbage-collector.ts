@@ -19,7 +19,7 @@
  * deletion will queue its dependents again). Failed items are retried with back-off. A reference to a kind this
  * server does not serve is left alone.
  */
-import { apiVersionOf, type KubeObject, type OwnerReference } from '@svc-apiserver/api';
+import { apiVersionOf, fail, ok, type KubeObject, type OwnerReference, type Result } from '@svc-apiserver/api';
 import {
   deleteObject, foregroundFinalizer, orphanFinalizer, type PropagationPolicy,
 } from '../registry/operations/delete-object.js';
@@ -145,30 +145,30 @@ export function startGarbageCollector(registry: Registry, options: GarbageCollec
   const describe = (node: GraphNode): string => `${node.def.resource} ${node.namespace === '' ? '' : `${node.namespace}/`}${node.name}`;
 
   /** The object as stored now, if it is still the node's (same uid). */
-  const latest = async (node: GraphNode): Promise<{ ok: true; value: KubeObject | undefined } | { ok: false; reason: string }> => {
+  const latest = async (node: GraphNode): Promise<Result<KubeObject | undefined, string>> => {
     const got = await registry.store.get(node.def, node.namespace, node.name);
     if (!got.ok) {
-      return got.status.code === 404 ? { ok: true, value: undefined } : { ok: false, reason: `reading ${describe(node)}: ${got.status.message ?? 'failed'}` };
+      return got.error.code === 404 ? ok(undefined) : fail(`reading ${describe(node)}: ${got.error.message ?? 'failed'}`);
     }
-    return { ok: true, value: uidOf(got.value) === node.uid ? got.value : undefined };
+    return ok(uidOf(got.value) === node.uid ? got.value : undefined);
   };
 
   /** Writes `mutate(current)` over the current object. */
   const rewrite = async (node: GraphNode, mutate: (o: KubeObject) => void): Promise<SyncResult> => {
     const got = await latest(node);
-    if (!got.ok) return retry(got.reason);
+    if (!got.ok) return retry(got.error);
     if (got.value === undefined) return done;
     const next = structuredClone(got.value);
     mutate(next);
     const written = await updateObject(registry, node.def, '', next, got.value, op);
-    return written.ok || written.status.code === 404 ? done : retry(`updating ${describe(node)}: ${written.status.message ?? 'failed'}`);
+    return written.ok || written.error.code === 404 ? done : retry(`updating ${describe(node)}: ${written.error.message ?? 'failed'}`);
   };
 
   const remove = async (node: GraphNode, policy: PropagationPolicy): Promise<SyncResult> => {
     const result = await deleteObject(registry, node.def, node.namespace, node.name, op, { uid: node.uid }, { propagationPolicy: policy });
-    return result.ok || result.status.code === 404 || result.status.code === 409
+    return result.ok || result.error.code === 404 || result.error.code === 409
       ? done
-      : retry(`deleting ${describe(node)}: ${result.status.message ?? 'failed'}`);
+      : retry(`deleting ${describe(node)}: ${result.error.message ?? 'failed'}`);
   };
 
   /** How an owner reference stands, by a direct read of the owner (kube's isDangling). */
@@ -176,7 +176,7 @@ export function startGarbageCollector(registry: Registry, options: GarbageCollec
     const def = defOf(ref);
     if (def === undefined) return 'solid';
     const got = await registry.store.get(def, def.namespaced ? dep.namespace : '', ref.name);
-    if (!got.ok) return got.status.code === 404 ? 'dangling' : 'unknown';
+    if (!got.ok) return got.error.code === 404 ? 'dangling' : 'unknown';
     if (uidOf(got.value) !== ref.uid) return 'dangling';
     const meta = got.value.metadata ?? {};
     return meta.deletionTimestamp !== undefined && (meta.finalizers ?? []).includes(foregroundFinalizer) ? 'waiting' : 'solid';
@@ -205,7 +205,7 @@ export function startGarbageCollector(registry: Registry, options: GarbageCollec
     if (node.beingDeleted) return done;
     // Decide on the stored object, not on the graph's possibly older view of it.
     const got = await latest(node);
-    if (!got.ok) return retry(got.reason);
+    if (!got.ok) return retry(got.error);
     const current = got.value;
     if (current === undefined || current.metadata?.deletionTimestamp !== undefined) return done;
     const refs = current.metadata?.ownerReferences ?? [];

@@ -98,7 +98,7 @@ export function startLeaderElection(options: LeaderElectionOptions): LeaderElect
       leaseTransitions: previous === undefined ? 0 : (previous.leaseTransitions ?? 0) + (previous.holderIdentity === identity ? 0 : 1),
     });
     if (!got.ok) {
-      if (got.status.code !== 404) throw new Error(got.status.message ?? 'cannot read the lease');
+      if (got.error.code !== 404) throw new Error(got.error.message ?? 'cannot read the lease');
       const created = await createObject(registry, def, {
         apiVersion: `${group}/v1`, kind: 'Lease', metadata: { name: options.leaseName, namespace }, spec: fresh(),
       }, { user: controllerUser, dryRun: false });

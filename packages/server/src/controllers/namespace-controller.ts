@@ -35,13 +35,13 @@ async function removeContent(registry: Registry, namespace: string): Promise<Con
     if (!def.namespaced) continue;
     const listed = await registry.store.list(def, { namespace, selection: selectEverything });
     if (!listed.ok) {
-      left.failures.push(`listing ${def.resource}: ${listed.status.message ?? 'failed'}`);
+      left.failures.push(`listing ${def.resource}: ${listed.error.message ?? 'failed'}`);
       continue;
     }
     for (const item of listed.value.items) {
       const name = item.metadata?.name ?? '';
       const result = await deleteObject(registry, def, namespace, name, op);
-      if (!result.ok && result.status.code !== 404) left.failures.push(`deleting ${def.resource} ${name}: ${result.status.message ?? 'failed'}`);
+      if (!result.ok && result.error.code !== 404) left.failures.push(`deleting ${def.resource} ${name}: ${result.error.message ?? 'failed'}`);
       else if (result.ok && !result.value.removed) left.remaining++;
     }
   }
@@ -58,7 +58,7 @@ export function startNamespaceController(context: ControllerContext): Controller
   const sync = async (name: string): Promise<SyncResult> => {
     if (nsDef === undefined) return done;
     const got = await registry.store.get(nsDef, '', name);
-    if (!got.ok) return got.status.code === 404 ? done : retry(`reading namespace: ${got.status.message ?? 'failed'}`);
+    if (!got.ok) return got.error.code === 404 ? done : retry(`reading namespace: ${got.error.message ?? 'failed'}`);
     const ns = got.value;
     if (ns.metadata?.deletionTimestamp === undefined) return done;
     const left = await removeContent(registry, name);
@@ -69,14 +69,14 @@ export function startNamespaceController(context: ControllerContext): Controller
       const next: KubeObject = structuredClone(ns);
       (next.spec as { finalizers?: string[] }).finalizers = (spec.finalizers ?? []).filter((f) => f !== finalizer);
       const finalized = await updateObject(registry, nsDef, 'finalize', next, ns, op);
-      if (!finalized.ok) return retry(`finalizing: ${finalized.status.message ?? 'failed'}`);
+      if (!finalized.ok) return retry(`finalizing: ${finalized.error.message ?? 'failed'}`);
       // Other finalizers are left to their owners; the namespace goes once they are done.
       if (((finalized.value.spec ?? {}) as { finalizers?: string[] }).finalizers?.length) return done;
     } else if ((spec.finalizers ?? []).length > 0) {
       return done;
     }
     const deleted = await deleteObject(registry, nsDef, '', name, op, ns.metadata?.uid ? { uid: ns.metadata.uid } : undefined);
-    if (!deleted.ok && deleted.status.code !== 404) return retry(`deleting: ${deleted.status.message ?? 'failed'}`);
+    if (!deleted.ok && deleted.error.code !== 404) return retry(`deleting: ${deleted.error.message ?? 'failed'}`);
     return done;
   };
 

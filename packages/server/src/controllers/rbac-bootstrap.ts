@@ -5,8 +5,7 @@
  * replica; concurrent replicas meet AlreadyExists and Conflict, which re-read and retry. Until it has finished once,
  * its health check fails (kube-apiserver's /readyz waits for it).
  */
-import { notFound, type KubeObject, type Names, type Status } from '@svc-apiserver/api';
-import type { Outcome } from '../http/context.js';
+import { fail, notFound, ok, type KubeObject, type Names, type Result, type Status } from '@svc-apiserver/api';
 import { autoupdateAnnotation, bootstrapPolicy } from '../auth/authz/rbac/bootstrap-policy/bootstrap-policy.js';
 import { reconcileBinding, reconcileRole, type Reconciled } from '../auth/authz/rbac/bootstrap-policy/reconcile.js';
 import type { BindingObject, RoleObject } from '../auth/authz/rbac/rbac-types.js';
@@ -43,10 +42,11 @@ const ctx = { user: controllerUser, dryRun: false } as const;
 /** How many times one object is re-read after a Conflict or AlreadyExists before the attempt counts as failed. */
 const maxTries = 5;
 
-type Ensured = { ok: true; wrote: number } | { ok: false; message: string };
+/** The writes made for one object, or why it could not be ensured. */
+type Ensured = Result<number, string>;
 
 function failure(status: Status): Ensured {
-  return { ok: false, message: status.message ?? status.reason ?? 'failed' };
+  return fail(status.message ?? status.reason ?? 'failed');
 }
 
 /**
@@ -62,24 +62,24 @@ async function ensureObject<T extends KubeObject>(
   const name = expected.metadata?.name ?? '';
   for (let tries = 0; tries < maxTries; tries++) {
     // The first try works from the list read for the whole step; after a conflict, the object is read again.
-    const got: Outcome<KubeObject> = tries === 0
-      ? (listed !== undefined ? { ok: true, value: listed } : { ok: false, status: notFound({ group: def.group, resource: def.resource }, name) })
+    const got: Result<KubeObject> = tries === 0
+      ? (listed !== undefined ? ok(listed) : fail(notFound({ group: def.group, resource: def.resource }, name)))
       : await registry.store.get(def, namespace, name);
     if (!got.ok) {
-      if (got.status.code !== 404) return failure(got.status);
+      if (got.error.code !== 404) return failure(got.error);
       const created = await createObject(registry, def, structuredClone(expected), ctx);
-      if (created.ok) return { ok: true, wrote: 1 };
-      if (created.status.reason === 'AlreadyExists') continue;
-      return failure(created.status);
+      if (created.ok) return ok(1);
+      if (created.error.reason === 'AlreadyExists') continue;
+      return failure(created.error);
     }
     const existing = got.value as T;
     const result = reconcile(existing, expected);
-    if (result.protected || result.operation === 'none') return { ok: true, wrote: 0 };
+    if (result.protected || result.operation === 'none') return ok(0);
     if (result.operation === 'update') {
       const updated = await updateObject(registry, def, '', result.object, existing, ctx);
-      if (updated.ok) return { ok: true, wrote: 1 };
-      if (updated.conflict || updated.status.reason === 'Conflict') continue;
-      return failure(updated.status);
+      if (updated.ok) return ok(1);
+      if (updated.conflict || updated.error.reason === 'Conflict') continue;
+      return failure(updated.error);
     }
     // recreate: delete at this resourceVersion, then create the reconciled object afresh.
     const rv = existing.metadata?.resourceVersion;
@@ -87,7 +87,7 @@ async function ensureObject<T extends KubeObject>(
       ...(existing.metadata?.uid !== undefined ? { uid: existing.metadata.uid } : {}),
       ...(rv !== undefined ? { resourceVersion: rv } : {}),
     });
-    if (!removed.ok && removed.status.code !== 404 && removed.status.reason !== 'Conflict') return failure(removed.status);
+    if (!removed.ok && removed.error.code !== 404 && removed.error.reason !== 'Conflict') return failure(removed.error);
     if (!removed.ok) continue;
     const fresh = structuredClone(result.object);
     const meta = (fresh.metadata ??= {});
@@ -98,11 +98,11 @@ async function ensureObject<T extends KubeObject>(
       ...(meta.annotations !== undefined ? { annotations: meta.annotations } : {}),
     };
     const created = await createObject(registry, def, fresh, ctx);
-    if (created.ok) return { ok: true, wrote: 2 };
-    if (created.status.reason === 'AlreadyExists') continue;
-    return failure(created.status);
+    if (created.ok) return ok(2);
+    if (created.error.reason === 'AlreadyExists') continue;
+    return failure(created.error);
   }
-  return { ok: false, message: `${def.resource} ${name}: still conflicting after ${maxTries} tries` };
+  return fail(`${def.resource} ${name}: still conflicting after ${maxTries} tries`);
 }
 
 /** Starts the hook. */
@@ -135,17 +135,17 @@ export function startRbacBootstrap(registry: Registry, names: Names, options: Rb
       if (stopped()) return 'stopped';
       // One list per resource, then the objects of the step side by side (their writes share storage commits).
       const current = await registry.store.list(def, { namespace: '', selection: selectEverything });
-      if (!current.ok) return `unable to list ${def.resource}: ${current.status.message ?? ''}`;
+      if (!current.ok) return `unable to list ${def.resource}: ${current.error.message ?? ''}`;
       const byKey = new Map(current.value.items.map((o) => [`${o.metadata?.namespace ?? ''}/${o.metadata?.name ?? ''}`, o]));
       const results = await Promise.all(objects.map((object) => ensureObject(registry, def, object,
         reconcile as (e: KubeObject, x: KubeObject) => Reconciled<KubeObject>,
         byKey.get(`${object.metadata?.namespace ?? ''}/${object.metadata?.name ?? ''}`))));
       results.forEach((ensured, i) => {
         if (ensured.ok) {
-          written += ensured.wrote;
+          written += ensured.value;
           return;
         }
-        errors.push(`unable to reconcile ${def.kind} ${objects[i]!.metadata?.name ?? ''}: ${ensured.message}`);
+        errors.push(`unable to reconcile ${def.kind} ${objects[i]!.metadata?.name ?? ''}: ${ensured.error}`);
       });
     }
     return errors.length > 0 ? errors.join('; ') : undefined;

@@ -27,7 +27,7 @@ export function startSystemNamespaces(registry: Registry, names: Names, retryMs 
       const got = await registry.store.get(def, '', name);
       if (got.ok) continue;
       const created = await createObject(registry, def, { apiVersion: 'v1', kind: 'Namespace', metadata: { name } }, { user: controllerUser, dryRun: false });
-      if (!created.ok && created.status.reason !== 'AlreadyExists') return created.status.message ?? 'namespace creation failed';
+      if (!created.ok && created.error.reason !== 'AlreadyExists') return created.error.message ?? 'namespace creation failed';
     }
     return undefined;
   }, retryMs);

@@ -69,7 +69,7 @@ test('kill -9 during 64 concurrent creates, restart: every acknowledged object i
     const oldClient = createClient({ ...first.admin, server: second.url });
     const list = await oldClient.list({ group: '', version: 'v1', resource: 'configmaps', namespace: ns });
     oldClient.close();
-    assert.ok(list.ok, list.ok ? '' : list.status.message);
+    assert.ok(list.ok, list.ok ? '' : list.error.message);
     const present = new Set(list.value.items.map((o) => o.metadata?.name));
     const lost = acknowledged.filter((n) => !present.has(n));
     assert.deepEqual(lost, [], `${lost.length} of ${acknowledged.length} acknowledged creates lost`);

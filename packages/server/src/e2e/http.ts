@@ -19,7 +19,7 @@ export async function call(client: RestClient, method: string, path: string, bod
   const h: Record<string, string> = { accept: 'application/json', ...headers };
   if (payload !== undefined && h['content-type'] === undefined) h['content-type'] = 'application/json';
   const res = await client.raw({ method, path, headers: h, ...(payload === undefined ? {} : { body: payload }) });
-  if (!res.ok) throw new Error(`${method} ${path}: ${res.status.message ?? 'transport failure'}`);
+  if (!res.ok) throw new Error(`${method} ${path}: ${res.error.message ?? 'transport failure'}`);
   const text = res.value.body.toString('utf8');
   let parsed: unknown;
   try {

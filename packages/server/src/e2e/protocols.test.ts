@@ -132,7 +132,7 @@ test('the client watch resumes from a list resourceVersion and sees every change
   const a = await server.client.create(ref, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'w-a' } });
   assert.ok(a.ok);
   const u = await server.client.update(ref, { ...a.value, data: { k: 'v' } });
-  assert.ok(u.ok, u.ok ? '' : u.status.message);
+  assert.ok(u.ok, u.ok ? '' : u.error.message);
   const d = await server.client.delete(ref, 'w-a');
   assert.ok(d.ok);
   const timeout = setTimeout(() => w.close(), 10_000);

@@ -36,7 +36,7 @@ async function fakeResourceHandler(ctx: RequestContext): Promise<void> {
   }
   if (info.verb === 'create') {
     const body = await ctx.decodeBody(['application/json', 'application/yaml']);
-    if (!body.ok) return ctx.writeStatus(body.status);
+    if (!body.ok) return ctx.writeStatus(body.error);
     ctx.warn('this is a "warning"');
     return ctx.writeObject(201, { echoed: body.value.object, mediaType: body.value.mediaType });
   }

@@ -4,12 +4,9 @@
  * every handler negotiates, encodes and reports failures the same way.
  */
 import type { IncomingHttpHeaders } from 'node:http';
-import type { KubeObject, Names, Status, WatchEvent } from '@svc-apiserver/api';
+import type { KubeObject, Names, Result, Status, WatchEvent } from '@svc-apiserver/api';
 import type { UserInfo } from '../auth/user-info.js';
 import type { RequestInfo } from './request-info.js';
-
-/** A result of a step that can fail with a client-visible Status. */
-export type Outcome<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly status: Status };
 
 /** A decoded request body. */
 export interface DecodedBody {
@@ -62,12 +59,12 @@ export interface RequestContext {
   /** Aborted when the client goes away or the server shuts down. */
   readonly signal: AbortSignal;
   /** The raw body, up to the body limit (413 RequestEntityTooLarge beyond it). */
-  readBody(): Promise<Outcome<Buffer>>;
+  readBody(): Promise<Result<Buffer>>;
   /**
    * The body decoded by its Content-Type: JSON, YAML (kube-apiserver's YAML 1.1 reading) and the patch types
    * (their bodies are JSON or YAML documents too). 415 for other media types, 400 for malformed documents.
    */
-  decodeBody(accepted: readonly string[]): Promise<Outcome<DecodedBody>>;
+  decodeBody(accepted: readonly string[]): Promise<Result<DecodedBody>>;
   /** Adds a `Warning: 299 - "<text>"` header to the response. */
   warn(text: string): void;
   /** Writes an object with a status code in the negotiated media type (JSON, YAML; `?pretty`). */

@@ -11,12 +11,10 @@
  * (`line 9: key "replicas" already set in map`). The last value of a duplicated key wins, as in Go.
  */
 import { isScalar, LineCounter, parseAllDocuments, visit, type Tags } from 'yaml';
-import { badRequest, type Status } from '@svc-apiserver/api';
+import { badRequest, type Fail, type Ok, type Status } from '@svc-apiserver/api';
 
 /** A decode result; `duplicateFields` lists the duplicated keys, in document order, as kube-apiserver words them. */
-export type DecodeResult =
-  | { readonly ok: true; readonly value: unknown; readonly duplicateFields: readonly string[] }
-  | { readonly ok: false; readonly status: Status };
+export type DecodeResult = (Ok<unknown> & { readonly duplicateFields: readonly string[] }) | Fail<Status>;
 
 /** Media types decoded as JSON text. */
 export const jsonBodyMediaTypes: ReadonlySet<string> = new Set([
@@ -31,12 +29,12 @@ export const yamlBodyMediaTypes: ReadonlySet<string> = new Set(['application/yam
 /** Decodes a JSON body. */
 export function decodeJson(body: Buffer): DecodeResult {
   const text = body.toString('utf8');
-  if (text.trim() === '') return { ok: false, status: badRequest('the request body is empty: expected a JSON document') };
+  if (text.trim() === '') return { ok: false, error: badRequest('the request body is empty: expected a JSON document') };
   let value: unknown;
   try {
     value = JSON.parse(text) as unknown;
   } catch (e) {
-    return { ok: false, status: badRequest(`json parse error: ${(e as Error).message}`) };
+    return { ok: false, error: badRequest(`json parse error: ${(e as Error).message}`) };
   }
   return { ok: true, value, duplicateFields: findDuplicateJsonFields(text).map((p) => `duplicate field "${p}"`) };
 }
@@ -138,17 +136,17 @@ export function decodeYaml(body: Buffer): DecodeResult {
       uniqueKeys: false,
     });
   } catch (e) {
-    return { ok: false, status: badRequest(`yaml parse error: ${(e as Error).message}`) };
+    return { ok: false, error: badRequest(`yaml parse error: ${(e as Error).message}`) };
   }
-  if (!Array.isArray(docs)) return { ok: false, status: badRequest('the request body is empty: expected a YAML document') };
+  if (!Array.isArray(docs)) return { ok: false, error: badRequest('the request body is empty: expected a YAML document') };
   const real = docs.filter((d) => d.contents !== null || d.errors.length > 0);
-  if (real.length === 0) return { ok: false, status: badRequest('the request body is empty: expected a YAML document') };
+  if (real.length === 0) return { ok: false, error: badRequest('the request body is empty: expected a YAML document') };
   if (real.length > 1) {
-    return { ok: false, status: badRequest('the request body holds more than one YAML document: send one object per request') };
+    return { ok: false, error: badRequest('the request body holds more than one YAML document: send one object per request') };
   }
   const doc = real[0]!;
   if (doc.errors.length > 0) {
-    return { ok: false, status: badRequest(`yaml parse error: ${doc.errors[0]!.message.split('\n')[0]}`) };
+    return { ok: false, error: badRequest(`yaml parse error: ${doc.errors[0]!.message.split('\n')[0]}`) };
   }
   const duplicateFields: string[] = [];
   visit(doc, {
@@ -172,6 +170,6 @@ export function decodeYaml(body: Buffer): DecodeResult {
     // Go maps keys to strings; so does toJS with mapAsMap off. maxAliasCount guards against alias bombs.
     return { ok: true, value: normalizeInts(doc.toJS({ maxAliasCount: 1000 })), duplicateFields };
   } catch (e) {
-    return { ok: false, status: badRequest(`yaml parse error: ${(e as Error).message}`) };
+    return { ok: false, error: badRequest(`yaml parse error: ${(e as Error).message}`) };
   }
 }

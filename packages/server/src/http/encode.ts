@@ -4,7 +4,7 @@
  * PartialObjectMetadata) the Accept header asks for; watch events likewise.
  */
 import { stringify as yamlStringify } from 'yaml';
-import { notAcceptable, type KubeObject, type Names, type Status } from '@svc-apiserver/api';
+import { notAcceptable, type KubeObject, type Names, type Result, type Status } from '@svc-apiserver/api';
 import { negotiateResponse, producibleMediaTypes, type NegotiationOptions, type ResponseMediaType } from './negotiation.js';
 import { protobufCodec } from '../protobuf/codec.js';
 import { transformObject, watchTransformer } from './table/transform.js';
@@ -56,9 +56,6 @@ export interface EncodedResponse {
   readonly body: string | Uint8Array;
 }
 
-/** An encoding result: the body, or the Status to answer instead (406, 400 for a bad `includeObject`). */
-export type EncodeOutcome<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly status: Status };
-
 /** Encodes the events of one watch response. */
 export interface WatchEncoder {
   /** `application/json`, or `<type>;stream=watch` for the others (as kube-apiserver labels watch streams). */
@@ -78,10 +75,10 @@ export interface EndpointKind {
 
 /** Negotiates, converts and encodes response objects and watch events in one flavour. */
 export interface ResponseEncoding {
-  encodeObject(accept: string | undefined, query: URLSearchParams, object: unknown, endpoint: EndpointKind): EncodeOutcome<EncodedResponse>;
-  watchEncoder(accept: string | undefined, query: URLSearchParams, endpoint: EndpointKind): EncodeOutcome<WatchEncoder>;
+  encodeObject(accept: string | undefined, query: URLSearchParams, object: unknown, endpoint: EndpointKind): Result<EncodedResponse>;
+  watchEncoder(accept: string | undefined, query: URLSearchParams, endpoint: EndpointKind): Result<WatchEncoder>;
   /** Decodes a protobuf request body to the plain object the handlers use. */
-  decodeProtobuf(body: Uint8Array): EncodeOutcome<KubeObject>;
+  decodeProtobuf(body: Uint8Array): Result<KubeObject>;
   /** The negotiation settings of an endpoint whose objects are not known yet (streamed lists). */
   negotiationOptions(endpoint: EndpointKind): NegotiationOptions;
   /** The flavour's protobuf media type. */
@@ -101,8 +98,8 @@ export function responseEncoding(names: Names): ResponseEncoding {
   const options = (endpoint: EndpointKind, canProtobuf: () => boolean, stream = false): NegotiationOptions => (endpoint.resource
     ? { metaGroup, protobufMediaType, canProtobuf, stream }
     : { protobufMediaType, canProtobuf, stream });
-  const notAcceptableFor = (opts: NegotiationOptions): EncodeOutcome<never> =>
-    ({ ok: false, status: notAcceptable(producibleMediaTypes(opts)) });
+  const notAcceptableFor = (opts: NegotiationOptions): Result<never> =>
+    ({ ok: false, error: notAcceptable(producibleMediaTypes(opts)) });
   /** A built-in group version has protobuf messages for all its kinds. */
   const groupVersionHasProtobuf = (endpoint: EndpointKind) => (): boolean =>
     endpoint.apiVersion !== undefined && codec.supportsGroupVersion(endpoint.apiVersion);
@@ -136,7 +133,7 @@ export function responseEncoding(names: Names): ResponseEncoding {
       const convert = (object: unknown): unknown => {
         if (!transform) return object;
         const t = transform(object);
-        return t.ok ? t.value : t.status;
+        return t.ok ? t.value : t.error;
       };
       if (n.binary) {
         return {

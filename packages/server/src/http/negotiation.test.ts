@@ -48,7 +48,7 @@ test('discovery format: aggregated only for this flavour\'s group', () => {
 
 test('decoding: JSON errors are 400; YAML 1.1 as kube-apiserver reads it', () => {
   const bad = decodeJson(Buffer.from('{"a": tru'));
-  assert.ok(!bad.ok && bad.status.code === 400 && bad.status.reason === 'BadRequest');
+  assert.ok(!bad.ok && bad.error.code === 400 && bad.error.reason === 'BadRequest');
   assert.ok(!decodeJson(Buffer.from('')).ok);
   const y = decodeYaml(Buffer.from('a: yes\nb: no\nc: on\nd: 0644\ne: 0x10\nf: 2021-03-04T05:06:07Z\ng: 1:30\nh: ~\ni: 12345678901234567890\nj: 42\n'));
   assert.ok(y.ok);
@@ -57,10 +57,10 @@ test('decoding: JSON errors are 400; YAML 1.1 as kube-apiserver reads it', () =>
   assert.ok(merged.ok);
   assert.deepEqual((merged.value as { m: unknown }).m, { x: 1, z: 2 });
   const multi = decodeYaml(Buffer.from('a: 1\n---\nb: 2\n'));
-  assert.ok(!multi.ok && multi.status.code === 400);
+  assert.ok(!multi.ok && multi.error.code === 400);
   assert.ok(decodeYaml(Buffer.from('---\na: 1\n')).ok, 'a leading document marker is one document');
   const broken = decodeYaml(Buffer.from('a: [\n'));
-  assert.ok(!broken.ok && broken.status.code === 400);
+  assert.ok(!broken.ok && broken.error.code === 400);
 });
 
 test('encoding: JSON with newline, pretty with two spaces, YAML, exact big integers', () => {

@@ -9,6 +9,7 @@
  * `/api/v1/namespaces/<ns>` is the namespace object itself (and its `status` / `finalize` subresources).
  * Everything else (discovery, health, openapi, version) is a non-resource request whose verb is the lowercase method.
  */
+import type { Result } from '@svc-apiserver/api';
 import type { RequestInfo } from './request-info.js';
 
 /** Prefixes of resource paths; `api` has no group segment. */
@@ -70,7 +71,7 @@ export function parseRequestInfo(
   method: string,
   path: string,
   query: URLSearchParams,
-): { ok: true; value: RequestInfo } | { ok: false; error: RequestInfoError } {
+): Result<RequestInfo, RequestInfoError> {
   const trimmed = path.replace(/^\/+/, '').replace(/\/+$/, '');
   let parts = trimmed === '' ? [] : trimmed.split('/');
   const all = parts;

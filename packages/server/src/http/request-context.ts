@@ -11,11 +11,12 @@ import {
   unsupportedMediaType,
   badRequest,
   type Names,
+  type Result,
   type Status,
   type WatchEvent,
 } from '@svc-apiserver/api';
 import { anonymousUser } from '../auth/user-info.js';
-import type { DecodedBody, Outcome, RequestContext, WatchStream } from './context.js';
+import type { DecodedBody, RequestContext, WatchStream } from './context.js';
 import type { RequestInfo } from './request-info.js';
 import { decodeJson, decodeYaml, jsonBodyMediaTypes, yamlBodyMediaTypes } from './decode.js';
 import { encodeBody, encodeJson, responseEncoding, type EndpointKind, type WatchEncoder } from './encode.js';
@@ -111,7 +112,7 @@ export function createRequestContext(req: NodeRequest, res: NodeResponse, option
 
   const warnings: string[] = [];
   let responded = false;
-  let bodyRead: Promise<Outcome<Buffer>> | undefined;
+  let bodyRead: Promise<Result<Buffer>> | undefined;
   /** Set when a body over the limit was left unread: an HTTP/1.1 connection cannot be reused after that. */
   let bodyAbandoned = false;
   const isHttp1 = req.httpVersionMajor < 2;
@@ -151,20 +152,20 @@ export function createRequestContext(req: NodeRequest, res: NodeResponse, option
     else send(status.code, 'application/json', encodeBody(status, 'application/json', false), extra);
   };
 
-  const readBody = (): Promise<Outcome<Buffer>> => {
+  const readBody = (): Promise<Result<Buffer>> => {
     bodyRead ??= new Promise((resolve) => {
       const limit = options.maxRequestBodyBytes;
       const declared = Number(req.headers['content-length'] ?? NaN);
       if (Number.isFinite(declared) && declared > limit) {
         bodyAbandoned = true;
         if (!isHttp1) req.resume();
-        resolve({ ok: false, status: requestEntityTooLarge(limit) });
+        resolve({ ok: false, error: requestEntityTooLarge(limit) });
         return;
       }
       const chunks: Buffer[] = [];
       let size = 0;
       let done = false;
-      const finish = (result: Outcome<Buffer>): void => {
+      const finish = (result: Result<Buffer>): void => {
         if (done) return;
         done = true;
         req.off('data', onData);
@@ -178,7 +179,7 @@ export function createRequestContext(req: NodeRequest, res: NodeResponse, option
           // Stop reading: the rest of the body is never buffered; the connection is closed after the 413.
           chunks.length = 0;
           bodyAbandoned = true;
-          finish({ ok: false, status: requestEntityTooLarge(limit) });
+          finish({ ok: false, error: requestEntityTooLarge(limit) });
           // Nothing more is buffered. HTTP/1.1 stops reading and closes the connection after the 413; an HTTP/2
           // stream must be drained (discarding) or it stays open, holding the session.
           if (isHttp1) req.pause();
@@ -188,11 +189,11 @@ export function createRequestContext(req: NodeRequest, res: NodeResponse, option
         chunks.push(chunk);
       };
       const onEnd = (): void => finish({ ok: true, value: Buffer.concat(chunks, size) });
-      const onError = (): void => finish({ ok: false, status: badRequest('the request body could not be read') });
+      const onError = (): void => finish({ ok: false, error: badRequest('the request body could not be read') });
       req.on('data', onData);
       req.on('end', onEnd);
       req.on('error', onError);
-      req.on('close', () => finish({ ok: false, status: badRequest('the client closed the request before sending its body') }));
+      req.on('close', () => finish({ ok: false, error: badRequest('the client closed the request before sending its body') }));
     });
     return bodyRead;
   };
@@ -213,7 +214,7 @@ export function createRequestContext(req: NodeRequest, res: NodeResponse, option
       return signal();
     },
     readBody,
-    async decodeBody(accepted: readonly string[]): Promise<Outcome<DecodedBody>> {
+    async decodeBody(accepted: readonly string[]): Promise<Result<DecodedBody>> {
       const contentType = req.headers['content-type'];
       const mediaType = contentType === undefined || contentType.trim() === '' ? 'application/json' : parseMediaType(contentType)?.type;
       // YAML and protobuf bodies are accepted wherever JSON is (document 1; kubectl ≥ 1.32 sends protobuf).
@@ -229,7 +230,7 @@ export function createRequestContext(req: NodeRequest, res: NodeResponse, option
       }
       if (mediaType === undefined || !acceptable.includes(mediaType) ||
           (!jsonBodyMediaTypes.has(mediaType) && !yamlBodyMediaTypes.has(mediaType))) {
-        return { ok: false, status: unsupportedMediaType(acceptable) };
+        return { ok: false, error: unsupportedMediaType(acceptable) };
       }
       const body = await readBody();
       if (!body.ok) return body;
@@ -239,7 +240,7 @@ export function createRequestContext(req: NodeRequest, res: NodeResponse, option
       const isObject = value !== null && typeof value === 'object' && !Array.isArray(value);
       // A JSON patch is a list of operations; every other body is one object.
       if (!isObject && !(mediaType === 'application/json-patch+json' && Array.isArray(value))) {
-        return { ok: false, status: badRequest('the request body must be a JSON or YAML object') };
+        return { ok: false, error: badRequest('the request body must be a JSON or YAML object') };
       }
       return { ok: true, value: { mediaType, object: value as DecodedBody['object'], duplicateFields: decoded.duplicateFields } };
     },
@@ -248,7 +249,7 @@ export function createRequestContext(req: NodeRequest, res: NodeResponse, option
     },
     writeObject(code: number, object: unknown): void {
       const encoded = encoding.encodeObject(req.headers.accept, url.searchParams, object, endpoint());
-      if (!encoded.ok) return writeStatus(encoded.status);
+      if (!encoded.ok) return writeStatus(encoded.error);
       send(code, encoded.value.contentType, encoded.value.body);
     },
     writeStatus,
@@ -259,7 +260,7 @@ export function createRequestContext(req: NodeRequest, res: NodeResponse, option
     startWatch(): WatchStream {
       const watch = encoding.watchEncoder(req.headers.accept, url.searchParams, endpoint());
       if (!watch.ok) {
-        writeStatus(watch.status);
+        writeStatus(watch.error);
         return closedStream;
       }
       const s = stream(200, { 'Content-Type': watch.value.contentType, 'Cache-Control': 'no-cache, private' });

@@ -5,35 +5,29 @@
  */
 import jsonPatchLib from 'fast-json-patch';
 import type { Operation } from 'fast-json-patch';
-import { badRequest, failure, type Status } from '@svc-apiserver/api';
-
-/** Why a JSON patch failed, or its result. */
-export type JsonPatchResult = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly status: Status };
+import { badRequest, fail, failure, ok, type Result, type Status } from '@svc-apiserver/api';
 
 const operations = new Set(['add', 'remove', 'replace', 'move', 'copy', 'test']);
 
 /** Applies a JSON patch document to a copy of `target`. */
-export function applyJsonPatch(target: unknown, patch: unknown): JsonPatchResult {
+export function applyJsonPatch(target: unknown, patch: unknown): Result<unknown> {
   if (!Array.isArray(patch)) {
-    return { ok: false, status: badRequest('json: cannot unmarshal object into Go value of type jsonpatch.Patch') };
+    return fail(badRequest('json: cannot unmarshal object into Go value of type jsonpatch.Patch'));
   }
   for (const op of patch as unknown[]) {
     const o = op as { op?: unknown; path?: unknown };
     if (typeof op !== 'object' || op === null || typeof o.op !== 'string' || !operations.has(o.op)) {
-      return { ok: false, status: badRequest(`Unexpected kind: ${typeof o?.op === 'string' ? o.op : 'unknown'}`) };
+      return fail(badRequest(`Unexpected kind: ${typeof o?.op === 'string' ? o.op : 'unknown'}`));
     }
-    if (typeof o.path !== 'string') return { ok: false, status: badRequest(`operation ${o.op} is missing path`) };
+    if (typeof o.path !== 'string') return fail(badRequest(`operation ${o.op} is missing path`));
   }
   try {
     const result = jsonPatchLib.applyPatch(structuredClone(target), patch as Operation[], true, true, true);
-    return { ok: true, value: result.newDocument };
+    return ok(result.newDocument);
   } catch (err) {
     const why = err instanceof Error ? err.message.split('\n')[0]! : String(err);
-    return {
-      ok: false,
-      status: failure('Invalid', 'the server rejected our request due to an error in our request', {
+    return fail(failure('Invalid', 'the server rejected our request due to an error in our request', {
         causes: [{ reason: 'UnexpectedServerResponse', message: why }],
-      }),
-    };
+      }));
   }
 }

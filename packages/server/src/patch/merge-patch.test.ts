@@ -21,9 +21,9 @@ test('JSON patch applies RFC 6902 operations and reports failures', () => {
   assert.ok(r.ok);
   assert.deepEqual(r.value, { a: [1, 2, 3], b: [1, 2, 3] });
   const failed = applyJsonPatch({ a: 1 }, [{ op: 'test', path: '/a', value: 2 }]);
-  assert.ok(!failed.ok && failed.status.code === 422);
+  assert.ok(!failed.ok && failed.error.code === 422);
   const missing = applyJsonPatch({ a: 1 }, [{ op: 'replace', path: '/b', value: 2 }]);
-  assert.ok(!missing.ok && missing.status.code === 422);
+  assert.ok(!missing.ok && missing.error.code === 422);
   const malformed = applyJsonPatch({ a: 1 }, { op: 'add' });
-  assert.ok(!malformed.ok && malformed.status.code === 400);
+  assert.ok(!malformed.ok && malformed.error.code === 400);
 });

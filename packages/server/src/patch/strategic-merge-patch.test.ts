@@ -429,9 +429,9 @@ for (const tc of cases) {
     }
     assert.equal(result.ok, false, `expected an error, got ${JSON.stringify(result)}`);
     if (result.ok) return;
-    assert.equal(result.code, tc.error.code);
-    if (typeof tc.error.message === 'string') assert.equal(result.message, tc.error.message);
-    else assert.match(result.message, tc.error.message);
+    assert.equal(result.error.code, tc.error.code);
+    if (typeof tc.error.message === 'string') assert.equal(result.error.message, tc.error.message);
+    else assert.match(result.error.message, tc.error.message);
   });
 }
 

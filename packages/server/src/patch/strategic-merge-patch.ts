@@ -14,6 +14,7 @@
  * `$deleteFromPrimitiveList/<field>`. Like upstream, `$patch: merge` is rejected, and directives inside a value that
  * is taken whole (a new key, a replaced list) are kept as written, to be reported as unknown fields by decoding.
  */
+import { ok, type Result } from '@svc-apiserver/api';
 import { permissivePatchSchema, type PatchSchema } from './patch-schema.js';
 
 /**
@@ -24,30 +25,28 @@ import { permissivePatchSchema, type PatchSchema } from './patch-schema.js';
  */
 export type StrategicMergePatchErrorCode = 400 | 422 | 500;
 
-/** Result of {@link strategicMergePatch}. */
-export type StrategicMergePatchResult =
-  | { readonly ok: true; readonly value: unknown }
-  | { readonly ok: false; readonly code: StrategicMergePatchErrorCode; readonly message: string };
+/** Why {@link strategicMergePatch} failed: kube-apiserver's code for it and the patch package's error text. */
+export interface StrategicMergePatchError {
+  readonly code: StrategicMergePatchErrorCode;
+  readonly message: string;
+}
 
 /**
  * Applies a strategic merge patch to `original` (a decoded object) under `schema`, like kube-apiserver 1.27's
  * `strategicpatch.StrategicMergeMapPatch`. Pure: neither input is modified; the value is a new object.
  * A patch that is JSON `null` changes nothing (upstream decodes it into an empty map).
  */
-export function strategicMergePatch(original: unknown, patch: unknown, schema: PatchSchema): StrategicMergePatchResult {
-  if (patch === null) return { ok: true, value: cloneJson(original) };
+export function strategicMergePatch(original: unknown, patch: unknown, schema: PatchSchema): Result<unknown, StrategicMergePatchError> {
+  if (patch === null) return ok(cloneJson(original));
   if (!isMap(patch)) {
-    return {
-      ok: false,
-      code: 400,
-      message: `json: cannot unmarshal ${jsonKindName(patch)} into Go value of type map[string]interface {}`,
-    };
+    const message = `json: cannot unmarshal ${jsonKindName(patch)} into Go value of type map[string]interface {}`;
+    return { ok: false, error: { code: 400, message } };
   }
   const target = isMap(original) ? (cloneJson(original) as JsonMap) : {};
   try {
-    return { ok: true, value: mergeMap(target, cloneJson(patch) as JsonMap, schema) };
+    return ok(mergeMap(target, cloneJson(patch) as JsonMap, schema));
   } catch (error) {
-    if (error instanceof PatchFailure) return { ok: false, code: error.code, message: error.message };
+    if (error instanceof PatchFailure) return { ok: false, error: { code: error.code, message: error.message } };
     throw error;
   }
 }

@@ -79,7 +79,7 @@ function roundTrip(names: Names, object: Record<string, unknown>): unknown {
   const bytes = codec.encode(object);
   assert.ok(bytes, `${String(object['kind'])} has a message type`);
   const back = codec.decode(bytes);
-  assert.ok(back.ok, back.ok ? '' : back.status.message);
+  assert.ok(back.ok, back.ok ? '' : back.error.message);
   return back.value;
 }
 
@@ -147,10 +147,10 @@ test('envelope: prefix, typeMeta, raw, empty encoding fields; data without the p
   assert.equal(env.value.contentType, '');
   const bad = codec.decode(bytes.subarray(4));
   assert.ok(!bad.ok);
-  assert.equal(bad.status.code, 400);
-  assert.match(bad.status.message ?? '', /expected prefix \[107 56 115 0\]/);
+  assert.equal(bad.error.code, 400);
+  assert.match(bad.error.message ?? '', /expected prefix \[107 56 115 0\]/);
   const unknownKind = codec.decode(encodeEnvelope('v1', 'NoSuchKind', new Uint8Array()));
-  assert.ok(!unknownKind.ok && unknownKind.status.code === 400);
+  assert.ok(!unknownKind.ok && unknownKind.error.code === 400);
   assert.ok(!codec.decode(new Uint8Array()).ok);
   assert.equal(codec.encode({ apiVersion: 'example.com/v1', kind: 'Widget' }), undefined);
   assert.equal(codec.supports({ apiVersion: 'version' }), false);

@@ -6,16 +6,15 @@
  * envelope (the raw serializer client-go's watch decoder expects), its `object.raw` holding the enveloped object.
  */
 import type * as Protobuf from 'protobufjs';
-import { badRequest, type KubeObject, type Names, type Status, type WatchEvent } from '@svc-apiserver/api';
+import {
+  badRequest, fail, ok, type KubeObject, type Names, type Result, type Status, type WatchEvent,
+} from '@svc-apiserver/api';
 import { fromMessage, toMessage } from './convert.js';
 import { hasMessages, messageTypeFor, metaType } from './message-types.js';
 import { kubeProtoRoot } from './proto-root.js';
 
 /** The prefix of every enveloped message: `k8s` and a zero byte. */
 export const protobufPrefix: Uint8Array = Uint8Array.from([0x6b, 0x38, 0x73, 0x00]);
-
-/** A decode result. */
-export type DecodeOutcome<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly status: Status };
 
 /** The `runtime.Unknown` envelope. */
 export interface Envelope {
@@ -35,7 +34,7 @@ export interface ProtobufCodec {
   /** The enveloped bytes of an object; undefined when its kind has no message type. */
   encode(object: unknown): Uint8Array | undefined;
   /** Decodes enveloped bytes into the plain JSON-shaped object (apiVersion/kind from the envelope); 400 otherwise. */
-  decode(bytes: Uint8Array): DecodeOutcome<KubeObject>;
+  decode(bytes: Uint8Array): Result<KubeObject>;
   /** One watch stream frame; undefined when the event's object has no message type. */
   encodeWatchFrame(event: WatchEvent | { readonly type: string; readonly object: unknown }): Uint8Array | undefined;
 }
@@ -56,26 +55,23 @@ export function encodeEnvelope(apiVersion: string, kind: string, raw: Uint8Array
 const prefixMessage = `provided data does not appear to be a protobuf message, expected prefix [${[...protobufPrefix].join(' ')}]`;
 
 /** Reads the envelope after checking the prefix; 400 for data without it or a malformed envelope. */
-export function decodeEnvelope(bytes: Uint8Array): DecodeOutcome<Envelope> {
-  if (bytes.length === 0) return { ok: false, status: badRequest('empty data') };
+export function decodeEnvelope(bytes: Uint8Array): Result<Envelope> {
+  if (bytes.length === 0) return fail(badRequest('empty data'));
   if (bytes.length < protobufPrefix.length || protobufPrefix.some((b, i) => bytes[i] !== b)) {
-    return { ok: false, status: badRequest(prefixMessage) };
+    return fail(badRequest(prefixMessage));
   }
   try {
     const msg = unknownType().decode(bytes.subarray(protobufPrefix.length)) as unknown as Record<string, unknown>;
     const typeMeta = (msg['typeMeta'] ?? {}) as Record<string, string | undefined>;
-    return {
-      ok: true,
-      value: {
+    return ok({
         apiVersion: typeMeta['apiVersion'] ?? '',
         kind: typeMeta['kind'] ?? '',
         raw: (msg['raw'] as Uint8Array | undefined) ?? new Uint8Array(0),
         contentEncoding: (msg['contentEncoding'] as string | undefined) ?? '',
         contentType: (msg['contentType'] as string | undefined) ?? '',
-      },
-    };
+      });
   } catch (e) {
-    return { ok: false, status: badRequest(`unable to decode the protobuf envelope: ${(e as Error).message}`) };
+    return fail(badRequest(`unable to decode the protobuf envelope: ${(e as Error).message}`));
   }
 }
 
@@ -99,26 +95,26 @@ export function protobufCodec(names: Names): ProtobufCodec {
     const tm = typeMetaOf(object);
     return tm ? messageTypeFor(names, tm.apiVersion, tm.kind) : undefined;
   };
-  const decode = (bytes: Uint8Array): DecodeOutcome<KubeObject> => {
+  const decode = (bytes: Uint8Array): Result<KubeObject> => {
     const env = decodeEnvelope(bytes);
     if (!env.ok) return env;
     const { apiVersion, kind, raw, contentEncoding } = env.value;
-    if (contentEncoding !== '') return { ok: false, status: badRequest(`unsupported content encoding ${JSON.stringify(contentEncoding)} in the protobuf envelope`) };
-    if (kind === '') return { ok: false, status: badRequest('Object \'Kind\' is missing in the protobuf envelope') };
+    if (contentEncoding !== '') return fail(badRequest(`unsupported content encoding ${JSON.stringify(contentEncoding)} in the protobuf envelope`));
+    if (kind === '') return fail(badRequest('Object \'Kind\' is missing in the protobuf envelope'));
     const type = messageTypeFor(names, apiVersion, kind);
-    if (!type) return { ok: false, status: badRequest(`no kind "${kind}" is registered for version "${apiVersion}"`) };
+    if (!type) return fail(badRequest(`no kind "${kind}" is registered for version "${apiVersion}"`));
     let msg: Record<string, unknown>;
     try {
       msg = type.decode(raw) as unknown as Record<string, unknown>;
     } catch (e) {
-      return { ok: false, status: badRequest(`unable to decode ${kind}: ${(e as Error).message}`) };
+      return fail(badRequest(`unable to decode ${kind}: ${(e as Error).message}`));
     }
     const nested = (inner: Uint8Array): unknown => {
       const d = decode(inner);
       return d.ok ? d.value : undefined;
     };
     const body = fromMessage(type, msg, nested) as Record<string, unknown>;
-    return { ok: true, value: { apiVersion, kind, ...body } as KubeObject };
+    return ok({ apiVersion, kind, ...body } as KubeObject);
   };
   const encode = (object: unknown): Uint8Array | undefined => {
     const tm = typeMetaOf(object);

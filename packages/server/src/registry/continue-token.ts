@@ -6,8 +6,7 @@
  * it stays opaque, and anything that is not a token this server issued is a 400.
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { badRequest } from '@svc-apiserver/api';
-import type { Outcome } from '../http/context.js';
+import { badRequest, fail, ok, type Result } from '@svc-apiserver/api';
 
 /** A decoded continue token. */
 export interface ContinueToken {
@@ -23,7 +22,7 @@ export interface ContinueToken {
 export interface ContinueTokens {
   encode(token: ContinueToken): string;
   /** 400 BadRequest (kube's `invalid continue token: ...`) for anything this server did not issue. */
-  decode(value: string): Outcome<ContinueToken>;
+  decode(value: string): Result<ContinueToken>;
 }
 
 /** The 410 message for a token whose snapshot was compacted away (kube-apiserver's wording). */
@@ -35,7 +34,7 @@ const signatureBytes = 16;
 /** Tokens signed with `key` (default: a random key of this process, so tokens die with it). */
 export function continueTokens(key: Uint8Array = randomBytes(32)): ContinueTokens {
   const sign = (payload: string): Buffer => createHmac('sha256', key).update(payload).digest().subarray(0, signatureBytes);
-  const invalid = (why: string): Outcome<ContinueToken> => ({ ok: false, status: badRequest(`invalid continue token: continue key is not valid: ${why}`) });
+  const invalid = (why: string): Result<ContinueToken> => (fail(badRequest(`invalid continue token: continue key is not valid: ${why}`)));
   return {
     encode(token) {
       const payload = JSON.stringify({ v: 1, rv: token.revision, start: token.start, ...(token.remaining !== undefined ? { n: token.remaining } : {}) });
@@ -61,8 +60,8 @@ export function continueTokens(key: Uint8Array = randomBytes(32)): ContinueToken
       }
       if (typeof start !== 'string' || start === '') return invalid('encoded start key empty');
       const token: ContinueToken = { revision: rv, start };
-      if (typeof n === 'number' && Number.isInteger(n) && n >= 0) return { ok: true, value: { ...token, remaining: n } };
-      return { ok: true, value: token };
+      if (typeof n === 'number' && Number.isInteger(n) && n >= 0) return ok({ ...token, remaining: n });
+      return ok(token);
     },
   };
 }

@@ -51,7 +51,7 @@ function runClient(store: Store, def: ResourceDef, random: () => number, stopped
       do {
         const page = await store.list(def, { namespace: 'default', selection: selectEverything, limit, ...(token ? { continue: token } : rv !== undefined ? { resourceVersion: rv } : {}) });
         if (!page.ok) {
-          assert.equal(page.status.code, 410, `${seedInfo}: ${page.status.message}`);
+          assert.equal(page.error.code, 410, `${seedInfo}: ${page.error.message}`);
           expired = true;
           break;
         }
@@ -104,7 +104,7 @@ function runClient(store: Store, def: ResourceDef, random: () => number, stopped
       end: () => end('resume'),
     }).then((started) => {
       if (!started.ok) {
-        assert.equal(started.status.code, 410);
+        assert.equal(started.error.code, 410);
         end('relist');
       } else if (settled) started.value.cancel();
       else handle = started.value;

@@ -145,7 +145,7 @@ export function startInformer(registry: Registry, def: ResourceDef, options: Inf
       },
     });
     if (!started.ok) {
-      restart(started.status.code === 410 ? undefined : last, started.status.message ?? 'watch failed');
+      restart(started.error.code === 410 ? undefined : last, started.error.message ?? 'watch failed');
       return;
     }
     if (stopped) {

@@ -7,9 +7,9 @@
  * storage at R.
  */
 import {
-  apiVersionOf, gone, internalError, notFound, tooLargeResourceVersion, namesFor, type Names, type Status, type WatchEvent,
+  apiVersionOf, fail, gone, internalError, namesFor, notFound, ok, tooLargeResourceVersion, type Names, type Result,
+  type Status, type WatchEvent,
 } from '@svc-apiserver/api';
-import type { Outcome } from '../http/context.js';
 import type { Backend, BackendError } from '../storage/backend.js';
 import { keyUnderPrefix } from '../storage/key.js';
 import type { CacheSet } from '../storage/watch-cache/cache-set.js';
@@ -90,10 +90,12 @@ export interface WatchHandle {
 
 type WatchType = 'ADDED' | 'MODIFIED' | 'DELETED';
 
-/** A page read from storage, or why not. */
-type StoragePage =
-  | { readonly ok: true; readonly revision: number; readonly items: StoredObject[]; readonly next?: string }
-  | { readonly ok: false; readonly error: Extract<BackendError, { code: 'Compacted' | 'FutureRevision' }> };
+/** A page read from storage: the revision it was read at, its items, and the key the next page starts at. */
+interface StoragePage {
+  readonly revision: number;
+  readonly items: StoredObject[];
+  readonly next?: string;
+}
 
 const encoder = new TextEncoder();
 
@@ -166,20 +168,20 @@ export function createReader(backend: Backend, caches: CacheSet, options: Reader
   };
 
   /** The cache, once it has reached `revision`; a 504 after the brief wait. */
-  const freshCache = async (def: ResourceDef, revision: number): Promise<Outcome<ResourceCache | undefined>> => {
+  const freshCache = async (def: ResourceDef, revision: number): Promise<Result<ResourceCache | undefined>> => {
     const cache = await cacheOf(def);
     if (cache === undefined) {
       const current = await backend.currentRevision();
-      return revision > current ? { ok: false, status: tooLargeResourceVersion(revision, current) } : { ok: true, value: undefined };
+      return revision > current ? fail(tooLargeResourceVersion(revision, current)) : ok(undefined);
     }
-    if (await caches.waitFresh(revision, tooLargeWaitMs)) return { ok: true, value: cache };
-    return { ok: false, status: tooLargeResourceVersion(revision, cache.revision()) };
+    if (await caches.waitFresh(revision, tooLargeWaitMs)) return ok(cache);
+    return fail(tooLargeResourceVersion(revision, cache.revision()));
   };
 
   /** Reads one page from storage at `revision` (0: current) from `startKey`. */
   const storagePage = async (
     def: ResourceDef, prefix: string, selection: Selection, limit: number, revision: number, startKey: string | undefined,
-  ): Promise<StoragePage> => {
+  ): Promise<Result<StoragePage, Extract<BackendError, { code: 'Compacted' | 'FutureRevision' }>>> => {
     const codec = codecOf(def);
     const items: StoredObject[] = [];
     let at = revision;
@@ -187,16 +189,16 @@ export function createReader(backend: Backend, caches: CacheSet, options: Reader
     for (;;) {
       // One key beyond the page tells whether another selected object follows (the token starts there).
       const res = await backend.list(prefix, { revision: at, limit: limit > 0 ? limit + 1 : 0, ...(start !== undefined ? { startKey: start } : {}) });
-      if (!res.ok) return { ok: false, error: res.error };
+      if (!res.ok) return fail(res.error);
       at = res.value.revision;
       const kvs = res.value.kvs;
       for (const kv of kvs) {
         const o = codec.decode(kv);
         if (!selectsStored(def, selection, o)) continue;
-        if (limit > 0 && items.length === limit) return { ok: true, revision: at, items, next: kv.key };
+        if (limit > 0 && items.length === limit) return ok({ revision: at, items, next: kv.key });
         items.push(o);
       }
-      if (!res.value.more || kvs.length === 0) return { ok: true, revision: at, items };
+      if (!res.value.more || kvs.length === 0) return ok({ revision: at, items });
       start = `${kvs[kvs.length - 1]!.key}\u0000`;
     }
   };
@@ -222,7 +224,7 @@ export function createReader(backend: Backend, caches: CacheSet, options: Reader
     return { resourceVersion: String(revision), items, continue: tokens.encode({ revision, start, remaining }), remainingItemCount: remaining };
   };
 
-  const get = async (def: ResourceDef, namespace: string, name: string, resourceVersion?: string): Promise<Outcome<StoredObject>> => {
+  const get = async (def: ResourceDef, namespace: string, name: string, resourceVersion?: string): Promise<Result<StoredObject>> => {
     const rv = parseResourceVersion(resourceVersion);
     if (!rv.ok) return rv;
     const key = keyUnderPrefix(def.keyPrefix, def.namespaced ? namespace : undefined, name);
@@ -235,16 +237,16 @@ export function createReader(backend: Backend, caches: CacheSet, options: Reader
     }
     if (cache !== undefined) {
       const o = cache.get(key);
-      return o === undefined ? { ok: false, status: notFound(def.qualified, name) } : { ok: true, value: o };
+      return o === undefined ? fail(notFound(def.qualified, name)) : ok(o);
     }
     // Most recent: a read of storage (kube's quorum read).
     const res = await backend.get(key);
-    if (!res.ok) return { ok: false, status: internalError(res.error.code) };
-    if (res.value.kv === undefined) return { ok: false, status: notFound(def.qualified, name) };
-    return { ok: true, value: codecOf(def).decode(res.value.kv) };
+    if (!res.ok) return fail(internalError(res.error.code));
+    if (res.value.kv === undefined) return fail(notFound(def.qualified, name));
+    return ok(codecOf(def).decode(res.value.kv));
   };
 
-  const list = async (def: ResourceDef, query: ReadListQuery): Promise<Outcome<ListPage>> => {
+  const list = async (def: ResourceDef, query: ReadListQuery): Promise<Result<ListPage>> => {
     const limit = query.limit !== undefined && query.limit > 0 ? query.limit : 0;
     const mode = listReadMode(names, {
       resourceVersion: query.resourceVersion, resourceVersionMatch: query.resourceVersionMatch, limit, continue: query.continue,
@@ -264,7 +266,7 @@ export function createReader(backend: Backend, caches: CacheSet, options: Reader
         if (!fresh.ok) return fresh;
         cache = fresh.value;
       }
-      if (cache !== undefined) return { ok: true, value: cachePage(def, cache, prefix, selection, limit) };
+      if (cache !== undefined) return ok(cachePage(def, cache, prefix, selection, limit));
       read = { kind: 'consistent' };
     }
 
@@ -288,23 +290,24 @@ export function createReader(backend: Backend, caches: CacheSet, options: Reader
       if (await caches.waitFresh(revision, tooLargeWaitMs)) page = await storagePage(def, prefix, selection, limit, revision, start);
     }
     if (!page.ok) {
-      if (page.error.code === 'FutureRevision') return { ok: false, status: tooLargeResourceVersion(revision, page.error.currentRevision) };
+      if (page.error.code === 'FutureRevision') return fail(tooLargeResourceVersion(revision, page.error.currentRevision));
       if (token !== undefined) {
         // kube's handleCompactedErrorForPaging: 410 with a token that continues at the newest revision.
         const status = gone(expiredContinueMessage);
         status.metadata = { continue: tokens.encode({ revision: -1, start: token }) };
-        return { ok: false, status };
+        return fail(status);
       }
-      return { ok: false, status: tooOld(revision, page.error.compactRevision) };
+      return fail(tooOld(revision, page.error.compactRevision));
     }
-    const out: { -readonly [K in keyof ListPage]: ListPage[K] } = { resourceVersion: String(page.revision), items: page.items };
-    if (page.next !== undefined) {
-      const nextStart = page.next.slice(prefix.length);
-      const left = remaining !== undefined && selection.everything && revision !== 0 ? remaining - page.items.length : undefined;
-      out.continue = tokens.encode({ revision: page.revision, start: nextStart, ...(left !== undefined ? { remaining: left } : {}) });
+    const { revision: readAt, items, next } = page.value;
+    const out: { -readonly [K in keyof ListPage]: ListPage[K] } = { resourceVersion: String(readAt), items };
+    if (next !== undefined) {
+      const nextStart = next.slice(prefix.length);
+      const left = remaining !== undefined && selection.everything && revision !== 0 ? remaining - items.length : undefined;
+      out.continue = tokens.encode({ revision: readAt, start: nextStart, ...(left !== undefined ? { remaining: left } : {}) });
       if (left !== undefined) out.remainingItemCount = left;
     }
-    return { ok: true, value: out };
+    return ok(out);
   };
 
   const bookmarkFrame = (def: ResourceDef, revision: number, initialEventsEnd: boolean): Uint8Array => {
@@ -314,7 +317,7 @@ export function createReader(backend: Backend, caches: CacheSet, options: Reader
     return frameOf('BOOKMARK', JSON.stringify({ kind: codec.kind, apiVersion: codec.apiVersion, metadata }));
   };
 
-  const watch = async (def: ResourceDef, query: WatchQuery, sink: WatchSink): Promise<Outcome<WatchHandle>> => {
+  const watch = async (def: ResourceDef, query: WatchQuery, sink: WatchSink): Promise<Result<WatchHandle>> => {
     const mode = watchMode(names, query, options.watchList ?? false);
     if (!mode.ok) return mode;
     const prefix = collectionPrefixOf(def, query.namespace);
@@ -363,12 +366,12 @@ export function createReader(backend: Backend, caches: CacheSet, options: Reader
     };
 
     // Storage's own watch: for a start older than the cache's window, or while the cache is down.
-    const storageWatch = async (after: number | undefined): Promise<Outcome<WatchHandle>> => {
+    const storageWatch = async (after: number | undefined): Promise<Result<WatchHandle>> => {
       const codec = codecOf(def);
       let from = after ?? 0;
       if (after === undefined) {
         const res = await backend.list(prefix);
-        if (!res.ok) return { ok: false, status: internalError(res.error.code) };
+        if (!res.ok) return fail(internalError(res.error.code));
         for (const kv of res.value.kvs) {
           const o = codec.decode(kv);
           if (selectsStored(def, selection, o)) emitState(o);
@@ -392,7 +395,7 @@ export function createReader(backend: Backend, caches: CacheSet, options: Reader
           sink.error(error.code === 'Compacted' ? tooOld(requested, error.compactRevision) : internalError(error.message));
         },
       });
-      return { ok: true, value: { cancel: () => { ended = true; w.cancel(); }, bookmark: () => {} } };
+      return ok({ cancel: () => { ended = true; w.cancel(); }, bookmark: () => {} });
     };
 
     const cache = await cacheOf(def);
@@ -441,9 +444,7 @@ export function createReader(backend: Backend, caches: CacheSet, options: Reader
       if (cw === undefined) return storageWatch(after);
       handle = cw;
     }
-    return {
-      ok: true,
-      value: {
+    return ok({
         cancel() {
           ended = true;
           handle.cancel();
@@ -452,8 +453,7 @@ export function createReader(backend: Backend, caches: CacheSet, options: Reader
           const revision = cache.revision();
           if (revision > last) sendBookmark(revision, false, true);
         },
-      },
-    };
+      });
   };
 
   return { get, list, watch, codecOf };

@@ -4,8 +4,9 @@
  * served, with kube-apiserver's validation (apimachinery's ValidateListOptions: a 422 Invalid on
  * `ListOptions.meta.<group>`; the etcd3 store's 400 for a continue token with a non-zero resourceVersion).
  */
-import { badRequest, invalid, type FieldError, type Names, type Status } from '@svc-apiserver/api';
-import type { Outcome } from '../http/context.js';
+import {
+  badRequest, fail, invalid, ok, type FieldError, type Names, type Result, type Status,
+} from '@svc-apiserver/api';
 
 /** How a read is served. */
 export type ReadMode =
@@ -32,15 +33,12 @@ export interface ReadParams {
 }
 
 /** Parses a resourceVersion: undefined when unset, a number, or a 400 (etcd3 store's `invalid resource version`). */
-export function parseResourceVersion(value: string | undefined): Outcome<number | undefined> {
-  if (value === undefined || value === '') return { ok: true, value: undefined };
+export function parseResourceVersion(value: string | undefined): Result<number | undefined> {
+  if (value === undefined || value === '') return ok(undefined);
   if (!/^\d+$/.test(value) || !Number.isSafeInteger(Number(value))) {
-    return {
-      ok: false,
-      status: badRequest(`invalid resource version: resourceVersion: Invalid value: ${JSON.stringify(value)}: strconv.ParseUint: parsing ${JSON.stringify(value)}: invalid syntax`),
-    };
+    return fail(badRequest(`invalid resource version: resourceVersion: Invalid value: ${JSON.stringify(value)}: strconv.ParseUint: parsing ${JSON.stringify(value)}: invalid syntax`));
   }
-  return { ok: true, value: Number(value) };
+  return ok(Number(value));
 }
 
 /** 422 `ListOptions.meta.<group> "" is invalid: ...`, as NewInvalid prints ListOptions errors. */
@@ -68,9 +66,9 @@ function listOptionErrors(p: ReadParams): FieldError[] {
 }
 
 /** The read a list makes (document 1's list table), or why it is invalid. */
-export function listReadMode(names: Names, p: ReadParams): Outcome<ReadMode> {
+export function listReadMode(names: Names, p: ReadParams): Result<ReadMode> {
   const errs = listOptionErrors(p);
-  if (errs.length > 0) return { ok: false, status: invalidListOptions(names, errs) };
+  if (errs.length > 0) return fail(invalidListOptions(names, errs));
   const rv = parseResourceVersion(p.resourceVersion);
   if (!rv.ok) return rv;
   const limit = p.limit ?? 0;
@@ -78,14 +76,14 @@ export function listReadMode(names: Names, p: ReadParams): Outcome<ReadMode> {
   if ((p.continue ?? '') !== '') {
     // rv=0 with a token is "Invalid, treated as Continue Token, Exact"; any other value is a 400.
     if (rv.value !== undefined && rv.value !== 0) {
-      return { ok: false, status: badRequest('specifying resource version is not allowed when using continue') };
+      return fail(badRequest('specifying resource version is not allowed when using continue'));
     }
-    return { ok: true, value: { kind: 'continue', token: p.continue! } };
+    return ok({ kind: 'continue', token: p.continue! });
   }
-  if (rv.value === undefined) return { ok: true, value: { kind: 'consistent' } };
-  if (rv.value === 0) return { ok: true, value: { kind: 'any' } };
-  if (match === 'Exact' || (match === '' && limit > 0)) return { ok: true, value: { kind: 'exact', revision: rv.value } };
-  return { ok: true, value: { kind: 'notOlderThan', revision: rv.value } };
+  if (rv.value === undefined) return ok({ kind: 'consistent' });
+  if (rv.value === 0) return ok({ kind: 'any' });
+  if (match === 'Exact' || (match === '' && limit > 0)) return ok({ kind: 'exact', revision: rv.value });
+  return ok({ kind: 'notOlderThan', revision: rv.value });
 }
 
 /** How a watch starts. */
@@ -96,7 +94,7 @@ export type WatchMode =
   | { readonly kind: 'after'; readonly read: ReadMode };
 
 /** validateWatchOptions plus the watch rows of the table. */
-export function watchMode(names: Names, p: ReadParams, watchListEnabled: boolean): Outcome<WatchMode> {
+export function watchMode(names: Names, p: ReadParams, watchListEnabled: boolean): Result<WatchMode> {
   const errs: FieldError[] = [];
   const match = p.resourceVersionMatch ?? '';
   if (p.sendInitialEvents !== undefined) {
@@ -108,12 +106,12 @@ export function watchMode(names: Names, p: ReadParams, watchListEnabled: boolean
     if (match !== 'NotOlderThan') errs.push(notSupported('resourceVersionMatch', match, ['NotOlderThan']));
     if ((p.continue ?? '') !== '') errs.push(forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden when continue is provided'));
   }
-  if (errs.length > 0) return { ok: false, status: invalidListOptions(names, errs) };
+  if (errs.length > 0) return fail(invalidListOptions(names, errs));
   const rv = parseResourceVersion(p.resourceVersion);
   if (!rv.ok) return rv;
   const read: ReadMode = rv.value === undefined ? { kind: 'consistent' } : rv.value === 0 ? { kind: 'any' } : { kind: 'notOlderThan', revision: rv.value };
-  if (p.sendInitialEvents === true) return { ok: true, value: { kind: 'state', read, initialEventsEnd: true } };
-  if (p.sendInitialEvents === false) return { ok: true, value: { kind: 'after', read } };
-  if (rv.value === undefined || rv.value === 0) return { ok: true, value: { kind: 'state', read, initialEventsEnd: false } };
-  return { ok: true, value: { kind: 'after', read: { kind: 'exact', revision: rv.value } } };
+  if (p.sendInitialEvents === true) return ok({ kind: 'state', read, initialEventsEnd: true });
+  if (p.sendInitialEvents === false) return ok({ kind: 'after', read });
+  if (rv.value === undefined || rv.value === 0) return ok({ kind: 'state', read, initialEventsEnd: false });
+  return ok({ kind: 'after', read: { kind: 'exact', revision: rv.value } });
 }

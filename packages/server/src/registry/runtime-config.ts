@@ -4,7 +4,7 @@
  * that level), `<group>/<version>` (core: `v1` or `api/v1`), `<group>/<version>/<resource>`. Broader keys apply
  * first, narrower ones override them. Without an entry a version is served unless it is alpha.
  */
-import type { Names } from '@svc-apiserver/api';
+import { fail, ok, type Names, type Result } from '@svc-apiserver/api';
 import type { ServedResource } from './served-resources.js';
 
 /** One parsed entry. */
@@ -21,7 +21,7 @@ export function versionLevel(version: string): 'ga' | 'beta' | 'alpha' {
 }
 
 /** Parses the flag's entries (already split at commas). */
-export function parseRuntimeConfig(entries: readonly string[]): { ok: true; value: RuntimeConfigEntry[] } | { ok: false; error: string } {
+export function parseRuntimeConfig(entries: readonly string[]): Result<RuntimeConfigEntry[], string> {
   const out: RuntimeConfigEntry[] = [];
   for (const raw of entries) {
     const entry = raw.trim();
@@ -29,11 +29,11 @@ export function parseRuntimeConfig(entries: readonly string[]): { ok: true; valu
     const eq = entry.indexOf('=');
     const key = (eq < 0 ? entry : entry.slice(0, eq)).trim();
     const value = eq < 0 ? 'true' : entry.slice(eq + 1).trim();
-    if (value !== 'true' && value !== 'false') return { ok: false, error: `invalid value of ${key}: ${value}, err: must be true or false` };
-    if (key === '') return { ok: false, error: `--runtime-config: empty key in ${JSON.stringify(entry)}` };
+    if (value !== 'true' && value !== 'false') return fail(`invalid value of ${key}: ${value}, err: must be true or false`);
+    if (key === '') return fail(`--runtime-config: empty key in ${JSON.stringify(entry)}`);
     out.push({ key: key.replace(/^\//, ''), enabled: value === 'true' });
   }
-  return { ok: true, value: out };
+  return ok(out);
 }
 
 /** `group/version` as a runtime-config key names it (`v1` for the core group). */
@@ -51,7 +51,7 @@ export function applyRuntimeConfig(
   entries: readonly RuntimeConfigEntry[],
   names: Names,
   knownGroupVersions: readonly string[] = [],
-): { ok: true; value: ServedResource[] } | { ok: false; error: string } {
+): Result<ServedResource[], string> {
   const known = new Set(knownGroupVersions.map((gv) => gv.replace(/^api\//, '')));
   for (const c of candidates) known.add(gvKey(names.group(c.groupKey), c.version));
   const levels = new Set(['api/all', 'api/ga', 'api/beta', 'api/alpha', 'api/legacy']);
@@ -61,7 +61,7 @@ export function applyRuntimeConfig(
     const parts = key.split('/');
     // A group-version, or a group-version plus one resource (the core group has no group part).
     const gv = parts.length === 1 ? key : parts.length === 2 ? (known.has(key) ? key : parts[0]!) : parts.slice(0, 2).join('/');
-    if (!known.has(gv)) return { ok: false, error: `--runtime-config: unknown api group version ${JSON.stringify(e.key)}` };
+    if (!known.has(gv)) return fail(`--runtime-config: unknown api group version ${JSON.stringify(e.key)}`);
   }
   const served: ServedResource[] = [];
   for (const c of candidates) {
@@ -80,5 +80,5 @@ export function applyRuntimeConfig(
     }
     if (on) served.push(c);
   }
-  return { ok: true, value: served };
+  return ok(served);
 }

@@ -3,10 +3,9 @@
  * `metadata.name`, `metadata.namespace` and the fields the resource's strategy makes selectable (kube's
  * SelectionPredicate).
  */
-import { badRequest, type KubeObject } from '@svc-apiserver/api';
+import { badRequest, fail, ok, type KubeObject, type Result } from '@svc-apiserver/api';
 import { matchesFields, parseFieldSelector, type FieldSelector } from '@svc-apiserver/api/field-selector';
 import { matchesLabels, parseLabelSelector, type LabelSelector } from '@svc-apiserver/api/label-selector';
-import type { Outcome } from '../http/context.js';
 import type { StoredObject } from '../storage/watch-cache/stored-object.js';
 import type { ResourceDef } from './resource-def.js';
 
@@ -29,25 +28,22 @@ export function objectFields(def: ResourceDef, object: KubeObject): Record<strin
 }
 
 /** Parses `labelSelector` and `fieldSelector`: 400 BadRequest for malformed selectors or unsupported field labels. */
-export function parseSelection(def: ResourceDef, labelSelector: string | null, fieldSelector: string | null): Outcome<Selection> {
+export function parseSelection(def: ResourceDef, labelSelector: string | null, fieldSelector: string | null): Result<Selection> {
   const labels = parseLabelSelector(labelSelector ?? '');
-  if (!labels.ok) return { ok: false, status: badRequest(labels.message) };
+  if (!labels.ok) return fail(badRequest(labels.error));
   const fields = parseFieldSelector(fieldSelector ?? '');
-  if (!fields.ok) return { ok: false, status: badRequest(fields.message) };
+  if (!fields.ok) return fail(badRequest(fields.error));
   const supported = new Set(['metadata.name', ...(def.namespaced ? ['metadata.namespace'] : [])]);
   const probe = def.strategy.selectableFields?.({}) ?? {};
   for (const key of Object.keys(probe)) supported.add(key);
   for (const r of fields.value.requirements) {
-    if (!supported.has(r.field)) return { ok: false, status: badRequest(`field label not supported: ${r.field}`) };
+    if (!supported.has(r.field)) return fail(badRequest(`field label not supported: ${r.field}`));
   }
-  return {
-    ok: true,
-    value: {
+  return ok({
       labels: labels.value,
       fields: fields.value,
       everything: labels.value.requirements.length === 0 && fields.value.requirements.length === 0,
-    },
-  };
+    });
 }
 
 /** True when the selection selects the object. */

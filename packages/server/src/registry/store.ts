@@ -6,12 +6,12 @@
  * writes are raw, for the registry's operations (operations/) only, which a test checks.
  */
 import {
-  alreadyExists, apiVersionOf, serviceUnavailable, badRequest, conflict, gone, internalError, notFound, optimisticLockMessage,
-  tooLargeResourceVersion, type KubeList, type KubeObject, type Status, type WatchEvent,
+  alreadyExists, apiVersionOf, badRequest, conflict, fail, gone, internalError, notFound, ok, optimisticLockMessage,
+  serviceUnavailable, tooLargeResourceVersion, type Fail, type KubeList, type KubeObject, type Ok, type Result,
+  type Status, type WatchEvent,
 } from '@svc-apiserver/api';
 import type { Backend, KeyValue } from '../storage/backend.js';
 import { keyUnderPrefix } from '../storage/key.js';
-import type { Outcome } from '../http/context.js';
 import { generateName } from '../meta/generate-name.js';
 import { createCacheSet, type CacheSet, type CacheSetOptions } from '../storage/watch-cache/cache-set.js';
 import type { StoredObject } from '../storage/watch-cache/stored-object.js';
@@ -20,12 +20,15 @@ import type { Selection } from './selection.js';
 import { createReader, type ListPage, type ReaderOptions, type ReadListQuery, type WatchHandle, type WatchQuery, type WatchSink } from './reader.js';
 
 /**
- * A write's result; `conflict` tells the read-modify-write loop (operations/guaranteed-update.ts) that a fresh read
+ * A failed write; `conflict` tells the read-modify-write loop (operations/guaranteed-update.ts) that a fresh read
  * may succeed: the compare-and-swap lost to another writer.
  */
-export type WriteOutcome<T = KubeObject> =
-  | { readonly ok: true; readonly value: T }
-  | { readonly ok: false; readonly status: Status; readonly conflict: boolean };
+export interface WriteFailure extends Fail<Status> {
+  readonly conflict: boolean;
+}
+
+/** A write's result. */
+export type WriteResult<T = KubeObject> = Ok<T> | WriteFailure;
 
 /** What a list reads. */
 export type ListQuery = ReadListQuery;
@@ -39,22 +42,22 @@ export interface Store {
   readonly caches: CacheSet;
   readonly settings: StoreSettings;
   /** Reads with document 1's resourceVersion rules (unset: most recent, `0`: any, other: not older than). */
-  get(def: ResourceDef, namespace: string, name: string, resourceVersion?: string): Promise<Outcome<KubeObject>>;
+  get(def: ResourceDef, namespace: string, name: string, resourceVersion?: string): Promise<Result<KubeObject>>;
   /** One object as stored (get's serialized form comes from it). */
-  getStored(def: ResourceDef, namespace: string, name: string, resourceVersion?: string): Promise<Outcome<StoredObject>>;
+  getStored(def: ResourceDef, namespace: string, name: string, resourceVersion?: string): Promise<Result<StoredObject>>;
   /** A list with private copies of the items (in-process callers). */
-  list(def: ResourceDef, query: ListQuery): Promise<Outcome<KubeList>>;
+  list(def: ResourceDef, query: ListQuery): Promise<Result<KubeList>>;
   /** A list page of stored objects (the list handler streams their serialized forms). */
-  listPage(def: ResourceDef, query: ListQuery): Promise<Outcome<ListPage>>;
-  watch(def: ResourceDef, query: WatchQuery, sink: WatchSink): Promise<Outcome<WatchHandle>>;
+  listPage(def: ResourceDef, query: ListQuery): Promise<Result<ListPage>>;
+  watch(def: ResourceDef, query: WatchQuery, sink: WatchSink): Promise<Result<WatchHandle>>;
   /** Stops the watch caches (server shutdown, before the backend closes). */
   close(): void;
   /** Stores a new object; with `retryGenerateName`, a name collision picks a new random suffix. */
-  create(def: ResourceDef, object: KubeObject, options: { dryRun: boolean; retryGenerateName: boolean }): Promise<Outcome<KubeObject>>;
+  create(def: ResourceDef, object: KubeObject, options: { dryRun: boolean; retryGenerateName: boolean }): Promise<Result<KubeObject>>;
   /** Replaces an object if it is still at `object.metadata.resourceVersion`. */
-  update(def: ResourceDef, object: KubeObject, options: { dryRun: boolean }): Promise<WriteOutcome>;
+  update(def: ResourceDef, object: KubeObject, options: { dryRun: boolean }): Promise<WriteResult>;
   /** Removes an object if it is still at `current.metadata.resourceVersion`; answers the removed object. */
-  remove(def: ResourceDef, current: KubeObject, options: { dryRun: boolean }): Promise<WriteOutcome>;
+  remove(def: ResourceDef, current: KubeObject, options: { dryRun: boolean }): Promise<WriteResult>;
 }
 
 /** How many times a create picks a new generated name after a collision. */
@@ -119,7 +122,7 @@ export function createStore(backend: Backend, options: StoreOptions = {}): Store
     },
     async get(def, namespace, name, resourceVersion) {
       const got = await reader.get(def, namespace, name, resourceVersion);
-      return got.ok ? { ok: true, value: got.value.copy() } : got;
+      return got.ok ? ok(got.value.copy()) : got;
     },
     getStored: (def, namespace, name, resourceVersion) => reader.get(def, namespace, name, resourceVersion),
     async list(def, query) {
@@ -130,13 +133,13 @@ export function createStore(backend: Backend, options: StoreOptions = {}): Store
       if (p.continue !== undefined) metadata.continue = p.continue;
       if (p.remainingItemCount !== undefined) metadata.remainingItemCount = p.remainingItemCount;
       const items = p.items.map((o) => JSON.parse(o.itemJson()) as KubeObject);
-      return { ok: true, value: { kind: def.listKind, apiVersion: apiVersionOf(def.group, def.version), metadata, items } };
+      return ok({ kind: def.listKind, apiVersion: apiVersionOf(def.group, def.version), metadata, items });
     },
     listPage: (def, query) => reader.list(def, query),
     // A store that cannot be reached (etcd down) fails the watch with a 503 Status its caller retries, not a throw.
     watch: (def, query, sink) => reader.watch(def, query, sink).catch((e: unknown) => {
       if ((e as { code?: unknown } | null)?.code !== 'Unavailable') throw e;
-      return { ok: false as const, status: { ...serviceUnavailable('storage is unavailable, retry later'), details: { retryAfterSeconds: 1 } } };
+      return fail({ ...serviceUnavailable('storage is unavailable, retry later'), details: { retryAfterSeconds: 1 } });
     }),
     close: () => caches.close(),
 
@@ -144,17 +147,17 @@ export function createStore(backend: Backend, options: StoreOptions = {}): Store
       const meta = (object.metadata ??= {});
       if (options.dryRun) {
         const res = await backend.get(keyOf(def, object));
-        if (res.ok && res.value.kv !== undefined) return { ok: false, status: alreadyExists(def.qualified, meta.name ?? '') };
-        return { ok: true, value: object };
+        if (res.ok && res.value.kv !== undefined) return fail(alreadyExists(def.qualified, meta.name ?? ''));
+        return ok(object);
       }
       for (let attempt = 0; ; attempt++) {
         const res = await backend.create(keyOf(def, object), encode(def, object));
-        if (res.ok) return { ok: true, value: decodeStored(def, res.value) };
+        if (res.ok) return ok(decodeStored(def, res.value));
         if (options.retryGenerateName && meta.generateName && attempt < generateNameAttempts) {
           meta.name = generateName(meta.generateName);
           continue;
         }
-        return { ok: false, status: alreadyExists(def.qualified, meta.name ?? '') };
+        return fail(alreadyExists(def.qualified, meta.name ?? ''));
       }
     },
 
@@ -164,23 +167,23 @@ export function createStore(backend: Backend, options: StoreOptions = {}): Store
       const key = keyOf(def, object);
       if (options.dryRun) {
         const res = await backend.get(key);
-        if (!res.ok || res.value.kv === undefined) return { ok: false, status: notFound(def.qualified, name), conflict: false };
-        if (res.value.kv.modRevision !== expected) return { ok: false, status: conflict(def.qualified, name, optimisticLockMessage), conflict: true };
-        return { ok: true, value: object };
+        if (!res.ok || res.value.kv === undefined) return { ok: false, error: notFound(def.qualified, name), conflict: false };
+        if (res.value.kv.modRevision !== expected) return { ok: false, error: conflict(def.qualified, name, optimisticLockMessage), conflict: true };
+        return ok(object);
       }
       const res = await backend.update(key, encode(def, object), expected);
-      if (res.ok) return { ok: true, value: decodeStored(def, res.value) };
-      if (res.error.code === 'NotFound') return { ok: false, status: notFound(def.qualified, name), conflict: false };
-      return { ok: false, status: conflict(def.qualified, name, optimisticLockMessage), conflict: true };
+      if (res.ok) return ok(decodeStored(def, res.value));
+      if (res.error.code === 'NotFound') return { ok: false, error: notFound(def.qualified, name), conflict: false };
+      return { ok: false, error: conflict(def.qualified, name, optimisticLockMessage), conflict: true };
     },
 
     async remove(def, current, options) {
       const name = current.metadata?.name ?? '';
-      if (options.dryRun) return { ok: true, value: current };
+      if (options.dryRun) return ok(current);
       const res = await backend.delete(keyOf(def, current), Number(current.metadata?.resourceVersion ?? '0'));
-      if (res.ok) return { ok: true, value: current };
-      if (res.error.code === 'NotFound') return { ok: false, status: notFound(def.qualified, name), conflict: false };
-      return { ok: false, status: conflict(def.qualified, name, optimisticLockMessage), conflict: true };
+      if (res.ok) return ok(current);
+      if (res.error.code === 'NotFound') return { ok: false, error: notFound(def.qualified, name), conflict: false };
+      return { ok: false, error: conflict(def.qualified, name, optimisticLockMessage), conflict: true };
     },
   };
   return store;

@@ -9,6 +9,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import type { Result } from '@svc-apiserver/api';
 import type { Backend, BackendEvent, KeyValue } from './backend.js';
 
 /** What the suite gets from a backend's opener for each test. */
@@ -31,13 +32,13 @@ function freshPrefix(): string {
 }
 
 /** Unwraps a result a test expects to succeed (fails the test otherwise). */
-export function ok<T>(result: { ok: true; value: T } | { ok: false; error: unknown }): T {
+export function ok<T>(result: Result<T, unknown>): T {
   if (!result.ok) assert.fail(`expected success, got ${JSON.stringify(result.error)}`);
   return result.value;
 }
 
 /** Unwraps a result a test expects to fail, returning its error (fails the test otherwise). */
-export function err<E>(result: { ok: true; value: unknown } | { ok: false; error: E }): E {
+export function err<E>(result: Result<unknown, E>): E {
   if (result.ok) assert.fail(`expected an error, got ${JSON.stringify(result.value)}`);
   return result.error;
 }

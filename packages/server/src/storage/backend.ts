@@ -9,6 +9,7 @@
  * Failures a caller acts on are values ({@link BackendError}); a method rejects only when the store itself fails
  * (I/O error, lost connection), with an Error whose `code` is `Unavailable`.
  */
+import type { Result } from '@svc-apiserver/api';
 
 /** A stored key at one revision. */
 export interface KeyValue {
@@ -34,9 +35,7 @@ export type BackendError =
   | { readonly code: 'FutureRevision'; readonly currentRevision: number };
 
 /** A result: a value or a {@link BackendError}. */
-export type BackendResult<T, E extends BackendError['code'] = BackendError['code']> =
-  | { readonly ok: true; readonly value: T }
-  | { readonly ok: false; readonly error: Extract<BackendError, { code: E }> };
+export type BackendResult<T, E extends BackendError['code'] = BackendError['code']> = Result<T, Extract<BackendError, { code: E }>>;
 
 /** Options of a read. */
 export interface ReadOptions {

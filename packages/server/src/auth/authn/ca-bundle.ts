@@ -5,6 +5,7 @@
  */
 import { X509Certificate } from 'node:crypto';
 import { readFileSync, unwatchFile, watchFile, type Stats } from 'node:fs';
+import { fail, ok, type Result } from '@svc-apiserver/api';
 
 /** The certificates of a CA bundle, with its PEM text (the TLS server sends their names to clients). */
 export interface CaBundle {
@@ -29,13 +30,13 @@ export function pemBlocks(text: string): { label: string; block: string }[] {
 }
 
 /** Parses the CERTIFICATE blocks of PEM text; an error when there are none or one does not parse. */
-export function parseCertificates(pem: string): { ok: true; value: X509Certificate[] } | { ok: false; error: string } {
+export function parseCertificates(pem: string): Result<X509Certificate[], string> {
   const blocks = pemBlocks(pem).filter((b) => b.label === 'CERTIFICATE');
-  if (blocks.length === 0) return { ok: false, error: 'no certificate found' };
+  if (blocks.length === 0) return fail('no certificate found');
   try {
-    return { ok: true, value: blocks.map((b) => new X509Certificate(b.block)) };
+    return ok(blocks.map((b) => new X509Certificate(b.block)));
   } catch (e) {
-    return { ok: false, error: `unparsable certificate: ${(e as Error).message}` };
+    return fail(`unparsable certificate: ${(e as Error).message}`);
   }
 }
 
@@ -68,20 +69,20 @@ export interface FileCaBundleOptions {
  * A bundle read from a file and reloaded when it changes. Fails (as a value) when the file cannot be read or
  * parsed at start, as kube-apiserver refuses to start then.
  */
-export function fileCaBundle(path: string, options: FileCaBundleOptions = {}): { ok: true; value: CaBundle & { reload(): boolean } } | { ok: false; error: string } {
-  const read = (): { ok: true; pem: string; certs: X509Certificate[] } | { ok: false; error: string } => {
+export function fileCaBundle(path: string, options: FileCaBundleOptions = {}): Result<CaBundle & { reload(): boolean }, string> {
+  const read = (): Result<{ readonly pem: string; readonly certs: X509Certificate[] }, string> => {
     let pem: string;
     try {
       pem = readFileSync(path, 'utf8');
     } catch (e) {
-      return { ok: false, error: `cannot read ${path}: ${(e as Error).message}` };
+      return fail(`cannot read ${path}: ${(e as Error).message}`);
     }
     const parsed = parseCertificates(pem);
-    return parsed.ok ? { ok: true, pem, certs: parsed.value } : { ok: false, error: `${path}: ${parsed.error}` };
+    return parsed.ok ? ok({ pem, certs: parsed.value }) : fail(`${path}: ${parsed.error}`);
   };
   const first = read();
   if (!first.ok) return first;
-  let current = { pem: first.pem, certs: first.certs };
+  let current = first.value;
   let gen = 1;
   const listeners: (() => void)[] = [];
   const reload = (): boolean => {
@@ -90,8 +91,8 @@ export function fileCaBundle(path: string, options: FileCaBundleOptions = {}): {
       options.log?.(`keeping the previous CA bundle: ${next.error}`);
       return false;
     }
-    if (next.pem === current.pem) return false;
-    current = { pem: next.pem, certs: next.certs };
+    if (next.value.pem === current.pem) return false;
+    current = next.value;
     gen++;
     for (const l of listeners) l();
     return true;
@@ -102,15 +103,12 @@ export function fileCaBundle(path: string, options: FileCaBundleOptions = {}): {
     if (now.mtimeMs !== prev.mtimeMs || now.size !== prev.size || now.ino !== prev.ino) reload();
   };
   watchFile(path, { interval: options.intervalMs ?? 1000, persistent: false }, onStat);
-  return {
-    ok: true,
-    value: {
+  return ok({
       certificates: () => current.certs,
       pem: () => current.pem,
       generation: () => gen,
       onChange: (l) => listeners.push(l),
       close: () => unwatchFile(path, onStat),
       reload,
-    },
-  };
+    });
 }

@@ -4,6 +4,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import { request } from 'node:https';
+import { fail, ok, type Result } from '@svc-apiserver/api';
 
 /** Where and how to connect. */
 export interface HttpsTarget {
@@ -25,17 +26,17 @@ export interface HttpsResponse {
 const maxBodyBytes = 4 * 1024 * 1024;
 
 /** Sends one request; failures (connection, TLS, timeout, oversized body) come back as an error value. */
-export function httpsRequest(url: string, method: string, target: HttpsTarget, body?: string): Promise<{ ok: true; value: HttpsResponse } | { ok: false; error: string }> {
+export function httpsRequest(url: string, method: string, target: HttpsTarget, body?: string): Promise<Result<HttpsResponse, string>> {
   return new Promise((resolve) => {
     let u: URL;
     try {
       u = new URL(url);
     } catch {
-      resolve({ ok: false, error: `invalid URL ${url}` });
+      resolve(fail(`invalid URL ${url}`));
       return;
     }
     if (u.protocol !== 'https:') {
-      resolve({ ok: false, error: `only https URLs are allowed: ${url}` });
+      resolve(fail(`only https URLs are allowed: ${url}`));
       return;
     }
     const headers: Record<string, string> = { ...(target.headers ?? {}) };
@@ -47,13 +48,13 @@ export function httpsRequest(url: string, method: string, target: HttpsTarget, b
         size += c.length;
         if (size > maxBodyBytes) {
           req.destroy();
-          resolve({ ok: false, error: `response from ${u.host} is too large` });
+          resolve(fail(`response from ${u.host} is too large`));
           return;
         }
         chunks.push(c);
       });
-      res.on('end', () => resolve({ ok: true, value: { status: res.statusCode ?? 0, body: Buffer.concat(chunks) } }));
-      res.on('error', (e) => resolve({ ok: false, error: e.message }));
+      res.on('end', () => resolve(ok({ status: res.statusCode ?? 0, body: Buffer.concat(chunks) })));
+      res.on('error', (e) => resolve(fail(e.message)));
     };
     let req: ReturnType<typeof request>;
     try {
@@ -68,23 +69,23 @@ export function httpsRequest(url: string, method: string, target: HttpsTarget, b
       }, onResponse);
     } catch (e) {
       // Bad header values (a credential with a newline) throw synchronously.
-      resolve({ ok: false, error: (e as Error).message });
+      resolve(fail((e as Error).message));
       return;
     }
     req.on('timeout', () => req.destroy(new Error(`request to ${u.host} timed out`)));
-    req.on('error', (e) => resolve({ ok: false, error: e.message }));
+    req.on('error', (e) => resolve(fail(e.message)));
     req.end(body);
   });
 }
 
 /** GETs a JSON document (status 200 required). */
-export async function httpsGetJson(url: string, target: HttpsTarget): Promise<{ ok: true; value: unknown } | { ok: false; error: string }> {
+export async function httpsGetJson(url: string, target: HttpsTarget): Promise<Result<unknown, string>> {
   const res = await httpsRequest(url, 'GET', { ...target, headers: { accept: 'application/json', ...(target.headers ?? {}) } });
   if (!res.ok) return res;
-  if (res.value.status !== 200) return { ok: false, error: `${url}: status ${res.value.status}` };
+  if (res.value.status !== 200) return fail(`${url}: status ${res.value.status}`);
   try {
-    return { ok: true, value: JSON.parse(res.value.body.toString('utf8')) };
+    return ok(JSON.parse(res.value.body.toString('utf8')));
   } catch {
-    return { ok: false, error: `${url}: response is not JSON` };
+    return fail(`${url}: response is not JSON`);
   }
 }

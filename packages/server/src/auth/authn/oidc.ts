@@ -5,6 +5,7 @@
  * required claims; the username and groups come from configured claims with their prefixes.
  */
 import { createLocalJWKSet, decodeJwt, jwtVerify, type JSONWebKeySet, type JWTPayload } from 'jose';
+import { fail, ok, type Result } from '@svc-apiserver/api';
 import type { AuthenticationResult, TokenAuthenticator } from './authenticator.js';
 import { httpsGetJson } from './https-fetch.js';
 
@@ -48,7 +49,7 @@ export function validateOidcOptions(o: OidcOptions): string | undefined {
   return undefined;
 }
 
-const fail = (message: string): AuthenticationResult => ({ kind: 'error', message });
+const rejected = (message: string): AuthenticationResult => ({ kind: 'error', message });
 
 /** The OIDC authenticator. Discovery starts at once and is retried until it succeeds. */
 export function oidcAuthenticator(o: OidcOptions): OidcAuthenticator {
@@ -101,23 +102,23 @@ export function oidcAuthenticator(o: OidcOptions): OidcAuthenticator {
   };
   void refresh().then((ok) => ok || scheduleRetry());
 
-  const verify = async (token: string): Promise<{ ok: true; payload: JWTPayload } | { ok: false; error: string }> => {
+  const verify = async (token: string): Promise<Result<JWTPayload, string>> => {
     if (keys === undefined) {
-      if (inFlight === undefined && Date.now() - lastFailure < cooldown) return { ok: false, error: 'oidc authenticator not initialized' };
-      if (!(await refresh())) return { ok: false, error: 'oidc authenticator not initialized' };
+      if (inFlight === undefined && Date.now() - lastFailure < cooldown) return fail('oidc authenticator not initialized');
+      if (!(await refresh())) return fail('oidc authenticator not initialized');
     }
     for (let attempt = 0; attempt < 2; attempt++) {
       try {
         const { payload } = await jwtVerify(token, keys!, { issuer, algorithms: [...o.signingAlgs], requiredClaims: ['exp'] });
-        return { ok: true, payload };
+        return ok(payload);
       } catch (e) {
         const code = (e as { code?: string }).code;
         if (code === 'ERR_JWKS_NO_MATCHING_KEY' && attempt === 0 && Date.now() - lastKeyFetch >= cooldown && (await refresh())) continue;
-        if (code === 'ERR_JWT_EXPIRED') return { ok: false, error: 'oidc: token is expired' };
-        return { ok: false, error: 'oidc: token could not be verified' };
+        if (code === 'ERR_JWT_EXPIRED') return fail('oidc: token is expired');
+        return fail('oidc: token could not be verified');
       }
     }
-    return { ok: false, error: 'oidc: token could not be verified' };
+    return fail('oidc: token could not be verified');
   };
 
   return {
@@ -136,17 +137,17 @@ export function oidcAuthenticator(o: OidcOptions): OidcAuthenticator {
       // A token of another issuer belongs to another method.
       if (iss !== issuer) return { kind: 'none' };
       const verified = await verify(token);
-      if (!verified.ok) return fail(verified.error);
-      const claims = verified.payload as Record<string, unknown>;
+      if (!verified.ok) return rejected(verified.error);
+      const claims = verified.value as Record<string, unknown>;
       const aud = typeof claims.aud === 'string' ? [claims.aud] : Array.isArray(claims.aud) ? claims.aud : [];
-      if (!aud.includes(o.clientId) && claims.azp !== o.clientId) return fail('oidc: token was not issued for this client');
+      if (!aud.includes(o.clientId) && claims.azp !== o.clientId) return rejected('oidc: token was not issued for this client');
       for (const [k, v] of Object.entries(o.requiredClaims)) {
-        if (claims[k] !== v) return fail(`oidc: required claim ${k} is missing or has another value`);
+        if (claims[k] !== v) return rejected(`oidc: required claim ${k} is missing or has another value`);
       }
       const rawName = claims[o.usernameClaim];
-      if (typeof rawName !== 'string' || rawName === '') return fail(`oidc: claim ${JSON.stringify(o.usernameClaim)} not present`);
+      if (typeof rawName !== 'string' || rawName === '') return rejected(`oidc: claim ${JSON.stringify(o.usernameClaim)} not present`);
       if (o.usernameClaim === 'email' && claims.email_verified !== undefined && claims.email_verified !== true) {
-        return fail('oidc: email not verified');
+        return rejected('oidc: email not verified');
       }
       const prefix = o.usernamePrefix === '-' ? '' : o.usernamePrefix !== '' ? o.usernamePrefix : o.usernameClaim === 'email' ? '' : `${issuer}#`;
       let groups: string[] = [];
@@ -155,7 +156,7 @@ export function oidcAuthenticator(o: OidcOptions): OidcAuthenticator {
         // kube-apiserver accepts one string as a single group as well as an array of strings.
         if (typeof g === 'string') groups = [g];
         else if (Array.isArray(g) && g.every((x) => typeof x === 'string')) groups = g as string[];
-        else return fail(`oidc: claim ${JSON.stringify(o.groupsClaim)} is not a string or an array of strings`);
+        else return rejected(`oidc: claim ${JSON.stringify(o.groupsClaim)} is not a string or an array of strings`);
         groups = groups.map((x) => o.groupsPrefix + x);
       }
       return { kind: 'user', method: 'oidc', user: { username: prefix + rawName, groups } };

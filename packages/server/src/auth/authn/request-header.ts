@@ -4,8 +4,7 @@
  * against the proxy CA bundle and, when names are configured, has one of the allowed common names. Extra keys are
  * the header name after the prefix, lowercased and percent-decoded.
  */
-import type { Authenticator } from './authenticator.js';
-import { headerNames, headerValues } from './authenticator.js';
+import { headerNames, headerValues, type Authenticator } from './authenticator.js';
 import type { CaBundle } from './ca-bundle.js';
 import { chainVerifier, subjectValues } from './x509.js';
 
@@ -51,7 +50,7 @@ export function requestHeaderAuthenticator(o: RequestHeaderOptions): RequestHead
       const verdict = verify(request.clientCertificates);
       if (!verdict.ok) return { kind: 'error', message: `request-header proxy certificate: ${verdict.error}` };
       if (o.allowedNames.length > 0) {
-        const cn = subjectValues(verdict.leaf.subject, 'CN')[0] ?? '';
+        const cn = subjectValues(verdict.value.subject, 'CN')[0] ?? '';
         if (!o.allowedNames.includes(cn)) return { kind: 'error', message: 'request-header proxy certificate has a common name that is not allowed' };
       }
       let username = '';

@@ -6,9 +6,8 @@
  * legacy tokens with `--service-account-lookup` (the default).
  */
 import { decodeJwt, decodeProtectedHeader, jwtVerify, type JWTPayload } from 'jose';
-import type { KubeObject, Names } from '@svc-apiserver/api';
-import type { AuthenticationResult, TokenAuthenticator } from './authenticator.js';
-import { intersectAudiences } from './authenticator.js';
+import { fail, ok, type KubeObject, type Names, type Result } from '@svc-apiserver/api';
+import { intersectAudiences, type AuthenticationResult, type TokenAuthenticator } from './authenticator.js';
 import { isDeleting, secretValue, type LookupResource, type ObjectGetter } from './object-getter.js';
 import type { VerificationKey } from '../serviceaccount/keys.js';
 import {
@@ -31,7 +30,7 @@ export interface ServiceAccountAuthenticatorOptions {
 /** How much clock skew expiry and not-before checks allow (go-jose's default leeway). */
 const leewaySeconds = 60;
 
-const fail = (message: string): AuthenticationResult => ({ kind: 'error', message });
+const rejected = (message: string): AuthenticationResult => ({ kind: 'error', message });
 
 interface Ref {
   name?: unknown;
@@ -51,7 +50,7 @@ export function serviceAccountAuthenticator(options: ServiceAccountAuthenticator
     return object;
   };
 
-  const verify = async (token: string, issuer: string, legacy: boolean): Promise<{ ok: true; payload: JWTPayload } | { ok: false; result: AuthenticationResult }> => {
+  const verify = async (token: string, issuer: string, legacy: boolean): Promise<Result<JWTPayload, AuthenticationResult>> => {
     let alg: string | undefined;
     let kid: string | undefined;
     try {
@@ -59,9 +58,9 @@ export function serviceAccountAuthenticator(options: ServiceAccountAuthenticator
       alg = header.alg;
       kid = header.kid;
     } catch {
-      return { ok: false, result: fail('malformed token') };
+      return fail(rejected('malformed token'));
     }
-    if (alg === undefined || !algorithms.includes(alg)) return { ok: false, result: fail('token signed with an unaccepted algorithm') };
+    if (alg === undefined || !algorithms.includes(alg)) return fail(rejected('token signed with an unaccepted algorithm'));
     const candidates = options.keys.filter((k) => k.algorithms.includes(alg!));
     candidates.sort((a, b) => Number(b.kid === kid) - Number(a.kid === kid));
     let last: unknown;
@@ -73,42 +72,42 @@ export function serviceAccountAuthenticator(options: ServiceAccountAuthenticator
           clockTolerance: leewaySeconds,
           ...(legacy ? {} : { requiredClaims: ['exp'] }),
         });
-        return { ok: true, payload };
+        return ok(payload);
       } catch (e) {
         last = e;
         const code = (e as { code?: string }).code;
         // A claim failure is the same for every key: the signature verified.
-        if (code === 'ERR_JWT_EXPIRED') return { ok: false, result: fail('token has expired') };
-        if (code === 'ERR_JWT_CLAIM_VALIDATION_FAILED') return { ok: false, result: fail('token claims are invalid') };
+        if (code === 'ERR_JWT_EXPIRED') return fail(rejected('token has expired'));
+        if (code === 'ERR_JWT_CLAIM_VALIDATION_FAILED') return fail(rejected('token claims are invalid'));
       }
     }
     void last;
-    return { ok: false, result: fail('token signature could not be verified') };
+    return fail(rejected('token signature could not be verified'));
   };
 
   const legacyToken = async (token: string, audiences: readonly string[] | undefined): Promise<AuthenticationResult> => {
     const verified = await verify(token, legacyIssuer, true);
-    if (!verified.ok) return verified.result;
-    const p = verified.payload as Record<string, unknown>;
+    if (!verified.ok) return verified.error;
+    const p = verified.value as Record<string, unknown>;
     const namespace = p[claims.namespace];
     const secretName = p[claims.secretName];
     const saName = p[claims.serviceAccountName];
     const saUid = p[claims.serviceAccountUid];
     if (typeof namespace !== 'string' || namespace === '' || typeof secretName !== 'string' || secretName === ''
       || typeof saName !== 'string' || saName === '' || typeof saUid !== 'string' || saUid === '') {
-      return fail('token is missing service account claims');
+      return rejected('token is missing service account claims');
     }
-    if (p.sub !== serviceAccountUsername(namespace, saName)) return fail('token subject does not match its claims');
+    if (p.sub !== serviceAccountUsername(namespace, saName)) return rejected('token subject does not match its claims');
     // Legacy tokens carry no audience: they are valid for the API server's own audiences only.
     const tokenAuds = audienceList(p.aud);
     const wanted = audiences ?? options.apiAudiences;
     const valid = intersectAudiences(tokenAuds.length > 0 ? tokenAuds : options.apiAudiences, wanted);
-    if (valid.length === 0 && options.apiAudiences.length > 0) return fail('token audiences are invalid for the target audiences');
+    if (valid.length === 0 && options.apiAudiences.length > 0) return rejected('token audiences are invalid for the target audiences');
     if (options.lookup) {
       const secret = await stillThere('secrets', namespace, secretName);
-      if (secret === undefined) return fail('token has been invalidated');
-      if (secretValue(secret, 'token') !== token) return fail('token does not match the stored copy');
-      if ((await stillThere('serviceaccounts', namespace, saName, saUid)) === undefined) return fail('token has been invalidated');
+      if (secret === undefined) return rejected('token has been invalidated');
+      if (secretValue(secret, 'token') !== token) return rejected('token does not match the stored copy');
+      if ((await stillThere('serviceaccounts', namespace, saName, saUid)) === undefined) return rejected('token has been invalidated');
     }
     return {
       kind: 'user',
@@ -120,24 +119,24 @@ export function serviceAccountAuthenticator(options: ServiceAccountAuthenticator
 
   const boundToken = async (token: string, issuer: string, audiences: readonly string[] | undefined): Promise<AuthenticationResult> => {
     const verified = await verify(token, issuer, false);
-    if (!verified.ok) return verified.result;
-    const p = verified.payload as Record<string, unknown>;
+    if (!verified.ok) return verified.error;
+    const p = verified.value as Record<string, unknown>;
     const wanted = audiences ?? options.apiAudiences;
     const valid = intersectAudiences(audienceList(p.aud), wanted);
-    if (valid.length === 0) return fail('token audiences are invalid for the target audiences');
+    if (valid.length === 0) return rejected('token audiences are invalid for the target audiences');
     const priv = p[claims.privateClaim] as { namespace?: unknown; serviceaccount?: Ref; pod?: Ref; secret?: Ref } | undefined;
     const namespace = priv?.namespace;
     const sa = priv?.serviceaccount;
     if (typeof namespace !== 'string' || namespace === '' || typeof sa?.name !== 'string' || typeof sa.uid !== 'string') {
-      return fail('token is missing service account claims');
+      return rejected('token is missing service account claims');
     }
-    if (p.sub !== serviceAccountUsername(namespace, sa.name)) return fail('token subject does not match its claims');
-    if ((await stillThere('serviceaccounts', namespace, sa.name, sa.uid)) === undefined) return fail('token has been invalidated');
+    if (p.sub !== serviceAccountUsername(namespace, sa.name)) return rejected('token subject does not match its claims');
+    if ((await stillThere('serviceaccounts', namespace, sa.name, sa.uid)) === undefined) return rejected('token has been invalidated');
     const extra: Record<string, string[]> = {};
     for (const [resource, ref] of [['pods', priv?.pod], ['secrets', priv?.secret]] as const) {
       if (ref === undefined) continue;
-      if (typeof ref.name !== 'string' || typeof ref.uid !== 'string') return fail('token has a malformed binding');
-      if ((await stillThere(resource, namespace, ref.name, ref.uid)) === undefined) return fail('token has been invalidated');
+      if (typeof ref.name !== 'string' || typeof ref.uid !== 'string') return rejected('token has a malformed binding');
+      if ((await stillThere(resource, namespace, ref.name, ref.uid)) === undefined) return rejected('token has been invalidated');
       if (resource === 'pods') {
         extra[claims.podNameExtra] = [ref.name];
         extra[claims.podUidExtra] = [ref.uid];

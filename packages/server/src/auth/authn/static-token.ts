@@ -3,6 +3,7 @@
  * of `token,user,uid[,"group1,group2"]` read once at start. Tokens last until the server restarts.
  */
 import { readFileSync } from 'node:fs';
+import { fail, ok, type Result } from '@svc-apiserver/api';
 import type { UserInfo } from '../user-info.js';
 import type { TokenAuthenticator } from './authenticator.js';
 
@@ -10,7 +11,7 @@ import type { TokenAuthenticator } from './authenticator.js';
  * Splits CSV text into records (RFC 4180 quoting, as Go's encoding/csv reads it with leading spaces trimmed).
  * Written here because the format is small and no dependency of this package parses CSV.
  */
-export function parseCsv(text: string): { ok: true; value: string[][] } | { ok: false; error: string } {
+export function parseCsv(text: string): Result<string[][], string> {
   const records: string[][] = [];
   let record: string[] = [];
   let field = '';
@@ -37,7 +38,7 @@ export function parseCsv(text: string): { ok: true; value: string[][] } | { ok: 
     if (atFieldStart && c === '"') {
       i++;
       for (;;) {
-        if (i >= src.length) return { ok: false, error: `line ${line}: extraneous or missing " in quoted-field` };
+        if (i >= src.length) return fail(`line ${line}: extraneous or missing " in quoted-field`);
         const q = src[i]!;
         if (q === '"') {
           if (src[i + 1] === '"') {
@@ -55,7 +56,7 @@ export function parseCsv(text: string): { ok: true; value: string[][] } | { ok: 
       atFieldStart = false;
       const after = src[i];
       if (after !== undefined && after !== ',' && after !== '\n' && after !== '\r') {
-        return { ok: false, error: `line ${line}: extraneous or missing " in quoted-field` };
+        return fail(`line ${line}: extraneous or missing " in quoted-field`);
       }
       continue;
     }
@@ -72,24 +73,24 @@ export function parseCsv(text: string): { ok: true; value: string[][] } | { ok: 
       i++;
       line++;
     } else if (c === '"') {
-      return { ok: false, error: `line ${line}: bare " in non-quoted-field` };
+      return fail(`line ${line}: bare " in non-quoted-field`);
     } else {
       field += c;
       i++;
     }
   }
   if (field !== '' || record.length > 0) endRecord();
-  return { ok: true, value: records };
+  return ok(records);
 }
 
 /** Reads a token file's text into its token → user table; an error names the bad record. */
-export function parseTokenFile(text: string, path = 'token file'): { ok: true; value: Map<string, UserInfo> } | { ok: false; error: string } {
+export function parseTokenFile(text: string, path = 'token file'): Result<Map<string, UserInfo>, string> {
   const parsed = parseCsv(text);
-  if (!parsed.ok) return { ok: false, error: `${path}: ${parsed.error}` };
+  if (!parsed.ok) return fail(`${path}: ${parsed.error}`);
   const tokens = new Map<string, UserInfo>();
   for (const [n, record] of parsed.value.entries()) {
     if (record.length < 3) {
-      return { ok: false, error: `token file '${path}' must have at least 3 columns (token, user name, user uid), found ${record.length} in record ${n + 1}` };
+      return fail(`token file '${path}' must have at least 3 columns (token, user name, user uid), found ${record.length} in record ${n + 1}`);
     }
     const [token, username, uid, groups] = record as [string, string, string, string | undefined];
     // kube-apiserver skips empty tokens with a warning: they could never be presented.
@@ -100,7 +101,7 @@ export function parseTokenFile(text: string, path = 'token file'): { ok: true; v
       groups: groups === undefined ? [] : groups.split(',').map((g) => g.trim()).filter((g) => g !== ''),
     });
   }
-  return { ok: true, value: tokens };
+  return ok(tokens);
 }
 
 /** The authenticator over a token table. */
@@ -115,13 +116,13 @@ export function staticTokenAuthenticator(tokens: ReadonlyMap<string, UserInfo>):
 }
 
 /** Loads `--token-auth-file`. */
-export function loadStaticTokenFile(path: string): { ok: true; value: TokenAuthenticator } | { ok: false; error: string } {
+export function loadStaticTokenFile(path: string): Result<TokenAuthenticator, string> {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
   } catch (e) {
-    return { ok: false, error: `cannot read token file: ${(e as Error).message}` };
+    return fail(`cannot read token file: ${(e as Error).message}`);
   }
   const table = parseTokenFile(text, path);
-  return table.ok ? { ok: true, value: staticTokenAuthenticator(table.value) } : table;
+  return table.ok ? ok(staticTokenAuthenticator(table.value)) : table;
 }

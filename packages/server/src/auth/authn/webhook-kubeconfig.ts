@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, isAbsolute, join } from 'node:path';
 import { parse } from 'yaml';
+import { fail, ok, type Result } from '@svc-apiserver/api';
 import type { HttpsTarget } from './https-fetch.js';
 
 /** Where the webhook is and how to talk to it. */
@@ -22,25 +23,25 @@ interface Named<T> {
 }
 
 /** Loads and checks a webhook connection file. */
-export function loadWebhookConnection(path: string): { ok: true; value: WebhookConnection } | { ok: false; error: string } {
+export function loadWebhookConnection(path: string): Result<WebhookConnection, string> {
   let doc: Record<string, unknown>;
   try {
     doc = (parse(readFileSync(path, 'utf8')) ?? {}) as Record<string, unknown>;
   } catch (e) {
-    return { ok: false, error: `${path}: ${(e as Error).message}` };
+    return fail(`${path}: ${(e as Error).message}`);
   }
   const base = dirname(path);
   const current = doc['current-context'];
-  if (typeof current !== 'string' || current === '') return { ok: false, error: `${path}: a current context is required` };
+  if (typeof current !== 'string' || current === '') return fail(`${path}: a current context is required`);
   const find = <T>(list: unknown, name: unknown, key: 'cluster' | 'user' | 'context'): T | undefined => {
     if (!Array.isArray(list)) return undefined;
     const entry = (list as Named<T>[]).find((e) => e?.name === name);
     return entry?.[key];
   };
   const context = find<{ cluster?: unknown; user?: unknown }>(doc.contexts, current, 'context');
-  if (context === undefined) return { ok: false, error: `${path}: context ${JSON.stringify(current)} not found` };
+  if (context === undefined) return fail(`${path}: context ${JSON.stringify(current)} not found`);
   const cluster = find<Record<string, unknown>>(doc.clusters, context.cluster, 'cluster');
-  if (cluster === undefined || typeof cluster.server !== 'string') return { ok: false, error: `${path}: cluster of context ${JSON.stringify(current)} has no server` };
+  if (cluster === undefined || typeof cluster.server !== 'string') return fail(`${path}: cluster of context ${JSON.stringify(current)} has no server`);
   const user = find<Record<string, unknown>>(doc.users, context.user, 'user') ?? {};
   const read = (dataKey: string, fileKey: string, from: Record<string, unknown>): string | undefined | { error: string } => {
     const data = from[dataKey];
@@ -62,7 +63,7 @@ export function loadWebhookConnection(path: string): { ok: true; value: WebhookC
     ['token', 'token', 'tokenFile', user],
   ] as const) {
     const v = read(dataKey, fileKey, from);
-    if (typeof v === 'object') return { ok: false, error: v.error };
+    if (typeof v === 'object') return fail(v.error);
     parts[name] = v?.trim() === '' ? undefined : name === 'token' ? v?.trim() : v;
   }
   const target: HttpsTarget = {
@@ -72,5 +73,5 @@ export function loadWebhookConnection(path: string): { ok: true; value: WebhookC
     ...(cluster['insecure-skip-tls-verify'] === true ? { insecureSkipVerify: true } : {}),
     ...(parts.token !== undefined ? { headers: { authorization: `Bearer ${parts.token}` } } : {}),
   };
-  return { ok: true, value: { server: cluster.server, target } };
+  return ok({ server: cluster.server, target });
 }

@@ -5,8 +5,8 @@
  * (the CA file is reloaded); verdicts are kept per presented chain and CA generation.
  */
 import { X509Certificate } from 'node:crypto';
-import type { Authenticator, AuthenticationResult } from './authenticator.js';
-import { withAuthenticatedGroup } from './authenticator.js';
+import { fail, ok, type Result } from '@svc-apiserver/api';
+import { withAuthenticatedGroup, type AuthenticationResult, type Authenticator } from './authenticator.js';
 import { staticCaBundle, unionCaBundle, type CaBundle } from './ca-bundle.js';
 
 const clientAuthUsage = '1.3.6.1.5.5.7.3.2';
@@ -23,9 +23,7 @@ export function subjectValues(subject: string, attribute: string): string[] {
 }
 
 /** A verified chain's leaf, or why it does not verify. */
-export type ChainVerdict =
-  | { readonly ok: true; readonly leaf: X509Certificate; readonly notBefore: number; readonly notAfter: number }
-  | { readonly ok: false; readonly error: string; readonly notBefore: number; readonly notAfter: number };
+export type ChainVerdict = Result<X509Certificate, string> & { readonly notBefore: number; readonly notAfter: number };
 
 /** True when a certificate's extended key usage allows client authentication (no extension allows all). */
 function allowsClientAuth(cert: X509Certificate): boolean {
@@ -40,12 +38,12 @@ function allowsClientAuth(cert: X509Certificate): boolean {
 export function verifyClientChain(cas: readonly X509Certificate[], chainDer: readonly Buffer[]): ChainVerdict {
   const [leafDer, ...intermediatesDer] = chainDer;
   const unbounded = { notBefore: -Infinity, notAfter: Infinity };
-  if (leafDer === undefined) return { ok: false, error: 'no client certificate', ...unbounded };
+  if (leafDer === undefined) return { ...fail('no client certificate'), ...unbounded };
   let chain: X509Certificate[];
   try {
     chain = [leafDer, ...intermediatesDer].map((d) => new X509Certificate(d));
   } catch {
-    return { ok: false, error: 'unparsable client certificate', ...unbounded };
+    return { ...fail('unparsable client certificate'), ...unbounded };
   }
   const leaf = chain[0]!;
   const bounds = { notBefore: Date.parse(leaf.validFrom), notAfter: Date.parse(leaf.validTo) };
@@ -54,22 +52,22 @@ export function verifyClientChain(cas: readonly X509Certificate[], chainDer: rea
     parent.ca && child.checkIssued(parent) && child.verify(parent.publicKey);
   let current = leaf;
   for (let depth = 0; depth <= chain.length; depth++) {
-    if (!allowsClientAuth(current)) return { ok: false, error: 'certificate does not allow client authentication', ...bounds };
+    if (!allowsClientAuth(current)) return { ...fail('certificate does not allow client authentication'), ...bounds };
     if (current !== leaf && (now < Date.parse(current.validFrom) || now > Date.parse(current.validTo))) {
-      return { ok: false, error: 'intermediate certificate has expired or is not yet valid', ...bounds };
+      return { ...fail('intermediate certificate has expired or is not yet valid'), ...bounds };
     }
     const root = cas.find((c) => issues(current, c) || (current.fingerprint256 === c.fingerprint256 && current !== leaf));
     if (root !== undefined) {
       if (now < Date.parse(root.validFrom) || now > Date.parse(root.validTo)) {
-        return { ok: false, error: 'certificate authority has expired or is not yet valid', ...bounds };
+        return { ...fail('certificate authority has expired or is not yet valid'), ...bounds };
       }
-      return { ok: true, leaf, ...bounds };
+      return { ...ok(leaf), ...bounds };
     }
     const next = chain.find((c) => c !== current && issues(current, c));
     if (next === undefined) break;
     current = next;
   }
-  return { ok: false, error: 'certificate signed by unknown authority', ...bounds };
+  return { ...fail('certificate signed by unknown authority'), ...bounds };
 }
 
 /**
@@ -112,11 +110,11 @@ export function x509Authenticator(cas: CaBundle | readonly string[]): Authentica
       if (request.clientCertificates.length === 0) return { kind: 'none' };
       const verdict = verify(request.clientCertificates);
       if (!verdict.ok) return { kind: 'error', message: verdict.error };
-      let names = namesOf.get(verdict.leaf);
+      let names = namesOf.get(verdict.value);
       if (names === undefined) {
-        const subject = verdict.leaf.subject;
+        const subject = verdict.value.subject;
         names = { username: subjectValues(subject, 'CN')[0] ?? '', groups: subjectValues(subject, 'O') };
-        namesOf.set(verdict.leaf, names);
+        namesOf.set(verdict.value, names);
       }
       const { username } = names;
       if (username === '') return { kind: 'error', message: 'client certificate has no common name' };

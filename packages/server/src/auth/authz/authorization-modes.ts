@@ -3,6 +3,7 @@
  * `--authorization-mode` is an ordered list of known modes without repeats, and `Webhook` and
  * `--authorization-webhook-config-file` go together.
  */
+import { fail, ok, type Result } from '@svc-apiserver/api';
 import { aggregateErrors } from './aggregate-errors.js';
 
 /** The modes this server implements, in kube-apiserver's spelling. */
@@ -23,7 +24,7 @@ export interface AuthorizationModeFlags {
 const isMode = (m: string): m is AuthorizationMode => (authorizationModes as readonly string[]).includes(m);
 
 /** Checks the modes; every problem is reported at once, joined as kube-apiserver joins them. */
-export function validateAuthorizationModes(flags: AuthorizationModeFlags): { ok: true; value: readonly AuthorizationMode[] } | { ok: false; error: string } {
+export function validateAuthorizationModes(flags: AuthorizationModeFlags): Result<readonly AuthorizationMode[], string> {
   const errors: string[] = [];
   if (flags.modes.length === 0) errors.push('at least one authorization-mode must be passed');
   for (const mode of flags.modes) {
@@ -42,8 +43,8 @@ export function validateAuthorizationModes(flags: AuthorizationModeFlags): { ok:
     errors.push(`authorization-mode [${flags.modes.map((m) => JSON.stringify(m)).join(' ')}] has mode specified more than once`);
   }
   const error = aggregateErrors(errors);
-  if (error !== undefined) return { ok: false, error };
-  return { ok: true, value: flags.modes.filter(isMode) };
+  if (error !== undefined) return fail(error);
+  return ok(flags.modes.filter(isMode));
 }
 
 /**

@@ -3,7 +3,7 @@
  * and authorizer.Config.New): the privileged groups authorizer (`system:masters`) first, then the modes of
  * `--authorization-mode` in order, as one union where the first allow or deny wins.
  */
-import type { Names } from '@svc-apiserver/api';
+import { fail, ok, type Names, type Result } from '@svc-apiserver/api';
 import type { ServerOptions } from '../../config.js';
 import { loadWebhookConnection } from '../authn/webhook-kubeconfig.js';
 import { alwaysAllow } from './always-allow.js';
@@ -37,10 +37,8 @@ export interface Authorization {
   readonly modes: readonly AuthorizationMode[];
 }
 
-type Built<T> = { ok: true; value: T } | { ok: false; error: string };
-
 /** Builds authorization; an error value names the bad flag (the server does not start then). */
-export function buildAuthorization(flags: AuthorizationFlags, deps: AuthorizationDeps): Built<Authorization> {
+export function buildAuthorization(flags: AuthorizationFlags, deps: AuthorizationDeps): Result<Authorization, string> {
   const modes = validateAuthorizationModes({ modes: flags.authorizationModes, webhookConfigFile: flags.authorizationWebhookConfigFile });
   if (!modes.ok) return modes;
   const members: Authorizer[] = [privilegedGroups()];
@@ -58,10 +56,10 @@ export function buildAuthorization(flags: AuthorizationFlags, deps: Authorizatio
       case 'Webhook': {
         const version = parseAuthorizationWebhookVersion(flags.authorizationWebhookVersion);
         if (version === undefined) {
-          return { ok: false, error: `--authorization-webhook-version must be v1beta1 or v1, not ${JSON.stringify(flags.authorizationWebhookVersion)}` };
+          return fail(`--authorization-webhook-version must be v1beta1 or v1, not ${JSON.stringify(flags.authorizationWebhookVersion)}`);
         }
         const connection = loadWebhookConnection(flags.authorizationWebhookConfigFile);
-        if (!connection.ok) return { ok: false, error: `--authorization-webhook-config-file: ${connection.error}` };
+        if (!connection.ok) return fail(`--authorization-webhook-config-file: ${connection.error}`);
         members.push(webhookAuthorizer({
           names: deps.names,
           connection: connection.value,
@@ -75,5 +73,5 @@ export function buildAuthorization(flags: AuthorizationFlags, deps: Authorizatio
       }
     }
   }
-  return { ok: true, value: { authorizer: authorizerUnion(members), modes: modes.value } };
+  return ok({ authorizer: authorizerUnion(members), modes: modes.value });
 }

@@ -7,7 +7,7 @@
  * error, and is not cached. The remote service cannot list rules: the authorizer has no `rulesFor`, so rules
  * reviews are incomplete with kube's "webhook authorizer does not support user rule resolution".
  */
-import type { Names } from '@svc-apiserver/api';
+import { fail, ok, type Names, type Result } from '@svc-apiserver/api';
 import { httpsRequest } from '../authn/https-fetch.js';
 import type { WebhookConnection } from '../authn/webhook-kubeconfig.js';
 import type { AuthorizationAttributes, AuthorizationDecision, Authorizer } from './authorizer.js';
@@ -92,6 +92,12 @@ function decisionOf(status: ReviewStatus): AuthorizationDecision {
   return { decision, ...reason, ...(evaluationError !== undefined ? { evaluationError } : {}) };
 }
 
+/** Why a webhook call failed, and whether trying again may help. */
+interface CallFailure {
+  readonly message: string;
+  readonly retry: boolean;
+}
+
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The webhook authorizer. */
@@ -102,32 +108,32 @@ export function webhookAuthorizer(o: WebhookAuthorizerOptions): WebhookAuthorize
   const cache = new Map<string, { until: number; decision: AuthorizationDecision }>();
 
   /** One call: the review status, or why it failed and whether trying again may help. */
-  const call = async (body: string): Promise<{ ok: true; status: ReviewStatus } | { ok: false; error: string; retry: boolean }> => {
+  const call = async (body: string): Promise<Result<ReviewStatus, CallFailure>> => {
     const res = await httpsRequest(o.connection.server, 'POST', {
       ...o.connection.target,
       timeoutMs: o.timeoutMs ?? 30_000,
       headers: { ...(o.connection.target.headers ?? {}), 'content-type': 'application/json', accept: 'application/json' },
     }, body);
-    if (!res.ok) return { ok: false, error: res.error, retry: true };
+    if (!res.ok) return fail({ message: res.error, retry: true });
     const { status } = res.value;
-    if (status < 200 || status >= 300) return { ok: false, error: `webhook answered with status ${status}`, retry: retriedStatuses.has(status) };
+    if (status < 200 || status >= 300) return fail({ message: `webhook answered with status ${status}`, retry: retriedStatuses.has(status) });
     let answer: { status?: unknown };
     try {
       answer = JSON.parse(res.value.body.toString('utf8')) as typeof answer;
     } catch {
-      return { ok: false, error: 'webhook answer is not a SubjectAccessReview', retry: false };
+      return fail({ message: 'webhook answer is not a SubjectAccessReview', retry: false });
     }
-    if (answer === null || typeof answer !== 'object') return { ok: false, error: 'webhook answer is not a SubjectAccessReview', retry: false };
+    if (answer === null || typeof answer !== 'object') return fail({ message: 'webhook answer is not a SubjectAccessReview', retry: false });
     const s = answer.status;
-    return { ok: true, status: s !== null && typeof s === 'object' ? (s as ReviewStatus) : {} };
+    return ok(s !== null && typeof s === 'object' ? (s as ReviewStatus) : {});
   };
 
-  const ask = async (spec: ReviewSpec): Promise<{ ok: true; status: ReviewStatus } | { ok: false; error: string }> => {
+  const ask = async (spec: ReviewSpec): Promise<Result<ReviewStatus, CallFailure>> => {
     const body = JSON.stringify({ apiVersion, kind: 'SubjectAccessReview', spec });
     let delay = retry.initialDelayMs;
     for (let attempt = 1; ; attempt++) {
       const r = await call(body);
-      if (r.ok || !r.retry || attempt >= retry.attempts) return r;
+      if (r.ok || !r.error.retry || attempt >= retry.attempts) return r;
       await sleep(delay);
       delay *= 2;
     }
@@ -149,11 +155,11 @@ export function webhookAuthorizer(o: WebhookAuthorizerOptions): WebhookAuthorize
       }
       const answer = await ask(spec);
       if (!answer.ok) {
-        o.log?.(`authorization webhook failed: ${answer.error}`);
-        return { decision: 'no-opinion', evaluationError: `authorization webhook failed: ${answer.error}` };
+        o.log?.(`authorization webhook failed: ${answer.error.message}`);
+        return { decision: 'no-opinion', evaluationError: `authorization webhook failed: ${answer.error.message}` };
       }
-      const decision = decisionOf(answer.status);
-      const ttl = answer.status.allowed === true ? o.authorizedTtlMs : o.unauthorizedTtlMs;
+      const decision = decisionOf(answer.value);
+      const ttl = answer.value.allowed === true ? o.authorizedTtlMs : o.unauthorizedTtlMs;
       if (ttl > 0) {
         cache.set(key, { until: now + ttl, decision });
         if (cache.size > maxCacheEntries) cache.delete(cache.keys().next().value!);

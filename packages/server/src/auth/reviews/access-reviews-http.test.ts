@@ -41,7 +41,7 @@ let dir: string;
 before(async () => {
   dir = await mkdtemp(join(tmpdir(), 'access-reviews-'));
   const admission = createAdmissionChain({ names });
-  if (!admission.ok) throw new Error(admission.status.message);
+  if (!admission.ok) throw new Error(admission.error.message);
   const registry = createRegistry({ backend: openMemoryBackend(), catalog: loadCatalog(names), names, admission: admission.value });
   server = await startApiServer({
     dataDir: dir, bindAddress: '127.0.0.1', port: 0, tlsSans: [], names, maxRequestBodyBytes: 1 << 20,

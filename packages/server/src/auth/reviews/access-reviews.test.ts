@@ -37,7 +37,7 @@ function fakeAuthorizer(answer: (a: AuthorizationAttributes) => AuthorizationDec
 /** The resource handler with the four reviews over `authorizer`; requests come from `caller`. */
 function reviews(authorizer: Authorizer) {
   const admission = createAdmissionChain({ names });
-  if (!admission.ok) throw new Error(admission.status.message);
+  if (!admission.ok) throw new Error(admission.error.message);
   const registry = createRegistry({ backend: openMemoryBackend(), catalog: loadCatalog(names), names, admission: admission.value });
   const handle = resourceHandler(registry, new Map([
     [virtualKey('authorization', 'v1', 'subjectaccessreviews'), subjectAccessReview(authorizer)],

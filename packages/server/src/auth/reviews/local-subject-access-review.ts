@@ -5,7 +5,7 @@
  * (document 2; kube itself requires it set), another one is 422 as kube's validation reports it; non-resource
  * attributes are refused.
  */
-import { badRequest, fieldError, type FieldError } from '@svc-apiserver/api';
+import { badRequest, fail, fieldError, ok, type FieldError } from '@svc-apiserver/api';
 import type { VirtualCreate } from '../../http/handlers/virtual-create.js';
 import type { Authorizer } from '../authz/authorizer.js';
 import {
@@ -18,10 +18,10 @@ import { subjectAccessReviewSpecFields } from './subject-access-review.js';
 export function localSubjectAccessReview(authorizer: Authorizer): VirtualCreate {
   return async (ctx, def, object) => {
     const namespace = ctx.info.namespace;
-    if (namespace === '') return { ok: false, status: badRequest('namespace is required on this type: ') };
+    if (namespace === '') return fail(badRequest('namespace is required on this type: '));
     const objectNamespace = object.metadata?.namespace ?? '';
     if (objectNamespace !== '' && objectNamespace !== namespace) {
-      return { ok: false, status: badRequest('the namespace of the provided object does not match the namespace sent on the request') };
+      return fail(badRequest('the namespace of the provided object does not match the namespace sent on the request'));
     }
     const attributes = record(record(object['spec'])?.['resourceAttributes']);
     if (attributes !== undefined && (attributes['namespace'] ?? '') === '') attributes['namespace'] = namespace;
@@ -33,11 +33,8 @@ export function localSubjectAccessReview(authorizer: Authorizer): VirtualCreate 
     if (spec.nonResourceAttributes !== undefined) {
       errors.push(fieldError.invalid('spec.nonResourceAttributes', spec.nonResourceAttributes, 'disallowed on this kind of request'));
     }
-    if (errors.length > 0) return { ok: false, status: invalidReview(def, errors) };
+    if (errors.length > 0) return fail(invalidReview(def, errors));
     const decision = await authorizer.authorize({ user: userFromSpec(spec), info: requestInfoFromSpec(spec) });
-    return {
-      ok: true,
-      value: reviewAnswer(def, { namespace }, echoedSpec(object, subjectAccessReviewSpecFields), accessReviewStatus(decision)),
-    };
+    return ok(reviewAnswer(def, { namespace }, echoedSpec(object, subjectAccessReviewSpecFields), accessReviewStatus(decision)));
   };
 }

@@ -4,6 +4,7 @@
  * such fields are unknown to its schema, so the decoding step drops them (a warning, or 400 with Strict field
  * validation) and they never replace the caller.
  */
+import { fail, ok } from '@svc-apiserver/api';
 import type { VirtualCreate } from '../../http/handlers/virtual-create.js';
 import type { Authorizer } from '../authz/authorizer.js';
 import {
@@ -16,11 +17,8 @@ export function selfSubjectAccessReview(authorizer: Authorizer): VirtualCreate {
   return async (ctx, def, object) => {
     const spec = readAccessReviewSpec(object);
     const errors = [...validateAccessReviewSpec(spec, false), ...validateReviewMetadata(object, false)];
-    if (errors.length > 0) return { ok: false, status: invalidReview(def, errors) };
+    if (errors.length > 0) return fail(invalidReview(def, errors));
     const decision = await authorizer.authorize({ user: ctx.user, info: requestInfoFromSpec(spec) });
-    return {
-      ok: true,
-      value: reviewAnswer(def, {}, echoedSpec(object, ['resourceAttributes', 'nonResourceAttributes']), accessReviewStatus(decision)),
-    };
+    return ok(reviewAnswer(def, {}, echoedSpec(object, ['resourceAttributes', 'nonResourceAttributes']), accessReviewStatus(decision)));
   };
 }

@@ -2,7 +2,7 @@
  * SelfSubjectReview (document 2 §SelfSubjectReviewStatus, kube's selfsubjectreview REST): answers who the caller
  * is, after authentication and impersonation, in `status.userInfo`. Nothing is stored.
  */
-import { apiVersionOf, type KubeObject } from '@svc-apiserver/api';
+import { apiVersionOf, ok, type KubeObject } from '@svc-apiserver/api';
 import type { VirtualCreate } from '../../http/handlers/virtual-create.js';
 import type { UserInfo } from '../user-info.js';
 
@@ -27,6 +27,6 @@ export function selfSubjectReview(): VirtualCreate {
       metadata: { creationTimestamp: new Date().toISOString().replace(/\.\d{3}Z$/, 'Z') },
       status: { userInfo: reviewUserInfo(ctx.user) },
     };
-    return { ok: true, value: answer };
+    return ok(answer);
   };
 }

@@ -4,7 +4,7 @@
  * list makes the answer `incomplete`; listed rules are granted even then. For display only: decisions belong to the
  * access reviews.
  */
-import { badRequest } from '@svc-apiserver/api';
+import { badRequest, fail, ok } from '@svc-apiserver/api';
 import type { VirtualCreate } from '../../http/handlers/virtual-create.js';
 import type { Authorizer, NonResourceRuleInfo, ResourceRuleInfo, RulesResult } from '../authz/authorizer.js';
 import { record, reviewAnswer } from './access-review-attributes.js';
@@ -31,7 +31,7 @@ const unlistable: RulesResult = { resourceRules: [], nonResourceRules: [], incom
 export function selfSubjectRulesReview(authorizer: Authorizer): VirtualCreate {
   return async (ctx, def, object) => {
     const namespace = record(object['spec'])?.['namespace'];
-    if (typeof namespace !== 'string' || namespace === '') return { ok: false, status: badRequest('no namespace on request') };
+    if (typeof namespace !== 'string' || namespace === '') return fail(badRequest('no namespace on request'));
     const rules = authorizer.rulesFor !== undefined ? await authorizer.rulesFor(ctx.user, namespace) : unlistable;
     const status: Record<string, unknown> = {
       resourceRules: rules.resourceRules.map(resourceRule),
@@ -40,6 +40,6 @@ export function selfSubjectRulesReview(authorizer: Authorizer): VirtualCreate {
       ...(rules.evaluationError ? { evaluationError: rules.evaluationError } : {}),
     };
     // kube answers with a new object: its spec is empty.
-    return { ok: true, value: reviewAnswer(def, {}, {}, status) };
+    return ok(reviewAnswer(def, {}, {}, status));
   };
 }

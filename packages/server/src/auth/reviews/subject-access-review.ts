@@ -3,6 +3,7 @@
  * whether the user and groups of the spec may do what its attributes say, and answers in `status`. A negative
  * decision is an answer (`allowed: false`), never an error response; nothing is stored.
  */
+import { fail, ok } from '@svc-apiserver/api';
 import type { VirtualCreate } from '../../http/handlers/virtual-create.js';
 import type { Authorizer } from '../authz/authorizer.js';
 import {
@@ -18,8 +19,8 @@ export function subjectAccessReview(authorizer: Authorizer): VirtualCreate {
   return async (_ctx, def, object) => {
     const spec = readAccessReviewSpec(object);
     const errors = [...validateAccessReviewSpec(spec, true), ...validateReviewMetadata(object, false)];
-    if (errors.length > 0) return { ok: false, status: invalidReview(def, errors) };
+    if (errors.length > 0) return fail(invalidReview(def, errors));
     const decision = await authorizer.authorize({ user: userFromSpec(spec), info: requestInfoFromSpec(spec) });
-    return { ok: true, value: reviewAnswer(def, {}, echoedSpec(object, subjectAccessReviewSpecFields), accessReviewStatus(decision)) };
+    return ok(reviewAnswer(def, {}, echoedSpec(object, subjectAccessReviewSpecFields), accessReviewStatus(decision)));
   };
 }

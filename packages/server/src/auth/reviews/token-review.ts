@@ -3,19 +3,18 @@
  * own token methods for `spec.audiences` (default: the API server's audiences) and answers in `status`; a
  * failure is `authenticated: false` with the method's reason in `status.error`, never an error response.
  */
-import { apiVersionOf, badRequest, internalError, type KubeObject } from '@svc-apiserver/api';
+import { apiVersionOf, badRequest, fail, internalError, ok, type KubeObject } from '@svc-apiserver/api';
 import type { VirtualCreate } from '../../http/handlers/virtual-create.js';
-import type { TokenAuthenticator } from '../authn/authenticator.js';
-import { intersectAudiences } from '../authn/authenticator.js';
+import { intersectAudiences, type TokenAuthenticator } from '../authn/authenticator.js';
 import { reviewUserInfo } from './self-subject-review.js';
 
 /** The TokenReview create over the token methods. */
 export function tokenReview(tokens: TokenAuthenticator, apiAudiences: readonly string[]): VirtualCreate {
   return async (_ctx, def, object) => {
     const spec = (object as { spec?: { token?: unknown; audiences?: unknown } }).spec ?? {};
-    if (object.metadata?.namespace) return { ok: false, status: badRequest(`namespace is not allowed on this type: ${object.metadata.namespace}`) };
+    if (object.metadata?.namespace) return fail(badRequest(`namespace is not allowed on this type: ${object.metadata.namespace}`));
     if (typeof spec.token !== 'string' || spec.token === '') {
-      return { ok: false, status: badRequest('token is required for TokenReview in authentication') };
+      return fail(badRequest('token is required for TokenReview in authentication'));
     }
     const requested = Array.isArray(spec.audiences) ? spec.audiences.filter((a): a is string => typeof a === 'string') : [];
     const audiences = requested.length > 0 ? requested : [...apiAudiences];
@@ -25,7 +24,7 @@ export function tokenReview(tokens: TokenAuthenticator, apiAudiences: readonly s
     if (result.kind === 'user') {
       const got = result.audiences ?? [];
       if (audiences.length > 0 && intersectAudiences(audiences, got).length === 0) {
-        return { ok: false, status: internalError('error validating audience') };
+        return fail(internalError('error validating audience'));
       }
       status.user = reviewUserInfo(result.user);
       if (got.length > 0) status.audiences = [...got];
@@ -38,6 +37,6 @@ export function tokenReview(tokens: TokenAuthenticator, apiAudiences: readonly s
       spec: { ...spec },
       status,
     };
-    return { ok: true, value: answer as KubeObject };
+    return ok(answer as KubeObject);
   };
 }

@@ -6,6 +6,7 @@
 import { createHash, createPrivateKey, createPublicKey, generateKeyPair, type KeyObject } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { fail, ok, type Result } from '@svc-apiserver/api';
 import { pemBlocks } from '../authn/ca-bundle.js';
 
 /** A verification key with its key id and the JWS algorithms it can check. */
@@ -53,7 +54,7 @@ export function verificationKey(publicKey: KeyObject): VerificationKey | undefin
 }
 
 /** Reads every RSA/ECDSA key of PEM text as a verification key; an error when there is none or one is bad. */
-export function parseVerificationKeys(pem: string, source: string): { ok: true; value: VerificationKey[] } | { ok: false; error: string } {
+export function parseVerificationKeys(pem: string, source: string): Result<VerificationKey[], string> {
   const out: VerificationKey[] = [];
   for (const b of pemBlocks(pem)) {
     if (!keyLabels.has(b.label)) continue;
@@ -61,30 +62,30 @@ export function parseVerificationKeys(pem: string, source: string): { ok: true; 
     try {
       key = verificationKey(createPublicKey(b.block));
     } catch (e) {
-      return { ok: false, error: `${source}: unparsable ${b.label}: ${(e as Error).message}` };
+      return fail(`${source}: unparsable ${b.label}: ${(e as Error).message}`);
     }
-    if (key === undefined) return { ok: false, error: `${source}: only RSA and ECDSA keys are supported` };
+    if (key === undefined) return fail(`${source}: only RSA and ECDSA keys are supported`);
     out.push(key);
   }
-  if (out.length === 0) return { ok: false, error: `${source}: data does not contain any valid RSA or ECDSA public keys` };
-  return { ok: true, value: out };
+  if (out.length === 0) return fail(`${source}: data does not contain any valid RSA or ECDSA public keys`);
+  return ok(out);
 }
 
 /** Reads `--service-account-key-file` values. */
-export async function loadVerificationKeys(paths: readonly string[]): Promise<{ ok: true; value: VerificationKey[] } | { ok: false; error: string }> {
+export async function loadVerificationKeys(paths: readonly string[]): Promise<Result<VerificationKey[], string>> {
   const out: VerificationKey[] = [];
   for (const p of paths) {
     let text: string;
     try {
       text = await readFile(p, 'utf8');
     } catch (e) {
-      return { ok: false, error: `cannot read service account key file: ${(e as Error).message}` };
+      return fail(`cannot read service account key file: ${(e as Error).message}`);
     }
     const parsed = parseVerificationKeys(text, p);
     if (!parsed.ok) return parsed;
     out.push(...parsed.value);
   }
-  return { ok: true, value: out };
+  return ok(out);
 }
 
 /** A signing key from a private key. */
@@ -99,14 +100,14 @@ export function signingKey(privateKey: KeyObject): SigningKey | undefined {
  * The signing key: read from `path` when given, else from the data directory, generating an RSA 2048 key there
  * on first start (written 0600 through a temp file so a crash never leaves half a key).
  */
-export async function ensureSigningKey(path: string, dataDir: string): Promise<{ ok: true; value: SigningKey } | { ok: false; error: string }> {
+export async function ensureSigningKey(path: string, dataDir: string): Promise<Result<SigningKey, string>> {
   const file = path !== '' ? path : join(dataDir, generatedSigningKeyFile);
   let pem: string | undefined;
   try {
     pem = await readFile(file, 'utf8');
   } catch (e) {
     if (path !== '' || (e as NodeJS.ErrnoException).code !== 'ENOENT') {
-      return { ok: false, error: `cannot read service account signing key: ${(e as Error).message}` };
+      return fail(`cannot read service account signing key: ${(e as Error).message}`);
     }
   }
   if (pem === undefined) {
@@ -117,12 +118,12 @@ export async function ensureSigningKey(path: string, dataDir: string): Promise<{
     await writeFileAtomic(file, pem, 0o600);
   }
   const block = pemBlocks(pem).find((b) => b.label.endsWith('PRIVATE KEY'));
-  if (block === undefined) return { ok: false, error: `${file}: no private key found` };
+  if (block === undefined) return fail(`${file}: no private key found`);
   let key: SigningKey | undefined;
   try {
     key = signingKey(createPrivateKey(block.block));
   } catch (e) {
-    return { ok: false, error: `${file}: unparsable private key: ${(e as Error).message}` };
+    return fail(`${file}: unparsable private key: ${(e as Error).message}`);
   }
-  return key === undefined ? { ok: false, error: `${file}: only RSA and ECDSA keys are supported` } : { ok: true, value: key };
+  return key === undefined ? fail(`${file}: only RSA and ECDSA keys are supported`) : ok(key);
 }

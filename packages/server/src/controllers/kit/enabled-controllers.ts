@@ -3,6 +3,7 @@
  * that controller, `-name` disables it; for each controller the first entry that names it decides, else `*` does
  * (IsControllerEnabled). A name the table does not know is refused, as kube's options validation refuses it.
  */
+import { fail, ok, type Result } from '@svc-apiserver/api';
 
 /** The part of a controller table entry the flag reads. */
 export interface ControllerSwitch {
@@ -14,15 +15,12 @@ export interface ControllerSwitch {
 export function enabledControllers<Name extends string>(
   table: Readonly<Record<Name, ControllerSwitch>>,
   flag: readonly string[],
-): { ok: true; value: Name[] } | { ok: false; error: string } {
+): Result<Name[], string> {
   const known = Object.keys(table) as Name[];
   const unknown = flag.filter((entry) => entry !== '*' && !(known as string[]).includes(entry.replace(/^-/, '')));
   if (unknown.length > 0) {
     const which = unknown.map((entry) => JSON.stringify(entry.replace(/^-/, ''))).join(', ');
-    return {
-      ok: false,
-      error: `--controllers: ${which} ${unknown.length === 1 ? 'is' : 'are'} not in the list of known controllers (${known.join(', ')})`,
-    };
+    return fail(`--controllers: ${which} ${unknown.length === 1 ? 'is' : 'are'} not in the list of known controllers (${known.join(', ')})`);
   }
   const enabled = (name: Name): boolean => {
     for (const entry of flag) {
@@ -31,5 +29,5 @@ export function enabledControllers<Name extends string>(
     }
     return flag.includes('*') && table[name].onByDefault;
   };
-  return { ok: true, value: known.filter(enabled) };
+  return ok(known.filter(enabled));
 }

@@ -13,7 +13,7 @@ export function bodyLimit(maxBytes: number): Filter {
     if (Number.isFinite(declared) && declared > maxBytes) {
       // readBody records that the body is abandoned (so HTTP/1.1 closes the connection) and yields the 413.
       const read = await ctx.readBody();
-      ctx.writeStatus(read.ok ? requestEntityTooLarge(maxBytes) : read.status);
+      ctx.writeStatus(read.ok ? requestEntityTooLarge(maxBytes) : read.error);
       return;
     }
     await next();

@@ -21,10 +21,10 @@ export const objectMediaTypes: readonly string[] = ['application/json', 'applica
 /** Serves a create. */
 export async function handleCreate(ctx: RequestContext, registry: Registry, def: ResourceDef): Promise<void> {
   const options = parseWriteOptions(ctx.query, ctx.names, 'CreateOptions', ctx.headers['user-agent']);
-  if (!options.ok) return ctx.writeStatus(options.status);
+  if (!options.ok) return ctx.writeStatus(options.error);
   const { dryRun, fieldValidation, fieldManager } = options.value;
   const decoded = await ctx.decodeBody(objectMediaTypes);
-  if (!decoded.ok) return ctx.writeStatus(decoded.status);
+  if (!decoded.ok) return ctx.writeStatus(decoded.error);
   const object = decoded.value.object;
   for (const step of [
     () => checkTypeMeta(def, object),
@@ -32,14 +32,14 @@ export async function handleCreate(ctx: RequestContext, registry: Registry, def:
     () => reconcileNamespace(def, object, requestNamespace(ctx, def)),
   ]) {
     const checked = step();
-    if (!checked.ok) return ctx.writeStatus(checked.status);
+    if (!checked.ok) return ctx.writeStatus(checked.error);
   }
   if (object.metadata?.resourceVersion) {
     return ctx.writeStatus(badRequest('resourceVersion should not be set on objects to be created'));
   }
   const tracked = trackUpdate(def, '', undefined, object, fieldManager);
   const created = await createObject(registry, def, tracked, { user: ctx.user, dryRun: dryRun });
-  if (!created.ok) return ctx.writeStatus(created.status);
+  if (!created.ok) return ctx.writeStatus(created.error);
   sendWarnings(ctx, def.strategy.warnings(created.value));
   ctx.writeObject(201, created.value);
 }

@@ -17,23 +17,23 @@ import { requestNamespace } from './request-options.js';
 /** Serves a deletecollection. */
 export async function handleDeleteCollection(ctx: RequestContext, registry: Registry, def: ResourceDef): Promise<void> {
   const selection = parseSelection(def, ctx.query.get('labelSelector'), ctx.query.get('fieldSelector'));
-  if (!selection.ok) return ctx.writeStatus(selection.status);
+  if (!selection.ok) return ctx.writeStatus(selection.error);
   const limitText = ctx.query.get('limit') ?? '';
   if (limitText !== '' && !/^-?\d+$/.test(limitText)) return ctx.writeStatus(badRequest(`invalid limit: ${JSON.stringify(limitText)}`));
   const options = await readDeleteOptions(ctx);
-  if (!options.ok) return ctx.writeStatus(options.status);
+  if (!options.ok) return ctx.writeStatus(options.error);
   const cont = ctx.query.get('continue') ?? '';
   const listed = await registry.store.list(def, {
     namespace: requestNamespace(ctx, def), selection: selection.value,
     ...(limitText !== '' ? { limit: Number(limitText) } : {}),
     ...(cont !== '' ? { continue: cont } : {}),
   });
-  if (!listed.ok) return ctx.writeStatus(listed.status);
+  if (!listed.ok) return ctx.writeStatus(listed.error);
   const op = { user: ctx.user, dryRun: options.value.dryRun };
   const propagation = propagationOf(options.value);
   for (const item of listed.value.items) {
     const result = await deleteObject(registry, def, item.metadata?.namespace ?? '', item.metadata?.name ?? '', op, undefined, propagation, options.value.gracePeriodSeconds);
-    if (!result.ok && result.status.code !== 404) return ctx.writeStatus(result.status);
+    if (!result.ok && result.error.code !== 404) return ctx.writeStatus(result.error);
   }
   ctx.writeObject(200, listed.value);
 }

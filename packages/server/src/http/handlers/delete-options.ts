@@ -4,8 +4,8 @@
  * Invalid on `DeleteOptions`: both `orphanDependents` and `propagationPolicy`, an unknown policy, a dryRun other
  * than `All`). Body values win over query values.
  */
-import { badRequest, fieldError, type FieldError } from '@svc-apiserver/api';
-import type { Outcome, RequestContext } from '../context.js';
+import { badRequest, fieldError, type FieldError, type Result } from '@svc-apiserver/api';
+import type { RequestContext } from '../context.js';
 import type { DeletePreconditions, PropagationPolicy } from '../../registry/operations/delete-object.js';
 import { dryRunErrors, optionsInvalid } from './request-options.js';
 
@@ -21,7 +21,7 @@ export interface DeleteOptions {
 const policies: readonly string[] = ['Foreground', 'Background', 'Orphan'];
 
 /** Reads and validates the options; 400 for a malformed body or number, 422 for invalid options. */
-export async function readDeleteOptions(ctx: RequestContext): Promise<Outcome<DeleteOptions>> {
+export async function readDeleteOptions(ctx: RequestContext): Promise<Result<DeleteOptions>> {
   const raw = await ctx.readBody();
   if (!raw.ok) return raw;
   let body: Record<string, unknown> = {};
@@ -35,10 +35,10 @@ export async function readDeleteOptions(ctx: RequestContext): Promise<Outcome<De
   const policy = typeof body.propagationPolicy === 'string' ? body.propagationPolicy : q.get('propagationPolicy') ?? undefined;
   const orphanText = typeof body.orphanDependents === 'boolean' ? String(body.orphanDependents) : q.get('orphanDependents') ?? undefined;
   if (orphanText !== undefined && orphanText !== 'true' && orphanText !== 'false') {
-    return { ok: false, status: badRequest(`orphanDependents: invalid value ${JSON.stringify(orphanText)}: expected a boolean`) };
+    return { ok: false, error: badRequest(`orphanDependents: invalid value ${JSON.stringify(orphanText)}: expected a boolean`) };
   }
   const graceText = typeof body.gracePeriodSeconds === 'number' ? String(body.gracePeriodSeconds) : q.get('gracePeriodSeconds') ?? '';
-  if (graceText !== '' && !/^-?\d+$/.test(graceText)) return { ok: false, status: badRequest(`invalid gracePeriodSeconds: ${JSON.stringify(graceText)}`) };
+  if (graceText !== '' && !/^-?\d+$/.test(graceText)) return { ok: false, error: badRequest(`invalid gracePeriodSeconds: ${JSON.stringify(graceText)}`) };
 
   const errors: FieldError[] = [];
   if (orphanText !== undefined && policy !== undefined) {
@@ -48,7 +48,7 @@ export async function readDeleteOptions(ctx: RequestContext): Promise<Outcome<De
     errors.push(fieldError.notSupported('propagationPolicy', policy, [...policies, 'nil']));
   }
   errors.push(...dryRunErrors(dryRun));
-  if (errors.length > 0) return { ok: false, status: optionsInvalid(ctx.names, 'DeleteOptions', errors) };
+  if (errors.length > 0) return { ok: false, error: optionsInvalid(ctx.names, 'DeleteOptions', errors) };
 
   const bodyPre = (body.preconditions ?? {}) as { uid?: unknown; resourceVersion?: unknown };
   const preconditions: { uid?: string; resourceVersion?: string } = {};

@@ -10,20 +10,19 @@ import { success } from '@svc-apiserver/api';
 import type { RequestContext } from '../context.js';
 import type { Registry } from '../../registry/registry.js';
 import type { ResourceDef } from '../../registry/resource-def.js';
-import { deleteObject } from '../../registry/operations/delete-object.js';
+import { deleteObject, type Propagation } from '../../registry/operations/delete-object.js';
 import { readDeleteOptions, type DeleteOptions } from './delete-options.js';
-import type { Propagation } from '../../registry/operations/delete-object.js';
 import { requestNamespace } from './request-options.js';
 
 /** Serves a delete. */
 export async function handleDelete(ctx: RequestContext, registry: Registry, def: ResourceDef): Promise<void> {
   const options = await readDeleteOptions(ctx);
-  if (!options.ok) return ctx.writeStatus(options.status);
+  if (!options.ok) return ctx.writeStatus(options.error);
   const result = await deleteObject(
     registry, def, requestNamespace(ctx, def), ctx.info.name, { user: ctx.user, dryRun: options.value.dryRun }, options.value.preconditions,
     propagationOf(options.value), options.value.gracePeriodSeconds,
   );
-  if (!result.ok) return ctx.writeStatus(result.status);
+  if (!result.ok) return ctx.writeStatus(result.error);
   const { object, removed } = result.value;
   if (!removed) return ctx.writeObject(options.value.orphanDependents === false ? 202 : 200, object);
   if (def.strategy.returnDeletedObject) return ctx.writeObject(200, object);

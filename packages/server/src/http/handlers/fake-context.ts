@@ -68,8 +68,8 @@ export function fakeContext(req: FakeRequest): { ctx: RequestContext; response: 
     },
     async decodeBody(accepted) {
       const mediaType = req.contentType ?? 'application/json';
-      if (!accepted.includes(mediaType)) return { ok: false, status: unsupportedMediaType(accepted) };
-      if (req.body === undefined) return { ok: false, status: badRequest('the request body is empty') };
+      if (!accepted.includes(mediaType)) return { ok: false, error: unsupportedMediaType(accepted) };
+      if (req.body === undefined) return { ok: false, error: badRequest('the request body is empty') };
       return { ok: true, value: { mediaType, object: structuredClone(req.body) as KubeObject } };
     },
     warn(text) {

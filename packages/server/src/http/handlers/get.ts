@@ -11,7 +11,7 @@ import { requestNamespace } from './request-options.js';
 /** Serves a get. */
 export async function handleGet(ctx: RequestContext, registry: Registry, def: ResourceDef): Promise<void> {
   const got = await registry.store.getStored(def, requestNamespace(ctx, def), ctx.info.name, ctx.query.get('resourceVersion') ?? undefined);
-  if (!got.ok) return ctx.writeStatus(got.status);
+  if (!got.ok) return ctx.writeStatus(got.error);
   const stream = ctx.startJsonStream(200);
   if (stream === undefined) return ctx.writeObject(200, got.value.copy());
   stream.write(`${got.value.objectJson()}\n`);

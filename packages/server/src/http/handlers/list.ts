@@ -4,7 +4,7 @@
  * streamed from each item's serialized bytes (kept by the watch cache), so a large list starts at once and its body
  * is never built whole; other forms (YAML, pretty JSON) are encoded as one object.
  */
-import { apiVersionOf, badRequest } from '@svc-apiserver/api';
+import { apiVersionOf, badRequest, type Result } from '@svc-apiserver/api';
 import type { RequestContext } from '../context.js';
 import type { Registry } from '../../registry/registry.js';
 import type { ResourceDef } from '../../registry/resource-def.js';
@@ -57,23 +57,23 @@ export async function writeListPage(ctx: RequestContext, def: ResourceDef, page:
 }
 
 /** Parses a boolean query parameter as kube's parameter codec does (`true`/`false`/`1`/`0`); undefined when absent. */
-export function booleanParameter(query: URLSearchParams, name: string): { ok: true; value: boolean | undefined } | { ok: false; message: string } {
+export function booleanParameter(query: URLSearchParams, name: string): Result<boolean | undefined, string> {
   const v = query.get(name);
   if (v === null) return { ok: true, value: undefined };
   if (v === 'true' || v === '1' || v === '') return { ok: true, value: true };
   if (v === 'false' || v === '0') return { ok: true, value: false };
-  return { ok: false, message: `invalid ${name}: strconv.ParseBool: parsing ${JSON.stringify(v)}: invalid syntax` };
+  return { ok: false, error: `invalid ${name}: strconv.ParseBool: parsing ${JSON.stringify(v)}: invalid syntax` };
 }
 
 /** Serves a list. */
 export async function handleList(ctx: RequestContext, registry: Registry, def: ResourceDef): Promise<void> {
   const selection = parseSelection(def, ctx.query.get('labelSelector'), ctx.query.get('fieldSelector'));
-  if (!selection.ok) return ctx.writeStatus(selection.status);
+  if (!selection.ok) return ctx.writeStatus(selection.error);
   const q = ctx.query;
   const limitText = q.get('limit') ?? '';
   if (limitText !== '' && !/^-?\d+$/.test(limitText)) return ctx.writeStatus(badRequest(`invalid limit: ${JSON.stringify(limitText)}`));
   const sendInitialEvents = booleanParameter(q, 'sendInitialEvents');
-  if (!sendInitialEvents.ok) return ctx.writeStatus(badRequest(sendInitialEvents.message));
+  if (!sendInitialEvents.ok) return ctx.writeStatus(badRequest(sendInitialEvents.error));
   // With APIListChunking off, limit and continue are ignored: every list is one complete page.
   const chunking = registry.store.settings.apiListChunking;
   const page = await registry.store.listPage(def, {
@@ -85,6 +85,6 @@ export async function handleList(ctx: RequestContext, registry: Registry, def: R
     ...(q.get('resourceVersionMatch') ? { resourceVersionMatch: q.get('resourceVersionMatch')! } : {}),
     ...(sendInitialEvents.value !== undefined ? { sendInitialEvents: sendInitialEvents.value } : {}),
   });
-  if (!page.ok) return ctx.writeStatus(page.status);
+  if (!page.ok) return ctx.writeStatus(page.error);
   await writeListPage(ctx, def, page.value);
 }

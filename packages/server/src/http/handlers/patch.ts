@@ -16,16 +16,15 @@
  * creates it (201) when the user may also `create` it (403 otherwise; see authorize-create.ts). Only duplicate
  * fields are subject to the field validation level.
  */
-import type { KubeObject } from '@svc-apiserver/api';
-import type { DecodedBody, Outcome, RequestContext } from '../context.js';
+import { ok, type KubeObject, type Result } from '@svc-apiserver/api';
+import type { DecodedBody, RequestContext } from '../context.js';
 import type { Registry } from '../../registry/registry.js';
 import type { Authorizer } from '../../auth/authz/authorizer.js';
 import { authorizeCreate } from './authorize-create.js';
 import type { ResourceDef } from '../../registry/resource-def.js';
 import { createObject } from '../../registry/operations/create-object.js';
 import { fieldManagerScope, trackUpdate } from '../../registry/operations/field-management.js';
-import { guaranteedUpdate } from '../../registry/operations/guaranteed-update.js';
-import { final, ok } from '../../registry/operations/outcome.js';
+import { final, guaranteedUpdate } from '../../registry/operations/guaranteed-update.js';
 import { applyMechanism } from '../../registry/operations/patch-mechanisms/apply.js';
 import { patchMechanismFor } from '../../registry/operations/patch-mechanisms/mechanism-for.js';
 import { withUpdateSteps, type PatchMechanism } from '../../registry/operations/patch-mechanisms/patch-mechanism.js';
@@ -43,37 +42,37 @@ import {
 export async function handlePatch(ctx: RequestContext, registry: Registry, def: ResourceDef, authorizer: Authorizer): Promise<void> {
   const patchType = (ctx.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
   const options = parseWriteOptions(ctx.query, ctx.names, 'PatchOptions', ctx.headers['user-agent'], patchType === applyPatchType);
-  if (!options.ok) return ctx.writeStatus(options.status);
+  if (!options.ok) return ctx.writeStatus(options.error);
   const decoded = await ctx.decodeBody(supportedPatchTypes);
-  if (!decoded.ok) return ctx.writeStatus(decoded.status);
+  if (!decoded.ok) return ctx.writeStatus(decoded.error);
   const namespace = requestNamespace(ctx, def);
   const name = ctx.info.name;
   const subresource = ctx.info.subresource;
   const made = mechanismOf(registry, def, { namespace, name, subresource }, decoded.value, options.value);
-  if (!made.ok) return ctx.writeStatus(made.status);
+  if (!made.ok) return ctx.writeStatus(made.error);
   const mechanism = made.value;
   const op = { user: ctx.user, dryRun: options.value.dryRun };
   // kube's withAuthorization asks once, when an attempt first creates.
-  let createAuthorization: Promise<Outcome<void>> | undefined;
+  let createAuthorization: Promise<Result<void>> | undefined;
   let warnings: readonly string[] = [];
 
   const guarded = { namespace, name, ignoreNotFound: mechanism.createsMissing && subresource === '' };
   const result = await guaranteedUpdate<WrittenObject>(registry, def, guarded, async (current) => {
     const patched = mechanism.next(current);
-    if (!patched.ok) return final(patched.status);
+    if (!patched.ok) return final(patched.error);
     warnings = patched.value.warnings;
     const next = patched.value.object;
     const named = checkNameMatches(next, name, namespace);
-    if (!named.ok) return final(named.status);
+    if (!named.ok) return final(named.error);
     if (current === undefined) {
       const placed = reconcileNamespace(def, next, namespace);
-      if (!placed.ok) return final(placed.status);
+      if (!placed.ok) return final(placed.error);
       delete next.metadata?.resourceVersion;
       createAuthorization ??= authorizeCreate(ctx, authorizer, def);
       const allowed = await createAuthorization;
-      if (!allowed.ok) return final(allowed.status);
+      if (!allowed.ok) return final(allowed.error);
       const created = await createObject(registry, def, next, op);
-      if (!created.ok) return { ...created, conflict: created.status.reason === 'AlreadyExists' };
+      if (!created.ok) return { ...created, conflict: created.error.reason === 'AlreadyExists' };
       return ok({ code: 201, object: created.value, current });
     }
     const locked = optimisticLockFailure(def, name, next.metadata?.resourceVersion ?? '', current);
@@ -83,7 +82,7 @@ export async function handlePatch(ctx: RequestContext, registry: Registry, def: 
     return written.ok ? ok({ code: 200, object: written.value, current }) : written;
   });
   sendWarnings(ctx, warnings);
-  if (!result.ok) return ctx.writeStatus(result.status);
+  if (!result.ok) return ctx.writeStatus(result.error);
   sendWarnings(ctx, def.strategy.warnings(result.value.object, result.value.current));
   ctx.writeObject(result.value.code, result.value.object);
 }
@@ -100,7 +99,7 @@ interface PatchEndpoint {
  * configuration's checks by the field manager and the field validation of its duplicate fields, a merge patch
  * that is not an object.
  */
-function mechanismOf(registry: Registry, def: ResourceDef, at: PatchEndpoint, body: DecodedBody, options: WriteOptions): Outcome<PatchMechanism> {
+function mechanismOf(registry: Registry, def: ResourceDef, at: PatchEndpoint, body: DecodedBody, options: WriteOptions): Result<PatchMechanism> {
   const duplicates = body.duplicateFields ?? [];
   if (body.mediaType === applyPatchType) {
     const configuration = body.object;
@@ -109,7 +108,7 @@ function mechanismOf(registry: Registry, def: ResourceDef, at: PatchEndpoint, bo
     if (!checked.ok) return checked;
     const result = registry.validator.validate(def.schemaName, configuration);
     const typed = typedPatchFailure(target, result.unknownFields, result.errors.filter((e) => e.type === 'FieldValueTypeInvalid'));
-    if (typed !== undefined) return { ok: false, status: typed };
+    if (typed !== undefined) return { ok: false, error: typed };
     return ok(applyMechanism({
       configuration, fieldManager: options.fieldManager, force: options.force, scope: fieldManagerScope(def, at.subresource),
       fieldValidation: strictProblems(options.fieldValidation, duplicates, [], 'error strict decoding YAML: '),

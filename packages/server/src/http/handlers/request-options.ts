@@ -5,9 +5,10 @@
  * `PatchOptions` or `DeleteOptions` of the meta group, listing every problem, as kube's ValidateXOptions do.
  */
 import {
-  apiVersionOf, badRequest, fieldError, invalid, namesFor, type FieldError, type KubeObject, type Names, type Status,
+  apiVersionOf, badRequest, fieldError, invalid, namesFor, type FieldError, type KubeObject, type Names, type Result,
+  type Status,
 } from '@svc-apiserver/api';
-import type { Outcome, RequestContext } from '../context.js';
+import type { RequestContext } from '../context.js';
 import type { ResourceDef } from '../../registry/resource-def.js';
 
 /** The kinds of the write options objects. */
@@ -36,10 +37,10 @@ export function dryRunValues(query: URLSearchParams): string[] {
 }
 
 /** `dryRun` alone (deletes read it beside their body): true for `All`; other values are a 422 on `kind`. */
-export function parseDryRun(query: URLSearchParams, names: Names, kind: OptionsKind = 'DeleteOptions'): Outcome<boolean> {
+export function parseDryRun(query: URLSearchParams, names: Names, kind: OptionsKind = 'DeleteOptions'): Result<boolean> {
   const values = dryRunValues(query);
   const errors = dryRunErrors(values);
-  if (errors.length > 0) return { ok: false, status: optionsInvalid(names, kind, errors) };
+  if (errors.length > 0) return { ok: false, error: optionsInvalid(names, kind, errors) };
   return { ok: true, value: values.length > 0 };
 }
 
@@ -108,7 +109,7 @@ export interface WriteOptions {
 export function parseWriteOptions(
   query: URLSearchParams, names: Names = namesFor('svc'), kind: Exclude<OptionsKind, 'DeleteOptions'> = 'CreateOptions',
   userAgent?: string, apply = false,
-): Outcome<WriteOptions> {
+): Result<WriteOptions> {
   const errors: FieldError[] = [];
   const manager = query.get('fieldManager') ?? '';
   const forceText = query.get('force');
@@ -124,9 +125,9 @@ export function parseWriteOptions(
     errors.push(fieldError.notSupported('fieldValidation', v, ['', 'Ignore', 'Strict', 'Warn']));
   }
   if (forceText !== null && forceText !== '' && forceText !== 'true' && forceText !== 'false') {
-    return { ok: false, status: badRequest(`force: invalid value ${JSON.stringify(forceText)}: expected a boolean`) };
+    return { ok: false, error: badRequest(`force: invalid value ${JSON.stringify(forceText)}: expected a boolean`) };
   }
-  if (errors.length > 0) return { ok: false, status: optionsInvalid(names, kind, errors) };
+  if (errors.length > 0) return { ok: false, error: optionsInvalid(names, kind, errors) };
   return {
     ok: true,
     value: {
@@ -139,13 +140,13 @@ export function parseWriteOptions(
 }
 
 /** The body's kind and apiVersion must be the endpoint's (absent ones are filled in). */
-export function checkTypeMeta(def: ResourceDef, object: KubeObject, kind = def.kind): Outcome<void> {
+export function checkTypeMeta(def: ResourceDef, object: KubeObject, kind = def.kind): Result<void> {
   const expected = apiVersionOf(def.group, def.version);
   if (object.apiVersion !== undefined && object.apiVersion !== '' && object.apiVersion !== expected) {
-    return { ok: false, status: badRequest(`the API version in the data (${String(object.apiVersion)}) does not match the expected API version (${expected})`) };
+    return { ok: false, error: badRequest(`the API version in the data (${String(object.apiVersion)}) does not match the expected API version (${expected})`) };
   }
   if (object.kind !== undefined && object.kind !== '' && object.kind !== kind) {
-    return { ok: false, status: badRequest(`the kind in the data (${String(object.kind)}) does not match the expected kind (${kind}) of ${expected}`) };
+    return { ok: false, error: badRequest(`the kind in the data (${String(object.kind)}) does not match the expected kind (${kind}) of ${expected}`) };
   }
   object.apiVersion = expected;
   object.kind = kind;
@@ -154,27 +155,27 @@ export function checkTypeMeta(def: ResourceDef, object: KubeObject, kind = def.k
 }
 
 /** EnsureObjectNamespaceMatchesRequestNamespace: fill an empty namespace, clear it for cluster scope, 400 on mismatch. */
-export function reconcileNamespace(def: ResourceDef, object: KubeObject, requestNamespace: string): Outcome<void> {
+export function reconcileNamespace(def: ResourceDef, object: KubeObject, requestNamespace: string): Result<void> {
   const meta = (object.metadata ??= {});
   const ns = def.namespaced ? requestNamespace : '';
   const own = meta.namespace ?? '';
   if (own === ns) return { ok: true, value: undefined };
   if (own === '') meta.namespace = ns;
   else if (ns === '') delete meta.namespace;
-  else return { ok: false, status: badRequest('the namespace of the provided object does not match the namespace sent on the request') };
+  else return { ok: false, error: badRequest('the namespace of the provided object does not match the namespace sent on the request') };
   if (meta.namespace === '') delete meta.namespace;
   return { ok: true, value: undefined };
 }
 
 /** checkName: the body's name and namespace must be the URL's (update, patch). */
-export function checkNameMatches(object: KubeObject, name: string, namespace: string): Outcome<void> {
+export function checkNameMatches(object: KubeObject, name: string, namespace: string): Result<void> {
   const own = object.metadata?.name ?? '';
   if (own !== name) {
-    return { ok: false, status: badRequest(`the name of the object (${own}) does not match the name on the URL (${name})`) };
+    return { ok: false, error: badRequest(`the name of the object (${own}) does not match the name on the URL (${name})`) };
   }
   const ownNs = object.metadata?.namespace ?? '';
   if (namespace !== '' && ownNs !== '' && ownNs !== namespace) {
-    return { ok: false, status: badRequest(`the namespace of the object (${ownNs}) does not match the namespace on the request (${namespace})`) };
+    return { ok: false, error: badRequest(`the namespace of the object (${ownNs}) does not match the namespace on the request (${namespace})`) };
   }
   return { ok: true, value: undefined };
 }

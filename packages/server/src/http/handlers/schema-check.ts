@@ -4,8 +4,8 @@
  * validation) — ignored (Ignore), one warning each (Warn), or a 400 naming all of them (Strict). A fatal error wins
  * over them: it alone is reported, with no unknown-field information. Unknown fields never reach storage.
  */
-import { badRequest, invalid, type KubeObject } from '@svc-apiserver/api';
-import type { Outcome, RequestContext } from '../context.js';
+import { badRequest, invalid, type KubeObject, type Result } from '@svc-apiserver/api';
+import type { RequestContext } from '../context.js';
 import type { Registry } from '../../registry/registry.js';
 import type { ResourceDef } from '../../registry/resource-def.js';
 import type { FieldValidation } from './request-options.js';
@@ -49,15 +49,15 @@ export function strictDecodingErrors(duplicates: readonly string[], unknown: rea
  */
 export function strictProblems(
   level: FieldValidation, duplicates: readonly string[], unknown: readonly string[], prefix = 'strict decoding error: ',
-): Outcome<readonly string[]> {
+): Result<readonly string[]> {
   if (duplicates.length === 0 && unknown.length === 0) return { ok: true, value: [] };
-  if (level === 'Strict') return { ok: false, status: badRequest(`${prefix}${strictDecodingErrors(duplicates, unknown).join(', ')}`) };
+  if (level === 'Strict') return { ok: false, error: badRequest(`${prefix}${strictDecodingErrors(duplicates, unknown).join(', ')}`) };
   if (level === 'Warn') return { ok: true, value: [...duplicates, ...unknown.map((f) => `unknown field "${f}"`)] };
   return { ok: true, value: [] };
 }
 
 /** Reports strict decoding problems by level: a 400 (Strict), one warning each (Warn), or nothing (Ignore). */
-export function reportStrictProblems(ctx: RequestContext, level: FieldValidation, duplicates: readonly string[], unknown: readonly string[]): Outcome<void> {
+export function reportStrictProblems(ctx: RequestContext, level: FieldValidation, duplicates: readonly string[], unknown: readonly string[]): Result<void> {
   return warned(ctx, strictProblems(level, duplicates, unknown));
 }
 
@@ -67,14 +67,14 @@ export function reportStrictProblems(ctx: RequestContext, level: FieldValidation
  */
 export function schemaProblems(
   registry: Registry, def: ResourceDef, object: KubeObject, level: FieldValidation, duplicates: readonly string[] = [],
-): Outcome<readonly string[]> {
+): Result<readonly string[]> {
   const result = registry.validator.validate(def.schemaName, object);
   const typeError = result.errors.find((e) => e.type === 'FieldValueTypeInvalid');
   if (typeError !== undefined) {
-    return { ok: false, status: badRequest(`${def.kind} in version "${def.version}" cannot be handled as a ${def.kind}: ${typeError.detail}`) };
+    return { ok: false, error: badRequest(`${def.kind} in version "${def.version}" cannot be handled as a ${def.kind}: ${typeError.detail}`) };
   }
   if (result.errors.length > 0) {
-    return { ok: false, status: invalid(def.kind, def.qualified, object.metadata?.name ?? '', [...result.errors]) };
+    return { ok: false, error: invalid(def.kind, def.qualified, object.metadata?.name ?? '', [...result.errors]) };
   }
   const problems = strictProblems(level, duplicates, result.unknownFields);
   if (!problems.ok) return problems;
@@ -86,12 +86,12 @@ export function schemaProblems(
 export function checkSchema(
   ctx: RequestContext, registry: Registry, def: ResourceDef, object: KubeObject, level: FieldValidation,
   duplicates: readonly string[] = [],
-): Outcome<void> {
+): Result<void> {
   return warned(ctx, schemaProblems(registry, def, object, level, duplicates));
 }
 
 /** Sends the warnings of a check on the request. */
-function warned(ctx: RequestContext, problems: Outcome<readonly string[]>): Outcome<void> {
+function warned(ctx: RequestContext, problems: Result<readonly string[]>): Result<void> {
   if (!problems.ok) return problems;
   for (const w of problems.value) ctx.warn(w);
   return { ok: true, value: undefined };

@@ -25,7 +25,7 @@ export async function testRegistry(namespaces: readonly string[] = ['default']):
   const names = namesFor('svc');
   const backend = openMemoryBackend();
   const admission = createAdmissionChain({ names });
-  if (!admission.ok) throw new Error(admission.status.message);
+  if (!admission.ok) throw new Error(admission.error.message);
   const registry = createRegistry({ backend, catalog: loadCatalog(names), names, admission: admission.value });
   const handle = resourceHandler(registry);
   const call = async (req: FakeRequest): Promise<FakeResponse> => {

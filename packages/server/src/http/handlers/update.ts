@@ -7,14 +7,13 @@
  * Update, per subresource) → mutating admission → strategy prepare + validate → validating admission →
  * compare-and-swap write (none on a dry run); a lost compare-and-swap reads again.
  */
-import type { KubeObject } from '@svc-apiserver/api';
+import { ok, type KubeObject } from '@svc-apiserver/api';
 import type { RequestContext } from '../context.js';
 import type { Registry } from '../../registry/registry.js';
 import type { ResourceDef } from '../../registry/resource-def.js';
 import { createObject } from '../../registry/operations/create-object.js';
 import { trackUpdate } from '../../registry/operations/field-management.js';
-import { guaranteedUpdate } from '../../registry/operations/guaranteed-update.js';
-import { final, ok } from '../../registry/operations/outcome.js';
+import { final, guaranteedUpdate } from '../../registry/operations/guaranteed-update.js';
 import { optimisticLockFailure } from '../../registry/operations/preconditions.js';
 import { updateObject } from '../../registry/operations/update-object.js';
 import { objectMediaTypes } from './create.js';
@@ -33,10 +32,10 @@ export interface WrittenObject {
 /** Serves an update. */
 export async function handleUpdate(ctx: RequestContext, registry: Registry, def: ResourceDef): Promise<void> {
   const options = parseWriteOptions(ctx.query, ctx.names, 'UpdateOptions', ctx.headers['user-agent']);
-  if (!options.ok) return ctx.writeStatus(options.status);
+  if (!options.ok) return ctx.writeStatus(options.error);
   const { dryRun, fieldValidation, fieldManager } = options.value;
   const decoded = await ctx.decodeBody(objectMediaTypes);
-  if (!decoded.ok) return ctx.writeStatus(decoded.status);
+  if (!decoded.ok) return ctx.writeStatus(decoded.error);
   const body = decoded.value.object;
   const namespace = requestNamespace(ctx, def);
   const name = ctx.info.name;
@@ -48,7 +47,7 @@ export async function handleUpdate(ctx: RequestContext, registry: Registry, def:
     () => reconcileNamespace(def, body, namespace),
   ]) {
     const checked = step();
-    if (!checked.ok) return ctx.writeStatus(checked.status);
+    if (!checked.ok) return ctx.writeStatus(checked.error);
   }
   const op = { user: ctx.user, dryRun: dryRun };
   const requestedVersion = body.metadata?.resourceVersion ?? '';
@@ -60,7 +59,7 @@ export async function handleUpdate(ctx: RequestContext, registry: Registry, def:
   const result = await guaranteedUpdate<WrittenObject>(registry, def, guarded, async (current) => {
     if (current === undefined) {
       const created = await createObject(registry, def, trackUpdate(def, '', undefined, structuredClone(body), fieldManager), op);
-      if (!created.ok) return { ...created, conflict: created.status.reason === 'AlreadyExists' };
+      if (!created.ok) return { ...created, conflict: created.error.reason === 'AlreadyExists' };
       return ok({ code: 201, object: created.value, current });
     }
     const locked = optimisticLockFailure(def, name, requestedVersion, current);
@@ -71,7 +70,7 @@ export async function handleUpdate(ctx: RequestContext, registry: Registry, def:
     const written = await updateObject(registry, def, subresource, trackUpdate(def, subresource, current, next, fieldManager), current, op);
     return written.ok ? ok({ code: 200, object: written.value, current }) : written;
   });
-  if (!result.ok) return ctx.writeStatus(result.status);
+  if (!result.ok) return ctx.writeStatus(result.error);
   sendWarnings(ctx, def.strategy.warnings(result.value.object, result.value.current));
   ctx.writeObject(result.value.code, result.value.object);
 }

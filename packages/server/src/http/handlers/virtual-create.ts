@@ -4,15 +4,15 @@
  * answered by the resource's own function from the request alone; nothing is stored, so a dry run is the same
  * as a real request. 201 with the answer.
  */
-import type { KubeObject } from '@svc-apiserver/api';
-import type { Outcome, RequestContext } from '../context.js';
+import type { KubeObject, Result } from '@svc-apiserver/api';
+import type { RequestContext } from '../context.js';
 import type { Registry } from '../../registry/registry.js';
 import type { ResourceDef } from '../../registry/resource-def.js';
 import { checkSchema } from './schema-check.js';
 import { checkTypeMeta, parseWriteOptions } from './request-options.js';
 
 /** Answers a virtual create from the request (its identity) and the decoded, checked body. */
-export type VirtualCreate = (ctx: RequestContext, def: ResourceDef, object: KubeObject) => Promise<Outcome<KubeObject>>;
+export type VirtualCreate = (ctx: RequestContext, def: ResourceDef, object: KubeObject) => Promise<Result<KubeObject>>;
 
 /** The virtual resources by {@link virtualKey}. */
 export type VirtualResources = ReadonlyMap<string, VirtualCreate>;
@@ -28,18 +28,18 @@ const bodyMediaTypes: readonly string[] = ['application/json', 'application/yaml
 /** Serves a create on a virtual resource. */
 export async function handleVirtualCreate(ctx: RequestContext, registry: Registry, def: ResourceDef, create: VirtualCreate): Promise<void> {
   const options = parseWriteOptions(ctx.query);
-  if (!options.ok) return ctx.writeStatus(options.status);
+  if (!options.ok) return ctx.writeStatus(options.error);
   const decoded = await ctx.decodeBody(bodyMediaTypes);
-  if (!decoded.ok) return ctx.writeStatus(decoded.status);
+  if (!decoded.ok) return ctx.writeStatus(decoded.error);
   const object = decoded.value.object;
   // `status` is the answer, filled by the server: what a client sends there is dropped unread (kube's review
   // storages build a new status), so its required fields are not asked of the request.
   delete (object as { status?: unknown }).status;
   const typed = checkTypeMeta(def, object);
-  if (!typed.ok) return ctx.writeStatus(typed.status);
+  if (!typed.ok) return ctx.writeStatus(typed.error);
   const schema = checkSchema(ctx, registry, def, object, options.value.fieldValidation);
-  if (!schema.ok) return ctx.writeStatus(schema.status);
+  if (!schema.ok) return ctx.writeStatus(schema.error);
   const answer = await create(ctx, def, object);
-  if (!answer.ok) return ctx.writeStatus(answer.status);
+  if (!answer.ok) return ctx.writeStatus(answer.error);
   ctx.writeObject(201, answer.value);
 }

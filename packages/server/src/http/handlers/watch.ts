@@ -35,13 +35,13 @@ export async function handleWatch(ctx: RequestContext, registry: Registry, def: 
     fieldSelector = fieldSelector ? `${fieldSelector},metadata.name=${name}` : `metadata.name=${name}`;
   }
   const selection = parseSelection(def, q.get('labelSelector'), fieldSelector);
-  if (!selection.ok) return ctx.writeStatus(selection.status);
+  if (!selection.ok) return ctx.writeStatus(selection.error);
   const timeoutText = q.get('timeoutSeconds') ?? '';
   if (timeoutText !== '' && !/^\d+$/.test(timeoutText)) return ctx.writeStatus(badRequest(`invalid timeoutSeconds: ${JSON.stringify(timeoutText)}`));
   const sendInitialEvents = booleanParameter(q, 'sendInitialEvents');
-  if (!sendInitialEvents.ok) return ctx.writeStatus(badRequest(sendInitialEvents.message));
+  if (!sendInitialEvents.ok) return ctx.writeStatus(badRequest(sendInitialEvents.error));
   const bookmarks = booleanParameter(q, 'allowWatchBookmarks');
-  if (!bookmarks.ok) return ctx.writeStatus(badRequest(bookmarks.message));
+  if (!bookmarks.ok) return ctx.writeStatus(badRequest(bookmarks.error));
   const settings = registry.store.settings;
 
   let stream: WatchStream | undefined;
@@ -119,7 +119,7 @@ export async function handleWatch(ctx: RequestContext, registry: Registry, def: 
     error: fail,
     end: () => finish(),
   });
-  if (!started.ok) return ctx.writeStatus(started.status);
+  if (!started.ok) return ctx.writeStatus(started.error);
 
   stream = ctx.startWatch();
   for (const f of pending.splice(0)) {

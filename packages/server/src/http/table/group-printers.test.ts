@@ -16,7 +16,7 @@ type TableJson = { columnDefinitions: Column[]; rows: { cells: unknown[] }[] };
 
 function tableOf(object: Record<string, unknown>): TableJson {
   const out = transformObject(object, table, { names, now });
-  assert.ok(out.ok, out.ok ? '' : out.status.message);
+  assert.ok(out.ok, out.ok ? '' : out.error.message);
   return out.value as TableJson;
 }
 const cells = (apiVersion: string, kind: string, rest: Record<string, unknown> = {}) =>

@@ -13,7 +13,7 @@ type TableJson = { kind: string; apiVersion: string; metadata: Record<string, un
 
 function tableOf(object: Record<string, unknown>, includeObject?: string): TableJson {
   const out = transformObject(object, table, { names, now, ...(includeObject !== undefined ? { includeObject } : {}) });
-  assert.ok(out.ok, out.ok ? '' : out.status.message);
+  assert.ok(out.ok, out.ok ? '' : out.error.message);
   return out.value as TableJson;
 }
 const cells = (apiVersion: string, kind: string, rest: Record<string, unknown>) =>
@@ -126,7 +126,7 @@ test('default table, includeObject, lists, metadata conversions, watch headers',
   assert.deepEqual(tableOf(role, 'Object').rows[0]!.object, role);
   assert.equal('object' in tableOf(role, 'None').rows[0]!, false);
   const bad = transformObject(role, table, { names, includeObject: 'Everything' });
-  assert.ok(!bad.ok && bad.status.code === 400);
+  assert.ok(!bad.ok && bad.error.code === 400);
   const list = { apiVersion: 'v1', kind: 'ConfigMapList', metadata: { resourceVersion: '20', continue: 'tok', remainingItemCount: 4 }, items: [{ metadata: { name: 'a' }, data: { x: '1' } }, { metadata: { name: 'b' } }] };
   const lt = tableOf(list);
   assert.deepEqual(lt.metadata, { resourceVersion: '20', continue: 'tok', remainingItemCount: 4 });
@@ -138,14 +138,14 @@ test('default table, includeObject, lists, metadata conversions, watch headers',
   const pom: Conversion = { kind: 'PartialObjectMetadata', group: 'meta.svc.io', version: 'v1beta1' };
   assert.deepEqual(transformObject(role, pom, { names }), { ok: true, value: { kind: 'PartialObjectMetadata', apiVersion: 'meta.svc.io/v1beta1', metadata: role.metadata } });
   const notOne = transformObject(list, pom, { names });
-  assert.ok(!notOne.ok && notOne.status.code === 406);
+  assert.ok(!notOne.ok && notOne.error.code === 406);
   const poml: Conversion = { kind: 'PartialObjectMetadataList', group: 'meta.svc.io', version: 'v1' };
   assert.deepEqual(transformObject(list, poml, { names }), { ok: true, value: {
     kind: 'PartialObjectMetadataList', apiVersion: 'meta.svc.io/v1', metadata: { resourceVersion: '20', continue: 'tok', remainingItemCount: 4 },
     items: [{ kind: 'PartialObjectMetadata', apiVersion: 'meta.svc.io/v1', metadata: { name: 'a' } }, { kind: 'PartialObjectMetadata', apiVersion: 'meta.svc.io/v1', metadata: { name: 'b' } }],
   } });
   const notList = transformObject(role, poml, { names });
-  assert.ok(!notList.ok && notList.status.code === 406);
+  assert.ok(!notList.ok && notList.error.code === 406);
 
   const watch = watchTransformer(table, { names });
   const first = watch(role);

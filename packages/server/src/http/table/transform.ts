@@ -5,7 +5,7 @@
  * row's `object` per `includeObject=None|Metadata|Object`, Metadata by default), or keeps only its metadata.
  * Status objects pass through unchanged. On a watch, only the first Table carries column definitions.
  */
-import { badRequest, notAcceptable, type Names, type Status } from '@svc-apiserver/api';
+import { badRequest, notAcceptable, type Names, type Result, type Status } from '@svc-apiserver/api';
 import { columnDefinitions, type ColumnSpec, type PrintContext, type TablePrinter } from './printer.js';
 import { printers } from './printers/index.js';
 
@@ -30,9 +30,6 @@ export interface TransformOptions {
   /** Media types this response could be written in, for a 406 message. */
   readonly mediaTypes?: readonly string[];
 }
-
-/** A conversion result. */
-export type TransformOutcome = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly status: Status };
 
 type Json = Record<string, unknown>;
 
@@ -81,9 +78,9 @@ function listMeta(o: Json): Json {
   return out;
 }
 
-function toTable(o: Json, c: Conversion, options: TransformOptions): TransformOutcome {
+function toTable(o: Json, c: Conversion, options: TransformOptions): Result<unknown> {
   const include = options.includeObject ?? '';
-  if (!includeValues.has(include)) return { ok: false, status: badRequest(`unrecognized includeObject value: ${JSON.stringify(include)}`) };
+  if (!includeValues.has(include)) return { ok: false, error: badRequest(`unrecognized includeObject value: ${JSON.stringify(include)}`) };
   const apiVersion = `${c.group}/${c.version}`;
   const list = isList(o);
   const itemKind = list ? (o['kind'] as string).slice(0, -'List'.length) : String(o['kind'] ?? '');
@@ -117,7 +114,7 @@ function toTable(o: Json, c: Conversion, options: TransformOptions): TransformOu
 }
 
 /** Applies a conversion to a response object. 406 when the object is a list and a single kind was asked, or back. */
-export function transformObject(object: unknown, c: Conversion, options: TransformOptions): TransformOutcome {
+export function transformObject(object: unknown, c: Conversion, options: TransformOptions): Result<unknown> {
   if (!isObject(object) || object['kind'] === 'Status') return { ok: true, value: object };
   const apiVersion = `${c.group}/${c.version}`;
   switch (c.kind) {
@@ -125,12 +122,12 @@ export function transformObject(object: unknown, c: Conversion, options: Transfo
       return toTable(object, c, options);
     case 'PartialObjectMetadata':
       if (isList(object)) {
-        return { ok: false, status: notAcceptableConversion(`you requested PartialObjectMetadata, but the requested object is a list (${String(object['kind'])})`, options) };
+        return { ok: false, error: notAcceptableConversion(`you requested PartialObjectMetadata, but the requested object is a list (${String(object['kind'])})`, options) };
       }
       return { ok: true, value: partial(object, apiVersion) };
     case 'PartialObjectMetadataList':
       if (!isList(object)) {
-        return { ok: false, status: notAcceptableConversion(`you requested PartialObjectMetadataList, but the requested object is not a list (${String(object['kind'])})`, options) };
+        return { ok: false, error: notAcceptableConversion(`you requested PartialObjectMetadataList, but the requested object is not a list (${String(object['kind'])})`, options) };
       }
       return {
         ok: true,
@@ -149,7 +146,7 @@ function notAcceptableConversion(message: string, options: TransformOptions): St
 }
 
 /** A watch conversion: keeps the state of whether the column definitions went out already. */
-export function watchTransformer(c: Conversion, options: TransformOptions): (object: unknown) => TransformOutcome {
+export function watchTransformer(c: Conversion, options: TransformOptions): (object: unknown) => Result<unknown> {
   let headersSent = false;
   return (object) => {
     // A single-object conversion applies to each event (a list conversion names the kind of the collection).

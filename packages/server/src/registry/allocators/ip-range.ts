@@ -2,6 +2,7 @@
  * An IPv4 service range (`--service-cluster-ip-range`, kube's ipallocator over a CIDR): the network and broadcast
  * addresses are never handed out, as kube's range allocator skips them.
  */
+import { fail, ok, type Result } from '@svc-apiserver/api';
 
 /** A parsed IPv4 CIDR. */
 export interface IpRange {
@@ -30,12 +31,12 @@ export function numberToIpv4(n: number): string {
 }
 
 /** Parses an IPv4 CIDR with room for at least one address. */
-export function parseIpRange(cidr: string): { ok: true; value: IpRange } | { ok: false; error: string } {
+export function parseIpRange(cidr: string): Result<IpRange, string> {
   const [addr, bitsText] = cidr.split('/');
   const base = ipv4ToNumber(addr ?? '');
   const bits = Number(bitsText);
   if (base === undefined || !/^\d+$/.test(bitsText ?? '') || bits < 8 || bits > 30) {
-    return { ok: false, error: `--service-cluster-ip-range: ${JSON.stringify(cidr)} is not an IPv4 CIDR with a prefix length from /8 to /30` };
+    return fail(`--service-cluster-ip-range: ${JSON.stringify(cidr)} is not an IPv4 CIDR with a prefix length from /8 to /30`);
   }
   const mask = bits === 0 ? 0 : (0xffffffff << (32 - bits)) >>> 0;
   const network = (base & mask) >>> 0;
@@ -43,17 +44,14 @@ export function parseIpRange(cidr: string): { ok: true; value: IpRange } | { ok:
   const first = network + 1;
   const last = broadcast - 1;
   const normalized = `${numberToIpv4(network)}/${bits}`;
-  return {
-    ok: true,
-    value: {
+  return ok({
       cidr: normalized, first, last, size: last - first + 1,
       contains(ip) {
         const n = ipv4ToNumber(ip);
         return n !== undefined && n >= first && n <= last;
       },
       at: (n) => numberToIpv4(first + n),
-    },
-  };
+    });
 }
 
 /** A port range `30000-32767` (`--service-node-port-range`). */
@@ -64,10 +62,10 @@ export interface PortRange {
 }
 
 /** Parses `<from>-<to>` (or a single port). */
-export function parsePortRange(text: string): { ok: true; value: PortRange } | { ok: false; error: string } {
+export function parsePortRange(text: string): Result<PortRange, string> {
   const m = /^(\d+)(?:-(\d+))?$/.exec(text.trim());
   const from = Number(m?.[1]);
   const to = m?.[2] !== undefined ? Number(m[2]) : from;
-  if (!m || from < 1 || to > 65535 || to < from) return { ok: false, error: `--service-node-port-range: ${JSON.stringify(text)} is not a port range like 30000-32767` };
-  return { ok: true, value: { base: from, size: to - from + 1, text: `${from}-${to}` } };
+  if (!m || from < 1 || to > 65535 || to < from) return fail(`--service-node-port-range: ${JSON.stringify(text)} is not a port range like 30000-32767`);
+  return ok({ base: from, size: to - from + 1, text: `${from}-${to}` });
 }

@@ -58,7 +58,7 @@ export async function startServiceAllocationFeed(
       end: restart,
     });
     if (!started.ok) {
-      log(`service allocation watch failed: ${started.status.message ?? ''}`);
+      log(`service allocation watch failed: ${started.error.message ?? ''}`);
       restart();
       return;
     }

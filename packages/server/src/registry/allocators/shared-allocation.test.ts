@@ -68,7 +68,7 @@ function held(object: KubeObject): { ip: string; port: number } {
 async function createConcurrently(a: Registry, b: Registry, count: number): Promise<KubeObject[]> {
   const results = await Promise.all(Array.from({ length: count }, (_, i) => createService(i % 2 === 0 ? a : b, `s-${i}`)));
   return results.map((r) => {
-    assert.ok(r.ok, JSON.stringify(!r.ok && r.status));
+    assert.ok(r.ok, JSON.stringify(!r.ok && r.error));
     return r.value;
   });
 }
@@ -98,11 +98,11 @@ test('a requested IP or port another replica holds is rejected; freed on delete;
   // b has not seen the Service (no feed): only the stored record knows.
   const clash = await createService(b.registry, 'two', { clusterIP: '10.9.0.5', ports: [{ port: 80, nodePort: 30006 }] });
   assert.ok(!clash.ok);
-  assert.equal(clash.status.code, 422);
-  assert.match(clash.status.message ?? '', /spec\.clusterIPs\[0\]: Invalid value: "10\.9\.0\.5": failed to allocate IP 10\.9\.0\.5: provided IP is already allocated/);
+  assert.equal(clash.error.code, 422);
+  assert.match(clash.error.message ?? '', /spec\.clusterIPs\[0\]: Invalid value: "10\.9\.0\.5": failed to allocate IP 10\.9\.0\.5: provided IP is already allocated/);
   const portClash = await createService(b.registry, 'two', { clusterIP: '10.9.0.6', ports: [{ port: 80, nodePort: 30005 }] });
   assert.ok(!portClash.ok);
-  assert.match(portClash.status.message ?? '', /spec\.ports\[0\]\.nodePort: Invalid value: 30005: provided port is already allocated/);
+  assert.match(portClash.error.message ?? '', /spec\.ports\[0\]\.nodePort: Invalid value: 30005: provided port is already allocated/);
   // The failed port claim gave back its address in the record: another replica can take 10.9.0.6.
   assert.ok((await createService(a.registry, 'three', { clusterIP: '10.9.0.6', ports: [{ port: 80, nodePort: 30007 }] })).ok);
 
@@ -139,7 +139,7 @@ test('allocations survive a restart: a new replica on the store does not reuse t
   }
   const full = await createService(restarted.registry, 'one-too-many');
   assert.ok(!full.ok);
-  assert.match(full.status.message ?? '', /range is full/);
+  assert.match(full.error.message ?? '', /range is full/);
 });
 
 test('repair marks what stored Services hold and frees a leak after several passes', async () => {

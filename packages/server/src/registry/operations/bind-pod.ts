@@ -6,13 +6,12 @@
  * resourceVersion as preconditions. A pod being deleted or already assigned answers 409 on pods/binding; the
  * Binding's annotations are copied onto the pod and its PodScheduled condition is set.
  */
-import { conflict, fieldError, invalid, type FieldError, type KubeObject } from '@svc-apiserver/api';
+import { conflict, fail, fieldError, invalid, type FieldError, type KubeObject, type Result } from '@svc-apiserver/api';
 import { record } from '../conversion/resource-conversion.js';
 import type { Registry } from '../registry.js';
 import type { ResourceDef } from '../resource-def.js';
 import { admissionAttributes, runAdmission, type OperationContext } from './admission-attributes.js';
-import { guaranteedUpdate } from './guaranteed-update.js';
-import { final, type Outcome } from './outcome.js';
+import { final, guaranteedUpdate } from './guaranteed-update.js';
 import type { Preconditions } from './preconditions.js';
 import { nowTimestamp } from './prepare.js';
 
@@ -38,15 +37,15 @@ export interface BindingRequest {
 /** Binds the pod `request.name` of `pods` to the Binding's target node. */
 export async function bindPod(
   registry: Registry, pods: ResourceDef, request: BindingRequest, binding: KubeObject, ctx: OperationContext,
-): Promise<Outcome<KubeObject>> {
+): Promise<Result<KubeObject>> {
   const { namespace, name } = request;
   const attrs = () => admissionAttributes(request.def, 'CREATE', request.subresource, namespace, name, ctx, binding);
   const refused = await runAdmission(registry, 'admit', attrs(), ctx);
-  if (refused !== undefined) return { ok: false, status: refused };
+  if (refused !== undefined) return fail(refused);
   const errs = validateBinding(binding);
-  if (errs.length > 0) return { ok: false, status: invalid('Binding', { group: '', resource: 'bindings' }, name, errs) };
+  if (errs.length > 0) return fail(invalid('Binding', { group: '', resource: 'bindings' }, name, errs));
   const invalidated = await runAdmission(registry, 'validate', attrs(), ctx);
-  if (invalidated !== undefined) return { ok: false, status: invalidated };
+  if (invalidated !== undefined) return fail(invalidated);
 
   const nodeName = String(record(binding['target'])?.['name']);
   const annotations = binding.metadata?.annotations ?? {};

@@ -2,26 +2,25 @@
  * Create (the generic store's Create behind a POST, a create-on-update PUT, an apply that creates, or a
  * controller): mutating admission → strategy prepare + validate → validating admission → storage write.
  */
-import type { KubeObject } from '@svc-apiserver/api';
+import { fail, type KubeObject, type Result } from '@svc-apiserver/api';
 import type { Registry } from '../registry.js';
 import type { ResourceDef } from '../resource-def.js';
 import { admissionAttributes, runAdmission, type OperationContext } from './admission-attributes.js';
-import type { Outcome } from './outcome.js';
 import { beforeCreate } from './prepare.js';
 import { withWriteHooks } from './write-hooks.js';
 
 /** Creates `object` (its namespace already reconciled with the request's). */
-export async function createObject(registry: Registry, def: ResourceDef, object: KubeObject, ctx: OperationContext): Promise<Outcome<KubeObject>> {
+export async function createObject(registry: Registry, def: ResourceDef, object: KubeObject, ctx: OperationContext): Promise<Result<KubeObject>> {
   const namespace = def.namespaced ? object.metadata?.namespace ?? '' : '';
   const attrs = () => admissionAttributes(def, 'CREATE', '', namespace, object.metadata?.name ?? '', ctx, object);
   const forbidden = await def.strategy.authorizeWrite?.(object, undefined, ctx.user);
-  if (forbidden !== undefined) return { ok: false, status: forbidden };
+  if (forbidden !== undefined) return fail(forbidden);
   const refused = await runAdmission(registry, 'admit', attrs(), ctx);
-  if (refused !== undefined) return { ok: false, status: refused };
+  if (refused !== undefined) return fail(refused);
   const prepared = beforeCreate(def, object);
   if (!prepared.ok) return prepared;
   const invalid = await runAdmission(registry, 'validate', attrs(), ctx);
-  if (invalid !== undefined) return { ok: false, status: invalid };
+  if (invalid !== undefined) return fail(invalid);
   return withWriteHooks(def, object, ctx.dryRun,
     () => registry.store.create(def, object, { dryRun: ctx.dryRun, retryGenerateName: prepared.value.generatedName }));
 }

@@ -15,13 +15,12 @@
  * (unless finalizers keep it). A later delete of an object in its grace period may only shorten it (the deadline
  * moves by the difference); an equal or longer one, or none, changes nothing and answers the object as it is.
  */
-import type { KubeObject } from '@svc-apiserver/api';
+import { ok, type KubeObject, type Result } from '@svc-apiserver/api';
 import type { Registry } from '../registry.js';
 import type { ResourceDef } from '../resource-def.js';
-import type { WriteOutcome } from '../store.js';
+import type { WriteResult } from '../store.js';
 import { admissionAttributes, runAdmission, type OperationContext } from './admission-attributes.js';
-import { guaranteedUpdate } from './guaranteed-update.js';
-import { final, ok, type Outcome } from './outcome.js';
+import { final, guaranteedUpdate } from './guaranteed-update.js';
 import type { Preconditions } from './preconditions.js';
 import { nowTimestamp } from './prepare.js';
 import { afterRemove } from './write-hooks.js';
@@ -127,7 +126,7 @@ export function beforeDelete(def: ResourceDef, object: KubeObject, requested: nu
 export async function deleteObject(
   registry: Registry, def: ResourceDef, namespace: string, name: string, ctx: OperationContext,
   preconditions?: DeletePreconditions, propagation: Propagation = {}, gracePeriodSeconds?: number,
-): Promise<Outcome<DeleteResult>> {
+): Promise<Result<DeleteResult>> {
   const guarded = { namespace, name, ...(preconditions !== undefined ? { preconditions } : {}) };
   return guaranteedUpdate(registry, def, guarded, async (current) => {
     const attrs = admissionAttributes(def, 'DELETE', '', namespace, name, ctx, undefined, current);
@@ -159,13 +158,13 @@ export async function deleteObject(
     if (finalizing || grace.period > 0) return ok({ object: stored, removed: false });
     const removed = await remove(registry, def, stored, ctx);
     // Another client finished the deletion first (kube tolerates the NotFound here, kubernetes#19403).
-    if (!removed.ok && removed.status.code === 404) return ok({ object: stored, removed: true });
+    if (!removed.ok && removed.error.code === 404) return ok({ object: stored, removed: true });
     return removed;
   });
 }
 
 /** Removes the object from storage (compare-and-swap on its resourceVersion) and runs the hooks' after-remove step. */
-async function remove(registry: Registry, def: ResourceDef, object: KubeObject, ctx: OperationContext): Promise<WriteOutcome<DeleteResult>> {
+async function remove(registry: Registry, def: ResourceDef, object: KubeObject, ctx: OperationContext): Promise<WriteResult<DeleteResult>> {
   const removed = await registry.store.remove(def, object, { dryRun: ctx.dryRun });
   if (!removed.ok) return removed;
   await afterRemove(def, removed.value, ctx.dryRun);

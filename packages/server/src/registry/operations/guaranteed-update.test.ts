@@ -10,18 +10,18 @@ const lost = (attempt: number): Status => conflict({ group: '', resource: 'confi
 
 test('retryOnConflict: conflicts are retried up to the limit, then the last one is answered', async () => {
   let attempts = 0;
-  const result = await retryOnConflict(async () => ({ ok: false, status: lost(++attempts), conflict: true }));
+  const result = await retryOnConflict(async () => ({ ok: false, error: lost(++attempts), conflict: true }));
   assert.equal(attempts, maxWriteAttempts);
-  assert.deepEqual(result, { ok: false, status: lost(maxWriteAttempts) });
+  assert.deepEqual(result, { ok: false, error: lost(maxWriteAttempts) });
 });
 
 test('retryOnConflict: a final failure is not retried; a conflict that clears succeeds', async () => {
   let attempts = 0;
-  const failed = await retryOnConflict(async () => ({ ok: false, status: lost(++attempts), conflict: false }));
+  const failed = await retryOnConflict(async () => ({ ok: false, error: lost(++attempts), conflict: false }));
   assert.equal(attempts, 1);
   assert.equal(failed.ok, false);
   attempts = 0;
-  const cleared = await retryOnConflict(async () => (++attempts < 3 ? { ok: false, status: lost(attempts), conflict: true } : { ok: true, value: attempts }));
+  const cleared = await retryOnConflict(async () => (++attempts < 3 ? { ok: false, error: lost(attempts), conflict: true } : { ok: true, value: attempts }));
   assert.deepEqual(cleared, { ok: true, value: 3 });
 });
 
@@ -108,7 +108,7 @@ test('the preconditions are checked on every read, before any write', async () =
   assert.equal(result.ok, false);
   assert.equal(reads, 0);
   const missing = await guaranteedUpdate(t.registry, def, { namespace: 'default', name: 'none' }, async () => ({ ok: true, value: 'never' }));
-  assert.equal(!missing.ok && missing.status.code, 404);
+  assert.equal(!missing.ok && missing.error.code, 404);
   const created = await guaranteedUpdate(t.registry, def, { namespace: 'default', name: 'none', ignoreNotFound: true }, async (current) => ({ ok: true, value: current }));
   assert.deepEqual(created, { ok: true, value: undefined });
 });

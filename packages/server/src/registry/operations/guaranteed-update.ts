@@ -4,11 +4,10 @@
  * when the compare-and-swap loses to another writer, read again and start over. Every update, patch, delete and
  * subresource write goes through it, with one bound on the attempts.
  */
-import type { KubeObject } from '@svc-apiserver/api';
+import { fail, type KubeObject, type Result, type Status } from '@svc-apiserver/api';
 import type { Registry } from '../registry.js';
 import type { ResourceDef } from '../resource-def.js';
-import type { WriteOutcome } from '../store.js';
-import type { Outcome } from './outcome.js';
+import type { WriteFailure, WriteResult } from '../store.js';
 import { preconditionFailure, type Preconditions } from './preconditions.js';
 
 /**
@@ -18,15 +17,20 @@ import { preconditionFailure, type Preconditions } from './preconditions.js';
  */
 export const maxWriteAttempts = 16;
 
+/** A failure that is final for a write attempt: reading again would not change the answer. */
+export function final(status: Status): WriteFailure {
+  return { ok: false, error: status, conflict: false };
+}
+
 /**
  * Runs `attempt` until it succeeds, fails for good, or has lost {@link maxWriteAttempts} compare-and-swaps
  * (retry.RetryOnConflict's shape, for writes whose read is more than one object, such as an eviction's budgets).
  */
-export async function retryOnConflict<T>(attempt: () => Promise<WriteOutcome<T>>): Promise<Outcome<T>> {
+export async function retryOnConflict<T>(attempt: () => Promise<WriteResult<T>>): Promise<Result<T>> {
   for (let n = 1; ; n++) {
     const result = await attempt();
     if (result.ok) return result;
-    if (!result.conflict || n >= maxWriteAttempts) return { ok: false, status: result.status };
+    if (!result.conflict || n >= maxWriteAttempts) return fail(result.error);
   }
 }
 
@@ -49,20 +53,20 @@ export interface GuardedWrite {
  */
 export function guaranteedUpdate<T>(
   registry: Registry, def: ResourceDef, write: GuardedWrite & { readonly ignoreNotFound?: false },
-  tryUpdate: (current: KubeObject) => Promise<WriteOutcome<T>>,
-): Promise<Outcome<T>>;
+  tryUpdate: (current: KubeObject) => Promise<WriteResult<T>>,
+): Promise<Result<T>>;
 export function guaranteedUpdate<T>(
-  registry: Registry, def: ResourceDef, write: GuardedWrite, tryUpdate: (current: KubeObject | undefined) => Promise<WriteOutcome<T>>,
-): Promise<Outcome<T>>;
+  registry: Registry, def: ResourceDef, write: GuardedWrite, tryUpdate: (current: KubeObject | undefined) => Promise<WriteResult<T>>,
+): Promise<Result<T>>;
 export function guaranteedUpdate<T>(
-  registry: Registry, def: ResourceDef, write: GuardedWrite, tryUpdate: (current: KubeObject) => Promise<WriteOutcome<T>>,
-): Promise<Outcome<T>> {
+  registry: Registry, def: ResourceDef, write: GuardedWrite, tryUpdate: (current: KubeObject) => Promise<WriteResult<T>>,
+): Promise<Result<T>> {
   return retryOnConflict(async () => {
     const got = await registry.store.get(def, write.namespace, write.name);
-    if (!got.ok && !(got.status.code === 404 && write.ignoreNotFound === true)) return { ...got, conflict: false };
+    if (!got.ok && !(got.error.code === 404 && write.ignoreNotFound === true)) return { ...got, conflict: false };
     const current = got.ok ? got.value : undefined;
     const failed = preconditionFailure(def, write.name, current, write.preconditions);
-    if (failed !== undefined) return { ok: false, status: failed, conflict: false };
+    if (failed !== undefined) return { ok: false, error: failed, conflict: false };
     // Undefined only where the caller asked for it (ignoreNotFound), by the overloads above.
     return tryUpdate(current as KubeObject);
   });

@@ -3,8 +3,7 @@
  * client may not set, fill system fields, run the strategy's prepare, then validate metadata and the type.
  */
 import { randomUUID } from 'node:crypto';
-import { invalid, type FieldError, type KubeObject } from '@svc-apiserver/api';
-import type { Outcome } from '../../http/context.js';
+import { fail, invalid, ok, type FieldError, type KubeObject, type Result } from '@svc-apiserver/api';
 import { generateName } from '../../meta/generate-name.js';
 import { validateObjectMeta, validateObjectMetaUpdate } from '../../meta/object-meta-validation.js';
 import type { ResourceDef } from '../resource-def.js';
@@ -30,13 +29,13 @@ function specPart(object: KubeObject): string {
   return JSON.stringify(rest);
 }
 
-function invalidOutcome(def: ResourceDef, object: KubeObject, errors: FieldError[]): Outcome<void> {
-  if (errors.length === 0) return { ok: true, value: undefined };
-  return { ok: false, status: invalid(def.kind, def.qualified, object.metadata?.name ?? '', errors) };
+function invalidOutcome(def: ResourceDef, object: KubeObject, errors: FieldError[]): Result<void> {
+  if (errors.length === 0) return ok(undefined);
+  return fail(invalid(def.kind, def.qualified, object.metadata?.name ?? '', errors));
 }
 
 /** BeforeCreate: prepare, system fields, generated name, validation. Returns whether the name was generated. */
-export function beforeCreate(def: ResourceDef, object: KubeObject): Outcome<{ generatedName: boolean }> {
+export function beforeCreate(def: ResourceDef, object: KubeObject): Result<{ generatedName: boolean }> {
   const meta = (object.metadata ??= {});
   delete meta.deletionTimestamp;
   delete meta.deletionGracePeriodSeconds;
@@ -57,7 +56,7 @@ export function beforeCreate(def: ResourceDef, object: KubeObject): Outcome<{ ge
     ...def.strategy.validate(object),
   ];
   const checked = invalidOutcome(def, object, errors);
-  return checked.ok ? { ok: true, value: { generatedName } } : checked;
+  return checked.ok ? ok({ generatedName }) : checked;
 }
 
 /** The strategy of a subresource write, or of the main resource when `subresource` is `''`. */
@@ -73,7 +72,7 @@ export function subresourceStrategy(def: ResourceDef, subresource: string): Subr
 }
 
 /** BeforeUpdate: keep what this write may not change, carry system fields over, bump generation, validate. */
-export function beforeUpdate(def: ResourceDef, subresource: string, object: KubeObject, old: KubeObject): Outcome<void> {
+export function beforeUpdate(def: ResourceDef, subresource: string, object: KubeObject, old: KubeObject): Result<void> {
   const meta = (object.metadata ??= {});
   const oldMeta = old.metadata ?? {};
   const strategy = subresourceStrategy(def, subresource);

@@ -7,12 +7,12 @@
  * Through the `scale` subresource admission sees Scales (kube's ScaleREST converts the workload to a Scale and
  * back around the handler's admission): a mutating plugin's change to the Scale's replicas reaches the workload.
  */
-import type { KubeObject } from '@svc-apiserver/api';
+import { ok, type KubeObject } from '@svc-apiserver/api';
 import type { Registry } from '../registry.js';
 import type { ResourceDef } from '../resource-def.js';
-import type { WriteOutcome } from '../store.js';
+import type { WriteResult } from '../store.js';
 import { admissionAttributes, runAdmission, type OperationContext } from './admission-attributes.js';
-import { final } from './outcome.js';
+import { final } from './guaranteed-update.js';
 import { beforeUpdate, unchanged } from './prepare.js';
 import { scaleOf, withReplicas } from './scale-subresource.js';
 import { afterRemove, withWriteHooks } from './write-hooks.js';
@@ -23,7 +23,7 @@ import { afterRemove, withWriteHooks } from './write-hooks.js';
  */
 export async function updateObject(
   registry: Registry, def: ResourceDef, subresource: string, object: KubeObject, current: KubeObject, ctx: OperationContext,
-): Promise<WriteOutcome> {
+): Promise<WriteResult> {
   const namespace = current.metadata?.namespace ?? '';
   const name = current.metadata?.name ?? '';
   const asScale = subresource === 'scale';
@@ -38,15 +38,15 @@ export async function updateObject(
   if (refused !== undefined) return final(refused);
   const next = asScale ? withReplicas(object, mutating.object!) : object;
   const prepared = beforeUpdate(def, subresource, next, current);
-  if (!prepared.ok) return final(prepared.status);
+  if (!prepared.ok) return final(prepared.error);
   const invalid = await runAdmission(registry, 'validate', attrs(next), ctx);
   if (invalid !== undefined) return final(invalid);
-  if (unchanged(next, current)) return { ok: true, value: current };
+  if (unchanged(next, current)) return ok(current);
   const written = await withWriteHooks(def, next, ctx.dryRun, () => registry.store.update(def, next, { dryRun: ctx.dryRun }));
   if (!written.ok || !removedByUpdate(def, written.value, current)) return written;
   const removed = await registry.store.remove(def, written.value, { dryRun: ctx.dryRun });
   if (removed.ok) await afterRemove(def, written.value, ctx.dryRun);
-  return removed.ok ? { ok: true, value: written.value } : removed;
+  return removed.ok ? ok(written.value) : removed;
 }
 
 /** Store.shouldDeleteDuringUpdate: the update took the last finalizer off an object being deleted. */

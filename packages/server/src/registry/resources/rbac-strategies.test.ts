@@ -41,7 +41,7 @@ async function rbacRegistry(options: { guarded: boolean; refuse?: (call: GuardCa
   let current: RbacWriteGuard | undefined;
   const source = () => current;
   const admission = createAdmissionChain({ names });
-  if (!admission.ok) throw new Error(admission.status.message);
+  if (!admission.ok) throw new Error(admission.error.message);
   const registry = createRegistry({
     backend: openMemoryBackend(), catalog: loadCatalog(names), names, admission: admission.value,
     strategies: {

@@ -4,7 +4,9 @@
  * Covers): a user may write a role, or bind one, only with every permission it grants, unless allowed to
  * `escalate` roles or `bind` that role, or a member of `system:masters`.
  */
-import { forbidden, notFound, type KubeObject, type Names, type Status } from '@svc-apiserver/api';
+import {
+  fail, forbidden, notFound, ok, type KubeObject, type Names, type Result, type Status,
+} from '@svc-apiserver/api';
 import type { RequestInfo } from '../../../http/request-info.js';
 import type { UserInfo } from '../../user-info.js';
 import type { Authorizer } from '../authorizer.js';
@@ -211,16 +213,16 @@ export function createRbacWriteGuard(deps: RbacWriteGuardDeps): RbacWriteGuard {
     return d.decision === 'allow';
   };
 
-  const resolveRoleRef = async (object: BindingObject, namespace: string): Promise<{ ok: true; rules: readonly PolicyRule[] } | { ok: false; status: Status | undefined }> => {
+  const resolveRoleRef = async (object: BindingObject, namespace: string): Promise<Result<readonly PolicyRule[], Status | undefined>> => {
     const ref = object.roleRef;
-    if (ref.kind !== 'Role' && ref.kind !== 'ClusterRole') return { ok: false, status: undefined };
+    if (ref.kind !== 'Role' && ref.kind !== 'ClusterRole') return fail(undefined);
     if (deps.getRole !== undefined) {
       const got = await deps.getRole(ref.kind, ref.kind === 'Role' ? namespace : '', ref.name);
-      return got.ok ? { ok: true, rules: got.role.rules ?? [] } : { ok: false, status: got.status };
+      return got.ok ? ok(got.value.rules ?? []) : got;
     }
     const got = deps.resolver.getRoleReferenceRules(ref, namespace);
     if (got.ok) return got;
-    return { ok: false, status: notFound({ group, resource: ref.kind === 'Role' ? 'roles' : 'clusterroles' }, ref.name) };
+    return fail(notFound({ group, resource: ref.kind === 'Role' ? 'roles' : 'clusterroles' }, ref.name));
   };
 
   return {
@@ -258,8 +260,8 @@ export function createRbacWriteGuard(deps: RbacWriteGuardDeps): RbacWriteGuard {
       // A ClusterRoleBinding to a Role, or an unknown kind, grants nothing and fails validation: leave it to that.
       if ((resource === 'clusterrolebindings' && ref.kind !== 'ClusterRole') || (ref.kind !== 'Role' && ref.kind !== 'ClusterRole')) return undefined;
       const rules = await resolveRoleRef(object, namespace);
-      if (!rules.ok) return rules.status;
-      const missing = confirmNoEscalation(deps.resolver, user, namespace, rules.rules);
+      if (!rules.ok) return rules.error;
+      const missing = confirmNoEscalation(deps.resolver, user, namespace, rules.value);
       return missing === undefined ? undefined : forbidden({ group, resource }, name, missing);
     },
   };

@@ -54,7 +54,7 @@ test('the policy source follows the registry: bindings created, changed and dele
     assert.ok(got.ok);
     const missing = await getRole('Role', 'team', 'nope');
     assert.ok(!missing.ok);
-    assert.equal(missing.status.message, `roles.${group} "nope" not found`);
+    assert.equal(missing.error.message, `roles.${group} "nope" not found`);
   } finally {
     source.stop();
   }

@@ -3,7 +3,7 @@
  * the watch cache (kube's RBAC authorizer reads them through shared-informer listers), with the bindings indexed by
  * subject so that a decision looks only at the bindings that can concern the requesting user.
  */
-import { notFound, type Names, type KubeObject, type Status } from '@svc-apiserver/api';
+import { fail, notFound, ok, type Names, type KubeObject, type Result } from '@svc-apiserver/api';
 import type { HealthCheck } from '../../../health/health-check.js';
 import { startInformer, type Informer, type InformerChange } from '../../../registry/informer.js';
 import type { Registry } from '../../../registry/registry.js';
@@ -248,7 +248,7 @@ export function startRbacPolicySource(registry: Registry, names: Names, options:
 }
 
 /** An authoritative read of the role a binding refers to. */
-export type RoleGetter = (kind: 'Role' | 'ClusterRole', namespace: string, name: string) => Promise<{ ok: true; role: RoleObject } | { ok: false; status: Status }>;
+export type RoleGetter = (kind: 'Role' | 'ClusterRole', namespace: string, name: string) => Promise<Result<RoleObject>>;
 
 /**
  * Reads roles from storage rather than the informers' view (kube's escalation checks resolve roleRefs through the
@@ -259,8 +259,8 @@ export function registryRoleGetter(registry: Registry, names: Names): RoleGetter
   const defs = rbacDefs(registry, names);
   return async (kind, namespace, name) => {
     const def = kind === 'Role' ? defs.roles : defs.clusterroles;
-    if (kind === 'Role' && namespace === '') return { ok: false, status: notFound(def.qualified, name) };
+    if (kind === 'Role' && namespace === '') return fail(notFound(def.qualified, name));
     const got = await registry.store.get(def, kind === 'Role' ? namespace : '', name);
-    return got.ok ? { ok: true, role: got.value as RoleObject } : { ok: false, status: got.status };
+    return got.ok ? ok(got.value as RoleObject) : got;
   };
 }

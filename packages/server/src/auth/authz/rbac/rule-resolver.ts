@@ -4,7 +4,7 @@
  * contributes the rules of its role; unresolvable roles and malformed subjects are reported as errors beside the
  * rules still found, since rules only ever add permissions.
  */
-import type { Names } from '@svc-apiserver/api';
+import { fail, ok, type Names, type Result } from '@svc-apiserver/api';
 import type { UserInfo } from '../../user-info.js';
 import { rbacGroupKey, serviceAccountUsernamePrefix, type RbacPolicySource } from './policy-source.js';
 import type { BindingObject, PolicyRule, RoleRef, Subject } from './rbac-types.js';
@@ -22,9 +22,6 @@ export interface RuleSource {
 /** Told of each rule (with its source) or error; returning false stops the visit. */
 export type RuleVisitor = (source: RuleSource | undefined, rule: PolicyRule | undefined, error: string | undefined) => boolean;
 
-/** The rules of a role reference, or why they cannot be had. */
-export type RoleRefRules = { readonly ok: true; readonly rules: readonly PolicyRule[] } | { readonly ok: false; readonly error: string; readonly notFound: boolean };
-
 /** The rules a user holds, with the errors met finding them (the rules found still apply). */
 export interface ResolvedRules {
   readonly rules: PolicyRule[];
@@ -36,8 +33,8 @@ export interface RuleResolver {
   /** Visits the rules that apply to `user` in `namespace` (`''`: cluster-wide only). */
   visitRulesFor(user: UserInfo, namespace: string, visitor: RuleVisitor): void;
   rulesFor(user: UserInfo, namespace: string): ResolvedRules;
-  /** The rules of a binding's roleRef; `bindingNamespace` is `''` for a ClusterRoleBinding. */
-  getRoleReferenceRules(roleRef: RoleRef, bindingNamespace: string): RoleRefRules;
+  /** The rules of a binding's roleRef, or why they cannot be had; `bindingNamespace` is `''` for a ClusterRoleBinding. */
+  getRoleReferenceRules(roleRef: RoleRef, bindingNamespace: string): Result<readonly PolicyRule[], string>;
 }
 
 /**
@@ -117,21 +114,21 @@ function appliesTo(user: UserInfo, subjects: readonly Subject[], namespace: stri
 export function createRuleResolver(source: RbacPolicySource, names: Names): RuleResolver {
   const rbacGroup = names.group(rbacGroupKey);
 
-  const getRoleReferenceRules = (roleRef: RoleRef, bindingNamespace: string): RoleRefRules => {
+  const getRoleReferenceRules = (roleRef: RoleRef, bindingNamespace: string): Result<readonly PolicyRule[], string> => {
     switch (roleRef.kind) {
       case 'Role': {
         const role = bindingNamespace === '' ? undefined : source.getRole(bindingNamespace, roleRef.name);
         // The lister's NotFound: singular resource, qualified by the group.
-        if (role === undefined) return { ok: false, notFound: true, error: `role.${rbacGroup} ${q(roleRef.name)} not found` };
-        return { ok: true, rules: role.rules ?? [] };
+        if (role === undefined) return fail(`role.${rbacGroup} ${q(roleRef.name)} not found`);
+        return ok(role.rules ?? []);
       }
       case 'ClusterRole': {
         const role = source.getClusterRole(roleRef.name);
-        if (role === undefined) return { ok: false, notFound: true, error: `clusterrole.${rbacGroup} ${q(roleRef.name)} not found` };
-        return { ok: true, rules: role.rules ?? [] };
+        if (role === undefined) return fail(`clusterrole.${rbacGroup} ${q(roleRef.name)} not found`);
+        return ok(role.rules ?? []);
       }
       default:
-        return { ok: false, notFound: false, error: `unsupported role reference kind: ${q(roleRef.kind)}` };
+        return fail(`unsupported role reference kind: ${q(roleRef.kind)}`);
     }
   };
 
@@ -152,9 +149,9 @@ export function createRuleResolver(source: RbacPolicySource, names: Names): Rule
         if (!visitor(undefined, undefined, resolved.error)) return false;
         continue;
       }
-      if (resolved.rules.length === 0) continue;
+      if (resolved.value.length === 0) continue;
       const src = ruleSource(kind, binding, subjects[applies.index]!);
-      for (const rule of resolved.rules) if (!visitor(src, rule, undefined)) return false;
+      for (const rule of resolved.value) if (!visitor(src, rule, undefined)) return false;
     }
     return true;
   };

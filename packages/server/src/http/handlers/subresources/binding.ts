@@ -13,10 +13,10 @@ import { createdSuccess, podsDef, readSubresourceBody } from './common.js';
 /** Serves a binding create (pods/binding or bindings). */
 export async function handleBinding(ctx: RequestContext, registry: Registry, def: ResourceDef): Promise<void> {
   const options = parseWriteOptions(ctx.query, ctx.names, 'CreateOptions', ctx.headers['user-agent']);
-  if (!options.ok) return ctx.writeStatus(options.status);
+  if (!options.ok) return ctx.writeStatus(options.error);
   const subresource = ctx.info.subresource;
   const read = await readSubresourceBody(ctx, 'Binding', subresource === 'binding' ? ctx.info.name : '');
-  if (!read.ok) return ctx.writeStatus(read.status);
+  if (!read.ok) return ctx.writeStatus(read.error);
   const binding = read.value;
   const name = subresource === 'binding' ? ctx.info.name : binding.metadata?.name ?? '';
   if (name === '') return ctx.writeStatus(badRequest('name is required in the Binding object'));
@@ -24,6 +24,6 @@ export async function handleBinding(ctx: RequestContext, registry: Registry, def
   if (pods === undefined) return ctx.writeStatus(badRequest('pods are not served'));
   const request = { def, subresource, namespace: requestNamespace(ctx, def), name };
   const bound = await bindPod(registry, pods, request, binding, { user: ctx.user, dryRun: options.value.dryRun });
-  if (!bound.ok) return ctx.writeStatus(bound.status);
+  if (!bound.ok) return ctx.writeStatus(bound.error);
   ctx.writeStatus(createdSuccess());
 }

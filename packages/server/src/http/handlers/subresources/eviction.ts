@@ -10,7 +10,7 @@
  * A not-ready pod is evicted without taking a disruption while the budget is healthy (the default
  * `unhealthyPodEvictionPolicy: IfHealthyBudget`) or always with `AlwaysAllow`.
  */
-import { failure, forbidden, type KubeObject, type Status } from '@svc-apiserver/api';
+import { failure, forbidden, ok, type KubeObject, type Status } from '@svc-apiserver/api';
 import type { RequestContext } from '../../context.js';
 import type { Registry } from '../../../registry/registry.js';
 import type { ResourceDef } from '../../../registry/resource-def.js';
@@ -18,9 +18,8 @@ import { record } from '../../../registry/conversion/resource-conversion.js';
 import { admissionAttributes, admitRequest } from '../../../registry/operations/admission-attributes.js';
 import { deleteObject } from '../../../registry/operations/delete-object.js';
 import { trackUpdate } from '../../../registry/operations/field-management.js';
-import { retryOnConflict } from '../../../registry/operations/guaranteed-update.js';
+import { final, retryOnConflict } from '../../../registry/operations/guaranteed-update.js';
 import { loopbackManager, loopbackUser } from '../../../registry/operations/loopback.js';
-import { final, ok } from '../../../registry/operations/outcome.js';
 import { nowTimestamp } from '../../../registry/operations/prepare.js';
 import { updateObject } from '../../../registry/operations/update-object.js';
 import { selectEverything } from '../../../registry/selection.js';
@@ -75,10 +74,10 @@ export function budgetDecision(pdb: KubeObject, pod: KubeObject): Decision {
 /** Serves an eviction. */
 export async function handleEviction(ctx: RequestContext, registry: Registry, def: ResourceDef): Promise<void> {
   const dryRun = parseDryRun(ctx.query, ctx.names, 'CreateOptions');
-  if (!dryRun.ok) return ctx.writeStatus(dryRun.status);
+  if (!dryRun.ok) return ctx.writeStatus(dryRun.error);
   const name = ctx.info.name;
   const read = await readSubresourceBody(ctx, 'Eviction', name);
-  if (!read.ok) return ctx.writeStatus(read.status);
+  if (!read.ok) return ctx.writeStatus(read.error);
   const eviction = read.value;
   const namespace = requestNamespace(ctx, def);
   const deleteOptions = record(eviction['deleteOptions']) ?? {};
@@ -94,11 +93,11 @@ export async function handleEviction(ctx: RequestContext, registry: Registry, de
       ...(typeof preconditions['resourceVersion'] === 'string' ? { resourceVersion: preconditions['resourceVersion'] } : {}),
     };
     const deleted = await deleteObject(registry, def, namespace, name, { ...op, admitted: true }, pre);
-    if (!deleted.ok) return ctx.writeStatus(deleted.status);
+    if (!deleted.ok) return ctx.writeStatus(deleted.error);
     ctx.writeStatus(createdSuccess());
   };
   const got = await registry.store.get(def, namespace, name);
-  if (!got.ok) return ctx.writeStatus(got.status);
+  if (!got.ok) return ctx.writeStatus(got.error);
   const pod = got.value;
   if (canIgnoreBudget(pod)) return remove();
   const pdbDef = registry.all().find((d) => d.groupKey === 'policy' && d.version === 'v1' && d.resource === 'poddisruptionbudgets');
@@ -106,7 +105,7 @@ export async function handleEviction(ctx: RequestContext, registry: Registry, de
   const labels = pod.metadata?.labels ?? {};
   const checked = await retryOnConflict(async () => {
     const list = await registry.store.list(pdbDef, { namespace, selection: selectEverything });
-    if (!list.ok) return final(list.status);
+    if (!list.ok) return final(list.error);
     // policy/v1: a missing selector selects no pods, an empty one every pod of the namespace.
     const budgets = (list.value.items as KubeObject[]).filter((p) => {
       const selector = record(p['spec'])?.['selector'];
@@ -128,6 +127,6 @@ export async function handleEviction(ctx: RequestContext, registry: Registry, de
     const written = await updateObject(registry, pdbDef, 'status', tracked, pdb, { user: loopbackUser, dryRun: isDryRun });
     return written.ok ? ok(undefined) : written;
   });
-  if (!checked.ok) return ctx.writeStatus(checked.status);
+  if (!checked.ok) return ctx.writeStatus(checked.error);
   return remove();
 }

@@ -11,9 +11,9 @@ import { checkContainer, podAgentUnavailable, readTarget } from './node-agent.js
 /** Serves an exec request. */
 export async function handleExec(ctx: RequestContext, registry: Registry, def: ResourceDef): Promise<void> {
   const read = await readTarget(ctx, registry, def);
-  if (!read.ok) return ctx.writeStatus(read.status);
+  if (!read.ok) return ctx.writeStatus(read.error);
   if (ctx.query.getAll('command').length === 0) return ctx.writeStatus(badRequest('you must specify at least 1 command'));
-  const bad = checkContainer(read.pod, ctx.query.get('container'));
+  const bad = checkContainer(read.value, ctx.query.get('container'));
   if (bad !== undefined) return ctx.writeStatus(bad);
-  ctx.writeStatus(podAgentUnavailable(read.pod, 'exec'));
+  ctx.writeStatus(podAgentUnavailable(read.value, 'exec'));
 }

@@ -10,8 +10,8 @@ import { checkContainer, podAgentUnavailable, readTarget } from './node-agent.js
 /** Serves a log request. */
 export async function handleLog(ctx: RequestContext, registry: Registry, def: ResourceDef): Promise<void> {
   const read = await readTarget(ctx, registry, def);
-  if (!read.ok) return ctx.writeStatus(read.status);
-  const bad = checkContainer(read.pod, ctx.query.get('container'));
+  if (!read.ok) return ctx.writeStatus(read.error);
+  const bad = checkContainer(read.value, ctx.query.get('container'));
   if (bad !== undefined) return ctx.writeStatus(bad);
-  ctx.writeStatus(podAgentUnavailable(read.pod, 'container logs'));
+  ctx.writeStatus(podAgentUnavailable(read.value, 'container logs'));
 }

@@ -4,7 +4,7 @@
  * answers when it cannot reach one: the object must exist (404), an unscheduled pod has no host (400 `pod x does
  * not have a host assigned`), and otherwise the agent is unreachable (503 ServiceUnavailable).
  */
-import { badRequest, serviceUnavailable, type KubeObject, type Status } from '@svc-apiserver/api';
+import { badRequest, serviceUnavailable, type KubeObject, type Result, type Status } from '@svc-apiserver/api';
 import type { RequestContext } from '../../context.js';
 import type { Registry } from '../../../registry/registry.js';
 import type { ResourceDef } from '../../../registry/resource-def.js';
@@ -12,9 +12,8 @@ import { record } from '../../../registry/conversion/resource-conversion.js';
 import { requestNamespace } from '../request-options.js';
 
 /** The object (pod, service, node) a node-agent route names, or the Status answered when it cannot be read. */
-export async function readTarget(ctx: RequestContext, registry: Registry, def: ResourceDef): Promise<{ ok: true; pod: KubeObject } | { ok: false; status: Status }> {
-  const got = await registry.store.get(def, requestNamespace(ctx, def), ctx.info.name);
-  return got.ok ? { ok: true, pod: got.value } : { ok: false, status: got.status };
+export function readTarget(ctx: RequestContext, registry: Registry, def: ResourceDef): Promise<Result<KubeObject>> {
+  return registry.store.get(def, requestNamespace(ctx, def), ctx.info.name);
 }
 
 /** The names of a pod's containers (regular, init and ephemeral). */

@@ -10,6 +10,6 @@ import { podAgentUnavailable, readTarget } from './node-agent.js';
 /** Serves a port-forward request. */
 export async function handlePortForward(ctx: RequestContext, registry: Registry, def: ResourceDef): Promise<void> {
   const read = await readTarget(ctx, registry, def);
-  if (!read.ok) return ctx.writeStatus(read.status);
-  ctx.writeStatus(podAgentUnavailable(read.pod, 'port forwarding'));
+  if (!read.ok) return ctx.writeStatus(read.error);
+  ctx.writeStatus(podAgentUnavailable(read.value, 'port forwarding'));
 }

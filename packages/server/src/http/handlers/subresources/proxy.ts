@@ -13,9 +13,9 @@ import { nodeAgentUnavailable, podAgentUnavailable, readTarget } from './node-ag
 /** Serves a proxy request. */
 export async function handleProxy(ctx: RequestContext, registry: Registry, def: ResourceDef): Promise<void> {
   const read = await readTarget(ctx, registry, def);
-  if (!read.ok) return ctx.writeStatus(read.status);
+  if (!read.ok) return ctx.writeStatus(read.error);
   const name = ctx.info.name;
   if (def.resource === 'services') return ctx.writeStatus(serviceUnavailable(`no endpoints available for service "${name}"`));
   if (def.resource === 'nodes') return ctx.writeStatus(nodeAgentUnavailable(name, 'proxying'));
-  ctx.writeStatus(podAgentUnavailable(read.pod, 'proxying'));
+  ctx.writeStatus(podAgentUnavailable(read.value, 'proxying'));
 }

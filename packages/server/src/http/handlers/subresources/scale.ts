@@ -10,8 +10,7 @@ import type { RequestContext } from '../../context.js';
 import type { Registry } from '../../../registry/registry.js';
 import type { ResourceDef } from '../../../registry/resource-def.js';
 import { trackUpdate } from '../../../registry/operations/field-management.js';
-import { guaranteedUpdate } from '../../../registry/operations/guaranteed-update.js';
-import { final } from '../../../registry/operations/outcome.js';
+import { final, guaranteedUpdate } from '../../../registry/operations/guaranteed-update.js';
 import { patchMechanismFor, storedObjectPatchTypes } from '../../../registry/operations/patch-mechanisms/mechanism-for.js';
 import type { PatchMechanism } from '../../../registry/operations/patch-mechanisms/patch-mechanism.js';
 import { optimisticLockFailure, preconditionFailure } from '../../../registry/operations/preconditions.js';
@@ -33,24 +32,24 @@ export async function handleScale(ctx: RequestContext, registry: Registry, def: 
   const name = ctx.info.name;
   if (ctx.info.verb === 'get') {
     const got = await registry.store.get(def, namespace, name);
-    if (!got.ok) return ctx.writeStatus(got.status);
+    if (!got.ok) return ctx.writeStatus(got.error);
     return ctx.writeObject(200, scaleOf(def, got.value));
   }
   const isPatch = ctx.info.verb === 'patch';
   const options = parseWriteOptions(ctx.query, ctx.names, isPatch ? 'PatchOptions' : 'UpdateOptions', ctx.headers['user-agent']);
-  if (!options.ok) return ctx.writeStatus(options.status);
+  if (!options.ok) return ctx.writeStatus(options.error);
   // Server-side apply of a Scale is not served here: the merge patch types cover kubectl scale and the autoscalers.
   const mediaTypes = isPatch ? storedObjectPatchTypes : ['application/json', 'application/yaml'];
   const contentType = (ctx.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
   if (isPatch && contentType === applyPatchType) return ctx.writeStatus(unsupportedMediaType(mediaTypes));
   const decoded = await ctx.decodeBody(mediaTypes);
-  if (!decoded.ok) return ctx.writeStatus(decoded.status);
+  if (!decoded.ok) return ctx.writeStatus(decoded.error);
   const body = decoded.value.object;
   let mechanism: PatchMechanism | undefined;
   if (isPatch) {
     scalePatchSchema ??= patchSchemaFromOpenApi(generatedSchemas(), scaleSchemaName);
     const made = patchMechanismFor(decoded.value.mediaType, { qualified: def.qualified, name }, body, scalePatchSchema);
-    if (!made.ok) return ctx.writeStatus(made.status);
+    if (!made.ok) return ctx.writeStatus(made.error);
     mechanism = made.value;
   }
   const op = { user: ctx.user, dryRun: options.value.dryRun };
@@ -58,11 +57,11 @@ export async function handleScale(ctx: RequestContext, registry: Registry, def: 
     let scale = body;
     if (mechanism !== undefined) {
       const patched = mechanism.next(scaleOf(def, current));
-      if (!patched.ok) return final(patched.status);
+      if (!patched.ok) return final(patched.error);
       scale = patched.value.object;
     }
     const failed = checkNameMatches(scale, name, namespace);
-    if (!failed.ok) return final(failed.status);
+    if (!failed.ok) return final(failed.error);
     const refused = validateScale(def, scale, name)
       ?? preconditionFailure(def, name, current, scale.metadata?.uid ? { uid: scale.metadata.uid } : undefined)
       ?? optimisticLockFailure(def, name, scale.metadata?.resourceVersion ?? '', current);
@@ -70,6 +69,6 @@ export async function handleScale(ctx: RequestContext, registry: Registry, def: 
     const next = withReplicas(current, scale);
     return updateObject(registry, def, 'scale', trackUpdate(def, 'scale', current, next, options.value.fieldManager), current, op);
   });
-  if (!result.ok) return ctx.writeStatus(result.status);
+  if (!result.ok) return ctx.writeStatus(result.error);
   ctx.writeObject(200, scaleOf(def, result.value));
 }

@@ -39,10 +39,10 @@ export function validateTokenRequest(spec: Record<string, unknown>): FieldError[
 export function tokenRequestHandler(options: TokenRequestOptions | undefined) {
   return async (ctx: RequestContext, registry: Registry, def: ResourceDef): Promise<void> => {
     const writeOptions = parseWriteOptions(ctx.query, ctx.names, 'CreateOptions', ctx.headers['user-agent']);
-    if (!writeOptions.ok) return ctx.writeStatus(writeOptions.status);
+    if (!writeOptions.ok) return ctx.writeStatus(writeOptions.error);
     const name = ctx.info.name;
     const read = await readSubresourceBody(ctx, 'TokenRequest', '');
-    if (!read.ok) return ctx.writeStatus(read.status);
+    if (!read.ok) return ctx.writeStatus(read.error);
     const request = read.value;
     const spec = { ...record(request['spec']) };
     const sub = def.subresources.find((s) => s.name === 'token');
@@ -51,7 +51,7 @@ export function tokenRequestHandler(options: TokenRequestOptions | undefined) {
     if (options === undefined) return ctx.writeStatus(serviceUnavailable('service account token issuing is not configured'));
     const namespace = requestNamespace(ctx, def);
     const sa = await registry.store.get(def, namespace, name);
-    if (!sa.ok) return ctx.writeStatus(sa.status);
+    if (!sa.ok) return ctx.writeStatus(sa.error);
     const audiences = Array.isArray(spec['audiences']) && spec['audiences'].length > 0 ? spec['audiences'].map(String) : [...options.apiAudiences];
     const expirationSeconds = typeof spec['expirationSeconds'] === 'number' ? spec['expirationSeconds'] : defaultExpirationSeconds;
     const ref = record(spec['boundObjectRef']);
@@ -67,7 +67,7 @@ export function tokenRequestHandler(options: TokenRequestOptions | undefined) {
       const refDef = registry.lookup('', 'v1', resource);
       if (refDef === undefined) return ctx.writeStatus(badRequest(`cannot bind token to ${resource}: not served`));
       const target = await registry.store.get(refDef, namespace, refName);
-      if (!target.ok) return ctx.writeStatus(target.status);
+      if (!target.ok) return ctx.writeStatus(target.error);
       const uid = target.value.metadata?.uid ?? '';
       if (typeof ref['uid'] === 'string' && ref['uid'] !== '' && ref['uid'] !== uid) {
         return ctx.writeStatus(conflict({ group: '', resource: kind }, refName,

@@ -32,8 +32,8 @@ test('apply mechanism: a field another manager owns is a 409 conflict unless for
   assert.ok(stored.ok);
   const configuration: KubeObject = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x', namespace: 'default' }, data: { a: '2' } };
   const refused = applyMechanism(await request({ configuration })).next(stored.value.object);
-  assert.equal(!refused.ok && refused.status.code, 409);
-  assert.equal(!refused.ok && refused.status.message, 'Apply failed with 1 conflict: conflict with "other": .data.a');
+  assert.equal(!refused.ok && refused.error.code, 409);
+  assert.equal(!refused.ok && refused.error.message, 'Apply failed with 1 conflict: conflict with "other": .data.a');
   const forced = applyMechanism(await request({ configuration, force: true })).next(stored.value.object);
   assert.ok(forced.ok);
   assert.deepEqual(forced.value.object['data'], { a: '2' });
@@ -44,10 +44,10 @@ test('apply mechanism: the field validation of the body is reported after a succ
   const stored = applyMechanism(await request({ fieldManager: 'other' })).next(undefined);
   assert.ok(stored.ok);
   const conflicting: KubeObject = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x', namespace: 'default' }, data: { a: '2' } };
-  const conflict = applyMechanism(await request({ configuration: conflicting, fieldValidation: { ok: false, status: strict } })).next(stored.value.object);
-  assert.equal(!conflict.ok && conflict.status.code, 409, 'the merge is answered first');
-  const failed = applyMechanism(await request({ fieldValidation: { ok: false, status: strict } })).next(undefined);
-  assert.deepEqual(failed, { ok: false, status: strict });
+  const conflict = applyMechanism(await request({ configuration: conflicting, fieldValidation: { ok: false, error: strict } })).next(stored.value.object);
+  assert.equal(!conflict.ok && conflict.error.code, 409, 'the merge is answered first');
+  const failed = applyMechanism(await request({ fieldValidation: { ok: false, error: strict } })).next(undefined);
+  assert.deepEqual(failed, { ok: false, error: strict });
   const warned = applyMechanism(await request({ fieldValidation: { ok: true, value: ['line 7: key "x" already set in map'] } })).next(undefined);
   assert.deepEqual(warned.ok && warned.value.warnings, ['line 7: key "x" already set in map']);
 });

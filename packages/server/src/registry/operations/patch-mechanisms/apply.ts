@@ -4,10 +4,9 @@
  * a new object when none is stored. The field validation of the configuration's duplicate fields is decided once,
  * from the body alone, and reported after a successful merge, as kube reports it.
  */
-import { failure, type KubeObject } from '@svc-apiserver/api';
+import { fail, failure, ok, type KubeObject, type Result } from '@svc-apiserver/api';
 import { conflictStatus } from '../../../apply/conflicts.js';
 import { applyConfiguration, type FieldManagerScope, type ManagedObject } from '../../../apply/field-manager.js';
-import type { Outcome } from '../outcome.js';
 import type { PatchMechanism } from './patch-mechanism.js';
 
 /** An apply request, its configuration already checked (apiVersion, kind, no managedFields, every field declared). */
@@ -17,7 +16,7 @@ export interface ApplyRequest {
   readonly force: boolean;
   readonly scope: FieldManagerScope;
   /** The field validation of the configuration's duplicate fields: the warnings to send, or the failure. */
-  readonly fieldValidation: Outcome<readonly string[]>;
+  readonly fieldValidation: Result<readonly string[]>;
 }
 
 /** The apply mechanism of `request`. */
@@ -28,10 +27,11 @@ export function applyMechanism(request: ApplyRequest): PatchMechanism {
       const applied = applyConfiguration(current as ManagedObject | undefined, request.configuration as ManagedObject,
         request.fieldManager, request.force, request.scope);
       if (!applied.ok) {
-        return { ok: false, status: applied.reason === 'conflict' ? conflictStatus(applied.conflicts) : failure('Unknown', applied.message, undefined, 500) };
+        const why = applied.error;
+        return fail(why.reason === 'conflict' ? conflictStatus(why.conflicts) : failure('Unknown', why.message, undefined, 500));
       }
       if (!request.fieldValidation.ok) return request.fieldValidation;
-      return { ok: true, value: { object: applied.value as KubeObject, warnings: request.fieldValidation.value } };
+      return ok({ object: applied.value as KubeObject, warnings: request.fieldValidation.value });
     },
   };
 }

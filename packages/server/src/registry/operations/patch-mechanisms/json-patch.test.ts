@@ -12,15 +12,15 @@ test('JSON patch mechanism: applies the operations to a copy of the stored objec
   assert.deepEqual(mechanism.next(stored), { ok: true, value: { object: { ...stored, data: { b: '2' } }, warnings: [] } });
   assert.deepEqual(stored.data, { a: '1' });
   const missing = mechanism.next(undefined);
-  assert.equal(!missing.ok && missing.status.message, 'configmaps "x" not found');
-  assert.equal(!missing.ok && missing.status.code, 404);
+  assert.equal(!missing.ok && missing.error.message, 'configmaps "x" not found');
+  assert.equal(!missing.ok && missing.error.code, 404);
 });
 
 test('JSON patch mechanism: an operation that does not apply is 422, a malformed patch or a non-object result 400', () => {
   const failedTest = jsonPatchMechanism(target, [{ op: 'test', path: '/data/a', value: '2' }]).next(stored);
-  assert.equal(!failedTest.ok && failedTest.status.code, 422);
+  assert.equal(!failedTest.ok && failedTest.error.code, 422);
   const notAPatch = jsonPatchMechanism(target, { op: 'add' }).next(stored);
-  assert.equal(!notAPatch.ok && notAPatch.status.code, 400);
+  assert.equal(!notAPatch.ok && notAPatch.error.code, 400);
   const array = jsonPatchMechanism(target, [{ op: 'replace', path: '', value: [1] }]).next(stored);
-  assert.equal(!array.ok && array.status.message, 'the patched document is not an object');
+  assert.equal(!array.ok && array.error.message, 'the patched document is not an object');
 });

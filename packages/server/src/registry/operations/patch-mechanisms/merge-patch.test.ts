@@ -16,14 +16,14 @@ test('merge patch mechanism: merges objects, null removes, 404 when nothing is s
   assert.deepEqual(next.value.object['spec'], { replicas: 2 });
   assert.deepEqual(stored.metadata?.labels, { a: '1', b: '2' });
   const missing = made.value.next(undefined);
-  assert.equal(!missing.ok && missing.status.message, 'deployments.apps "web" not found');
+  assert.equal(!missing.ok && missing.error.message, 'deployments.apps "web" not found');
 });
 
 test('merge patch mechanism: a patch that is not a JSON object is refused once, before any object is read', () => {
   for (const patch of [[{ op: 'add' }], 'text', null]) {
     const made = mergePatchMechanism(target, patch);
     assert.equal(made.ok, false);
-    assert.equal(!made.ok && made.status.code, 400);
-    assert.equal(!made.ok && made.status.message, 'json: cannot unmarshal array into Go value of type map[string]interface {}');
+    assert.equal(!made.ok && made.error.code, 400);
+    assert.equal(!made.ok && made.error.message, 'json: cannot unmarshal array into Go value of type map[string]interface {}');
   }
 });

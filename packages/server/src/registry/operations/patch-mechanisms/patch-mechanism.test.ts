@@ -22,7 +22,7 @@ test('one mechanism per stored-object patch type; other media types are 415', ()
     assert.deepEqual(next.ok && next.value.object['data'], { a: '2' }, type);
   }
   const apply = patchMechanismFor('application/apply-patch+yaml', target, {}, permissivePatchSchema);
-  assert.equal(!apply.ok && apply.status.code, 415);
+  assert.equal(!apply.ok && apply.error.code, 415);
 });
 
 test('update steps: the patched object is checked (its warnings kept) and tracked against the stored one', () => {
@@ -42,6 +42,6 @@ test('update steps: the patched object is checked (its warnings kept) and tracke
   assert.deepEqual(next.value.warnings, ['unknown field "x"']);
   assert.deepEqual(next.value.object.metadata?.managedFields, []);
   assert.deepEqual(tracked, [stored]);
-  const refused = withUpdateSteps(made.value, { check: () => ({ ok: false, status: badRequest('bad field') }), track: (_c, o) => o }).next(stored);
-  assert.equal(!refused.ok && refused.status.message, 'bad field');
+  const refused = withUpdateSteps(made.value, { check: () => ({ ok: false, error: badRequest('bad field') }), track: (_c, o) => o }).next(stored);
+  assert.equal(!refused.ok && refused.error.message, 'bad field');
 });

@@ -4,8 +4,9 @@
  * scale subresource run one loop over whichever the request's Content-Type names. Checks that depend only on the
  * request (decoding the patch, the apply configuration's checks) run once, when the mechanism is made.
  */
-import { badRequest, notFound, type KubeObject, type QualifiedResource } from '@svc-apiserver/api';
-import type { Outcome } from '../outcome.js';
+import {
+  badRequest, fail, notFound, ok, type KubeObject, type QualifiedResource, type Result,
+} from '@svc-apiserver/api';
 
 /** A patched object, with the warnings field validation gave on it (sent once, with the answer). */
 export interface Patched {
@@ -18,7 +19,7 @@ export interface PatchMechanism {
   /** Whether a missing object is made from the patch alone (apply); the other patch types answer 404. */
   readonly createsMissing: boolean;
   /** The object the patch makes of `current` (undefined: nothing is stored). */
-  next(current?: KubeObject): Outcome<Patched>;
+  next(current?: KubeObject): Result<Patched>;
 }
 
 /** The object a patch names, for the 404 of a patch type that needs a stored object. */
@@ -31,18 +32,18 @@ export interface PatchTarget {
  * The mechanism of a patch type that patches a stored object (JSON patch, merge patch, strategic merge patch:
  * kube's createNewObject answers 404 for them); the patched document must be an object.
  */
-export function patchOfStored(target: PatchTarget, patch: (current: KubeObject) => Outcome<unknown>): PatchMechanism {
+export function patchOfStored(target: PatchTarget, patch: (current: KubeObject) => Result<unknown>): PatchMechanism {
   return {
     createsMissing: false,
     next(current) {
-      if (current === undefined) return { ok: false, status: notFound(target.qualified, target.name) };
+      if (current === undefined) return fail(notFound(target.qualified, target.name));
       const patched = patch(current);
       if (!patched.ok) return patched;
       const object = patched.value;
       if (typeof object !== 'object' || object === null || Array.isArray(object)) {
-        return { ok: false, status: badRequest('the patched document is not an object') };
+        return fail(badRequest('the patched document is not an object'));
       }
-      return { ok: true, value: { object: object as KubeObject, warnings: [] } };
+      return ok({ object: object as KubeObject, warnings: [] });
     },
   };
 }
@@ -50,7 +51,7 @@ export function patchOfStored(target: PatchTarget, patch: (current: KubeObject) 
 /** What a patch type other than apply does after patching (kube's patchers decode the result, then record the Update). */
 export interface UpdateSteps {
   /** Decoding of the patched object (type meta, schema, field validation): its warnings, or the failure. */
-  check(object: KubeObject): Outcome<readonly string[]>;
+  check(object: KubeObject): Result<readonly string[]>;
   /** The object with managedFields updated for the patch's field manager (`current` undefined: it creates). */
   track(current: KubeObject | undefined, object: KubeObject): KubeObject;
 }
@@ -64,7 +65,7 @@ export function withUpdateSteps(mechanism: PatchMechanism, steps: UpdateSteps): 
       if (!patched.ok) return patched;
       const checked = steps.check(patched.value.object);
       if (!checked.ok) return checked;
-      return { ok: true, value: { object: steps.track(current, patched.value.object), warnings: [...patched.value.warnings, ...checked.value] } };
+      return ok({ object: steps.track(current, patched.value.object), warnings: [...patched.value.warnings, ...checked.value] });
     },
   };
 }

@@ -21,7 +21,7 @@ test('strategic merge patch mechanism: lists merge by the schema\'s merge keys',
 test('strategic merge patch mechanism: a patch that does not apply is a client error (400)', () => {
   for (const patch of [{ spec: { $retainKeys: 'x' } }, { spec: { $patch: 'bogus' } }, { spec: { containers: [{ image: 'no-key' }] } }]) {
     const next = strategicMergePatchMechanism(target, patch, podSchema).next(stored);
-    assert.equal(!next.ok && next.status.code, 400, JSON.stringify(patch));
-    assert.equal(!next.ok && next.status.reason, 'BadRequest');
+    assert.equal(!next.ok && next.error.code, 400, JSON.stringify(patch));
+    assert.equal(!next.ok && next.error.reason, 'BadRequest');
   }
 });

@@ -1,5 +1,5 @@
 /** The strategic merge patch mechanism (`application/strategic-merge-patch+json`; kube's smpPatcher). */
-import { badRequest, failure } from '@svc-apiserver/api';
+import { badRequest, fail, failure } from '@svc-apiserver/api';
 import type { PatchSchema } from '../../../patch/patch-schema.js';
 import { strategicMergePatch } from '../../../patch/strategic-merge-patch.js';
 import { patchOfStored, type PatchMechanism, type PatchTarget } from './patch-mechanism.js';
@@ -13,6 +13,6 @@ export function strategicMergePatchMechanism(target: PatchTarget, patch: unknown
   return patchOfStored(target, (current) => {
     const result = strategicMergePatch(current, patch, schema);
     if (result.ok) return result;
-    return { ok: false, status: result.code === 422 ? failure('Invalid', result.message) : badRequest(result.message) };
+    return fail(result.error.code === 422 ? failure('Invalid', result.error.message) : badRequest(result.error.message));
   });
 }

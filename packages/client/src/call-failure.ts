@@ -1,20 +1,8 @@
 /**
- * Results of client calls: the value, or the Kubernetes `Status` the server (or the transport) failed with.
+ * The `Status` of a client call that failed: a call's result is a `Result` whose error is always a `Status`, as
+ * client-go's StatusError is, whether the server sent it or the transport made it.
  */
 import { failure, isStatus, type Status } from '@svc-apiserver/api';
-
-/** A call's outcome. A failure always carries a `Status`, as client-go's StatusError does. */
-export type ApiResult<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly status: Status };
-
-/** A successful result. */
-export function ok<T>(value: T): ApiResult<T> {
-  return { ok: true, value };
-}
-
-/** A failed result. */
-export function fail<T = never>(status: Status): ApiResult<T> {
-  return { ok: false, status };
-}
 
 /**
  * A failure that never reached the server or got no answer (connection refused, TLS, aborted). Its code is 0 so
