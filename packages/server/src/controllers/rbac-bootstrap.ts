@@ -12,9 +12,11 @@ import type { BindingObject, RoleObject } from '../auth/authz/rbac/rbac-types.js
 import type { HealthCheck } from '../health/health-check.js';
 import { createObject } from '../registry/operations/create-object.js';
 import { deleteObject } from '../registry/operations/delete-object.js';
+import { final, retryOnConflict } from '../registry/operations/guaranteed-update.js';
 import { updateObject } from '../registry/operations/update-object.js';
 import type { Registry } from '../registry/registry.js';
 import type { ResourceDef } from '../registry/resource-def.js';
+import type { WriteFailure, WriteResult } from '../registry/store.js';
 import { selectEverything } from '../registry/selection.js';
 import { controllerUser } from './controller-user.js';
 import { runPostStartHook } from './post-start-hook.js';
@@ -39,47 +41,38 @@ export interface RbacBootstrapOptions {
 
 const ctx = { user: controllerUser, dryRun: false } as const;
 
-/** How many times one object is re-read after a Conflict or AlreadyExists before the attempt counts as failed. */
-const maxTries = 5;
-
-/** The writes made for one object, or why it could not be ensured. */
-type Ensured = Result<number, string>;
-
-function failure(status: Status): Ensured {
-  return fail(status.message ?? status.reason ?? 'failed');
-}
-
 /**
  * Ensures one object (kube's ReconcileRoleOptions.Run / ReconcileRoleBindingOptions.Run): create when missing,
- * otherwise reconcile and write the result unless protected.
+ * otherwise reconcile and write the result unless protected. A write that meets another replica's (Conflict,
+ * AlreadyExists, a recreate's delete that finds the object changed or gone) reads again and starts over, within the
+ * registry's one bound on write attempts. The value is the number of writes made.
  */
-async function ensureObject<T extends KubeObject>(
+function ensureObject<T extends KubeObject>(
   registry: Registry, def: ResourceDef, expected: T,
   reconcile: (existing: T, expected: T) => Reconciled<T>,
   listed: T | undefined,
-): Promise<Ensured> {
+): Promise<Result<number>> {
   const namespace = expected.metadata?.namespace ?? '';
   const name = expected.metadata?.name ?? '';
-  for (let tries = 0; tries < maxTries; tries++) {
-    // The first try works from the list read for the whole step; after a conflict, the object is read again.
-    const got: Result<KubeObject> = tries === 0
-      ? (listed !== undefined ? ok(listed) : fail(notFound({ group: def.group, resource: def.resource }, name)))
-      : await registry.store.get(def, namespace, name);
+  let first = true;
+  const retryIf = (raced: boolean, status: Status): WriteFailure => ({ ok: false, error: status, conflict: raced });
+  return retryOnConflict(async (): Promise<WriteResult<number>> => {
+    // The first attempt works from the list read for the whole step; after a conflict, the object is read again.
+    const got: Result<KubeObject> = !first
+      ? await registry.store.get(def, namespace, name)
+      : listed !== undefined ? ok(listed) : fail(notFound({ group: def.group, resource: def.resource }, name));
+    first = false;
     if (!got.ok) {
-      if (got.error.code !== 404) return failure(got.error);
+      if (got.error.code !== 404) return final(got.error);
       const created = await createObject(registry, def, structuredClone(expected), ctx);
-      if (created.ok) return ok(1);
-      if (created.error.reason === 'AlreadyExists') continue;
-      return failure(created.error);
+      return created.ok ? ok(1) : retryIf(created.error.reason === 'AlreadyExists', created.error);
     }
     const existing = got.value as T;
     const result = reconcile(existing, expected);
     if (result.protected || result.operation === 'none') return ok(0);
     if (result.operation === 'update') {
       const updated = await updateObject(registry, def, '', result.object, existing, ctx);
-      if (updated.ok) return ok(1);
-      if (updated.conflict || updated.error.reason === 'Conflict') continue;
-      return failure(updated.error);
+      return updated.ok ? ok(1) : retryIf(updated.conflict || updated.error.reason === 'Conflict', updated.error);
     }
     // recreate: delete at this resourceVersion, then create the reconciled object afresh.
     const rv = existing.metadata?.resourceVersion;
@@ -87,8 +80,7 @@ async function ensureObject<T extends KubeObject>(
       ...(existing.metadata?.uid !== undefined ? { uid: existing.metadata.uid } : {}),
       ...(rv !== undefined ? { resourceVersion: rv } : {}),
     });
-    if (!removed.ok && removed.error.code !== 404 && removed.error.reason !== 'Conflict') return failure(removed.error);
-    if (!removed.ok) continue;
+    if (!removed.ok) return retryIf(removed.error.code === 404 || removed.error.reason === 'Conflict', removed.error);
     const fresh = structuredClone(result.object);
     const meta = (fresh.metadata ??= {});
     fresh.metadata = {
@@ -98,11 +90,8 @@ async function ensureObject<T extends KubeObject>(
       ...(meta.annotations !== undefined ? { annotations: meta.annotations } : {}),
     };
     const created = await createObject(registry, def, fresh, ctx);
-    if (created.ok) return ok(2);
-    if (created.error.reason === 'AlreadyExists') continue;
-    return failure(created.error);
-  }
-  return fail(`${def.resource} ${name}: still conflicting after ${maxTries} tries`);
+    return created.ok ? ok(2) : retryIf(created.error.reason === 'AlreadyExists', created.error);
+  });
 }
 
 /** Starts the hook. */
@@ -145,7 +134,8 @@ export function startRbacBootstrap(registry: Registry, names: Names, options: Rb
           written += ensured.value;
           return;
         }
-        errors.push(`unable to reconcile ${def.kind} ${objects[i]!.metadata?.name ?? ''}: ${ensured.error}`);
+        const reason = ensured.error.message ?? ensured.error.reason ?? 'failed';
+        errors.push(`unable to reconcile ${def.kind} ${objects[i]!.metadata?.name ?? ''}: ${reason}`);
       });
     }
     return errors.length > 0 ? errors.join('; ') : undefined;
