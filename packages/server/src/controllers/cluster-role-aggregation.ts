@@ -10,7 +10,7 @@ import type { PolicyRule, RoleObject } from '../auth/authz/rbac/rbac-types.js';
 import { updateObject } from '../registry/operations/update-object.js';
 import type { Registry } from '../registry/registry.js';
 import type { ResourceDef } from '../registry/resource-def.js';
-import { controllerUser } from './controller-user.js';
+import { loopbackUser } from '../registry/operations/loopback.js';
 import { done, retry, runController, type Controller, type ControllerContext, type SyncResult } from './kit/controller.js';
 import { createWorkQueue } from './kit/work-queue.js';
 
@@ -72,7 +72,7 @@ export function startClusterRoleAggregation(registry: Registry, names: Names, op
       if (wanted === undefined || sameRules(wanted, current.rules ?? [])) return done;
       // Written over the informer's state: a conflict means a newer one is coming, and the retry reads it.
       const updated = await updateObject(registry, def, '', { ...structuredClone(current), rules: wanted } as KubeObject, current, {
-        user: controllerUser, dryRun: false,
+        user: loopbackUser, dryRun: false,
       });
       if (!updated.ok && updated.error.code !== 404) return retry(`aggregating ClusterRole ${name}: ${updated.error.message ?? 'update failed'}`);
       return done;

@@ -26,7 +26,7 @@ import {
 import { updateObject } from '../registry/operations/update-object.js';
 import type { Registry } from '../registry/registry.js';
 import type { ResourceDef } from '../registry/resource-def.js';
-import { controllerUser } from './controller-user.js';
+import { loopbackUser } from '../registry/operations/loopback.js';
 import { done, retry, runController, type Controller, type ControllerContext, type SyncResult } from './kit/controller.js';
 import { createWorkQueue } from './kit/work-queue.js';
 
@@ -56,7 +56,7 @@ const uidOf = (o: KubeObject): string => o.metadata?.uid ?? '';
 
 /** Starts the collector. */
 export function startGarbageCollector(registry: Registry, options: GarbageCollectorOptions = {}): Controller {
-  const op = { user: controllerUser, dryRun: false };
+  const op = { user: loopbackUser, dryRun: false };
   const nodes = new Map<string, GraphNode>();
   /** Owner uid → uids of the observed objects that reference it (the owner itself may be absent). */
   const dependentsOf = new Map<string, Set<string>>();

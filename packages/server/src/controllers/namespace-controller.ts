@@ -10,7 +10,7 @@ import { deleteObject } from '../registry/operations/delete-object.js';
 import { updateObject } from '../registry/operations/update-object.js';
 import type { Registry } from '../registry/registry.js';
 import { selectEverything } from '../registry/selection.js';
-import { controllerUser } from './controller-user.js';
+import { loopbackUser } from '../registry/operations/loopback.js';
 import { done, retry, retryAfter, runController, type Controller, type ControllerContext, type SyncResult } from './kit/controller.js';
 import { controllerRateLimiter } from './kit/rate-limiter.js';
 import { createWorkQueue } from './kit/work-queue.js';
@@ -20,7 +20,7 @@ const workers = 10;
 /** The health check's name, as this server has always served it. */
 const healthCheckName = 'namespace-controller';
 
-const op = { user: controllerUser, dryRun: false };
+const op = { user: loopbackUser, dryRun: false };
 
 /** What deleting a namespace's content came to: objects still there (being finalized) and failed calls. */
 interface ContentLeft {

@@ -18,7 +18,7 @@ import type { Registry } from '../registry/registry.js';
 import type { ResourceDef } from '../registry/resource-def.js';
 import type { WriteFailure, WriteResult } from '../registry/store.js';
 import { selectEverything } from '../registry/selection.js';
-import { controllerUser } from './controller-user.js';
+import { loopbackUser } from '../registry/operations/loopback.js';
 import { runPostStartHook } from './post-start-hook.js';
 
 /** The running hook. */
@@ -39,7 +39,7 @@ export interface RbacBootstrapOptions {
   readonly log?: (message: string) => void;
 }
 
-const ctx = { user: controllerUser, dryRun: false } as const;
+const ctx = { user: loopbackUser, dryRun: false } as const;
 
 /**
  * Ensures one object (kube's ReconcileRoleOptions.Run / ReconcileRoleBindingOptions.Run): create when missing,

@@ -6,7 +6,7 @@ import type { Names } from '@svc-apiserver/api';
 import type { HealthCheck } from '../health/health-check.js';
 import { createObject } from '../registry/operations/create-object.js';
 import type { Registry } from '../registry/registry.js';
-import { controllerUser } from './controller-user.js';
+import { loopbackUser } from '../registry/operations/loopback.js';
 import { runPostStartHook } from './post-start-hook.js';
 
 /** A running bootstrap. */
@@ -26,7 +26,7 @@ export function startSystemNamespaces(registry: Registry, names: Names, retryMs 
     for (const name of wanted) {
       const got = await registry.store.get(def, '', name);
       if (got.ok) continue;
-      const created = await createObject(registry, def, { apiVersion: 'v1', kind: 'Namespace', metadata: { name } }, { user: controllerUser, dryRun: false });
+      const created = await createObject(registry, def, { apiVersion: 'v1', kind: 'Namespace', metadata: { name } }, { user: loopbackUser, dryRun: false });
       if (!created.ok && created.error.reason !== 'AlreadyExists') return created.error.message ?? 'namespace creation failed';
     }
     return undefined;

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { namesFor, type KubeObject } from '@svc-apiserver/api';
 import { createAdmissionChain } from '../../admission/chain.js';
-import { controllerUser } from '../../controllers/controller-user.js';
+import { loopbackUser } from '../operations/loopback.js';
 import { loadCatalog } from '../../schema/load-catalog.js';
 import type { Backend } from '../../storage/backend.js';
 import { openMemoryBackend } from '../../storage/memory/memory-backend.js';
@@ -39,7 +39,7 @@ function replica(backend: Backend, shared = true): { registry: Registry; allocat
   return { registry, allocator };
 }
 
-const ctx = (dryRun = false) => ({ user: controllerUser, dryRun });
+const ctx = (dryRun = false) => ({ user: loopbackUser, dryRun });
 
 async function createService(registry: Registry, name: string, spec: Record<string, unknown> = {}, dryRun = false) {
   const def = registry.lookup('', 'v1', 'services');

@@ -1,7 +1,7 @@
 /**
- * The server's own writes on the registry (kube-apiserver's loopback client, which subresource storage such as
- * pods/eviction uses to update a PodDisruptionBudget's status): who they are made as, and the field manager they
- * record.
+ * The server's own writes on the registry (kube-apiserver's loopback client: the in-process controllers and
+ * post-start hooks, and subresource storage such as pods/eviction updating a PodDisruptionBudget's status): who
+ * they are made as, and the field manager they record.
  */
 import type { Names } from '@svc-apiserver/api';
 import type { UserInfo } from '../../auth/user-info.js';
