@@ -212,13 +212,12 @@ export function startRbacPolicySource(registry: Registry, names: Names, options:
   const clusterRoleBindings = startInformer(registry, defs.clusterrolebindings, informerOptions);
   const rbIndex = createBindingIndex();
   const crbIndex = createBindingIndex();
+  // With replay, the objects an informer took in before the listener was added are indexed too.
   const feed = (informer: Informer, index: BindingIndex): void => {
     informer.onChange((change: InformerChange, object: KubeObject, old: KubeObject | undefined) => {
       if (change === 'DELETED') index.remove((old ?? object) as BindingObject);
       else index.upsert(object as BindingObject);
-    });
-    // Objects the informer took in before the listener was added (upsert is idempotent).
-    for (const o of informer.list()) index.upsert(o as BindingObject);
+    }, { replay: true });
   };
   feed(roleBindings, rbIndex);
   feed(clusterRoleBindings, crbIndex);
