@@ -3,7 +3,7 @@
  * write. Each plugin is one module under `plugins/`. Webhooks and CEL policies will be plugins like the rest.
  */
 import type { KubeObject, Status } from '@svc-apiserver/api';
-import type { UserInfo } from '../auth/user-info.js';
+import type { UserInfo } from '../request/user-info.js';
 
 /** The operation admitted. */
 export type AdmissionOperation = 'CREATE' | 'UPDATE' | 'DELETE' | 'CONNECT';

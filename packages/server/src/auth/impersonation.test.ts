@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { namesFor } from '@svc-apiserver/api';
 import type { AuthorizationAttributes, Authorizer } from './authz/authorizer.js';
 import { impersonate } from './impersonation.js';
-import type { UserInfo } from './user-info.js';
+import type { UserInfo } from '../request/user-info.js';
 
 const names = namesFor('svc');
 const admin: UserInfo = { username: 'boss', groups: ['system:authenticated'] };

@@ -6,13 +6,13 @@
  * being the resource name; the identity is then replaced by the impersonated one.
  */
 import { forbidden, internalError, type Names, type Status } from '@svc-apiserver/api';
-import type { RequestInfo } from '../http/request-info.js';
+import type { RequestInfo } from '../request/request-info.js';
 import type { AuthenticationRequest } from './authn/authenticator.js';
 import { headerNames, headerValues } from './authn/authenticator.js';
 import { decodeExtraKey } from './authn/request-header.js';
 import type { Authorizer } from './authz/authorizer.js';
 import { parseServiceAccountUsername, serviceAccountGroups } from './serviceaccount/claims.js';
-import type { UserInfo } from './user-info.js';
+import type { UserInfo } from '../request/user-info.js';
 
 const userHeader = 'impersonate-user';
 const groupHeader = 'impersonate-group';

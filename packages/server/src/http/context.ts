@@ -5,8 +5,8 @@
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import type { KubeObject, Names, Result, Status, WatchEvent } from '@svc-apiserver/api';
-import type { UserInfo } from '../auth/user-info.js';
-import type { RequestInfo } from './request-info.js';
+import type { UserInfo } from '../request/user-info.js';
+import type { RequestInfo } from '../request/request-info.js';
 
 /** A decoded request body. */
 export interface DecodedBody {

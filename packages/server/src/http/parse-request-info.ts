@@ -10,7 +10,7 @@
  * Everything else (discovery, health, openapi, version) is a non-resource request whose verb is the lowercase method.
  */
 import type { Result } from '@svc-apiserver/api';
-import type { RequestInfo } from './request-info.js';
+import type { RequestInfo } from '../request/request-info.js';
 
 /** Prefixes of resource paths; `api` has no group segment. */
 const apiPrefixes = new Set(['api', 'apis']);

@@ -15,9 +15,9 @@ import {
   type Status,
   type WatchEvent,
 } from '@svc-apiserver/api';
-import { anonymousUser } from '../auth/user-info.js';
+import { anonymousUser } from '../request/user-info.js';
 import type { DecodedBody, RequestContext, WatchStream } from './context.js';
-import type { RequestInfo } from './request-info.js';
+import type { RequestInfo } from '../request/request-info.js';
 import { decodeJson, decodeYaml, jsonBodyMediaTypes, yamlBodyMediaTypes } from './decode.js';
 import { encodeBody, encodeJson, responseEncoding, type EndpointKind, type WatchEncoder } from './encode.js';
 import { negotiateResponse } from './negotiation.js';

@@ -3,7 +3,7 @@
  * RESTUpdateStrategy and friends, as one plain value).
  */
 import type { FieldError, KubeObject, Status } from '@svc-apiserver/api';
-import type { UserInfo } from '../auth/user-info.js';
+import type { UserInfo } from '../request/user-info.js';
 import type { NameRule } from '../meta/name-rules.js';
 
 /** The behaviour of a subresource that writes part of an object (`status`, `finalize`). */

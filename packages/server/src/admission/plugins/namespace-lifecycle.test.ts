@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { test } from 'node:test';
 import { namesFor, type KubeObject } from '@svc-apiserver/api';
-import { anonymousUser } from '../../auth/user-info.js';
+import { anonymousUser } from '../../request/user-info.js';
 import type { AdmissionAttributes, AdmissionOperation } from '../plugin.js';
 import { namespaceLifecyclePlugin } from './namespace-lifecycle.js';
 

@@ -3,7 +3,7 @@
  * looks at the request; the first that recognises it decides. One module per method under `authn/`.
  */
 import type { IncomingHttpHeaders } from 'node:http';
-import type { UserInfo } from '../user-info.js';
+import type { UserInfo } from '../../request/user-info.js';
 
 /** What an authenticator sees of a request. */
 export interface AuthenticationRequest {

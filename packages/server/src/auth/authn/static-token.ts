@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { fail, ok, type Result } from '@svc-apiserver/api';
-import type { UserInfo } from '../user-info.js';
+import type { UserInfo } from '../../request/user-info.js';
 import type { TokenAuthenticator } from './authenticator.js';
 
 /**

@@ -8,7 +8,7 @@ import { defaultServerOptions, helpText, parseFlags, type ServerOptions } from '
 import { testTls, type TestTls } from '../../e2e/auth-fixtures.js';
 import { parseRequestInfo } from '../../http/parse-request-info.js';
 import { buildAuthentication } from '../authentication-setup.js';
-import type { UserInfo } from '../user-info.js';
+import type { UserInfo } from '../../request/user-info.js';
 import { startAuthorizationWebhook, type TestAuthorizationWebhook } from './authorization-webhook-fixture.js';
 import { buildAuthorization, type AuthorizationDeps } from './authorization-setup.js';
 import type { AuthorizationAttributes, Authorizer } from './authorizer.js';

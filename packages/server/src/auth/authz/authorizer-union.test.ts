@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { RequestInfo } from '../../http/request-info.js';
-import type { UserInfo } from '../user-info.js';
+import type { RequestInfo } from '../../request/request-info.js';
+import type { UserInfo } from '../../request/user-info.js';
 import { aggregateErrors } from './aggregate-errors.js';
 import { alwaysAllow } from './always-allow.js';
 import { alwaysDeny } from './always-deny.js';

@@ -3,7 +3,7 @@
  * allow or deny wins; when all have no opinion their reasons and evaluation errors are joined. Rules are the
  * concatenation of the members' rules.
  */
-import type { UserInfo } from '../user-info.js';
+import type { UserInfo } from '../../request/user-info.js';
 import { aggregateErrors } from './aggregate-errors.js';
 import type { AuthorizationDecision, Authorizer, NonResourceRuleInfo, ResourceRuleInfo, RulesResult } from './authorizer.js';
 

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { namesFor } from '@svc-apiserver/api';
 import { testTls, type TestTls } from '../../e2e/auth-fixtures.js';
 import { parseRequestInfo } from '../../http/parse-request-info.js';
-import type { UserInfo } from '../user-info.js';
+import type { UserInfo } from '../../request/user-info.js';
 import { loadWebhookConnection, type WebhookConnection } from '../authn/webhook-kubeconfig.js';
 import type { AuthorizationAttributes } from './authorizer.js';
 import { authorizerSuite, nonResourceRequestInfo, resourceRequestInfo, type SuiteGrant } from './authorizer-suite.js';

@@ -5,10 +5,10 @@
  * status of a decision, and the answer: the request object with its status filled in.
  */
 import { apiVersionOf, fieldError, invalid, type FieldError, type KubeObject, type Status } from '@svc-apiserver/api';
-import type { RequestInfo } from '../../http/request-info.js';
+import type { RequestInfo } from '../../request/request-info.js';
 import type { ResourceDef } from '../../registry/resource-def.js';
 import type { AuthorizationDecision } from '../authz/authorizer.js';
-import type { UserInfo } from '../user-info.js';
+import type { UserInfo } from '../../request/user-info.js';
 
 type Json = Record<string, unknown>;
 

@@ -9,7 +9,7 @@ import { createRegistry } from '../../registry/registry.js';
 import { loadCatalog } from '../../schema/load-catalog.js';
 import { openMemoryBackend } from '../../storage/memory/memory-backend.js';
 import type { AuthorizationAttributes, AuthorizationDecision, Authorizer, RulesResult } from '../authz/authorizer.js';
-import type { UserInfo } from '../user-info.js';
+import type { UserInfo } from '../../request/user-info.js';
 import { localSubjectAccessReview } from './local-subject-access-review.js';
 import { selfSubjectAccessReview } from './self-subject-access-review.js';
 import { selfSubjectRulesReview } from './self-subject-rules-review.js';

@@ -4,7 +4,7 @@
  */
 import { apiVersionOf, ok, type KubeObject } from '@svc-apiserver/api';
 import type { VirtualCreate } from '../../http/handlers/virtual-create.js';
-import type { UserInfo } from '../user-info.js';
+import type { UserInfo } from '../../request/user-info.js';
 
 /** The `userInfo` of a review: empty fields left out, as kube's JSON omits them. */
 export function reviewUserInfo(user: UserInfo): Record<string, unknown> {

@@ -6,7 +6,7 @@
  * removed from the request once they have served (kube strips Authorization and the proxy headers).
  */
 import { failure } from '@svc-apiserver/api';
-import { anonymousUser } from '../../auth/user-info.js';
+import { anonymousUser } from '../../request/user-info.js';
 import { withAuthenticatedGroup, type Authenticator } from '../../auth/authn/authenticator.js';
 import type { Filter, RequestContext } from '../context.js';
 

@@ -5,7 +5,7 @@
  */
 import type { KubeObject, Status } from '@svc-apiserver/api';
 import type { AdmissionAttributes, AdmissionOperation } from '../../admission/plugin.js';
-import type { UserInfo } from '../../auth/user-info.js';
+import type { UserInfo } from '../../request/user-info.js';
 import type { Registry } from '../registry.js';
 import type { ResourceDef } from '../resource-def.js';
 

@@ -4,7 +4,7 @@
  * they are made as, and the field manager they record.
  */
 import type { Names } from '@svc-apiserver/api';
-import type { UserInfo } from '../../auth/user-info.js';
+import type { UserInfo } from '../../request/user-info.js';
 
 /** The loopback identity: `system:apiserver` in `system:masters`. */
 export const loopbackUser: UserInfo = { username: 'system:apiserver', groups: ['system:masters'] };

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { forbidden, namesFor, type Status } from '@svc-apiserver/api';
 import { createAdmissionChain } from '../../admission/chain.js';
-import type { UserInfo } from '../../auth/user-info.js';
+import type { UserInfo } from '../../request/user-info.js';
 import { fakeContext, type FakeRequest, type FakeResponse } from '../../http/handlers/fake-context.js';
 import { resourceHandler } from '../../http/handlers/resource-handler.js';
 import { loadCatalog } from '../../schema/load-catalog.js';

@@ -7,8 +7,8 @@
 import {
   fail, forbidden, notFound, ok, type KubeObject, type Names, type Result, type Status,
 } from '@svc-apiserver/api';
-import type { RequestInfo } from '../../../http/request-info.js';
-import type { UserInfo } from '../../user-info.js';
+import type { RequestInfo } from '../../../request/request-info.js';
+import type { UserInfo } from '../../../request/user-info.js';
 import type { Authorizer } from '../authorizer.js';
 import { rbacGroupKey, type RoleGetter } from './policy-source.js';
 import type { BindingObject, PolicyRule, RoleObject } from './rbac-types.js';

@@ -7,7 +7,7 @@ import { fail, notFound, ok, type Names, type KubeObject, type Result } from '@s
 import type { HealthCheck } from '../../../health/health-check.js';
 import { startInformer, type Informer, type InformerChange } from '../../../registry/informer.js';
 import type { Registry } from '../../../registry/registry.js';
-import type { UserInfo } from '../../user-info.js';
+import type { UserInfo } from '../../../request/user-info.js';
 import type { BindingObject, RoleObject } from './rbac-types.js';
 
 /** The group key of the RBAC resources in the naming table. */

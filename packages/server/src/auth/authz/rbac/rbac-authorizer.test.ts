@@ -5,7 +5,7 @@ import { authorizerSuite, nonResourceRequestInfo, resourceRequestInfo, suiteUser
 import { staticPolicySource, type PolicyObjects } from './policy-source.js';
 import { rbacAuthorizer } from './rbac-authorizer.js';
 import { binding, group, policyForGrants, role, serviceAccount, user } from './rbac-test-fixtures.js';
-import type { UserInfo } from '../../user-info.js';
+import type { UserInfo } from '../../../request/user-info.js';
 
 const names = namesFor('svc');
 

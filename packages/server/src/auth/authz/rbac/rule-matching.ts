@@ -2,7 +2,7 @@
  * Matching one RBAC rule against one request: kube's rbac/v1 evaluation helpers (VerbMatches, APIGroupMatches,
  * ResourceMatches, ResourceNameMatches, NonResourceURLMatches) and the RBAC authorizer's RuleAllows.
  */
-import type { RequestInfo } from '../../../http/request-info.js';
+import type { RequestInfo } from '../../../request/request-info.js';
 import type { PolicyRule } from './rbac-types.js';
 
 /** The wildcard of verbs, groups, resources and non-resource URLs (rbacv1.VerbAll and friends). */

@@ -5,7 +5,7 @@
  * rules still found, since rules only ever add permissions.
  */
 import { fail, ok, type Names, type Result } from '@svc-apiserver/api';
-import type { UserInfo } from '../../user-info.js';
+import type { UserInfo } from '../../../request/user-info.js';
 import { rbacGroupKey, serviceAccountUsernamePrefix, type RbacPolicySource } from './policy-source.js';
 import type { BindingObject, PolicyRule, RoleRef, Subject } from './rbac-types.js';
 

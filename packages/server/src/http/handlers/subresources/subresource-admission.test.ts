@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import { forbidden, namesFor, type KubeObject, type Status } from '@svc-apiserver/api';
 import { chainOf } from '../../../admission/chain.js';
 import type { AdmissionAttributes, AdmissionPlugin } from '../../../admission/plugin.js';
-import type { UserInfo } from '../../../auth/user-info.js';
+import type { UserInfo } from '../../../request/user-info.js';
 import { createRegistry } from '../../../registry/registry.js';
 import { loadCatalog } from '../../../schema/load-catalog.js';
 import { openMemoryBackend } from '../../../storage/memory/memory-backend.js';
