@@ -54,7 +54,7 @@ import type { ObjectGetter } from './auth/authn/object-getter.js';
 import type { ServiceAccountTokenIssuer } from './auth/serviceaccount/token-issuer.js';
 import { selfSubjectReview } from './auth/reviews/self-subject-review.js';
 import { tokenReview } from './auth/reviews/token-review.js';
-import { virtualKey } from './http/handlers/virtual-create.js';
+import { virtualKey } from './registry/virtual-resource.js';
 
 /** Options of {@link startServer}: the flags, each optional (defaults as the flags'). */
 export type StartServerOptions = Partial<ServerOptions> & {

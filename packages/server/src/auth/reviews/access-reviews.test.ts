@@ -4,7 +4,7 @@ import { namesFor, type Status } from '@svc-apiserver/api';
 import { createAdmissionChain } from '../../admission/chain.js';
 import { fakeContext, type FakeRequest, type FakeResponse } from '../../http/handlers/fake-context.js';
 import { resourceHandler } from '../../http/handlers/resource-handler.js';
-import { virtualKey } from '../../http/handlers/virtual-create.js';
+import { virtualKey } from '../../registry/virtual-resource.js';
 import { createRegistry } from '../../registry/registry.js';
 import { loadCatalog } from '../../schema/load-catalog.js';
 import { openMemoryBackend } from '../../storage/memory/memory-backend.js';

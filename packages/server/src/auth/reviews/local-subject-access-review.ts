@@ -6,7 +6,7 @@
  * attributes are refused.
  */
 import { badRequest, fail, fieldError, ok, type FieldError } from '@svc-apiserver/api';
-import type { VirtualCreate } from '../../http/handlers/virtual-create.js';
+import type { VirtualCreate } from '../../registry/virtual-resource.js';
 import type { Authorizer } from '../authz/authorizer.js';
 import {
   accessReviewStatus, echoedSpec, invalidReview, readAccessReviewSpec, record, requestInfoFromSpec, reviewAnswer,
@@ -16,8 +16,8 @@ import { subjectAccessReviewSpecFields } from './subject-access-review.js';
 
 /** The LocalSubjectAccessReview create over `authorizer`. */
 export function localSubjectAccessReview(authorizer: Authorizer): VirtualCreate {
-  return async (ctx, def, object) => {
-    const namespace = ctx.info.namespace;
+  return async (request, def, object) => {
+    const namespace = request.namespace;
     if (namespace === '') return fail(badRequest('namespace is required on this type: '));
     const objectNamespace = object.metadata?.namespace ?? '';
     if (objectNamespace !== '' && objectNamespace !== namespace) {

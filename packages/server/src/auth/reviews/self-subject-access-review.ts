@@ -5,7 +5,7 @@
  * validation) and they never replace the caller.
  */
 import { fail, ok } from '@svc-apiserver/api';
-import type { VirtualCreate } from '../../http/handlers/virtual-create.js';
+import type { VirtualCreate } from '../../registry/virtual-resource.js';
 import type { Authorizer } from '../authz/authorizer.js';
 import {
   accessReviewStatus, echoedSpec, invalidReview, readAccessReviewSpec, requestInfoFromSpec, reviewAnswer,
@@ -14,11 +14,11 @@ import {
 
 /** The SelfSubjectAccessReview create over `authorizer`. */
 export function selfSubjectAccessReview(authorizer: Authorizer): VirtualCreate {
-  return async (ctx, def, object) => {
+  return async (request, def, object) => {
     const spec = readAccessReviewSpec(object);
     const errors = [...validateAccessReviewSpec(spec, false), ...validateReviewMetadata(object, false)];
     if (errors.length > 0) return fail(invalidReview(def, errors));
-    const decision = await authorizer.authorize({ user: ctx.user, info: requestInfoFromSpec(spec) });
+    const decision = await authorizer.authorize({ user: request.user, info: requestInfoFromSpec(spec) });
     return ok(reviewAnswer(def, {}, echoedSpec(object, ['resourceAttributes', 'nonResourceAttributes']), accessReviewStatus(decision)));
   };
 }

@@ -3,7 +3,7 @@
  * is, after authentication and impersonation, in `status.userInfo`. Nothing is stored.
  */
 import { apiVersionOf, ok, type KubeObject } from '@svc-apiserver/api';
-import type { VirtualCreate } from '../../http/handlers/virtual-create.js';
+import type { VirtualCreate } from '../../registry/virtual-resource.js';
 import type { UserInfo } from '../../request/user-info.js';
 
 /** The `userInfo` of a review: empty fields left out, as kube's JSON omits them. */
@@ -20,12 +20,12 @@ export function reviewUserInfo(user: UserInfo): Record<string, unknown> {
 
 /** The SelfSubjectReview create. */
 export function selfSubjectReview(): VirtualCreate {
-  return async (ctx, def) => {
+  return async (request, def) => {
     const answer: KubeObject = {
       apiVersion: apiVersionOf(def.group, def.version),
       kind: def.kind,
       metadata: { creationTimestamp: new Date().toISOString().replace(/\.\d{3}Z$/, 'Z') },
-      status: { userInfo: reviewUserInfo(ctx.user) },
+      status: { userInfo: reviewUserInfo(request.user) },
     };
     return ok(answer);
   };

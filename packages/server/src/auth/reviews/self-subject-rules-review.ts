@@ -5,7 +5,7 @@
  * access reviews.
  */
 import { badRequest, fail, ok } from '@svc-apiserver/api';
-import type { VirtualCreate } from '../../http/handlers/virtual-create.js';
+import type { VirtualCreate } from '../../registry/virtual-resource.js';
 import type { Authorizer, NonResourceRuleInfo, ResourceRuleInfo, RulesResult } from '../authz/authorizer.js';
 import { record, reviewAnswer } from './access-review-attributes.js';
 
@@ -29,10 +29,10 @@ const unlistable: RulesResult = { resourceRules: [], nonResourceRules: [], incom
 
 /** The SelfSubjectRulesReview create over `authorizer`. */
 export function selfSubjectRulesReview(authorizer: Authorizer): VirtualCreate {
-  return async (ctx, def, object) => {
+  return async (request, def, object) => {
     const namespace = record(object['spec'])?.['namespace'];
     if (typeof namespace !== 'string' || namespace === '') return fail(badRequest('no namespace on request'));
-    const rules = authorizer.rulesFor !== undefined ? await authorizer.rulesFor(ctx.user, namespace) : unlistable;
+    const rules = authorizer.rulesFor !== undefined ? await authorizer.rulesFor(request.user, namespace) : unlistable;
     const status: Record<string, unknown> = {
       resourceRules: rules.resourceRules.map(resourceRule),
       nonResourceRules: rules.nonResourceRules.map(nonResourceRule),

@@ -4,7 +4,7 @@
  * decision is an answer (`allowed: false`), never an error response; nothing is stored.
  */
 import { fail, ok } from '@svc-apiserver/api';
-import type { VirtualCreate } from '../../http/handlers/virtual-create.js';
+import type { VirtualCreate } from '../../registry/virtual-resource.js';
 import type { Authorizer } from '../authz/authorizer.js';
 import {
   accessReviewStatus, echoedSpec, invalidReview, readAccessReviewSpec, requestInfoFromSpec, reviewAnswer, userFromSpec,
@@ -16,7 +16,7 @@ export const subjectAccessReviewSpecFields: readonly string[] = ['resourceAttrib
 
 /** The SubjectAccessReview create over `authorizer` (the one that authorizes the server's own requests). */
 export function subjectAccessReview(authorizer: Authorizer): VirtualCreate {
-  return async (_ctx, def, object) => {
+  return async (_request, def, object) => {
     const spec = readAccessReviewSpec(object);
     const errors = [...validateAccessReviewSpec(spec, true), ...validateReviewMetadata(object, false)];
     if (errors.length > 0) return fail(invalidReview(def, errors));

@@ -4,13 +4,13 @@
  * failure is `authenticated: false` with the method's reason in `status.error`, never an error response.
  */
 import { apiVersionOf, badRequest, fail, internalError, ok, type KubeObject } from '@svc-apiserver/api';
-import type { VirtualCreate } from '../../http/handlers/virtual-create.js';
+import type { VirtualCreate } from '../../registry/virtual-resource.js';
 import { intersectAudiences, type TokenAuthenticator } from '../authn/authenticator.js';
 import { reviewUserInfo } from './self-subject-review.js';
 
 /** The TokenReview create over the token methods. */
 export function tokenReview(tokens: TokenAuthenticator, apiAudiences: readonly string[]): VirtualCreate {
-  return async (_ctx, def, object) => {
+  return async (_request, def, object) => {
     const spec = (object as { spec?: { token?: unknown; audiences?: unknown } }).spec ?? {};
     if (object.metadata?.namespace) return fail(badRequest(`namespace is not allowed on this type: ${object.metadata.namespace}`));
     if (typeof spec.token !== 'string' || spec.token === '') {

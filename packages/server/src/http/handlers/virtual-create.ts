@@ -1,26 +1,15 @@
 /**
- * create on virtual resources (kube's create-only REST storages such as TokenReview and SelfSubjectReview):
- * the body is decoded and checked like any create (kind, apiVersion, schema and field validation level), then
- * answered by the resource's own function from the request alone; nothing is stored, so a dry run is the same
- * as a real request. 201 with the answer.
+ * create on virtual resources (kube's create-only REST storages such as TokenReview and SelfSubjectReview, see
+ * registry/virtual-resource.ts): the body is decoded and checked like any create (kind, apiVersion, schema and
+ * field validation level), then answered by the resource's own function from the request's identity and
+ * namespace. 201 with the answer.
  */
-import type { KubeObject, Result } from '@svc-apiserver/api';
 import type { RequestContext } from '../context.js';
 import type { Registry } from '../../registry/registry.js';
 import type { ResourceDef } from '../../registry/resource-def.js';
+import type { VirtualCreate } from '../../registry/virtual-resource.js';
 import { checkSchema } from './schema-check.js';
 import { checkTypeMeta, parseWriteOptions } from './request-options.js';
-
-/** Answers a virtual create from the request (its identity) and the decoded, checked body. */
-export type VirtualCreate = (ctx: RequestContext, def: ResourceDef, object: KubeObject) => Promise<Result<KubeObject>>;
-
-/** The virtual resources by {@link virtualKey}. */
-export type VirtualResources = ReadonlyMap<string, VirtualCreate>;
-
-/** The key of a virtual resource: `<groupKey>/<version>/<resource>` (`authentication/v1/tokenreviews`). */
-export function virtualKey(groupKey: string, version: string, resource: string): string {
-  return `${groupKey}/${version}/${resource}`;
-}
 
 /** Media types a virtual create body may come in. */
 const bodyMediaTypes: readonly string[] = ['application/json', 'application/yaml'];
@@ -39,7 +28,7 @@ export async function handleVirtualCreate(ctx: RequestContext, registry: Registr
   if (!typed.ok) return ctx.writeStatus(typed.error);
   const schema = checkSchema(ctx, registry, def, object, options.value.fieldValidation);
   if (!schema.ok) return ctx.writeStatus(schema.error);
-  const answer = await create(ctx, def, object);
+  const answer = await create({ user: ctx.user, namespace: ctx.info.namespace }, def, object);
   if (!answer.ok) return ctx.writeStatus(answer.error);
   ctx.writeObject(201, answer.value);
 }
