@@ -3,6 +3,8 @@
  * repeatable list flags that also take comma lists, Go durations like `5s` or `1m30s`).
  */
 import { parseFlavour, type Flavour } from '@svc-apiserver/api';
+import type { AuthenticationFlags } from './auth/authentication-setup.js';
+import type { AuthorizationFlags } from './auth/authz/authorization-setup.js';
 import { defaultServiceAccountIssuer } from './auth/serviceaccount/claims.js';
 import { defaultFeatureGates, parseFeatureGates, type FeatureGates } from './feature-gates.js';
 
@@ -14,8 +16,11 @@ export function usesEtcd(o: Pick<ServerOptions, 'storageBackend' | 'etcdServers'
   return o.storageBackend === 'etcd3' || o.etcdServers.length > 0;
 }
 
-/** Everything the flags set; `startServer` takes the same options. */
-export interface ServerOptions {
+/**
+ * Everything the flags set; `startServer` takes the same options. Authentication and authorization declare their
+ * own flags (as kube-apiserver's BuiltInAuthenticationOptions and BuiltInAuthorizationOptions are their own).
+ */
+export interface ServerOptions extends AuthenticationFlags, AuthorizationFlags {
   /** Directory for the database, certificates and the admin kubeconfig. */
   readonly dataDir: string;
   readonly bindAddress: string;
@@ -32,44 +37,6 @@ export interface ServerOptions {
   readonly storage: StorageKind;
   /** `--runtime-config` entries (`<group>/<version>[=true|false]`, `<group>/<version>/<resource>`, `api/all`). */
   readonly runtimeConfig: readonly string[];
-  // Authentication (document 2 §Authentication); '' means unset for file and string settings.
-  readonly clientCaFile: string;
-  readonly tokenAuthFile: string;
-  readonly enableBootstrapTokenAuth: boolean;
-  readonly serviceAccountKeyFiles: readonly string[];
-  /** The first issues bound tokens; all are accepted. */
-  readonly serviceAccountIssuers: readonly string[];
-  readonly serviceAccountSigningKeyFile: string;
-  /** Empty means the service account issuers. */
-  readonly apiAudiences: readonly string[];
-  readonly serviceAccountLookup: boolean;
-  readonly oidcIssuerUrl: string;
-  readonly oidcClientId: string;
-  readonly oidcUsernameClaim: string;
-  readonly oidcUsernamePrefix: string;
-  readonly oidcGroupsClaim: string;
-  readonly oidcGroupsPrefix: string;
-  /** `key=value` entries. */
-  readonly oidcRequiredClaims: readonly string[];
-  readonly oidcCaFile: string;
-  readonly oidcSigningAlgs: readonly string[];
-  readonly authenticationTokenWebhookConfigFile: string;
-  readonly authenticationTokenWebhookCacheTtlMs: number;
-  readonly authenticationTokenWebhookVersion: string;
-  readonly requestheaderUsernameHeaders: readonly string[];
-  readonly requestheaderGroupHeaders: readonly string[];
-  readonly requestheaderExtraHeadersPrefix: readonly string[];
-  readonly requestheaderClientCaFile: string;
-  readonly requestheaderAllowedNames: readonly string[];
-  readonly anonymousAuth: boolean;
-  // Authorization (`--authorization-*`, kube-apiserver's BuiltInAuthorizationOptions).
-  /** `--authorization-mode`: ordered modes (AlwaysAllow, AlwaysDeny, RBAC, Webhook); the first allow or deny wins. */
-  readonly authorizationModes: readonly string[];
-  readonly authorizationWebhookConfigFile: string;
-  /** `v1beta1` or `v1`. */
-  readonly authorizationWebhookVersion: string;
-  readonly authorizationWebhookCacheAuthorizedTtlMs: number;
-  readonly authorizationWebhookCacheUnauthorizedTtlMs: number;
   /** `--feature-gates`: WatchList (default off), APIListChunking (default on). */
   readonly featureGates: FeatureGates;
   /** `--min-request-timeout` in seconds: a watch without `timeoutSeconds` lasts this × a random factor in [1, 2). */

@@ -6,7 +6,6 @@
  */
 import { fail, ok, type Fail, type Names, type Result } from '@svc-apiserver/api';
 import { readFile } from 'node:fs/promises';
-import type { ServerOptions } from '../config.js';
 import {
   audienceAgnostic, authenticatorUnion, tokenAuthenticatorUnion, type Authenticator, type TokenAuthenticator,
 } from './authn/authenticator.js';
@@ -15,6 +14,7 @@ import { bearerTokenAuthenticator } from './authn/bearer-token.js';
 import { bootstrapTokenAuthenticator } from './authn/bootstrap-token.js';
 import { fileCaBundle, staticCaBundle, unionCaBundle, type CaBundle } from './authn/ca-bundle.js';
 import type { ObjectGetter } from './authn/object-getter.js';
+import type { AuthorizationFlags } from './authz/authorization-setup.js';
 import { oidcAuthenticator, validateOidcOptions, type OidcAuthenticator } from './authn/oidc.js';
 import { requestHeaderAuthenticator, type RequestHeaderAuthenticator } from './authn/request-header.js';
 import { serviceAccountAuthenticator } from './authn/service-account.js';
@@ -24,18 +24,43 @@ import { parseWebhookVersion, webhookTokenAuthenticator } from './authn/webhook-
 import { x509Authenticator } from './authn/x509.js';
 import { ensureSigningKey, loadVerificationKeys, verificationKey } from './serviceaccount/keys.js';
 import { serviceAccountTokenIssuer, type ServiceAccountTokenIssuer } from './serviceaccount/token-issuer.js';
-import { authentication as authenticationFilter } from '../http/filters/authentication.js';
-import type { Filter } from '../http/context.js';
 
-/** The flags authentication reads. */
-export type AuthenticationFlags = Pick<ServerOptions,
-  | 'clientCaFile' | 'tokenAuthFile' | 'enableBootstrapTokenAuth' | 'serviceAccountKeyFiles' | 'serviceAccountIssuers'
-  | 'serviceAccountSigningKeyFile' | 'apiAudiences' | 'serviceAccountLookup' | 'oidcIssuerUrl' | 'oidcClientId'
-  | 'oidcUsernameClaim' | 'oidcUsernamePrefix' | 'oidcGroupsClaim' | 'oidcGroupsPrefix' | 'oidcRequiredClaims'
-  | 'oidcCaFile' | 'oidcSigningAlgs' | 'authenticationTokenWebhookConfigFile' | 'authenticationTokenWebhookCacheTtlMs'
-  | 'authenticationTokenWebhookVersion' | 'requestheaderUsernameHeaders' | 'requestheaderGroupHeaders'
-  | 'requestheaderExtraHeadersPrefix' | 'requestheaderClientCaFile' | 'requestheaderAllowedNames' | 'anonymousAuth'
-  | 'authorizationModes'>;
+/**
+ * The flags authentication reads (document 2 §Authentication, kube-apiserver's BuiltInAuthenticationOptions);
+ * `''` means unset for file and string settings. The authorization modes matter too: AlwaysAllow turns anonymous
+ * access off.
+ */
+export interface AuthenticationFlags extends Pick<AuthorizationFlags, 'authorizationModes'> {
+  readonly clientCaFile: string;
+  readonly tokenAuthFile: string;
+  readonly enableBootstrapTokenAuth: boolean;
+  readonly serviceAccountKeyFiles: readonly string[];
+  /** The first issues bound tokens; all are accepted. */
+  readonly serviceAccountIssuers: readonly string[];
+  readonly serviceAccountSigningKeyFile: string;
+  /** Empty means the service account issuers. */
+  readonly apiAudiences: readonly string[];
+  readonly serviceAccountLookup: boolean;
+  readonly oidcIssuerUrl: string;
+  readonly oidcClientId: string;
+  readonly oidcUsernameClaim: string;
+  readonly oidcUsernamePrefix: string;
+  readonly oidcGroupsClaim: string;
+  readonly oidcGroupsPrefix: string;
+  /** `key=value` entries. */
+  readonly oidcRequiredClaims: readonly string[];
+  readonly oidcCaFile: string;
+  readonly oidcSigningAlgs: readonly string[];
+  readonly authenticationTokenWebhookConfigFile: string;
+  readonly authenticationTokenWebhookCacheTtlMs: number;
+  readonly authenticationTokenWebhookVersion: string;
+  readonly requestheaderUsernameHeaders: readonly string[];
+  readonly requestheaderGroupHeaders: readonly string[];
+  readonly requestheaderExtraHeadersPrefix: readonly string[];
+  readonly requestheaderClientCaFile: string;
+  readonly requestheaderAllowedNames: readonly string[];
+  readonly anonymousAuth: boolean;
+}
 
 /** What building authentication needs besides the flags. */
 export interface AuthenticationDeps {
@@ -47,10 +72,14 @@ export interface AuthenticationDeps {
   readonly log: (message: string) => void;
 }
 
-/** The request side, once the generated CA is known. */
+/** The request side, once the generated CA is known: what the HTTP layer's authentication filter runs. */
 export interface RequestAuthentication {
-  /** The authentication filter. */
-  readonly filter: Filter;
+  /** The union of the request authenticators, first claim wins. */
+  readonly authenticator: Authenticator;
+  /** Serve requests no authenticator claims as system:anonymous (`--anonymous-auth`). */
+  readonly anonymous: boolean;
+  /** Header names (lowercase) to remove once authentication has read them (the proxy's headers), given those present. */
+  readonly stripHeaders?: (present: readonly string[]) => readonly string[];
   /** Every CA a client certificate may come from (the TLS server asks clients for certificates of these). */
   readonly clientCas: CaBundle;
 }
@@ -189,11 +218,9 @@ export async function buildAuthentication(flags: AuthenticationFlags, deps: Auth
           bearerTokenAuthenticator(tokenUnion),
         ];
         return {
-          filter: authenticationFilter(authenticatorUnion(methods), {
-            anonymous,
-            ...(requestHeader ? { stripHeaders: requestHeader.headerNamesToStrip } : {}),
-            log,
-          }),
+          authenticator: authenticatorUnion(methods),
+          anonymous,
+          ...(requestHeader ? { stripHeaders: requestHeader.headerNamesToStrip } : {}),
           clientCas: unionCaBundle([userCas, ...(proxyCas ? [proxyCas] : [])]),
         };
       },

@@ -129,7 +129,9 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
       panicRecovery(log),
       requestInfoFilter(),
       bodyLimit(options.maxRequestBodyBytes),
-      authn?.filter ?? authentication(authenticatorUnion([x509Authenticator([pki.ca.certPem])])),
+      authentication(authn?.authenticator ?? authenticatorUnion([x509Authenticator([pki.ca.certPem])]), {
+        anonymous: authn?.anonymous ?? true, ...(authn?.stripHeaders ? { stripHeaders: authn.stripHeaders } : {}), log: (m) => log(m),
+      }),
       impersonation(authorizer, names),
       authorization(authorizer),
     ],

@@ -4,7 +4,6 @@
  * `--authorization-mode` in order, as one union where the first allow or deny wins.
  */
 import { fail, ok, type Names, type Result } from '@svc-apiserver/api';
-import type { ServerOptions } from '../../config.js';
 import { loadWebhookConnection } from '../authn/webhook-kubeconfig.js';
 import { alwaysAllow } from './always-allow.js';
 import { alwaysDeny } from './always-deny.js';
@@ -14,10 +13,16 @@ import { authorizerUnion } from './authorizer-union.js';
 import { privilegedGroups } from './privileged-groups.js';
 import { webhookAuthorizer, type WebhookRetry } from './webhook-authorizer.js';
 
-/** The flags authorization reads. */
-export type AuthorizationFlags = Pick<ServerOptions,
-  | 'authorizationModes' | 'authorizationWebhookConfigFile' | 'authorizationWebhookVersion'
-  | 'authorizationWebhookCacheAuthorizedTtlMs' | 'authorizationWebhookCacheUnauthorizedTtlMs'>;
+/** The flags authorization reads (`--authorization-*`, kube-apiserver's BuiltInAuthorizationOptions). */
+export interface AuthorizationFlags {
+  /** `--authorization-mode`: ordered modes (AlwaysAllow, AlwaysDeny, RBAC, Webhook); the first allow or deny wins. */
+  readonly authorizationModes: readonly string[];
+  readonly authorizationWebhookConfigFile: string;
+  /** `v1beta1` or `v1`. */
+  readonly authorizationWebhookVersion: string;
+  readonly authorizationWebhookCacheAuthorizedTtlMs: number;
+  readonly authorizationWebhookCacheUnauthorizedTtlMs: number;
+}
 
 /** What building authorization needs besides the flags. */
 export interface AuthorizationDeps {
