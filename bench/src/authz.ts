@@ -17,7 +17,7 @@ import type { Authorizer, AuthorizationAttributes } from 'svc-apiserver/auth/aut
 import { alwaysAllow } from 'svc-apiserver/auth/authz/always-allow';
 import { rbacAuthorizer } from 'svc-apiserver/auth/authz/rbac/rbac-authorizer';
 import { staticPolicySource } from 'svc-apiserver/auth/authz/rbac/policy-source';
-import type { BindingObject, RoleObject } from 'svc-apiserver/auth/authz/rbac/rbac-types';
+import type { BindingObject, RoleObject } from 'svc-apiserver/registry/resources/rbac-types';
 import { fmt, isMain, percentile, serverEntry, startChild, type Child } from './support.js';
 
 const bindings = 10_000;

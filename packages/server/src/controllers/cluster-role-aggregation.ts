@@ -6,7 +6,7 @@
  * rules are overwritten. Failed syncs are retried with back-off (client-go's default controller rate limiter).
  */
 import { labelSelectorFromMeta, matchesLabels, type KubeObject, type Names } from '@svc-apiserver/api';
-import type { PolicyRule, RoleObject } from '../auth/authz/rbac/rbac-types.js';
+import type { PolicyRule, RoleObject } from '../registry/resources/rbac-types.js';
 import { updateObject } from '../registry/operations/update-object.js';
 import type { Registry } from '../registry/registry.js';
 import type { ResourceDef } from '../registry/resource-def.js';

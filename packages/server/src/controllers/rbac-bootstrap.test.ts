@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import { namesFor, type KubeObject } from '@svc-apiserver/api';
 import { parse } from 'yaml';
 import { bootstrapPolicy, policyFiles, upstreamPolicyDir } from '../auth/authz/rbac/bootstrap-policy/bootstrap-policy.js';
-import type { BindingObject, RoleObject } from '../auth/authz/rbac/rbac-types.js';
+import type { BindingObject, RoleObject } from '../registry/resources/rbac-types.js';
 import { testRegistry } from '../http/handlers/test-registry.js';
 import { startRbacBootstrap } from './rbac-bootstrap.js';
 

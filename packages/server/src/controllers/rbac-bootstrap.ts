@@ -8,7 +8,7 @@
 import { fail, notFound, ok, type KubeObject, type Names, type Result, type Status } from '@svc-apiserver/api';
 import { autoupdateAnnotation, bootstrapPolicy } from '../auth/authz/rbac/bootstrap-policy/bootstrap-policy.js';
 import { reconcileBinding, reconcileRole, type Reconciled } from '../auth/authz/rbac/bootstrap-policy/reconcile.js';
-import type { BindingObject, RoleObject } from '../auth/authz/rbac/rbac-types.js';
+import type { BindingObject, RoleObject } from '../registry/resources/rbac-types.js';
 import type { HealthCheck } from '../health/health-check.js';
 import { createObject } from '../registry/operations/create-object.js';
 import { deleteObject } from '../registry/operations/delete-object.js';

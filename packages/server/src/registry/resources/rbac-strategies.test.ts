@@ -10,7 +10,7 @@ import { openMemoryBackend } from '../../storage/memory/memory-backend.js';
 import { createRegistry } from '../registry.js';
 import { clusterRoleBindingStrategy } from './clusterrolebindings.js';
 import { clusterRoleStrategy } from './clusterroles.js';
-import type { RbacWriteGuard } from '../../auth/authz/rbac/escalation.js';
+import type { RbacWriteGuard } from './rbac-write-guard.js';
 import { roleBindingStrategy } from './rolebindings.js';
 import { roleStrategy } from './roles.js';
 

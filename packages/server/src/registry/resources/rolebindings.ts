@@ -5,7 +5,7 @@
  * allowed; the writer check of kube's policy-based storage before every create and update.
  */
 import type { FieldError, KubeObject, Names } from '@svc-apiserver/api';
-import type { BindingObject } from '../../auth/authz/rbac/rbac-types.js';
+import type { BindingObject } from './rbac-types.js';
 import { defineStrategy } from '../default-strategy.js';
 import type { Strategy } from '../strategy.js';
 import { defaultBinding, validateBinding, validateRoleRefUpdate } from './rbac-validation.js';

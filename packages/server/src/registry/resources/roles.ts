@@ -4,7 +4,7 @@
  * of kube's policy-based storage before every create and update.
  */
 import type { FieldError, KubeObject } from '@svc-apiserver/api';
-import type { RoleObject } from '../../auth/authz/rbac/rbac-types.js';
+import type { RoleObject } from './rbac-types.js';
 import { defineStrategy } from '../default-strategy.js';
 import type { Strategy } from '../strategy.js';
 import { validateRules } from './rbac-validation.js';

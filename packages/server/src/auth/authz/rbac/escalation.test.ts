@@ -7,7 +7,7 @@ import { suiteUser } from '../authorizer-suite.js';
 import { compactRuleString, confirmNoEscalation, covers, createRbacWriteGuard, onlyGcFieldsChanged } from './escalation.js';
 import { staticPolicySource, type PolicyObjects } from './policy-source.js';
 import { rbacAuthorizer } from './rbac-authorizer.js';
-import type { PolicyRule } from './rbac-types.js';
+import type { PolicyRule } from '../../../registry/resources/rbac-types.js';
 import { binding, group, role, user } from './rbac-test-fixtures.js';
 
 const names = namesFor('svc');

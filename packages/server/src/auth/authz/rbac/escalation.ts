@@ -11,7 +11,8 @@ import type { RequestInfo } from '../../../request/request-info.js';
 import type { UserInfo } from '../../../request/user-info.js';
 import type { Authorizer } from '../authorizer.js';
 import { rbacGroupKey, type RoleGetter } from './policy-source.js';
-import type { BindingObject, PolicyRule, RoleObject } from './rbac-types.js';
+import type { BindingObject, PolicyRule, RoleObject } from '../../../registry/resources/rbac-types.js';
+import type { RbacWriteGuard } from '../../../registry/resources/rbac-write-guard.js';
 import { aggregateErrors, type RuleResolver } from './rule-resolver.js';
 import { ruleWildcard } from './rule-matching.js';
 
@@ -143,14 +144,6 @@ export function confirmNoEscalation(resolver: RuleResolver, user: UserInfo, name
   return message;
 }
 
-/** Checks of RBAC writes beyond authorization. */
-export interface RbacWriteGuard {
-  /** Role/ClusterRole create or update (old undefined on create): undefined = allowed, else the Status to fail with. */
-  checkRole(resource: 'roles' | 'clusterroles', object: RoleObject, old: RoleObject | undefined, user: UserInfo): Promise<Status | undefined>;
-  /** RoleBinding/ClusterRoleBinding create or update. */
-  checkBinding(resource: 'rolebindings' | 'clusterrolebindings', object: BindingObject, old: BindingObject | undefined, user: UserInfo): Promise<Status | undefined>;
-}
-
 /** What {@link createRbacWriteGuard} needs. */
 export interface RbacWriteGuardDeps {
   /** The RBAC rules of the writer (kube resolves them from RBAC alone, whatever the authorization modes). */
@@ -199,7 +192,7 @@ function hasAggregationRule(role: RoleObject | undefined): boolean {
   return (role?.aggregationRule?.clusterRoleSelectors ?? []).length > 0;
 }
 
-/** Builds the checks kube's policy-based RBAC storages make. */
+/** Builds the checks kube's policy-based RBAC storages make (the registry's {@link RbacWriteGuard}). */
 export function createRbacWriteGuard(deps: RbacWriteGuardDeps): RbacWriteGuard {
   const group = deps.names.group(rbacGroupKey);
   const isMaster = (user: UserInfo): boolean => user.groups.includes(systemMastersGroup);

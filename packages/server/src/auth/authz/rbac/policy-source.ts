@@ -8,7 +8,7 @@ import type { HealthCheck } from '../../../health/health-check.js';
 import { startInformer, type Informer, type InformerChange } from '../../../registry/informer.js';
 import type { Registry } from '../../../registry/registry.js';
 import type { UserInfo } from '../../../request/user-info.js';
-import type { BindingObject, RoleObject } from './rbac-types.js';
+import type { BindingObject, RoleObject } from '../../../registry/resources/rbac-types.js';
 
 /** The group key of the RBAC resources in the naming table. */
 export const rbacGroupKey = 'rbac.authorization';

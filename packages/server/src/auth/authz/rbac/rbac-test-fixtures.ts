@@ -2,7 +2,7 @@
 import type { Names } from '@svc-apiserver/api';
 import type { SuiteGrant } from '../authorizer-suite.js';
 import { rbacGroupKey, type PolicyObjects } from './policy-source.js';
-import type { BindingObject, PolicyRule, RoleObject, Subject } from './rbac-types.js';
+import type { BindingObject, PolicyRule, RoleObject, Subject } from '../../../registry/resources/rbac-types.js';
 
 /** A Role (with a namespace) or ClusterRole (without). */
 export function role(name: string, rules: PolicyRule[], namespace?: string): RoleObject {

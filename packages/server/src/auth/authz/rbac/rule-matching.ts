@@ -3,7 +3,7 @@
  * ResourceMatches, ResourceNameMatches, NonResourceURLMatches) and the RBAC authorizer's RuleAllows.
  */
 import type { RequestInfo } from '../../../request/request-info.js';
-import type { PolicyRule } from './rbac-types.js';
+import type { PolicyRule } from '../../../registry/resources/rbac-types.js';
 
 /** The wildcard of verbs, groups, resources and non-resource URLs (rbacv1.VerbAll and friends). */
 export const ruleWildcard = '*';

@@ -7,7 +7,7 @@
 import { fail, ok, type Names, type Result } from '@svc-apiserver/api';
 import type { UserInfo } from '../../../request/user-info.js';
 import { rbacGroupKey, serviceAccountUsernamePrefix, type RbacPolicySource } from './policy-source.js';
-import type { BindingObject, PolicyRule, RoleRef, Subject } from './rbac-types.js';
+import type { BindingObject, PolicyRule, RoleRef, Subject } from '../../../registry/resources/rbac-types.js';
 
 /** Where a rule came from (kube's clusterRoleBindingDescriber / roleBindingDescriber). */
 export interface RuleSource {

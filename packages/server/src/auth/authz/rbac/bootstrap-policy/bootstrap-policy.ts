@@ -7,7 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import type { Names } from '@svc-apiserver/api';
-import type { BindingObject, RoleObject } from '../rbac-types.js';
+import type { BindingObject, RoleObject } from '../../../../registry/resources/rbac-types.js';
 import { renameBinding, renameRole } from './rename-upstream.js';
 
 /** Where the upstream policy files live (the generate script's input; tests compare against them). */

@@ -5,7 +5,7 @@
  * is recreated; an object annotated autoupdate `"false"` is protected and left alone.
  */
 import type { KubeObject } from '@svc-apiserver/api';
-import type { BindingObject, MetaLabelSelector, PolicyRule, RoleObject, Subject } from '../rbac-types.js';
+import type { BindingObject, MetaLabelSelector, PolicyRule, RoleObject, Subject } from '../../../../registry/resources/rbac-types.js';
 
 /** What to do with one stored object. */
 export type ReconcileOperation = 'none' | 'update' | 'recreate';

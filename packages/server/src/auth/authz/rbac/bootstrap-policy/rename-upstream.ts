@@ -4,7 +4,7 @@
  * In the `k8s` flavour every name comes out as upstream spells it.
  */
 import type { KubeObject, Names, ObjectMeta } from '@svc-apiserver/api';
-import type { BindingObject, MetaLabelSelector, PolicyRule, RoleObject, Subject } from '../rbac-types.js';
+import type { BindingObject, MetaLabelSelector, PolicyRule, RoleObject, Subject } from '../../../../registry/resources/rbac-types.js';
 
 /** A label or annotation key: its prefix (a domain or group) renamed, its name kept. */
 export function renameKey(names: Names, key: string): string {
