@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { namesFor } from '@svc-apiserver/api';
-import { applyRuntimeConfig, parseRuntimeConfig, versionLevel } from './runtime-config.js';
+import { applyRuntimeConfig, parseRuntimeConfig } from './runtime-config.js';
+import { versionLevel } from './version-level.js';
 import { optionalResources, servedResources, type ServedResource } from './served-resources.js';
 
 const names = namesFor('svc');

@@ -6,18 +6,12 @@
  */
 import { fail, ok, type Names, type Result } from '@svc-apiserver/api';
 import type { ServedResource } from './served-resources.js';
+import { versionLevel } from './version-level.js';
 
 /** One parsed entry. */
 export interface RuntimeConfigEntry {
   readonly key: string;
   readonly enabled: boolean;
-}
-
-/** The stability level of a version name (`v1`, `v2beta3`, `v1alpha1`). */
-export function versionLevel(version: string): 'ga' | 'beta' | 'alpha' {
-  if (/^v\d+alpha\d+$/.test(version)) return 'alpha';
-  if (/^v\d+beta\d+$/.test(version)) return 'beta';
-  return 'ga';
 }
 
 /** Parses the flag's entries (already split at commas). */

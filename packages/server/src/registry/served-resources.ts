@@ -4,8 +4,7 @@
  * Group keys are neutral (see the naming table); `''` is the core group.
  */
 import { generatedResources } from '../schema/generated-data.js';
-// Type-only the other way: runtime-config needs ServedResource's shape, nothing at run time.
-import { versionLevel } from './runtime-config.js';
+import { versionLevel } from './version-level.js';
 
 /** One served resource. Subresources come from the catalog. */
 export interface ServedResource {
