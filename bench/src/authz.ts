@@ -18,7 +18,8 @@ import { alwaysAllow } from 'svc-apiserver/auth/authz/always-allow';
 import { rbacAuthorizer } from 'svc-apiserver/auth/authz/rbac/rbac-authorizer';
 import { staticPolicySource } from 'svc-apiserver/auth/authz/rbac/policy-source';
 import type { BindingObject, RoleObject } from 'svc-apiserver/registry/resources/rbac-types';
-import { fmt, isMain, percentile, serverEntry, startChild, type Child } from './support.js';
+import { launchServer, type LaunchedServer } from '@svc-apiserver/testing/launch-server';
+import { fmt, isMain, percentile } from './support.js';
 
 const bindings = 10_000;
 const namespaces = 100;
@@ -78,16 +79,14 @@ interface GetsFigures {
 }
 
 /** Starts a server in `mode` with the token user `vera`, `ready` namespace objects, and (for RBAC) the bindings. */
-async function startTarget(mode: 'RBAC' | 'AlwaysAllow', dir: string): Promise<{ child: Child; admin: RestClient; conn: ReturnType<typeof loadKubeconfig> }> {
+async function startTarget(mode: 'RBAC' | 'AlwaysAllow', dir: string): Promise<{ child: LaunchedServer; admin: RestClient; conn: ReturnType<typeof loadKubeconfig> }> {
   writeFileSync(join(dir, 'tokens.csv'), 'bench-token,vera,uid-vera\n');
-  const started = await startChild(
-    [...serverEntry, `--data-dir=${join(dir, 'data')}`, '--secure-port=0', '--bind-address=127.0.0.1', `--authorization-mode=${mode}`,
-      `--token-auth-file=${join(dir, 'tokens.csv')}`],
-    /svc-apiserver: ready in (\d+(?:\.\d+)?)ms/,
-  );
-  const conn = loadKubeconfig({ path: join(dir, 'data', 'admin.kubeconfig') });
+  const child = await launchServer({
+    dataDir: join(dir, 'data'), extraArgs: [`--authorization-mode=${mode}`, `--token-auth-file=${join(dir, 'tokens.csv')}`],
+  });
+  const conn = loadKubeconfig({ path: child.kubeconfigPath });
   if (!conn.ok) throw new Error(conn.error);
-  return { child: started.child, admin: createClient(conn.value), conn };
+  return { child, admin: createClient(conn.value), conn };
 }
 
 async function post(client: RestClient, path: string, body: unknown): Promise<void> {

@@ -21,8 +21,10 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Etcd3 } from 'etcd3';
 import { createClient, loadKubeconfig, type RestClient } from '@svc-apiserver/client';
-import { findEtcdBinary, startEtcdCluster, type EtcdTestCluster } from 'svc-apiserver/storage/etcd/etcd-test-cluster';
-import { benchEntry, fmt, isMain, percentile, serverEntry, startChild, type Child } from './support.js';
+import { findEtcdBinary, startEtcdCluster, type EtcdTestCluster } from '@svc-apiserver/testing/etcd-test-cluster';
+import { launchServer, type LaunchedServer } from '@svc-apiserver/testing/launch-server';
+import type { NodeChild } from '@svc-apiserver/testing/node-child';
+import { fmt, isMain, percentile, startBenchModule } from './support.js';
 
 /** Throughput and latency of one phase. */
 interface Phase {
@@ -80,19 +82,15 @@ export async function etcdBench(seconds = 3, clients = 64, warmSeconds = 5): Pro
   if (binary === undefined) return ['etcd: skipped (no etcd binary on PATH or in /usr/bin; install etcd-server to measure the server on etcd)'];
   const dataDir = mkdtempSync(join(tmpdir(), 'svc-bench-etcd-'));
   let cluster: EtcdTestCluster | undefined;
-  let server: Child | undefined;
-  let proxy: Child | undefined;
+  let server: LaunchedServer | undefined;
+  let proxy: NodeChild | undefined;
   let raw: Etcd3 | undefined;
   const open: RestClient[] = [];
   try {
     cluster = await startEtcdCluster({ binary, members: 1 });
     const endpoint = cluster.endpoints[0]!;
-    const started = await startChild(
-      [...serverEntry, `--data-dir=${dataDir}`, '--secure-port=0', '--bind-address=127.0.0.1', `--etcd-servers=${endpoint}`],
-      /svc-apiserver: ready in (\d+(?:\.\d+)?)ms/,
-    );
-    server = started.child;
-    const conn = loadKubeconfig({ path: join(dataDir, 'admin.kubeconfig') });
+    server = await launchServer({ dataDir, extraArgs: [`--etcd-servers=${endpoint}`] });
+    const conn = loadKubeconfig({ path: server.kubeconfigPath });
     if (!conn.ok) throw new Error(conn.error);
     const setup = createClient(conn.value);
     open.push(setup);
@@ -139,9 +137,8 @@ export async function etcdBench(seconds = 3, clients = 64, warmSeconds = 5): Pro
       return r.succeeded;
     }, warmMs);
     // node:https + etcd3 and nothing else, with the server's certificates, over as many keep-alive clients.
-    const proxyStarted = await startChild([
-      ...benchEntry('raw-https-server'), `--cert=${join(dataDir, 'serving.crt')}`, `--key=${join(dataDir, 'serving.key')}`,
-      `--ca=${join(dataDir, 'ca.crt')}`, `--etcd=${endpoint}`,
+    const proxyStarted = await startBenchModule('raw-https-server', [
+      `--cert=${join(dataDir, 'serving.crt')}`, `--key=${join(dataDir, 'serving.key')}`, `--ca=${join(dataDir, 'ca.crt')}`, `--etcd=${endpoint}`,
     ], /raw-https: serving on (\d+)/);
     proxy = proxyStarted.child;
     const proxyWorkers = Array.from({ length: clients }, () => {

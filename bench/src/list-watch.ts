@@ -24,9 +24,9 @@ import { parseArgs } from 'node:util';
 import { loadKubeconfig, type ConnectionConfig } from '@svc-apiserver/client';
 import { openSqliteBackend } from 'svc-apiserver/storage/sqlite/sqlite-backend';
 import { benchConfigMap } from './list-watch-items.js';
-import { benchEntry, fmt as fixed, isMain, percentile, serverEntry, sleep, startChild, type Child } from './support.js';
+import { launchServer } from '@svc-apiserver/testing/launch-server';
+import { fmt as fixed, isMain, percentile, sleep, startBenchModule } from './support.js';
 
-const rawEntry = benchEntry('raw-list-watch-server');
 
 const { values } = parseArgs({
   options: { watchers: { type: 'string' }, 'idle-watchers': { type: 'string' }, big: { type: 'string' }, 'fan-seconds': { type: 'string' }, small: { type: 'string' } },
@@ -262,21 +262,26 @@ function row(label: string, value: string, base: string, ratio: string, goal: st
   return `${label.padEnd(34)}${value.padStart(12)}   raw ${base.padStart(12)}   ratio ${ratio.padStart(6)}   ${goal}`;
 }
 
+/** A process the bench stops when it ends. */
+interface Stoppable {
+  stop(): Promise<unknown>;
+}
+
 /** A server child on a data dir populated with `counts` configmaps per namespace. */
-async function startTarget(counts: Readonly<Record<string, number>>, children: Child[], dirs: string[]) {
+async function startTarget(counts: Readonly<Record<string, number>>, children: Stoppable[], dirs: string[]) {
   const dataDir = mkdtempSync(join(tmpdir(), 'svc-bench-lw-'));
   dirs.push(dataDir);
   await populate(dataDir, counts);
-  const api = await startChild([...serverEntry, `--data-dir=${dataDir}`, '--secure-port=0', '--bind-address=127.0.0.1', '--storage=sqlite'], /svc-apiserver: ready in/, 120_000);
-  children.push(api.child);
-  const conn = loadKubeconfig({ path: join(dataDir, 'admin.kubeconfig') });
+  const api = await launchServer({ dataDir, storage: 'sqlite', readyTimeoutMs: 120_000 });
+  children.push(api);
+  const conn = loadKubeconfig({ path: api.kubeconfigPath });
   if (!conn.ok) throw new Error(conn.error);
   return { dataDir, api, conn: conn.value };
 }
 
 export async function listWatchBench(): Promise<string[]> {
   const started = performance.now();
-  const children: Child[] = [];
+  const children: Stoppable[] = [];
   const dirs: string[] = [];
   const agents: https.Agent[] = [];
   const lines: string[] = [];
@@ -289,7 +294,7 @@ export async function listWatchBench(): Promise<string[]> {
     const tls: https.RequestOptions = { ...(c.ca ? { ca: c.ca } : {}), ...(c.cert ? { cert: c.cert } : {}), ...(c.key ? { key: c.key } : {}) };
     const dataDir = listing.dataDir;
     progress('starting the servers');
-    const raw = await startChild([...rawEntry, `--cert=${join(dataDir, 'serving.crt')}`, `--key=${join(dataDir, 'serving.key')}`, `--ca=${join(dataDir, 'ca.crt')}`], /raw-list-watch: serving on (\d+)/);
+    const raw = await startBenchModule('raw-list-watch-server', [`--cert=${join(dataDir, 'serving.crt')}`, `--key=${join(dataDir, 'serving.key')}`, `--ca=${join(dataDir, 'ca.crt')}`], /raw-list-watch: serving on (\d+)/);
     children.push(raw.child);
     const agent = (): https.Agent => {
       const a = new https.Agent({ keepAlive: true, maxSockets: 4 });
@@ -314,7 +319,7 @@ export async function listWatchBench(): Promise<string[]> {
         write: (seq, t) => post(conn.server, 'PATCH', '/api/v1/namespaces/bench-fan/configmaps/item-0', JSON.stringify({ data: { seq: String(seq), t: String(t) } }), 'application/merge-patch+json', auth),
       };
     };
-    const server = apiTarget(c, listing.api.child.process.pid);
+    const server = apiTarget(c, listing.api.child.pid);
     const rawBase = `https://127.0.0.1:${raw.match[1]}`;
     const baseline: Target = {
       label: 'raw', base: rawBase, pid: raw.child.process.pid, agent: agent(), tls,
@@ -344,7 +349,7 @@ export async function listWatchBench(): Promise<string[]> {
 
     progress('starting the watch server');
     const watching = await startTarget({ 'bench-fan': 1 }, children, dirs);
-    const watchServer = apiTarget(watching.conn, watching.api.child.process.pid);
+    const watchServer = apiTarget(watching.conn, watching.api.child.pid);
     const results = new Map<string, FanResult>();
     // Each target's watches are opened once and measured at both rates (opening 1,000 TLS connections is slow).
     for (const target of [watchServer, baseline]) {

@@ -17,9 +17,9 @@ import { applyVersusPut } from './apply.js';
 import { listWatchBench } from './list-watch.js';
 import { etcdBench } from './etcd.js';
 import { authzBench } from './authz.js';
-import { benchEntry, fmt, percentile, serverEntry, startChild, type Child } from './support.js';
+import { launchServer } from '@svc-apiserver/testing/launch-server';
+import { fmt, percentile, startBenchModule } from './support.js';
 
-const rawEntry = benchEntry('raw-https-server');
 const { values } = parseArgs({ options: { seconds: { type: 'string' }, clients: { type: 'string' }, 'list-items': { type: 'string' }, lists: { type: 'string' } } });
 const seconds = Number(values.seconds ?? '5');
 const clients = Number(values.clients ?? '64');
@@ -141,21 +141,18 @@ function row(label: string, value: string, baseLabel: string, base: string, rati
 
 async function main(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'svc-bench-'));
-  const children: Child[] = [];
+  const children: { stop(): Promise<unknown> }[] = [];
   const open: RestClient[] = [];
   try {
     const t0 = performance.now();
-    const api = await startChild(
-      [...serverEntry, `--data-dir=${dataDir}`, '--secure-port=0', '--bind-address=127.0.0.1', '--storage=sqlite'],
-      /svc-apiserver: ready in (\d+(?:\.\d+)?)ms/,
-    );
-    children.push(api.child);
+    const api = await launchServer({ dataDir, storage: 'sqlite' });
+    children.push(api);
     const spawnToReady = performance.now() - t0;
-    const conn = loadKubeconfig({ path: join(dataDir, 'admin.kubeconfig') });
+    const conn = loadKubeconfig({ path: api.kubeconfigPath });
     if (!conn.ok) throw new Error(conn.error);
 
-    const raw = await startChild(
-      [...rawEntry, `--cert=${join(dataDir, servingCertFile)}`, `--key=${join(dataDir, servingKeyFile)}`, `--ca=${join(dataDir, caCertFile)}`, `--list-items=${listItems}`],
+    const raw = await startBenchModule('raw-https-server',
+      [`--cert=${join(dataDir, servingCertFile)}`, `--key=${join(dataDir, servingKeyFile)}`, `--ca=${join(dataDir, caCertFile)}`, `--list-items=${listItems}`],
       /raw-https: serving on (\d+)/,
     );
     children.push(raw.child);
@@ -192,7 +189,7 @@ async function main(): Promise<void> {
     ];
     process.stdout.write(lines.join('\n') + '\n');
     process.stdout.write(`errors: creates ${server.creates.errors}, gets ${server.gets.errors}; baseline creates ${baseline.creates.errors}, gets ${baseline.gets.errors}\n`);
-    process.stdout.write(`start to ready: ${api.match[1]}ms reported by the server, ${fmt(spawnToReady)}ms from spawn\n`);
+    process.stdout.write(`start to ready: ${api.readyMs}ms reported by the server, ${fmt(spawnToReady)}ms from spawn\n`);
     process.stdout.write(`${applyLines.join('\n')}\n`);
     process.stdout.write(`encoding (in-process, protobuf / JSON):\n${encodingBench().join('\n')}\n`);
   } finally {

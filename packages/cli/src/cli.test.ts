@@ -1,11 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { parse } from 'yaml';
+import { tempDir } from '@svc-apiserver/testing/temp-dir';
 import { run } from './cli.js';
 
 /** A tiny in-memory API with discovery for configmaps and (cluster-scoped) nodes. */
@@ -83,9 +83,9 @@ async function startApi(): Promise<{ url: string; log: string[]; store: Map<stri
   return { url: `http://127.0.0.1:${port}`, log, store, close: () => new Promise((r) => { server.closeAllConnections(); server.close(() => r()); }) };
 }
 
-test('svcctl create, get, label, replace, delete, api-resources and version against a stub API', async () => {
+test('svcctl create, get, label, replace, delete, api-resources and version against a stub API', async (t) => {
   const api = await startApi();
-  const dir = mkdtempSync(join(tmpdir(), 'svcctl-'));
+  const dir = tempDir(t, 'svcctl-');
   const kubeconfig = join(dir, 'config');
   writeFileSync(kubeconfig, `clusters: [{name: c, cluster: {server: '${api.url}'}}]\nusers: [{name: u, user: {token: t}}]\ncontexts: [{name: x, context: {cluster: c, user: u, namespace: team}}]\ncurrent-context: x\n`);
   const cli = async (...argv: string[]): Promise<{ code: number; out: string; err: string }> => {
@@ -160,7 +160,6 @@ test('svcctl create, get, label, replace, delete, api-resources and version agai
     r = await cli('frobnicate');
     assert.equal(r.code, 1);
   } finally {
-    rmSync(dir, { recursive: true, force: true });
     await api.close();
   }
 });

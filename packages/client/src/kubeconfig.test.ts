@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { tempDir } from '@svc-apiserver/testing/temp-dir';
 import { kubeconfigPath, loadKubeconfig, parseKubeconfig, resolveContext } from './kubeconfig.js';
 
 const b64 = (s: string): string => Buffer.from(s).toString('base64');
@@ -77,14 +77,13 @@ test('reports missing contexts, clusters and users', () => {
   assert.equal(parseKubeconfig('a: [', '/').ok, false);
 });
 
-test('reads file references relative to the kubeconfig directory, and $KUBECONFIG', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'kc-'));
-  try {
-    writeFileSync(join(dir, 'ca.crt'), 'FILE CA');
-    writeFileSync(join(dir, 'client.crt'), 'FILE CERT');
-    writeFileSync(join(dir, 'client.key'), 'FILE KEY');
-    writeFileSync(join(dir, 'token'), 'tok\n');
-    writeFileSync(join(dir, 'config'), `
+test('reads file references relative to the kubeconfig directory, and $KUBECONFIG', (t) => {
+  const dir = tempDir(t, 'kc-');
+  writeFileSync(join(dir, 'ca.crt'), 'FILE CA');
+  writeFileSync(join(dir, 'client.crt'), 'FILE CERT');
+  writeFileSync(join(dir, 'client.key'), 'FILE KEY');
+  writeFileSync(join(dir, 'token'), 'tok\n');
+  writeFileSync(join(dir, 'config'), `
 clusters: [{name: c, cluster: {server: 'https://h:1', certificate-authority: ca.crt}}]
 users:
 - {name: u, user: {client-certificate: client.crt, client-key: ${join(dir, 'client.key')}}}
@@ -92,21 +91,18 @@ users:
 contexts: [{name: x, context: {cluster: c, user: u}}, {name: y, context: {cluster: c, user: t}}]
 current-context: x
 `);
-    const conn = loadKubeconfig({ env: { KUBECONFIG: `${join(dir, 'config')}:/other` } });
-    assert.ok(conn.ok, conn.ok ? '' : conn.error);
-    assert.equal(conn.value.ca?.toString(), 'FILE CA');
-    assert.equal(conn.value.cert?.toString(), 'FILE CERT');
-    assert.equal(conn.value.key?.toString(), 'FILE KEY');
-    const tok = loadKubeconfig({ path: join(dir, 'config'), context: 'y' });
-    assert.ok(tok.ok);
-    assert.equal(tok.value.token, 'tok');
-    writeFileSync(join(dir, 'bad'), 'clusters: [{name: c, cluster: {server: s, certificate-authority: missing.crt}}]\ncontexts: [{name: x, context: {cluster: c}}]\ncurrent-context: x');
-    const bad = loadKubeconfig({ path: join(dir, 'bad') });
-    assert.equal(bad.ok, false);
-    assert.match(bad.ok ? '' : bad.error, /missing\.crt/);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  const conn = loadKubeconfig({ env: { KUBECONFIG: `${join(dir, 'config')}:/other` } });
+  assert.ok(conn.ok, conn.ok ? '' : conn.error);
+  assert.equal(conn.value.ca?.toString(), 'FILE CA');
+  assert.equal(conn.value.cert?.toString(), 'FILE CERT');
+  assert.equal(conn.value.key?.toString(), 'FILE KEY');
+  const tok = loadKubeconfig({ path: join(dir, 'config'), context: 'y' });
+  assert.ok(tok.ok);
+  assert.equal(tok.value.token, 'tok');
+  writeFileSync(join(dir, 'bad'), 'clusters: [{name: c, cluster: {server: s, certificate-authority: missing.crt}}]\ncontexts: [{name: x, context: {cluster: c}}]\ncurrent-context: x');
+  const bad = loadKubeconfig({ path: join(dir, 'bad') });
+  assert.equal(bad.ok, false);
+  assert.match(bad.ok ? '' : bad.error, /missing\.crt/);
 });
 
 test('default path is ~/.kube/config', () => {

@@ -1,22 +1,15 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join, dirname, isAbsolute } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join, isAbsolute } from 'node:path';
 import { request as httpsRequest } from 'node:https';
 import { readFileSync } from 'node:fs';
-
-const here = dirname(fileURLToPath(import.meta.url));
-/** Runs main from its compiled or source form, whichever this test runs as. */
-const mainPath = join(here, fileURLToPath(import.meta.url).endsWith('.ts') ? 'main.ts' : 'main.js');
-const nodeArgs = mainPath.endsWith('.ts') ? ['--import', 'tsx', mainPath] : [mainPath];
-/** The repository root, where `--import tsx` resolves. */
-const repoRoot = join(here, '..', '..', '..');
+import { serverCommand } from '@svc-apiserver/testing/launch-server';
+import { repoRoot } from '@svc-apiserver/testing/node-child';
+import { tempDir } from '@svc-apiserver/testing/temp-dir';
 
 test('an unknown flag exits 2', async () => {
-  const child = spawn(process.execPath, [...nodeArgs, '--no-such-flag'], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, serverCommand(['--no-such-flag']).args, { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
   let err = '';
   child.stderr.on('data', (c: Buffer) => (err += c.toString()));
   const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
@@ -24,9 +17,9 @@ test('an unknown flag exits 2', async () => {
   assert.match(err, /unknown flag: --no-such-flag/);
 });
 
-test('prints the three start lines, serves, and exits 0 on SIGTERM after the shutdown delay', async () => {
-  const dir = await mkdtemp(join(tmpdir(), 'main-'));
-  const child = spawn(process.execPath, [...nodeArgs, `--data-dir=${dir}`, '--secure-port', '0', '--storage=memory', '--shutdown-delay-duration=200ms'],
+test('prints the three start lines, serves, and exits 0 on SIGTERM after the shutdown delay', async (t) => {
+  const dir = tempDir(t, 'main-');
+  const child = spawn(process.execPath, serverCommand([`--data-dir=${dir}`, '--secure-port', '0', '--storage=memory', '--shutdown-delay-duration=200ms']).args,
     { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
   try {
     let out = '';
@@ -58,6 +51,5 @@ test('prints the three start lines, serves, and exits 0 on SIGTERM after the shu
     assert.ok(Date.now() - t >= 200, 'the shutdown delay is honoured');
   } finally {
     child.kill('SIGKILL');
-    await rm(dir, { recursive: true, force: true });
   }
 });

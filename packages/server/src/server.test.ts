@@ -1,9 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { request as httpsRequest } from 'node:https';
-import { mkdtemp, rm, readFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFile } from 'node:fs/promises';
+import { tempDir } from '@svc-apiserver/testing/temp-dir';
 import { startServer, type RunningServer } from './server.js';
 
 function get(server: RunningServer, path: string, headers: Record<string, string> = {}): Promise<{ status: number; body: string; type: string }> {
@@ -21,8 +20,8 @@ function get(server: RunningServer, path: string, headers: Record<string, string
   });
 }
 
-test('in-process server on memory storage: version, health, discovery, openapi, system namespaces', async () => {
-  const dir = await mkdtemp(join(tmpdir(), 'server-'));
+test('in-process server on memory storage: version, health, discovery, openapi, system namespaces', async (t) => {
+  const dir = tempDir(t, 'server-');
   const server = await startServer({ dataDir: dir, securePort: 0, storage: 'memory', log: () => {} });
   try {
     assert.match(server.url, /^https:\/\/127\.0\.0\.1:\d+$/);
@@ -53,52 +52,39 @@ test('in-process server on memory storage: version, health, discovery, openapi, 
     assert.equal(missing.status, 404);
   } finally {
     await server.close();
-    await rm(dir, { recursive: true, force: true });
   }
 });
 
-test('sqlite storage: a second start reuses the data directory and certificates', async () => {
-  const dir = await mkdtemp(join(tmpdir(), 'server-'));
+test('sqlite storage: a second start reuses the data directory and certificates', async (t) => {
+  const dir = tempDir(t, 'server-');
+  const first = await startServer({ dataDir: dir, securePort: 0, log: () => {} });
+  const kubeconfig = await readFile(first.kubeconfigPath, 'utf8');
+  const page = JSON.parse((await get(first, '/api/v1/namespaces?limit=1')).body) as { metadata: { continue?: string }; items: { metadata: { name: string } }[] };
+  assert.ok(page.metadata.continue);
+  await first.close();
+  const second = await startServer({ dataDir: dir, securePort: 0, log: () => {} });
   try {
-    const first = await startServer({ dataDir: dir, securePort: 0, log: () => {} });
-    const kubeconfig = await readFile(first.kubeconfigPath, 'utf8');
-    const page = JSON.parse((await get(first, '/api/v1/namespaces?limit=1')).body) as { metadata: { continue?: string }; items: { metadata: { name: string } }[] };
-    assert.ok(page.metadata.continue);
-    await first.close();
-    const second = await startServer({ dataDir: dir, securePort: 0, log: () => {} });
-    try {
-      assert.equal(second.ca, first.ca);
-      assert.equal(second.adminCert, first.adminCert);
-      assert.notEqual(await readFile(second.kubeconfigPath, 'utf8'), '', 'kubeconfig rewritten');
-      assert.ok(kubeconfig.includes('current-context: svc-apiserver'));
-      assert.equal((await get(second, '/readyz')).body, 'ok');
-      // The continue-token key is kept in the data directory: a token issued before the restart still continues.
-      const next = await get(second, `/api/v1/namespaces?limit=1&continue=${page.metadata.continue}`);
-      assert.equal(next.status, 200, next.body);
-      assert.notEqual(JSON.parse(next.body).items[0].metadata.name, page.items[0]!.metadata.name);
-    } finally {
-      await second.close();
-    }
+    assert.equal(second.ca, first.ca);
+    assert.equal(second.adminCert, first.adminCert);
+    assert.notEqual(await readFile(second.kubeconfigPath, 'utf8'), '', 'kubeconfig rewritten');
+    assert.ok(kubeconfig.includes('current-context: svc-apiserver'));
+    assert.equal((await get(second, '/readyz')).body, 'ok');
+    // The continue-token key is kept in the data directory: a token issued before the restart still continues.
+    const next = await get(second, `/api/v1/namespaces?limit=1&continue=${page.metadata.continue}`);
+    assert.equal(next.status, 200, next.body);
+    assert.notEqual(JSON.parse(next.body).items[0].metadata.name, page.items[0]!.metadata.name);
   } finally {
-    await rm(dir, { recursive: true, force: true });
+    await second.close();
   }
 });
 
-test('an unknown controller fails the start, naming it', async () => {
-  const dir = await mkdtemp(join(tmpdir(), 'server-'));
-  try {
-    await assert.rejects(startServer({ dataDir: dir, securePort: 0, storage: 'memory', controllers: ['*', '-nosuch'], log: () => {} }),
-      /--controllers: "nosuch" is not in the list of known controllers \(namespace, garbagecollector, clusterrole-aggregation\)/);
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
+test('an unknown controller fails the start, naming it', async (t) => {
+  const dir = tempDir(t, 'server-');
+  await assert.rejects(startServer({ dataDir: dir, securePort: 0, storage: 'memory', controllers: ['*', '-nosuch'], log: () => {} }),
+    /--controllers: "nosuch" is not in the list of known controllers \(namespace, garbagecollector, clusterrole-aggregation\)/);
 });
 
-test('an unknown admission plugin fails the start', async () => {
-  const dir = await mkdtemp(join(tmpdir(), 'server-'));
-  try {
-    await assert.rejects(startServer({ dataDir: dir, securePort: 0, storage: 'memory', enableAdmissionPlugins: ['NoSuchPlugin'], log: () => {} }));
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
+test('an unknown admission plugin fails the start', async (t) => {
+  const dir = tempDir(t, 'server-');
+  await assert.rejects(startServer({ dataDir: dir, securePort: 0, storage: 'memory', enableAdmissionPlugins: ['NoSuchPlugin'], log: () => {} }));
 });

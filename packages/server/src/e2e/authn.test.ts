@@ -5,15 +5,15 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createClient, type ConnectionConfig, type RestClient } from '@svc-apiserver/client';
 import { namesFor } from '@svc-apiserver/api';
 import { startOidcIssuer, startTokenWebhook, testTls, type TestOidcIssuer, type TestTls, type TestWebhook } from './auth-fixtures.js';
 import { call, createNamespace, eventually } from './http.js';
 import { startServerProcess, type ServerProcess } from './server-process.js';
-import { findKubectls, runKubectl } from './kubectl.js';
+import { tempDir } from '@svc-apiserver/testing/temp-dir';
+import { findKubectls, runKubectl } from '@svc-apiserver/testing/kubectl';
 import { ensureSigningKey } from '../auth/serviceaccount/keys.js';
 import { serviceAccountTokenIssuer, type ServiceAccountTokenIssuer } from '../auth/serviceaccount/token-issuer.js';
 import { startServer } from '../server.js';
@@ -22,7 +22,7 @@ const ssrPath = '/apis/authentication.svc.io/v1alpha1/selfsubjectreviews';
 const ssrBody = { apiVersion: 'authentication.svc.io/v1alpha1', kind: 'SelfSubjectReview' };
 const unauthorizedBody = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'Unauthorized', reason: 'Unauthorized', code: 401 };
 
-let dir: string;
+const dir = tempDir({ after }, 'svc-authn-');
 let users: TestTls;
 let proxies: TestTls;
 let issuerTls: TestTls;
@@ -45,7 +45,6 @@ async function whoami(c: RestClient, headers: Record<string, string> = {}) {
 }
 
 before(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'svc-authn-'));
   [users, proxies, issuerTls] = await Promise.all([testTls('users-ca'), testTls('proxy-ca'), testTls('issuer-ca')]);
   oidc = await startOidcIssuer(issuerTls);
   webhook = await startTokenWebhook(issuerTls, (token) =>
@@ -78,7 +77,6 @@ after(async () => {
   await server?.stop();
   await oidc?.close();
   await webhook?.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 test('the generated admin certificate and a certificate from --client-ca-file authenticate', async () => {
@@ -237,7 +235,7 @@ test('kubectl auth whoami in the k8s flavour', async (t) => {
     return;
   }
   const k8s = await startServerProcess({ flavour: 'k8s', storage: 'memory', extraArgs: ['--runtime-config=authentication.k8s.io/v1alpha1=true'] });
-  const home = mkdtempSync(join(tmpdir(), 'kubectl-home-'));
+  const home = tempDir(t, 'kubectl-home-');
   try {
     const run = await runKubectl(kubectl, k8s.kubeconfigPath, home, ['auth', 'whoami', '-o', 'json']);
     assert.equal(run.code, 0, run.stderr);
@@ -250,7 +248,6 @@ test('kubectl auth whoami in the k8s flavour', async (t) => {
     assert.match(as.stdout, /Username\s+jane/);
     assert.match(as.stdout, /Groups\s+\[dev qa system:authenticated\]/);
   } finally {
-    rmSync(home, { recursive: true, force: true });
     await k8s.stop();
   }
 });

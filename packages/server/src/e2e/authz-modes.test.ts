@@ -5,18 +5,18 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createClient, type RestClient } from '@svc-apiserver/client';
 import { startAuthorizationWebhook, type ReceivedReview, type TestAuthorizationWebhook } from '../auth/authz/authorization-webhook-fixture.js';
 import { testTls } from './auth-fixtures.js';
 import { call, createNamespace, eventually } from './http.js';
 import { startServerProcess, type ServerProcess } from './server-process.js';
+import { tempDir } from '@svc-apiserver/testing/temp-dir';
 
 const tokens = ['hooked-token,hooked,uid-hooked', 'banned-token,banned,uid-banned', 'vera-token,vera,uid-vera'].join('\n');
 
-let dir: string;
+const dir = tempDir({ after }, 'svc-authz-modes-');
 const clients: RestClient[] = [];
 
 function asUser(server: ServerProcess, token: string): RestClient {
@@ -26,13 +26,11 @@ function asUser(server: ServerProcess, token: string): RestClient {
 }
 
 before(() => {
-  dir = mkdtempSync(join(tmpdir(), 'svc-authz-modes-'));
   writeFileSync(join(dir, 'tokens.csv'), `${tokens}\n`);
 });
 
 after(() => {
   for (const c of clients) c.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 describe('Webhook,RBAC', () => {

@@ -6,13 +6,13 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createClient, type RestClient } from '@svc-apiserver/client';
 import { call, createNamespace, eventually } from './http.js';
 import { startServerProcess, type ServerProcess } from './server-process.js';
-import { findKubectls, runKubectl } from './kubectl.js';
+import { tempDir } from '@svc-apiserver/testing/temp-dir';
+import { findKubectls, runKubectl } from '@svc-apiserver/testing/kubectl';
 
 const tokens = [
   'viewer-token,vera,uid-vera',
@@ -52,7 +52,7 @@ async function startAuthzServer(flavour: 'svc' | 'k8s', dir: string): Promise<Se
   return server;
 }
 
-let dir: string;
+const dir = tempDir({ after }, 'svc-authz-');
 let server: ServerProcess;
 const clients: RestClient[] = [];
 
@@ -63,14 +63,12 @@ function asUser(token: string): RestClient {
 }
 
 before(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'svc-authz-'));
   server = await startAuthzServer('svc', dir);
 });
 
 after(async () => {
   for (const c of clients) c.close();
   await server?.stop();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 test('a user bound to view can read but not write; the 403 is in kube-apiserver form', async () => {
@@ -207,15 +205,13 @@ test('the default policy is in place: cluster-admin bound to system:masters, agg
 describe('kubectl auth can-i (k8s flavour)', () => {
   const kubectl = findKubectls([])[0];
   let k8s: ServerProcess | undefined;
-  let home: string;
+  const home = tempDir({ after }, 'svc-authz-kubectl-');
   before(async () => {
     if (kubectl === undefined) return;
-    home = mkdtempSync(join(tmpdir(), 'svc-authz-kubectl-'));
     k8s = await startAuthzServer('k8s', dir);
   });
   after(async () => {
     await k8s?.stop();
-    if (home !== undefined) rmSync(home, { recursive: true, force: true });
   });
 
   test('can-i create pods --as a viewer and an editor', { skip: kubectl === undefined ? 'kubectl is not installed' : false }, async () => {

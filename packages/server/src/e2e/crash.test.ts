@@ -4,20 +4,15 @@
  */
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { createClient } from '@svc-apiserver/client';
 import { parse } from 'yaml';
 import { call } from './http.js';
 import { startServerProcess } from './server-process.js';
+import { tempDir } from '@svc-apiserver/testing/temp-dir';
 
-const dataDir = mkdtempSync(join(tmpdir(), 'svc-e2e-crash-'));
+const dataDir = tempDir({ after }, 'svc-e2e-crash-');
 const ns = 'e2e-crash';
-
-after(() => {
-  rmSync(dataDir, { recursive: true, force: true });
-});
 
 function caOf(kubeconfigPath: string): string {
   const doc = parse(readFileSync(kubeconfigPath, 'utf8')) as { clusters: Array<{ cluster: Record<string, string> }> };

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { Etcd3 } from 'etcd3';
-import { findEtcdBinary, startEtcdCluster, type EtcdTestCluster } from '../storage/etcd/etcd-test-cluster.js';
+import { findEtcdBinary, startEtcdCluster, type EtcdTestCluster } from '@svc-apiserver/testing/etcd-test-cluster';
 import { call, createNamespace, eventually } from './http.js';
 import { startServerProcess, type ServerProcess } from './server-process.js';
 

@@ -5,41 +5,29 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { findKubectls, runKubectl, type KubectlRun } from './kubectl.js';
+import { kubectlsOrSkip, runKubectl, succeeded, type KubectlRun } from '@svc-apiserver/testing/kubectl';
 import { startServerProcess, type ServerProcess } from './server-process.js';
+import { tempDir } from '@svc-apiserver/testing/temp-dir';
 import { call } from './http.js';
 
-const kubectls = findKubectls();
+const kubectls = kubectlsOrSkip('kubectl writes');
 
-if (kubectls.length === 0) {
-  test('kubectl writes', (t) => {
-    t.skip('kubectl is not on PATH');
-  });
-}
-
-function ok(r: KubectlRun, what: string): string {
-  assert.equal(r.code, 0, `${what} failed (${r.code}): ${r.stderr}${r.stdout}`);
-  return r.stdout;
-}
 
 const configMap = (name: string, ns: string, data: Record<string, string>, extra = ''): string =>
   `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\n  namespace: ${ns}\n${extra}data:\n${Object.entries(data).map(([k, v]) => `  ${k}: "${v}"`).join('\n')}\n`;
 
 describe('kubectl writes', { skip: kubectls.length === 0 }, () => {
   let server: ServerProcess;
-  let home: string;
+  const home = tempDir({ after }, 'kubectl-apply-');
 
   before(async () => {
     server = await startServerProcess();
-    home = mkdtempSync(join(tmpdir(), 'kubectl-apply-'));
   });
 
   after(async () => {
     await server?.stop();
-    if (home) rmSync(home, { recursive: true, force: true });
   });
 
   for (const bin of kubectls) {
@@ -51,18 +39,18 @@ describe('kubectl writes', { skip: kubectls.length === 0 }, () => {
         writeFileSync(path, text);
         return path;
       };
-      ok(await k('create', 'namespace', ns), 'create namespace');
+      succeeded(await k('create', 'namespace', ns), 'create namespace');
 
       const first = file('first', configMap('cfg', ns, { x: '1' }));
-      assert.equal(ok(await k('apply', '--server-side', '--field-manager=alice', '-f', first), 'apply alice').trim(), 'configmap/cfg serverside-applied');
+      assert.equal(succeeded(await k('apply', '--server-side', '--field-manager=alice', '-f', first), 'apply alice').trim(), 'configmap/cfg serverside-applied');
       const second = file('second', configMap('cfg', ns, { x: '2' }));
       const clash = await k('apply', '--server-side', '--field-manager=bob', '-f', second);
       assert.notEqual(clash.code, 0, 'a second manager changing the field conflicts');
       assert.match(clash.stderr, /conflict/i);
       assert.match(clash.stderr, /alice/);
       assert.match(clash.stderr, /\.data\.x/);
-      ok(await k('apply', '--server-side', '--field-manager=bob', '--force-conflicts', '-f', second), 'apply --force-conflicts');
-      const managers = ok(await k('-n', ns, 'get', 'configmap', 'cfg', '--show-managed-fields', '-o', 'jsonpath={.metadata.managedFields[*].manager}'), 'get managers');
+      succeeded(await k('apply', '--server-side', '--field-manager=bob', '--force-conflicts', '-f', second), 'apply --force-conflicts');
+      const managers = succeeded(await k('-n', ns, 'get', 'configmap', 'cfg', '--show-managed-fields', '-o', 'jsonpath={.metadata.managedFields[*].manager}'), 'get managers');
       assert.equal(managers.trim(), 'bob');
 
       const third = file('third', configMap('cfg', ns, { x: '3' }));
@@ -70,24 +58,24 @@ describe('kubectl writes', { skip: kubectls.length === 0 }, () => {
       assert.equal(diff.code, 1, `diff finds a difference: ${diff.stderr}`);
       assert.match(diff.stdout, /-\s+x: "2"/);
       assert.match(diff.stdout, /\+\s+x: "3"/);
-      assert.equal(ok(await k('-n', ns, 'get', 'configmap', 'cfg', '-o', 'jsonpath={.data.x}'), 'get after diff'), '2', 'diff changes nothing');
+      assert.equal(succeeded(await k('-n', ns, 'get', 'configmap', 'cfg', '-o', 'jsonpath={.data.x}'), 'get after diff'), '2', 'diff changes nothing');
 
-      ok(await k('-n', ns, 'patch', 'configmap', 'cfg', '--type=json', '-p', '[{"op":"add","path":"/data/j","value":"json"}]'), 'patch json');
-      ok(await k('-n', ns, 'patch', 'configmap', 'cfg', '--type=merge', '-p', '{"data":{"m":"merge"}}'), 'patch merge');
-      ok(await k('-n', ns, 'patch', 'configmap', 'cfg', '--type=strategic', '-p', '{"metadata":{"labels":{"s":"strategic"}}}'), 'patch strategic');
-      const after = JSON.parse(ok(await k('-n', ns, 'get', 'configmap', 'cfg', '-o', 'json'), 'get json')) as { data: Record<string, string>; metadata: { labels: Record<string, string> } };
+      succeeded(await k('-n', ns, 'patch', 'configmap', 'cfg', '--type=json', '-p', '[{"op":"add","path":"/data/j","value":"json"}]'), 'patch json');
+      succeeded(await k('-n', ns, 'patch', 'configmap', 'cfg', '--type=merge', '-p', '{"data":{"m":"merge"}}'), 'patch merge');
+      succeeded(await k('-n', ns, 'patch', 'configmap', 'cfg', '--type=strategic', '-p', '{"metadata":{"labels":{"s":"strategic"}}}'), 'patch strategic');
+      const after = JSON.parse(succeeded(await k('-n', ns, 'get', 'configmap', 'cfg', '-o', 'json'), 'get json')) as { data: Record<string, string>; metadata: { labels: Record<string, string> } };
       assert.deepEqual(after.data, { x: '2', j: 'json', m: 'merge' });
       assert.deepEqual(after.metadata.labels, { s: 'strategic' });
 
       const dry = await k('-n', ns, 'patch', 'configmap', 'cfg', '--type=merge', '-p', '{"data":{"x":"dry"}}', '--dry-run=server');
-      ok(dry, 'patch --dry-run=server');
-      assert.equal(ok(await k('-n', ns, 'get', 'configmap', 'cfg', '-o', 'jsonpath={.data.x}'), 'get after dry run'), '2');
+      succeeded(dry, 'patch --dry-run=server');
+      assert.equal(succeeded(await k('-n', ns, 'get', 'configmap', 'cfg', '-o', 'jsonpath={.data.x}'), 'get after dry run'), '2');
 
-      const owner = JSON.parse(ok(await k('-n', ns, 'create', 'configmap', 'owner', '-o', 'json'), 'create owner')) as { metadata: { uid: string } };
+      const owner = JSON.parse(succeeded(await k('-n', ns, 'create', 'configmap', 'owner', '-o', 'json'), 'create owner')) as { metadata: { uid: string } };
       const dependent = file('dependent', configMap('dependent', ns, { a: 'b' },
         `  ownerReferences:\n  - apiVersion: v1\n    kind: ConfigMap\n    name: owner\n    uid: ${owner.metadata.uid}\n    blockOwnerDeletion: true\n`));
-      ok(await k('apply', '--server-side', '--field-manager=alice', '-f', dependent), 'apply dependent');
-      ok(await k('-n', ns, 'delete', 'configmap', 'owner', '--cascade=foreground', '--timeout=30s'), 'delete --cascade=foreground');
+      succeeded(await k('apply', '--server-side', '--field-manager=alice', '-f', dependent), 'apply dependent');
+      succeeded(await k('-n', ns, 'delete', 'configmap', 'owner', '--cascade=foreground', '--timeout=30s'), 'delete --cascade=foreground');
       const left = await call(server.client, 'GET', `/api/v1/namespaces/${ns}/configmaps/dependent`);
       assert.equal(left.status, 404, 'the dependent went before the owner');
     });

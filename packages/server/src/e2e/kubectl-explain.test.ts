@@ -4,41 +4,28 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { findKubectls, runKubectl, type KubectlRun } from './kubectl.js';
+import { kubectlsOrSkip, runKubectl, succeeded } from '@svc-apiserver/testing/kubectl';
 import { startServerProcess, type ServerProcess } from './server-process.js';
+import { tempDir } from '@svc-apiserver/testing/temp-dir';
 
-const kubectls = findKubectls();
+const kubectls = kubectlsOrSkip('kubectl explain and api-resources');
 
-if (kubectls.length === 0) {
-  test('kubectl explain and api-resources', (t) => {
-    t.skip('kubectl is not on PATH');
-  });
-}
-
-function ok(r: KubectlRun, what: string): string {
-  assert.equal(r.code, 0, `${what} failed (${r.code}): ${r.stderr}${r.stdout}`);
-  return r.stdout;
-}
 
 if (kubectls.length > 0) {
   describe('kubectl explain and api-resources (k8s flavour)', () => {
     let server: ServerProcess;
-    let home: string;
+    const home = tempDir({ after }, 'kubectl-explain-');
     before(async () => {
       server = await startServerProcess({ flavour: 'k8s', storage: 'memory' });
-      home = mkdtempSync(join(tmpdir(), 'kubectl-explain-'));
     });
     after(async () => {
       await server?.stop();
-      if (home) rmSync(home, { recursive: true, force: true });
     });
 
     for (const bin of kubectls) {
       test(`${bin.label}: explain pods.spec.containers`, async () => {
-        const out = ok(await runKubectl(bin, server.kubeconfigPath, join(home, bin.label), ['explain', 'pods.spec.containers']), 'explain');
+        const out = succeeded(await runKubectl(bin, server.kubeconfigPath, join(home, bin.label), ['explain', 'pods.spec.containers']), 'explain');
         assert.match(out, /KIND:\s+Pod/);
         assert.match(out, /FIELD:\s+containers/);
         assert.match(out, /imagePullPolicy/);
@@ -46,7 +33,7 @@ if (kubectls.length > 0) {
       });
 
       test(`${bin.label}: api-resources`, async () => {
-        const out = ok(await runKubectl(bin, server.kubeconfigPath, join(home, bin.label), ['api-resources']), 'api-resources');
+        const out = succeeded(await runKubectl(bin, server.kubeconfigPath, join(home, bin.label), ['api-resources']), 'api-resources');
         const rows = out.split('\n').slice(1).filter(Boolean).map((l) => l.trim().split(/\s+/));
         const find = (name: string, group: string) => rows.find((r) => r[0] === name && r.includes(group === '' ? 'v1' : group));
         assert.ok(find('pods', '')?.includes('po'), 'pods with short name po');
@@ -57,7 +44,7 @@ if (kubectls.length > 0) {
         assert.ok(find('flowschemas', 'flowcontrol.apiserver.k8s.io/v1beta3'));
         assert.ok(find('events', 'events.k8s.io/v1')?.includes('ev'));
         assert.ok(!out.includes('v1alpha1'), 'alpha versions are off by default');
-        const namespaced = ok(await runKubectl(bin, server.kubeconfigPath, join(home, bin.label), ['api-resources', '--namespaced=false', '-o', 'name']), 'api-resources -o name');
+        const namespaced = succeeded(await runKubectl(bin, server.kubeconfigPath, join(home, bin.label), ['api-resources', '--namespaced=false', '-o', 'name']), 'api-resources -o name');
         assert.match(namespaced, /^namespaces$/m);
         assert.match(namespaced, /^clusterroles\.rbac\.authorization\.k8s\.io$/m);
       });

@@ -6,20 +6,13 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { call, createNamespace } from './http.js';
-import { findKubectls, runKubectl, type KubectlBinary } from './kubectl.js';
+import { kubectlsOrSkip, runKubectl, type KubectlBinary } from '@svc-apiserver/testing/kubectl';
 import { startServerProcess, type ServerProcess } from './server-process.js';
+import { tempDir } from '@svc-apiserver/testing/temp-dir';
 
-const kubectls = findKubectls();
-
-if (kubectls.length === 0) {
-  test('kubectl watch', (t) => {
-    t.skip('kubectl is not on PATH');
-  });
-}
+const kubectls = kubectlsOrSkip('kubectl watch');
 
 /** Runs `kubectl ... -w` until `until` matches its output (or 20 s), then stops it. */
 function watchOutput(bin: KubectlBinary, kubeconfig: string, home: string, args: readonly string[], until: RegExp): Promise<string> {
@@ -49,18 +42,16 @@ function watchOutput(bin: KubectlBinary, kubeconfig: string, home: string, args:
 
 describe('kubectl get -w and --chunk-size', { skip: kubectls.length === 0 }, () => {
   let server: ServerProcess;
-  let home: string;
+  const home = tempDir({ after }, 'kubectl-watch-home-');
   const ns = 'kubectl-watch';
 
   before(async () => {
     server = await startServerProcess();
     await createNamespace(server.client, ns);
-    home = mkdtempSync(join(tmpdir(), 'kubectl-watch-home-'));
   });
 
   after(async () => {
     await server?.stop();
-    if (home) rmSync(home, { recursive: true, force: true });
   });
 
   for (const bin of kubectls) {

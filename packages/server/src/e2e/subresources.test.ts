@@ -5,13 +5,11 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { namesFor } from '@svc-apiserver/api';
 import { call, createNamespace } from './http.js';
-import { findKubectls, runKubectl } from './kubectl.js';
+import { kubectlsOrSkip, runKubectl } from '@svc-apiserver/testing/kubectl';
 import { startServerProcess, type ServerProcess } from './server-process.js';
+import { tempDir } from '@svc-apiserver/testing/temp-dir';
 
 const names = namesFor('svc');
 const ns = 'subres';
@@ -137,23 +135,17 @@ test('pods/log and exec answer a Status error (no node agent)', async () => {
   assert.equal(exec.status, 503, exec.text);
 });
 
-const kubectl = findKubectls([])[0];
-if (kubectl === undefined) {
-  test('kubectl scale deployment (k8s flavour)', (t) => {
-    t.skip('kubectl is not on PATH');
-  });
-} else {
+const kubectl = kubectlsOrSkip('kubectl scale deployment (k8s flavour)', [])[0];
+if (kubectl !== undefined) {
   const bin = kubectl;
   describe('kubectl scale deployment, k8s flavour', () => {
     let k8s: ServerProcess;
-    let home: string;
+    const home = tempDir({ after }, 'kubectl-home-');
     before(async () => {
       k8s = await startServerProcess({ flavour: 'k8s', storage: 'memory' });
-      home = mkdtempSync(join(tmpdir(), 'kubectl-home-'));
     });
     after(async () => {
       await k8s?.stop();
-      if (home) rmSync(home, { recursive: true, force: true });
     });
     test('kubectl scale changes the replicas through the scale subresource', async () => {
       assert.equal((await call(k8s.client, 'POST', '/apis/apps/v1/namespaces/default/deployments', deployment('web'))).status, 201);

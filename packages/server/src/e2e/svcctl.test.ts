@@ -4,22 +4,19 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { namesFor } from '@svc-apiserver/api';
-import { repoRoot, startServerProcess, type ServerProcess } from './server-process.js';
+import { moduleEntry, repoRoot } from '@svc-apiserver/testing/node-child';
+import { startServerProcess, type ServerProcess } from './server-process.js';
+import { tempDir } from '@svc-apiserver/testing/temp-dir';
 
 const names = namesFor('svc');
-const fromSource = fileURLToPath(import.meta.url).endsWith('.ts');
 let server: ServerProcess;
-let dir: string;
+const dir = tempDir({ after }, 'svcctl-e2e-');
 
 function svcctl(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const entry = fromSource
-    ? ['--import', 'tsx', join(repoRoot, 'packages', 'cli', 'src', 'main.ts')]
-    : [join(repoRoot, 'packages', 'cli', 'dist', 'main.js')];
+  const entry = moduleEntry(join(repoRoot, 'packages', 'cli'), 'main');
   return new Promise((resolve) => {
     execFile(process.execPath, [...entry, `--kubeconfig=${server.kubeconfigPath}`, ...args], { cwd: repoRoot, timeout: 30_000 }, (err, stdout, stderr) => {
       const code = err ? (typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : 1) : 0;
@@ -30,12 +27,10 @@ function svcctl(...args: string[]): Promise<{ code: number; stdout: string; stde
 
 before(async () => {
   server = await startServerProcess();
-  dir = mkdtempSync(join(tmpdir(), 'svcctl-e2e-'));
 });
 
 after(async () => {
   await server?.stop();
-  if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
 test('svcctl get, create -f, label, replace, delete, api-resources, version', async () => {

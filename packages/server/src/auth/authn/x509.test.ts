@@ -1,9 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { X509Certificate } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { tempDir } from '@svc-apiserver/testing/temp-dir';
 import { testTls } from '../../e2e/auth-fixtures.js';
 import { requestWith, runAuthenticatorSuite } from './authenticator-suite.js';
 import { fileCaBundle } from './ca-bundle.js';
@@ -33,33 +33,29 @@ runAuthenticatorSuite('x509', async () => {
   };
 });
 
-test('x509: the client CA file is reloaded when it changes, and a broken file keeps the old bundle', async () => {
+test('x509: the client CA file is reloaded when it changes, and a broken file keeps the old bundle', async (t) => {
   const [a, b] = [await tls, await other];
-  const dir = mkdtempSync(join(tmpdir(), 'x509-reload-'));
-  try {
-    const path = join(dir, 'ca.crt');
-    writeFileSync(path, a.ca.certPem);
-    const bundle = fileCaBundle(path, { intervalMs: 20 });
-    assert.ok(bundle.ok);
-    if (!bundle.ok) return;
-    const authn = x509Authenticator(bundle.value);
-    const fromB = requestWith({}, [der((await b.client('bob')).certPem)]);
-    const fromA = requestWith({}, [der((await a.client('amy')).certPem)]);
-    assert.equal((await authn.authenticate(fromB)).kind, 'error');
-    assert.equal((await authn.authenticate(fromA)).kind, 'user');
-    let changes = 0;
-    bundle.value.onChange(() => changes++);
-    writeFileSync(path, b.ca.certPem + '\n');
-    const deadline = Date.now() + 5000;
-    while (changes === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-    assert.equal(changes, 1, 'the watcher saw the change');
-    assert.equal((await authn.authenticate(fromB)).kind, 'user');
-    assert.equal((await authn.authenticate(fromA)).kind, 'error');
-    writeFileSync(path, 'garbage');
-    assert.equal(bundle.value.reload(), false);
-    assert.equal((await authn.authenticate(fromB)).kind, 'user', 'a broken file keeps the previous bundle');
-    bundle.value.close();
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  const dir = tempDir(t, 'x509-reload-');
+  const path = join(dir, 'ca.crt');
+  writeFileSync(path, a.ca.certPem);
+  const bundle = fileCaBundle(path, { intervalMs: 20 });
+  assert.ok(bundle.ok);
+  if (!bundle.ok) return;
+  const authn = x509Authenticator(bundle.value);
+  const fromB = requestWith({}, [der((await b.client('bob')).certPem)]);
+  const fromA = requestWith({}, [der((await a.client('amy')).certPem)]);
+  assert.equal((await authn.authenticate(fromB)).kind, 'error');
+  assert.equal((await authn.authenticate(fromA)).kind, 'user');
+  let changes = 0;
+  bundle.value.onChange(() => changes++);
+  writeFileSync(path, b.ca.certPem + '\n');
+  const deadline = Date.now() + 5000;
+  while (changes === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+  assert.equal(changes, 1, 'the watcher saw the change');
+  assert.equal((await authn.authenticate(fromB)).kind, 'user');
+  assert.equal((await authn.authenticate(fromA)).kind, 'error');
+  writeFileSync(path, 'garbage');
+  assert.equal(bundle.value.reload(), false);
+  assert.equal((await authn.authenticate(fromB)).kind, 'user', 'a broken file keeps the previous bundle');
+  bundle.value.close();
 });

@@ -1,9 +1,9 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { namesFor } from '@svc-apiserver/api';
+import { tempDir } from '@svc-apiserver/testing/temp-dir';
 import { defaultServerOptions, helpText, parseFlags, type ServerOptions } from '../../config.js';
 import { testTls, type TestTls } from '../../e2e/auth-fixtures.js';
 import { parseRequestInfo } from '../../http/parse-request-info.js';
@@ -152,24 +152,20 @@ test('authorization flags: names, defaults and help as kube-apiserver spells the
   assert.match(help, /--authorization-webhook-cache-unauthorized-ttl value .*\(default 30s\)/);
 });
 
-test('anonymous access is reset to off when AlwaysAllow is among the modes, with kube-apiserver\'s warning', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'authz-anon-'));
-  try {
-    const anonymous = async (over: Partial<ServerOptions>): Promise<{ anonymous: boolean; logged: string[] }> => {
-      const logged: string[] = [];
-      const r = await buildAuthentication({ ...defaultServerOptions, ...over }, { names, get: async () => undefined, dataDir: dir, log: (m) => logged.push(m) });
-      assert.ok(r.ok);
-      if (r.ok) r.value.close();
-      return { anonymous: r.ok && r.value.anonymous, logged };
-    };
-    const reset = await anonymous({ authorizationModes: ['AlwaysAllow'] });
-    assert.equal(reset.anonymous, false);
-    assert.deepEqual(reset.logged, ['AnonymousAuth is not allowed with the AlwaysAllow authorizer. Resetting AnonymousAuth to false. You should use a different authorizer']);
-    assert.equal((await anonymous({ authorizationModes: ['RBAC', 'AlwaysAllow'] })).anonymous, false);
-    assert.deepEqual(await anonymous({ authorizationModes: ['RBAC'] }), { anonymous: true, logged: [] });
-    // Already off: nothing to reset, nothing logged.
-    assert.deepEqual(await anonymous({ authorizationModes: ['AlwaysAllow'], anonymousAuth: false }), { anonymous: false, logged: [] });
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+test('anonymous access is reset to off when AlwaysAllow is among the modes, with kube-apiserver\'s warning', async (t) => {
+  const dir = tempDir(t, 'authz-anon-');
+  const anonymous = async (over: Partial<ServerOptions>): Promise<{ anonymous: boolean; logged: string[] }> => {
+    const logged: string[] = [];
+    const r = await buildAuthentication({ ...defaultServerOptions, ...over }, { names, get: async () => undefined, dataDir: dir, log: (m) => logged.push(m) });
+    assert.ok(r.ok);
+    if (r.ok) r.value.close();
+    return { anonymous: r.ok && r.value.anonymous, logged };
+  };
+  const reset = await anonymous({ authorizationModes: ['AlwaysAllow'] });
+  assert.equal(reset.anonymous, false);
+  assert.deepEqual(reset.logged, ['AnonymousAuth is not allowed with the AlwaysAllow authorizer. Resetting AnonymousAuth to false. You should use a different authorizer']);
+  assert.equal((await anonymous({ authorizationModes: ['RBAC', 'AlwaysAllow'] })).anonymous, false);
+  assert.deepEqual(await anonymous({ authorizationModes: ['RBAC'] }), { anonymous: true, logged: [] });
+  // Already off: nothing to reset, nothing logged.
+  assert.deepEqual(await anonymous({ authorizationModes: ['AlwaysAllow'], anonymousAuth: false }), { anonymous: false, logged: [] });
 });

@@ -5,10 +5,8 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { request as httpsRequest } from 'node:https';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { namesFor } from '@svc-apiserver/api';
+import { tempDir } from '@svc-apiserver/testing/temp-dir';
 import { createAdmissionChain } from '../../admission/chain.js';
 import { startApiServer, type ApiServer } from '../../http/api-server.js';
 import { resourceHandler } from '../../http/handlers/resource-handler.js';
@@ -37,9 +35,8 @@ const authorizer: Authorizer = {
 };
 
 let server: ApiServer;
-let dir: string;
+const dir = tempDir({ after }, 'access-reviews-');
 before(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'access-reviews-'));
   const admission = createAdmissionChain({ names });
   if (!admission.ok) throw new Error(admission.error.message);
   const registry = createRegistry({ backend: openMemoryBackend(), catalog: loadCatalog(names), names, admission: admission.value });
@@ -58,7 +55,6 @@ before(async () => {
 });
 after(async () => {
   await server?.close();
-  await rm(dir, { recursive: true, force: true });
 });
 
 /** One request as the admin (client certificate of `system:masters`). */

@@ -4,7 +4,7 @@ import { Etcd3 } from 'etcd3';
 import type { Backend, WatchListener } from '../backend.js';
 import { err, ok, runBackendSuite } from '../backend-suite.js';
 import { openEtcdBackend } from './etcd-backend.js';
-import { findEtcdBinary, startEtcdCluster, type EtcdTestCluster } from './etcd-test-cluster.js';
+import { findEtcdBinary, startEtcdCluster, type EtcdTestCluster } from '@svc-apiserver/testing/etcd-test-cluster';
 
 const binary = findEtcdBinary();
 

@@ -1,10 +1,12 @@
 /**
- * Finds kubectl binaries for the integration tests: `kubectl` on PATH, and versioned binaries (`kubectl.1.27`)
- * in the directory the real kubectl lives in (after following symlinks), and runs them with an isolated home.
+ * kubectl for the integration tests: `kubectl` on PATH, and versioned binaries (`kubectl.1.27`) in the directory
+ * the real kubectl lives in (after following symlinks), run with an isolated home; tests skip cleanly without it.
  */
+import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { accessSync, constants, realpathSync } from 'node:fs';
 import { delimiter, dirname, join } from 'node:path';
+import { test } from 'node:test';
 
 /** A kubectl binary to test with. */
 export interface KubectlBinary {
@@ -57,4 +59,20 @@ export function runKubectl(bin: KubectlBinary, kubeconfig: string, home: string,
       resolve({ code, stdout: String(stdout), stderr: String(stderr) });
     });
   });
+}
+
+/**
+ * The kubectl binaries a test file drives (see {@link findKubectls}). When there is none, one test named `title`
+ * is registered as skipped, so the run shows why, and the list is empty: the file declares no kubectl tests.
+ */
+export function kubectlsOrSkip(title: string, versions?: readonly string[]): KubectlBinary[] {
+  const found = findKubectls(versions);
+  if (found.length === 0) test(title, (t) => t.skip('kubectl is not on PATH'));
+  return found;
+}
+
+/** kubectl's stdout after a run that must succeed; a failure fails the test with kubectl's output. */
+export function succeeded(run: KubectlRun, what: string): string {
+  assert.equal(run.code, 0, `${what} failed (${run.code}): ${run.stderr}${run.stdout}`);
+  return run.stdout;
 }
