@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createClient } from './rest-client.js';
 import { discoverResources, resolveKind, resolveResource } from './discovery.js';
-import { sendJson, startFakeServer } from './test-fake-server.js';
+import { sendJson, startFakeServer } from './testing/fake-server.js';
 
 const docs: Record<string, unknown> = {
   '/api': { kind: 'APIVersions', versions: ['v1'] },

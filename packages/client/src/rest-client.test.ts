@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { notFound } from '@svc-apiserver/api';
 import { createClient, parseWarnings } from './rest-client.js';
-import { sendJson, startFakeServer } from './test-fake-server.js';
+import { sendJson, startFakeServer } from './testing/fake-server.js';
 
 const cm = { group: '', version: 'v1', resource: 'configmaps', namespace: 'ns' };
 

@@ -5,7 +5,7 @@ import type { WatchEvent } from '@svc-apiserver/api';
 import { gone } from '@svc-apiserver/api';
 import { createClient } from './rest-client.js';
 import { isResourceExpired } from './watch.js';
-import { startFakeServer, type RecordedRequest } from './test-fake-server.js';
+import { startFakeServer, type RecordedRequest } from './testing/fake-server.js';
 
 const cm = { group: '', version: 'v1', resource: 'configmaps', namespace: 'ns' };
 const ev = (type: string, name: string, rv: string): string =>

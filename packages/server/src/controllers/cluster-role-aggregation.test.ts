@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { KubeObject } from '@svc-apiserver/api';
 import type { PolicyRule, RoleObject } from '../registry/resources/rbac-types.js';
-import { testRegistry } from '../http/handlers/test-registry.js';
+import { testRegistry } from '../testing/test-registry.js';
 import { aggregatedRules, startClusterRoleAggregation } from './cluster-role-aggregation.js';
 import { startRbacBootstrap } from './rbac-bootstrap.js';
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { testRegistry } from '../http/handlers/test-registry.js';
+import { testRegistry } from '../testing/test-registry.js';
 import { controllerTable, selectControllers } from './controller-table.js';
 import { startControllers } from './index.js';
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { KubeObject } from '@svc-apiserver/api';
-import { testRegistry } from '../http/handlers/test-registry.js';
+import { testRegistry } from '../testing/test-registry.js';
 import { startControllers } from './index.js';
 
 async function until(what: string, cond: () => Promise<boolean>, ms = 3000): Promise<void> {

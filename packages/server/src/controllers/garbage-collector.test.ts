@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { test } from 'node:test';
 import type { KubeObject, OwnerReference } from '@svc-apiserver/api';
-import { testRegistry } from '../http/handlers/test-registry.js';
+import { testRegistry } from '../testing/test-registry.js';
 import { startGarbageCollector } from './garbage-collector.js';
 
 type Call = Awaited<ReturnType<typeof testRegistry>>['call'];

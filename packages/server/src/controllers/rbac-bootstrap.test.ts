@@ -5,7 +5,7 @@ import { namesFor, type KubeObject } from '@svc-apiserver/api';
 import { parse } from 'yaml';
 import { bootstrapPolicy, policyFiles, upstreamPolicyDir } from '../auth/authz/rbac/bootstrap-policy/bootstrap-policy.js';
 import type { BindingObject, RoleObject } from '../registry/resources/rbac-types.js';
-import { testRegistry } from '../http/handlers/test-registry.js';
+import { testRegistry } from '../testing/test-registry.js';
 import { startRbacBootstrap } from './rbac-bootstrap.js';
 
 const rbac = 'rbac.authorization.svc.io';

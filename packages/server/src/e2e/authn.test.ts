@@ -9,7 +9,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createClient, type ConnectionConfig, type RestClient } from '@svc-apiserver/client';
 import { namesFor } from '@svc-apiserver/api';
-import { startOidcIssuer, startTokenWebhook, testTls, type TestOidcIssuer, type TestTls, type TestWebhook } from './auth-fixtures.js';
+import { startOidcIssuer, startTokenWebhook, testTls, type TestOidcIssuer, type TestTls, type TestWebhook } from '../testing/auth-fixtures.js';
 import { call, createNamespace, eventually } from './http.js';
 import { startServerProcess, type ServerProcess } from './server-process.js';
 import { tempDir } from '@svc-apiserver/testing/temp-dir';

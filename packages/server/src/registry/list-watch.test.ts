@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import type { KubeList, KubeObject, Status, WatchEvent } from '@svc-apiserver/api';
 import { namesFor } from '@svc-apiserver/api';
 import { createAdmissionChain } from '../admission/chain.js';
-import { fakeContext, type FakeRequest, type FakeResponse } from '../http/handlers/fake-context.js';
+import { fakeContext, type FakeRequest, type FakeResponse } from '../testing/fake-context.js';
 import { resourceHandler } from '../http/handlers/resource-handler.js';
 import { loadCatalog } from '../schema/load-catalog.js';
 import { openMemoryBackend } from '../storage/memory/memory-backend.js';

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { SignJWT, generateKeyPair } from 'jose';
-import { startOidcIssuer, testTls } from '../../e2e/auth-fixtures.js';
+import { startOidcIssuer, testTls } from '../../testing/auth-fixtures.js';
 import { bearerTokenAuthenticator } from './bearer-token.js';
 import { tokenAuthenticatorUnion } from './authenticator.js';
 import { bearer, malformedTokens, runAuthenticatorSuite } from './authenticator-suite.js';

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { X509Certificate } from 'node:crypto';
-import { testTls } from '../../e2e/auth-fixtures.js';
+import { testTls } from '../../testing/auth-fixtures.js';
 import { authenticatorUnion } from './authenticator.js';
 import { requestWith, runAuthenticatorSuite } from './authenticator-suite.js';
 import { staticCaBundle } from './ca-bundle.js';

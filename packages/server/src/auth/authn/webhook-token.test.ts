@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { namesFor } from '@svc-apiserver/api';
-import { startTokenWebhook, testTls, type WebhookAnswer } from '../../e2e/auth-fixtures.js';
+import { startTokenWebhook, testTls, type WebhookAnswer } from '../../testing/auth-fixtures.js';
 import { bearerTokenAuthenticator } from './bearer-token.js';
 import { tokenAuthenticatorUnion } from './authenticator.js';
 import { bearer, malformedTokens, runAuthenticatorSuite } from './authenticator-suite.js';

@@ -4,7 +4,7 @@ import { X509Certificate } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir } from '@svc-apiserver/testing/temp-dir';
-import { testTls } from '../../e2e/auth-fixtures.js';
+import { testTls } from '../../testing/auth-fixtures.js';
 import { requestWith, runAuthenticatorSuite } from './authenticator-suite.js';
 import { fileCaBundle } from './ca-bundle.js';
 import { x509Authenticator } from './x509.js';

@@ -5,11 +5,11 @@ import { join } from 'node:path';
 import { namesFor } from '@svc-apiserver/api';
 import { tempDir } from '@svc-apiserver/testing/temp-dir';
 import { defaultServerOptions, helpText, parseFlags, type ServerOptions } from '../../config.js';
-import { testTls, type TestTls } from '../../e2e/auth-fixtures.js';
+import { testTls, type TestTls } from '../../testing/auth-fixtures.js';
 import { parseRequestInfo } from '../../http/parse-request-info.js';
 import { buildAuthentication } from '../authentication-setup.js';
 import type { UserInfo } from '../../request/user-info.js';
-import { startAuthorizationWebhook, type TestAuthorizationWebhook } from './authorization-webhook-fixture.js';
+import { startAuthorizationWebhook, type TestAuthorizationWebhook } from '../../testing/authorization-webhook-fixture.js';
 import { buildAuthorization, type AuthorizationDeps } from './authorization-setup.js';
 import type { AuthorizationAttributes, Authorizer } from './authorizer.js';
 

@@ -1,14 +1,14 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { namesFor } from '@svc-apiserver/api';
-import { testTls, type TestTls } from '../../e2e/auth-fixtures.js';
+import { testTls, type TestTls } from '../../testing/auth-fixtures.js';
 import { parseRequestInfo } from '../../http/parse-request-info.js';
 import type { UserInfo } from '../../request/user-info.js';
 import { loadWebhookConnection, type WebhookConnection } from '../authn/webhook-kubeconfig.js';
 import type { AuthorizationAttributes } from './authorizer.js';
 import { authorizerSuite, nonResourceRequestInfo, resourceRequestInfo, type SuiteGrant } from './authorizer-suite.js';
 import { ruleAllows } from './rbac/rule-matching.js';
-import { startAuthorizationWebhook, type ReceivedReview, type ReviewReply, type TestAuthorizationWebhook } from './authorization-webhook-fixture.js';
+import { startAuthorizationWebhook, type ReceivedReview, type ReviewReply, type TestAuthorizationWebhook } from '../../testing/authorization-webhook-fixture.js';
 import { webhookAuthorizer, type WebhookAuthorizerOptions } from './webhook-authorizer.js';
 
 const names = namesFor('svc');

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { namesFor, type Status } from '@svc-apiserver/api';
 import { createAdmissionChain } from '../../admission/chain.js';
-import { fakeContext, type FakeRequest, type FakeResponse } from '../../http/handlers/fake-context.js';
+import { fakeContext, type FakeRequest, type FakeResponse } from '../../testing/fake-context.js';
 import { resourceHandler } from '../../http/handlers/resource-handler.js';
 import { virtualKey } from '../../registry/virtual-resource.js';
 import { createRegistry } from '../../registry/registry.js';

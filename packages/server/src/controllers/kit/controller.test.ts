@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { KubeObject } from '@svc-apiserver/api';
-import { testRegistry } from '../../http/handlers/test-registry.js';
+import { testRegistry } from '../../testing/test-registry.js';
 import { done, retry, retryAfter, runController, type SyncResult } from './controller.js';
 import { createInformerFactory } from './informer-factory.js';
 import { itemExponentialFailureRateLimiter } from './rate-limiter.js';

@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Status } from '@svc-apiserver/api';
 import type { AuthorizationAttributes, Authorizer } from '../../auth/authz/authorizer.js';
-import { fakeContext, type FakeRequest, type FakeResponse } from './fake-context.js';
+import { fakeContext, type FakeRequest, type FakeResponse } from '../../testing/fake-context.js';
 import { resourceHandler } from './resource-handler.js';
-import { testRegistry } from './test-registry.js';
+import { testRegistry } from '../../testing/test-registry.js';
 
 /** Allows everything but `create`, and records what it was asked. */
 function denyCreate(asked: AuthorizationAttributes[]): Authorizer {

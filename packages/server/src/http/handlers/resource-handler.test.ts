@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { KubeObject, Status } from '@svc-apiserver/api';
 import { generatedSuffixAlphabet } from '../../meta/generate-name.js';
-import { testRegistry } from './test-registry.js';
+import { testRegistry } from '../../testing/test-registry.js';
 
 type Obj = KubeObject & { data?: Record<string, string>; spec?: Record<string, unknown>; status?: Record<string, unknown> };
 const cm = (name: string, data: Record<string, string> = { a: '1' }, extra: Record<string, unknown> = {}) =>

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { KubeObject, Status } from '@svc-apiserver/api';
-import { fakeContext, type FakeRequest, type FakeResponse } from './fake-context.js';
+import { fakeContext, type FakeRequest, type FakeResponse } from '../../testing/fake-context.js';
 import { resourceHandler } from './resource-handler.js';
-import { testRegistry } from './test-registry.js';
+import { testRegistry } from '../../testing/test-registry.js';
 
 /** Starts a watch; returns its response record, a way to wait for n events, and a stop. */
 function startWatch(handle: (ctx: ReturnType<typeof fakeContext>['ctx']) => Promise<void>, req: Omit<FakeRequest, 'verb' | 'signal'>) {

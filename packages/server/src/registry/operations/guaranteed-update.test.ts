@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { conflict, optimisticLockMessage, type KubeObject, type Status } from '@svc-apiserver/api';
-import { testRegistry, type TestRegistry } from '../../http/handlers/test-registry.js';
+import { testRegistry, type TestRegistry } from '../../testing/test-registry.js';
 import type { ResourceDef } from '../resource-def.js';
 import type { Store } from '../store.js';
 import { guaranteedUpdate, maxWriteAttempts, retryOnConflict } from './guaranteed-update.js';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { testRegistry } from '../../http/handlers/test-registry.js';
+import { testRegistry } from '../../testing/test-registry.js';
 
 test('PersistentVolume defaults: reclaim policy Retain, volumeMode Filesystem; bad reclaim policy 422', async () => {
   const { call } = await testRegistry([]);

@@ -3,7 +3,7 @@ import { describe, test } from 'node:test';
 import { forbidden, namesFor, type Status } from '@svc-apiserver/api';
 import { createAdmissionChain } from '../../admission/chain.js';
 import type { UserInfo } from '../../request/user-info.js';
-import { fakeContext, type FakeRequest, type FakeResponse } from '../../http/handlers/fake-context.js';
+import { fakeContext, type FakeRequest, type FakeResponse } from '../../testing/fake-context.js';
 import { resourceHandler } from '../../http/handlers/resource-handler.js';
 import { loadCatalog } from '../../schema/load-catalog.js';
 import { openMemoryBackend } from '../../storage/memory/memory-backend.js';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Status } from '@svc-apiserver/api';
-import { testRegistry } from '../../http/handlers/test-registry.js';
+import { testRegistry } from '../../testing/test-registry.js';
 
 const group = 'node.svc.io';
 

@@ -8,7 +8,7 @@ import { compactRuleString, confirmNoEscalation, covers, createRbacWriteGuard, o
 import { staticPolicySource, type PolicyObjects } from './policy-source.js';
 import { rbacAuthorizer } from './rbac-authorizer.js';
 import type { PolicyRule } from '../../../registry/resources/rbac-types.js';
-import { binding, group, role, user } from './rbac-test-fixtures.js';
+import { binding, group, role, user } from '../../../testing/rbac-test-fixtures.js';
 
 const names = namesFor('svc');
 

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { testRegistry } from '../../../http/handlers/test-registry.js';
+import { testRegistry } from '../../../testing/test-registry.js';
 import { resourceRequestInfo, suiteUser } from '../authorizer-suite.js';
 import { registryRoleGetter, startRbacPolicySource } from './policy-source.js';
 import { rbacAuthorizer } from './rbac-authorizer.js';
-import { binding, role, user } from './rbac-test-fixtures.js';
+import { binding, role, user } from '../../../testing/rbac-test-fixtures.js';
 
 const masters = { username: 'admin', groups: ['system:masters', 'system:authenticated'] };
 

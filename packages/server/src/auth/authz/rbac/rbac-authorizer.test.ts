@@ -4,7 +4,7 @@ import { namesFor } from '@svc-apiserver/api';
 import { authorizerSuite, nonResourceRequestInfo, resourceRequestInfo, suiteUser, type ResourceRequest } from '../authorizer-suite.js';
 import { staticPolicySource, type PolicyObjects } from './policy-source.js';
 import { rbacAuthorizer } from './rbac-authorizer.js';
-import { binding, group, policyForGrants, role, serviceAccount, user } from './rbac-test-fixtures.js';
+import { binding, group, policyForGrants, role, serviceAccount, user } from '../../../testing/rbac-test-fixtures.js';
 import type { UserInfo } from '../../../request/user-info.js';
 
 const names = namesFor('svc');

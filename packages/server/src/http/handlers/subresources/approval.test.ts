@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { KubeObject, Status } from '@svc-apiserver/api';
-import { testRegistry } from '../test-registry.js';
+import { testRegistry } from '../../../testing/test-registry.js';
 
 const csr = { apiVersion: 'certificates.svc.io/v1', kind: 'CertificateSigningRequest', metadata: { name: 'c' }, spec: { request: 'cmVx', signerName: 'example.com/signer', usages: ['client auth'] } };
 type Csr = KubeObject & { status?: { conditions?: { type: string; status: string; lastUpdateTime?: string }[]; certificate?: string } };

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Status } from '@svc-apiserver/api';
-import { testRegistry } from '../test-registry.js';
+import { testRegistry } from '../../../testing/test-registry.js';
 
 const pod = (name: string) => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name }, spec: { containers: [{ name: 'c', image: 'nginx:1.25' }] } });
 const binding = (name: string, node: string) => ({ apiVersion: 'v1', kind: 'Binding', metadata: { name, annotations: { a: 'b' } }, target: { kind: 'Node', name: node } });

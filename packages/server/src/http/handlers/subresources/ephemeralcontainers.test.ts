@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Status } from '@svc-apiserver/api';
-import { testRegistry } from '../test-registry.js';
+import { testRegistry } from '../../../testing/test-registry.js';
 
 type PodBody = { spec: { containers: { image: string }[]; ephemeralContainers?: { name: string; image: string; imagePullPolicy?: string }[] } };
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { KubeObject, Status } from '@svc-apiserver/api';
-import { testRegistry } from '../test-registry.js';
+import { testRegistry } from '../../../testing/test-registry.js';
 import { selectorString } from './scale.js';
 
 const template = { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'c', image: 'nginx:1.25' }] } };

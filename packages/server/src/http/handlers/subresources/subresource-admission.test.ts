@@ -7,9 +7,9 @@ import type { UserInfo } from '../../../request/user-info.js';
 import { createRegistry } from '../../../registry/registry.js';
 import { loadCatalog } from '../../../schema/load-catalog.js';
 import { openMemoryBackend } from '../../../storage/memory/memory-backend.js';
-import { fakeContext, type FakeRequest } from '../fake-context.js';
+import { fakeContext, type FakeRequest } from '../../../testing/fake-context.js';
 import { resourceHandler } from '../resource-handler.js';
-import { testRegistry } from '../test-registry.js';
+import { testRegistry } from '../../../testing/test-registry.js';
 
 interface Seen {
   readonly phase: 'admit' | 'validate';

@@ -4,9 +4,9 @@ import { test } from 'node:test';
 import { namesFor, type Status } from '@svc-apiserver/api';
 import { serviceAccountTokenIssuer } from '../../../auth/serviceaccount/token-issuer.js';
 import { signingKey } from '../../../auth/serviceaccount/keys.js';
-import { fakeContext, type FakeRequest } from '../fake-context.js';
+import { fakeContext, type FakeRequest } from '../../../testing/fake-context.js';
 import { resourceHandler } from '../resource-handler.js';
-import { testRegistry } from '../test-registry.js';
+import { testRegistry } from '../../../testing/test-registry.js';
 import { subresourceHandlers } from './index.js';
 
 async function setup() {

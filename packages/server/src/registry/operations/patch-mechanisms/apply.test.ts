@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { badRequest, type KubeObject } from '@svc-apiserver/api';
-import { testRegistry } from '../../../http/handlers/test-registry.js';
+import { testRegistry } from '../../../testing/test-registry.js';
 import { fieldManagerScope } from '../field-management.js';
 import { applyMechanism, type ApplyRequest } from './apply.js';
 

@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { webhookKubeconfig, type TestTls } from '../../e2e/auth-fixtures.js';
+import { webhookKubeconfig, type TestTls } from './auth-fixtures.js';
 
 /** A received review. */
 export interface ReceivedReview {

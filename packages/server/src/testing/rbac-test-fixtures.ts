@@ -1,8 +1,8 @@
 /** Builders of RBAC objects for tests, and the suite's grants turned into roles and bindings. */
 import type { Names } from '@svc-apiserver/api';
-import type { SuiteGrant } from '../authorizer-suite.js';
-import { rbacGroupKey, type PolicyObjects } from './policy-source.js';
-import type { BindingObject, PolicyRule, RoleObject, Subject } from '../../../registry/resources/rbac-types.js';
+import type { SuiteGrant } from '../auth/authz/authorizer-suite.js';
+import { rbacGroupKey, type PolicyObjects } from '../auth/authz/rbac/policy-source.js';
+import type { BindingObject, PolicyRule, RoleObject, Subject } from '../registry/resources/rbac-types.js';
 
 /** A Role (with a namespace) or ClusterRole (without). */
 export function role(name: string, rules: PolicyRule[], namespace?: string): RoleObject {

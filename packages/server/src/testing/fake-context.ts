@@ -2,9 +2,9 @@
  * A RequestContext without HTTP, for handler tests: the request is plain data, the response is recorded.
  */
 import { badRequest, namesFor, unsupportedMediaType, type KubeObject, type Names, type Status, type WatchEvent } from '@svc-apiserver/api';
-import { anonymousUser, type UserInfo } from '../../request/user-info.js';
-import type { RequestContext, WatchStream } from '../context.js';
-import type { RequestInfo } from '../../request/request-info.js';
+import { anonymousUser, type UserInfo } from '../request/user-info.js';
+import type { RequestContext, WatchStream } from '../http/context.js';
+import type { RequestInfo } from '../request/request-info.js';
 
 /** A request as a test describes it. */
 export interface FakeRequest {

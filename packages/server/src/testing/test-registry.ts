@@ -3,13 +3,13 @@
  * request, for tests of handlers and controllers.
  */
 import { namesFor, type Names } from '@svc-apiserver/api';
-import { createAdmissionChain } from '../../admission/chain.js';
-import { createRegistry, type Registry } from '../../registry/registry.js';
-import { loadCatalog } from '../../schema/load-catalog.js';
-import type { Backend } from '../../storage/backend.js';
-import { openMemoryBackend } from '../../storage/memory/memory-backend.js';
+import { createAdmissionChain } from '../admission/chain.js';
+import { createRegistry, type Registry } from '../registry/registry.js';
+import { loadCatalog } from '../schema/load-catalog.js';
+import type { Backend } from '../storage/backend.js';
+import { openMemoryBackend } from '../storage/memory/memory-backend.js';
 import { fakeContext, type FakeRequest, type FakeResponse } from './fake-context.js';
-import { resourceHandler } from './resource-handler.js';
+import { resourceHandler } from '../http/handlers/resource-handler.js';
 
 /** A registry for tests. */
 export interface TestRegistry {
