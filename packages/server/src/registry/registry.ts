@@ -5,14 +5,14 @@
 import { qualifiedResourceString, type KubeObject, type Names } from '@svc-apiserver/api';
 import type { AdmissionChain } from '../admission/chain.js';
 import type { Catalog, SchemaValidator } from '../schema/catalog.js';
+import { entryFor, type ResourceTable } from '../schema/resource-keys.js';
 import type { Backend } from '../storage/backend.js';
 import type { StoredObject } from '../storage/watch-cache/stored-object.js';
 import { collectionPrefix } from '../storage/key.js';
 import { conversionFor } from './conversion/index.js';
 import { defineStrategy } from './default-strategy.js';
 import type { ResourceDef } from './resource-def.js';
-import type { Strategy } from './strategy.js';
-import { strategyFactories } from './resources/index.js';
+import { strategyFactories, type StrategyFactory } from './resources/index.js';
 import { servedResources, type ServedResource } from './served-resources.js';
 import { createStore, type Store, type StoreOptions } from './store.js';
 
@@ -38,19 +38,19 @@ export interface RegistryOptions {
   /** Options of the store's reads: watch cache, feature gates, watch timeouts. */
   readonly store?: StoreOptions;
   /** Strategies replacing the built-in ones, by the same keys (e.g. Services with the server's allocator). */
-  readonly strategies?: Readonly<Record<string, (names: Names) => Strategy>>;
+  readonly strategies?: ResourceTable<StrategyFactory>;
 }
 
 /** Builds the registry and hands the admission plugins their read access. */
 export function createRegistry(options: RegistryOptions): Registry {
   const { backend, catalog, names, admission } = options;
   const defs: ResourceDef[] = [];
-  const factories = { ...strategyFactories, ...options.strategies };
+  const factories: ResourceTable<StrategyFactory> = { ...strategyFactories, ...options.strategies };
   for (const s of options.served ?? servedResources) {
     const entry = catalog.resources.find((r) => r.groupKey === s.groupKey && r.version === s.version && r.resource === s.resource);
     if (entry === undefined) continue;
-    // A version-specific strategy (`<group>/<version>/<resource>`) wins over the resource's.
-    const factory = factories[`${s.groupKey || 'core'}/${s.version}/${s.resource}`] ?? factories[`${s.groupKey || 'core'}/${s.resource}`];
+    // A version-specific strategy wins over the resource's.
+    const factory = entryFor(factories, s.groupKey, s.version, s.resource);
     const strategy = factory ? factory(names) : defineStrategy({ hasStatus: entry.subresources.some((sub) => sub.name === 'status') });
     const qualified = { group: entry.group, resource: entry.resource };
     const conversion = conversionFor(names, s.groupKey, s.version, s.resource);

@@ -1,8 +1,10 @@
 /**
- * The strategies of the resources that have one, by `<groupKey or core>/<resource>` (or `<groupKey>/<version>/
- * <resource>` where versions differ). Served resources without an entry use the generic strategy.
+ * The strategies of the resources that have one, by typed group-resource key (`core/configmaps`), or by
+ * group-version-resource where versions differ (`autoscaling/v1/horizontalpodautoscalers`). Served resources
+ * without an entry use the generic strategy.
  */
 import type { Names } from '@svc-apiserver/api';
+import type { ResourceTable } from '../../schema/resource-keys.js';
 import type { Strategy } from '../strategy.js';
 import { configMapStrategy } from './configmaps.js';
 import { cronJobStrategy } from './cronjobs.js';
@@ -43,8 +45,11 @@ import { clusterRoleStrategy } from './clusterroles.js';
 import { roleBindingStrategy } from './rolebindings.js';
 import { clusterRoleBindingStrategy } from './clusterrolebindings.js';
 
-/** Strategy factories by `<groupKey or core>/<resource>`. */
-export const strategyFactories: Readonly<Record<string, (names: Names) => Strategy>> = {
+/** Makes a resource's strategy in a flavour. */
+export type StrategyFactory = (names: Names) => Strategy;
+
+/** Strategy factories by resource. */
+export const strategyFactories: ResourceTable<StrategyFactory> = {
   'core/namespaces': namespaceStrategy,
   'core/configmaps': configMapStrategy,
   'core/secrets': secretStrategy,

@@ -1,7 +1,10 @@
 /**
- * The printers by kind: `<neutral group key>/<Kind>` (core is `/Pod`). Kinds without one get the default
- * Name / Created At table, as upstream has no printer for them (Roles, ClusterRoles, CustomResourceDefinitions).
+ * The printers of the resources kube-apiserver 1.27 prints with their own columns, keyed by typed group-resource.
+ * Kinds without one get the default Name / Created At table, as upstream has no printer for them (Roles,
+ * ClusterRoles, CustomResourceDefinitions); a test holds the table to kube's list.
  */
+import { generatedResources } from '../../../schema/generated-data.js';
+import { entryFor, type ResourceTable } from '../../../schema/resource-keys.js';
 import type { TablePrinter } from '../printer.js';
 import { configMapPrinter } from './configmaps.js';
 import { apiServicePrinter } from './apiservices.js';
@@ -49,52 +52,63 @@ import { secretPrinter } from './secrets.js';
 import { serviceAccountPrinter } from './serviceaccounts.js';
 import { servicePrinter } from './services.js';
 
-/** Printer per `<group key>/<Kind>`. */
-export const printers: ReadonlyMap<string, TablePrinter> = new Map<string, TablePrinter>([
-  ['/Pod', podPrinter],
-  ['/Service', servicePrinter],
-  ['/Namespace', namespacePrinter],
-  ['/ConfigMap', configMapPrinter],
-  ['/Secret', secretPrinter],
-  ['/ServiceAccount', serviceAccountPrinter],
-  ['/Node', nodePrinter],
-  ['/Event', eventPrinter],
-  ['/Endpoints', endpointsPrinter],
-  ['/LimitRange', limitRangePrinter],
-  ['/ResourceQuota', resourceQuotaPrinter],
-  ['/PodTemplate', podTemplatePrinter],
-  ['/ReplicationController', replicationControllerPrinter],
-  ['/PersistentVolume', persistentVolumePrinter],
-  ['/PersistentVolumeClaim', persistentVolumeClaimPrinter],
-  ['coordination/Lease', leasePrinter],
-  ['events/Event', eventV1Printer],
-  ['/ComponentStatus', componentStatusPrinter],
-  ['apps/Deployment', deploymentPrinter],
-  ['apps/ReplicaSet', replicaSetPrinter],
-  ['apps/StatefulSet', statefulSetPrinter],
-  ['apps/DaemonSet', daemonSetPrinter],
-  ['apps/ControllerRevision', controllerRevisionPrinter],
-  ['batch/Job', jobPrinter],
-  ['batch/CronJob', cronJobPrinter],
-  ['autoscaling/HorizontalPodAutoscaler', horizontalPodAutoscalerPrinter],
-  ['networking/Ingress', ingressPrinter],
-  ['networking/IngressClass', ingressClassPrinter],
-  ['networking/NetworkPolicy', networkPolicyPrinter],
-  ['policy/PodDisruptionBudget', podDisruptionBudgetPrinter],
-  ['rbac.authorization/RoleBinding', roleBindingPrinter],
-  ['rbac.authorization/ClusterRoleBinding', clusterRoleBindingPrinter],
-  ['storage/StorageClass', storageClassPrinter],
-  ['storage/CSIDriver', csiDriverPrinter],
-  ['storage/CSINode', csiNodePrinter],
-  ['storage/VolumeAttachment', volumeAttachmentPrinter],
-  ['storage/CSIStorageCapacity', csiStorageCapacityPrinter],
-  ['scheduling/PriorityClass', priorityClassPrinter],
-  ['node/RuntimeClass', runtimeClassPrinter],
-  ['discovery/EndpointSlice', endpointSlicePrinter],
-  ['certificates/CertificateSigningRequest', certificateSigningRequestPrinter],
-  ['admissionregistration/MutatingWebhookConfiguration', webhookConfigurationPrinter],
-  ['admissionregistration/ValidatingWebhookConfiguration', validatingWebhookConfigurationPrinter],
-  ['apiregistration/APIService', apiServicePrinter],
-  ['flowcontrol.apiserver/FlowSchema', flowSchemaPrinter],
-  ['flowcontrol.apiserver/PriorityLevelConfiguration', priorityLevelConfigurationPrinter],
-]);
+/** The printers by resource (kube-apiserver prints by kind; every version of a resource has the same kind). */
+export const printerTable: ResourceTable<TablePrinter> = {
+  'core/pods': podPrinter,
+  'core/services': servicePrinter,
+  'core/namespaces': namespacePrinter,
+  'core/configmaps': configMapPrinter,
+  'core/secrets': secretPrinter,
+  'core/serviceaccounts': serviceAccountPrinter,
+  'core/nodes': nodePrinter,
+  'core/events': eventPrinter,
+  'core/endpoints': endpointsPrinter,
+  'core/limitranges': limitRangePrinter,
+  'core/resourcequotas': resourceQuotaPrinter,
+  'core/podtemplates': podTemplatePrinter,
+  'core/replicationcontrollers': replicationControllerPrinter,
+  'core/persistentvolumes': persistentVolumePrinter,
+  'core/persistentvolumeclaims': persistentVolumeClaimPrinter,
+  'coordination/leases': leasePrinter,
+  'events/events': eventV1Printer,
+  'core/componentstatuses': componentStatusPrinter,
+  'apps/deployments': deploymentPrinter,
+  'apps/replicasets': replicaSetPrinter,
+  'apps/statefulsets': statefulSetPrinter,
+  'apps/daemonsets': daemonSetPrinter,
+  'apps/controllerrevisions': controllerRevisionPrinter,
+  'batch/jobs': jobPrinter,
+  'batch/cronjobs': cronJobPrinter,
+  'autoscaling/horizontalpodautoscalers': horizontalPodAutoscalerPrinter,
+  'networking/ingresses': ingressPrinter,
+  'networking/ingressclasses': ingressClassPrinter,
+  'networking/networkpolicies': networkPolicyPrinter,
+  'policy/poddisruptionbudgets': podDisruptionBudgetPrinter,
+  'rbac.authorization/rolebindings': roleBindingPrinter,
+  'rbac.authorization/clusterrolebindings': clusterRoleBindingPrinter,
+  'storage/storageclasses': storageClassPrinter,
+  'storage/csidrivers': csiDriverPrinter,
+  'storage/csinodes': csiNodePrinter,
+  'storage/volumeattachments': volumeAttachmentPrinter,
+  'storage/csistoragecapacities': csiStorageCapacityPrinter,
+  'scheduling/priorityclasses': priorityClassPrinter,
+  'node/runtimeclasses': runtimeClassPrinter,
+  'discovery/endpointslices': endpointSlicePrinter,
+  'certificates/certificatesigningrequests': certificateSigningRequestPrinter,
+  'admissionregistration/mutatingwebhookconfigurations': webhookConfigurationPrinter,
+  'admissionregistration/validatingwebhookconfigurations': validatingWebhookConfigurationPrinter,
+  'apiregistration/apiservices': apiServicePrinter,
+  'flowcontrol.apiserver/flowschemas': flowSchemaPrinter,
+  'flowcontrol.apiserver/prioritylevelconfigurations': priorityLevelConfigurationPrinter,
+};
+
+/**
+ * The printers by `<group key>/<Kind>` (core is `/Pod`), as a response is printed: from its apiVersion and kind.
+ * Built from {@link printerTable} and the kinds of the built-in resources.
+ */
+export const printers: ReadonlyMap<string, TablePrinter> = new Map(
+  generatedResources().groupVersions.flatMap((gv) => gv.resources.flatMap((r): [string, TablePrinter][] => {
+    const printer = entryFor(printerTable, gv.groupKey, gv.version, r.resource);
+    return printer === undefined ? [] : [[`${gv.groupKey}/${r.kind}`, printer]];
+  })),
+);
