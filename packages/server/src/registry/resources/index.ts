@@ -1,7 +1,7 @@
 /**
  * The strategies of the resources that have one, by typed group-resource key (`core/configmaps`), or by
  * group-version-resource where versions differ (`autoscaling/v1/horizontalpodautoscalers`). Served resources
- * without an entry use the generic strategy.
+ * without an entry use the generic strategy (a test holds that to the kinds kube-apiserver has none for).
  */
 import type { Names } from '@svc-apiserver/api';
 import type { ResourceTable } from '../../schema/resource-keys.js';
@@ -44,6 +44,15 @@ import { roleStrategy } from './roles.js';
 import { clusterRoleStrategy } from './clusterroles.js';
 import { roleBindingStrategy } from './rolebindings.js';
 import { clusterRoleBindingStrategy } from './clusterrolebindings.js';
+import { webhookConfigurationStrategy } from './webhookconfigurations.js';
+import { customResourceDefinitionStrategy } from './customresourcedefinitions.js';
+import { apiServiceStrategy } from './apiservices.js';
+import { controllerRevisionStrategy } from './controllerrevisions.js';
+import { endpointSliceStrategy } from './endpointslices.js';
+import { csiDriverStrategy } from './csidrivers.js';
+import { csiNodeStrategy } from './csinodes.js';
+import { csiStorageCapacityStrategy } from './csistoragecapacities.js';
+import { volumeAttachmentStrategy } from './volumeattachments.js';
 
 /** Makes a resource's strategy in a flavour. */
 export type StrategyFactory = (names: Names) => Strategy;
@@ -71,18 +80,28 @@ export const strategyFactories: ResourceTable<StrategyFactory> = {
   'apps/replicasets': replicaSetStrategy,
   'apps/daemonsets': daemonSetStrategy,
   'apps/statefulsets': statefulSetStrategy,
+  'apps/controllerrevisions': controllerRevisionStrategy,
   'batch/jobs': jobStrategy,
   'batch/cronjobs': cronJobStrategy,
   'autoscaling/v1/horizontalpodautoscalers': hpaV1Strategy,
   'autoscaling/v2/horizontalpodautoscalers': hpaV2Strategy,
   'certificates/certificatesigningrequests': certificateSigningRequestStrategy,
   'storage/storageclasses': storageClassStrategy,
+  'storage/csidrivers': csiDriverStrategy,
+  'storage/csinodes': csiNodeStrategy,
+  'storage/csistoragecapacities': csiStorageCapacityStrategy,
+  'storage/volumeattachments': volumeAttachmentStrategy,
   'policy/poddisruptionbudgets': podDisruptionBudgetStrategy,
   'scheduling/priorityclasses': priorityClassStrategy,
   'node/runtimeclasses': runtimeClassStrategy,
   'networking/ingresses': ingressStrategy,
   'networking/ingressclasses': ingressClassStrategy,
   'networking/networkpolicies': networkPolicyStrategy,
+  'discovery/endpointslices': endpointSliceStrategy,
+  'admissionregistration/mutatingwebhookconfigurations': webhookConfigurationStrategy,
+  'admissionregistration/validatingwebhookconfigurations': webhookConfigurationStrategy,
+  'apiextensions/customresourcedefinitions': customResourceDefinitionStrategy,
+  'apiregistration/apiservices': apiServiceStrategy,
   'flowcontrol.apiserver/flowschemas': flowSchemaStrategy,
   'flowcontrol.apiserver/prioritylevelconfigurations': priorityLevelStrategy,
   // Without the writer check: the server passes its own factories with the escalation guard.

@@ -1,0 +1,30 @@
+/**
+ * Every served kind has the strategy kube-apiserver 1.27 gives it: kube registers each stored resource with its own
+ * strategy, so every served resource but those it serves without one (create-only reviews, bindings, component
+ * statuses) has an entry in the strategy table instead of the generic strategy.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { entryFor, groupResourceKey, type GroupResourceKey } from '../../schema/resource-keys.js';
+import { servedResources } from '../served-resources.js';
+import { strategyFactories } from './index.js';
+
+/** The built-in resources kube-apiserver 1.27 serves without a strategy: nothing of them is stored. */
+const withoutStrategy: ReadonlySet<GroupResourceKey> = new Set<GroupResourceKey>([
+  'core/bindings', 'core/componentstatuses', 'authentication/tokenreviews', 'authentication/selfsubjectreviews',
+  'authorization/subjectaccessreviews', 'authorization/localsubjectaccessreviews',
+  'authorization/selfsubjectaccessreviews', 'authorization/selfsubjectrulesreviews',
+]);
+
+test('every served kind kube-apiserver 1.27 gives a strategy has its own, and no other kind has one', () => {
+  const missing: string[] = [];
+  const extra: string[] = [];
+  for (const r of servedResources) {
+    const key = groupResourceKey(r.groupKey, r.resource);
+    const has = entryFor(strategyFactories, r.groupKey, r.version, r.resource) !== undefined;
+    const kubeHas = !withoutStrategy.has(key as GroupResourceKey);
+    if (kubeHas && !has) missing.push(key);
+    if (!kubeHas && has) extra.push(key);
+  }
+  assert.deepEqual({ missing, extra }, { missing: [], extra: [] });
+});
