@@ -7,6 +7,7 @@ import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fail, ok, type Result } from '@svc-apiserver/api';
 import { describeWaitFailure, moduleEntry, repoRoot, startNodeChild, type ExitInfo } from './node-child.js';
 
 /** The server package of this repository. */
@@ -58,8 +59,12 @@ export function serverCommand(args: readonly string[]): { command: string; args:
   return { command: process.execPath, args: [...moduleEntry(serverPackageDir, 'main'), ...args] };
 }
 
-/** The startup facts read from the server's output, or why they do not fit the contract. */
-type Started = { readonly url: string; readonly kubeconfigPath: string; readonly readyMs: number } | { readonly error: string };
+/** The startup facts read from the server's output. */
+interface Started {
+  readonly url: string;
+  readonly kubeconfigPath: string;
+  readonly readyMs: number;
+}
 
 /** Starts a server and waits for its startup lines (in the contract's order: serving, kubeconfig, ready). */
 export async function launchServer(options: LaunchOptions = {}): Promise<LaunchedServer> {
@@ -74,28 +79,28 @@ export async function launchServer(options: LaunchOptions = {}): Promise<Launche
   args.push(...(options.extraArgs ?? []));
   const child = startNodeChild(serverCommand(args).args, { env: { ...process.env, NODE_ENV: 'test' } });
 
-  const waited = await child.waitFor((out): Started | undefined => {
+  const waited = await child.waitFor((out): Result<Started, string> | undefined => {
     const s = servingRe.exec(out);
     const k = kubeconfigRe.exec(out);
     if (!s?.[1] || !k?.[1]) return undefined;
-    if (options.waitFor === 'serving') return { url: s[1], kubeconfigPath: k[1].trim(), readyMs: 0 };
+    if (options.waitFor === 'serving') return ok({ url: s[1], kubeconfigPath: k[1].trim(), readyMs: 0 });
     const r = readyRe.exec(out);
     if (!r?.[1]) return undefined;
-    if (!(s.index < k.index && k.index < r.index)) return { error: 'startup lines out of order' };
-    return { url: s[1], kubeconfigPath: k[1].trim(), readyMs: Number(r[1]) };
+    if (!(s.index < k.index && k.index < r.index)) return fail('startup lines out of order');
+    return ok({ url: s[1], kubeconfigPath: k[1].trim(), readyMs: Number(r[1]) });
   }, options.readyTimeoutMs ?? 60_000);
-  const started: Started = waited.ok ? waited.value : { error: `server ${describeWaitFailure(waited.error)}` };
-  if ('error' in started) {
+  const started = waited.ok ? waited.value : fail(`server ${describeWaitFailure(waited.error)}`);
+  if (!started.ok) {
     await child.kill();
     removeOwnDir();
     throw new Error(`${started.error}; output:\n${child.output()}`);
   }
   return {
-    url: started.url,
-    port: Number(new URL(started.url).port),
+    url: started.value.url,
+    port: Number(new URL(started.value.url).port),
     dataDir,
-    kubeconfigPath: started.kubeconfigPath,
-    readyMs: started.readyMs,
+    kubeconfigPath: started.value.kubeconfigPath,
+    readyMs: started.value.readyMs,
     child: child.process,
     output: () => child.output(),
     exited: child.exited,

@@ -6,7 +6,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Result } from '@svc-apiserver/api';
+import { fail, ok, type Result } from '@svc-apiserver/api';
 
 const here = fileURLToPath(import.meta.url);
 
@@ -95,11 +95,11 @@ export function startNodeChild(args: readonly string[], options: NodeChildOption
         };
         const check = (): void => {
           const answer = probe(out);
-          if (answer !== undefined) finish({ ok: true, value: answer });
+          if (answer !== undefined) finish(ok(answer));
         };
-        timer = setTimeout(() => finish({ ok: false, error: { reason: 'timeout', timeoutMs } }), timeoutMs);
+        timer = setTimeout(() => finish(fail({ reason: 'timeout', timeoutMs })), timeoutMs);
         watchers.add(check);
-        void exited.then((exit) => finish({ ok: false, error: { reason: 'exited', exit } }));
+        void exited.then((exit) => finish(fail({ reason: 'exited', exit })));
         check();
       });
     },

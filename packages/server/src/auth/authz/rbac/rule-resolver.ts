@@ -70,7 +70,8 @@ function ruleSource(kind: RuleSource['kind'], binding: BindingObject, subject: S
   };
 }
 
-type Applies = { readonly index: number } | { readonly error: string } | undefined;
+/** The index of the subject that names the user, why a subject naming them is broken, or undefined: none does. */
+type Applies = Result<number, string> | undefined;
 
 /**
  * kube's appliesTo: the first subject that names the user. Beyond kube, subjects that break the RBAC rules
@@ -93,21 +94,21 @@ function appliesTo(user: UserInfo, subjects: readonly Subject[], namespace: stri
         // An empty apiGroup is what defaulting fills in; objects read before defaulting may lack it.
         if (apiGroup !== '' && apiGroup !== rbacGroup) fault(i, `apiGroup: Unsupported value: ${q(apiGroup)}: supported values: ${q(rbacGroup)}`);
         else if (s.namespace) fault(i, `namespace: Invalid value: ${q(s.namespace)}: must be empty for kind ${q(s.kind)}`);
-        else return { index: i };
+        else return ok(i);
         break;
       }
       case 'ServiceAccount': {
         const ns = s.namespace || namespace;
         if (ns === '' || user.username !== `${serviceAccountUsernamePrefix}${ns}:${s.name}`) break;
         if (apiGroup !== '') fault(i, `apiGroup: Unsupported value: ${q(apiGroup)}: supported values: ""`);
-        else return { index: i };
+        else return ok(i);
         break;
       }
       default:
         fault(i, `kind: Unsupported value: ${q(s.kind)}: supported values: "Group", "ServiceAccount", "User"`);
     }
   }
-  return error === undefined ? undefined : { error };
+  return error === undefined ? undefined : fail(error);
 }
 
 /** Builds the resolver over a policy source. */
@@ -140,7 +141,7 @@ export function createRuleResolver(source: RbacPolicySource, names: Names): Rule
       const subjects = binding.subjects ?? [];
       const applies = appliesTo(user, subjects, namespace, rbacGroup, () => describeBinding(kind, binding));
       if (applies === undefined) continue;
-      if ('error' in applies) {
+      if (!applies.ok) {
         if (!visitor(undefined, undefined, applies.error)) return false;
         continue;
       }
@@ -150,7 +151,7 @@ export function createRuleResolver(source: RbacPolicySource, names: Names): Rule
         continue;
       }
       if (resolved.value.length === 0) continue;
-      const src = ruleSource(kind, binding, subjects[applies.index]!);
+      const src = ruleSource(kind, binding, subjects[applies.value]!);
       for (const rule of resolved.value) if (!visitor(src, rule, undefined)) return false;
     }
     return true;
