@@ -5,7 +5,8 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { entryFor, groupResourceKey, type GroupResourceKey } from '../../schema/resource-keys.js';
+import { builtinResourceKeys, type GroupResourceKey } from '../../schema/resource-keys.js';
+import { tableCoverage } from '../../testing/table-coverage.js';
 import { servedResources } from '../served-resources.js';
 import { strategyFactories } from './index.js';
 
@@ -16,15 +17,10 @@ const withoutStrategy: ReadonlySet<GroupResourceKey> = new Set<GroupResourceKey>
   'authorization/selfsubjectaccessreviews', 'authorization/selfsubjectrulesreviews',
 ]);
 
+/** Every built-in resource but those. */
+const kubeStrategies: ReadonlySet<GroupResourceKey> = new Set(builtinResourceKeys
+  .map((k) => k.replace(/\/[^/]+\//, '/') as GroupResourceKey).filter((k) => !withoutStrategy.has(k)));
+
 test('every served kind kube-apiserver 1.27 gives a strategy has its own, and no other kind has one', () => {
-  const missing: string[] = [];
-  const extra: string[] = [];
-  for (const r of servedResources) {
-    const key = groupResourceKey(r.groupKey, r.resource);
-    const has = entryFor(strategyFactories, r.groupKey, r.version, r.resource) !== undefined;
-    const kubeHas = !withoutStrategy.has(key as GroupResourceKey);
-    if (kubeHas && !has) missing.push(key);
-    if (!kubeHas && has) extra.push(key);
-  }
-  assert.deepEqual({ missing, extra }, { missing: [], extra: [] });
+  assert.deepEqual(tableCoverage(strategyFactories, kubeStrategies, servedResources), { missing: [], extra: [] });
 });

@@ -5,7 +5,8 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { entryFor, groupResourceKey, type GroupResourceKey } from '../../../schema/resource-keys.js';
+import { groupResourceKey, type GroupResourceKey } from '../../../schema/resource-keys.js';
+import { tableCoverage } from '../../../testing/table-coverage.js';
 import { servedResources } from '../../../registry/served-resources.js';
 import { printerTable } from './index.js';
 
@@ -26,16 +27,7 @@ const kubePrinters: ReadonlySet<GroupResourceKey> = new Set<GroupResourceKey>([
 ]);
 
 test('every served kind kube-apiserver 1.27 prints with its own columns has a printer, and no other kind has one', () => {
-  const missing: string[] = [];
-  const extra: string[] = [];
-  for (const r of servedResources) {
-    const key = groupResourceKey(r.groupKey, r.resource);
-    const has = entryFor(printerTable, r.groupKey, r.version, r.resource) !== undefined;
-    const kubeHas = kubePrinters.has(key as GroupResourceKey);
-    if (kubeHas && !has) missing.push(key);
-    if (!kubeHas && has) extra.push(key);
-  }
-  assert.deepEqual({ missing, extra }, { missing: [], extra: [] });
+  assert.deepEqual(tableCoverage(printerTable, kubePrinters, servedResources), { missing: [], extra: [] });
   for (const key of kubePrinters) {
     assert.ok(servedResources.some((r) => groupResourceKey(r.groupKey, r.resource) === key), `${key} is served by default`);
   }
