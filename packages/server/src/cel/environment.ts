@@ -12,7 +12,7 @@ import { Environment } from '@marcbachmann/cel-js';
 import type { CelLibrary } from './library.js';
 import { kubernetesLibraries } from './libraries.js';
 import { celTypeName, objectTypesOf, type DeclType } from './schema-types.js';
-import { objectClass } from './values.js';
+import { celEquals, objectClass } from './values.js';
 
 /** Member functions whose cel-js built-ins the libraries replace. */
 export const replacedMemberFunctions: ReadonlySet<string> = new Set([
@@ -75,6 +75,8 @@ function declare(variables: readonly VariableDecl[]): CelEnvironment {
       const fields: Record<string, string> = {};
       for (const f of t.fields.values()) fields[f.name] = celTypeName(f.type);
       env.registerType(t.typeName, { ctor: objectClass(t) as never, fields });
+      // Objects of one type compare field by field (runtime-cost.ts evaluates every == with values.ts' celEquals).
+      env.registerOperator(`${t.typeName} == ${t.typeName}`, (a: unknown, b: unknown) => celEquals(a, b));
     }
     env.registerVariable(v.name, celTypeName(v.type));
   }

@@ -70,7 +70,7 @@ export type DeclType =
   | { readonly kind: 'library'; readonly typeName: string; readonly maxElements: number; readonly minSerializedSize: number }
   | {
     readonly kind: 'object';
-    /** A unique name: the root's name, then `.field`, `.@idx` (list items) and `.@elem` (map values), as kube names them. */
+    /** A unique name: the root's name, then `.field`, `.__idx__` (list items) and `.__elem__` (map values), like kube's `@idx`/`@elem`. */
     readonly typeName: string;
     readonly fields: ReadonlyMap<string, DeclField>;
     readonly maxElements: number;
@@ -173,7 +173,7 @@ function convert(input: StructuralSchema, name: string, isResourceRoot: boolean,
   switch (s.type) {
     case 'array': {
       if (s.items === undefined) return undefined;
-      const elem = convert(s.items, `${name}.@idx`, s.items['x-kubernetes-embedded-resource'] === true, resolve, inner);
+      const elem = convert(s.items, `${name}.__idx__`, s.items['x-kubernetes-embedded-resource'] === true, resolve, inner);
       if (elem === undefined) return undefined;
       const listType = s['x-kubernetes-list-type'];
       return {
@@ -188,7 +188,7 @@ function convert(input: StructuralSchema, name: string, isResourceRoot: boolean,
     case 'object': {
       const ap = s.additionalProperties;
       if (ap !== undefined && typeof ap === 'object') {
-        const value = convert(ap, `${name}.@elem`, ap['x-kubernetes-embedded-resource'] === true, resolve, inner);
+        const value = convert(ap, `${name}.__elem__`, ap['x-kubernetes-embedded-resource'] === true, resolve, inner);
         if (value === undefined) return undefined;
         return {
           kind: 'map',
