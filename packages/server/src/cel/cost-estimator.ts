@@ -10,7 +10,7 @@ import { functionName } from './ast.js';
 import type { Program } from './compile.js';
 import { internalPrefix } from './environment.js';
 import {
-  authzCheckCost, constCost, listCreateBaseCost, mapCreateBaseCost, maxCost, regexStringLengthCostFactor, selectAndIdentCost,
+  authzCheckCost, constCost, listCreateBaseCost, listLiteralBaseCost, mapCreateBaseCost, maxCost, regexStringLengthCostFactor, selectAndIdentCost,
   stringTraversalCostFactor,
 } from './limits.js';
 import { macroKind } from './runtime-cost.js';
@@ -88,7 +88,7 @@ class Estimator {
       }
       case 'list': {
         const items = (node.args as AstNode[]).map((n) => this.estimate(n, scope));
-        return { cost: items.reduce((acc, x) => add(acc, x.cost), ce(listCreateBaseCost)), size: ce(items.length) };
+        return { cost: items.reduce((acc, x) => add(acc, x.cost), ce(listLiteralBaseCost)), size: ce(items.length) };
       }
       case 'map': {
         let cost = ce(mapCreateBaseCost);

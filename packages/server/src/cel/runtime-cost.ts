@@ -12,7 +12,7 @@ import type { AstNode } from './ast.js';
 import { allNodes, children, functionName } from './ast.js';
 import { internalPrefix } from './environment.js';
 import { currentEvaluation } from './evaluation-state.js';
-import { authzCheckCost, listCreateBaseCost, mapCreateBaseCost, regexStringLengthCostFactor, stringTraversalCostFactor } from './limits.js';
+import { authzCheckCost, listLiteralBaseCost, mapCreateBaseCost, regexStringLengthCostFactor, stringTraversalCostFactor } from './limits.js';
 import { celConcat, celEquals, celListContains, isCelObject, setFieldsOf } from './values.js';
 
 /** A tree prepared for counted evaluation. */
@@ -190,7 +190,7 @@ export function instrument(root: AstNode): Instrumented {
         break;
       case '!_': case '-_': cost = () => 1; break;
       case 'id': case '.': case '[]': cost = () => 1; break;
-      case 'list': cost = () => listCreateBaseCost; break;
+      case 'list': cost = () => listLiteralBaseCost; break;
       case 'map': cost = () => mapCreateBaseCost; break;
       case 'call': case 'rcall':
         if (isMacroCall) {
