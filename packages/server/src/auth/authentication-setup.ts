@@ -18,7 +18,7 @@ import { oidcAuthenticator, validateOidcOptions, type OidcAuthenticator } from '
 import { requestHeaderAuthenticator, type RequestHeaderAuthenticator } from './authn/request-header.js';
 import { serviceAccountAuthenticator } from './authn/service-account.js';
 import { loadStaticTokenFile } from './authn/static-token.js';
-import { loadWebhookConnection } from './authn/webhook-kubeconfig.js';
+import { loadWebhookConnection } from '../outbound/webhook-connection.js';
 import { parseWebhookVersion, webhookTokenAuthenticator } from './authn/webhook-token.js';
 import { x509Authenticator } from './authn/x509.js';
 import { ensureSigningKey, loadVerificationKeys, verificationKey } from './serviceaccount/keys.js';

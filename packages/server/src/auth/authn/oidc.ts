@@ -6,7 +6,7 @@
  */
 import { createLocalJWKSet, decodeJwt, jwtVerify, type JSONWebKeySet, type JWTPayload } from 'jose';
 import type { AuthenticationResult, TokenAuthenticator } from './authenticator.js';
-import { httpsGetJson } from './https-fetch.js';
+import { httpsGetJson } from '../../outbound/https-request.js';
 
 /** The `--oidc-*` settings. */
 export interface OidcOptions {

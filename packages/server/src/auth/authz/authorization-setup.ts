@@ -5,7 +5,7 @@
  */
 import type { Names } from '@svc-apiserver/api';
 import type { ServerOptions } from '../../config.js';
-import { loadWebhookConnection } from '../authn/webhook-kubeconfig.js';
+import { loadWebhookConnection } from '../../outbound/webhook-connection.js';
 import { alwaysAllow } from './always-allow.js';
 import { alwaysDeny } from './always-deny.js';
 import { parseAuthorizationWebhookVersion, validateAuthorizationModes, type AuthorizationMode } from './authorization-modes.js';

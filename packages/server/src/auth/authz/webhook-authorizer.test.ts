@@ -4,7 +4,7 @@ import { namesFor } from '@svc-apiserver/api';
 import { testTls, type TestTls } from '../../e2e/auth-fixtures.js';
 import { parseRequestInfo } from '../../http/parse-request-info.js';
 import type { UserInfo } from '../user-info.js';
-import { loadWebhookConnection, type WebhookConnection } from '../authn/webhook-kubeconfig.js';
+import { loadWebhookConnection, type WebhookConnection } from '../../outbound/webhook-connection.js';
 import type { AuthorizationAttributes } from './authorizer.js';
 import { authorizerSuite, nonResourceRequestInfo, resourceRequestInfo, type SuiteGrant } from './authorizer-suite.js';
 import { ruleAllows } from './rbac/rule-matching.js';

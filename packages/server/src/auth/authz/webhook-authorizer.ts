@@ -8,8 +8,8 @@
  * reviews are incomplete with kube's "webhook authorizer does not support user rule resolution".
  */
 import type { Names } from '@svc-apiserver/api';
-import { httpsRequest } from '../authn/https-fetch.js';
-import type { WebhookConnection } from '../authn/webhook-kubeconfig.js';
+import { httpsRequest } from '../../outbound/https-request.js';
+import type { WebhookConnection } from '../../outbound/webhook-connection.js';
 import type { AuthorizationAttributes, AuthorizationDecision, Authorizer } from './authorizer.js';
 
 /** Retries of a failed call: `attempts` in all, waiting `initialDelayMs`, then twice as long each time. */
