@@ -4,6 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { invalid, type FieldError, type KubeObject } from '@svc-apiserver/api';
+import type { UserInfo } from '../../auth/user-info.js';
 import type { Outcome } from '../../http/context.js';
 import { generateName } from '../../meta/generate-name.js';
 import { validateObjectMeta, validateObjectMetaUpdate } from '../../meta/object-meta-validation.js';
@@ -35,15 +36,18 @@ function invalidOutcome(def: ResourceDef, object: KubeObject, errors: FieldError
   return { ok: false, status: invalid(def.kind, def.qualified, object.metadata?.name ?? '', errors) };
 }
 
-/** BeforeCreate: prepare, system fields, generated name, validation. Returns whether the name was generated. */
-export function beforeCreate(def: ResourceDef, object: KubeObject): Outcome<{ generatedName: boolean }> {
+/**
+ * BeforeCreate: prepare, system fields, generated name, validation. Returns whether the name was generated. `user`
+ * is the requester, for strategies that record it.
+ */
+export function beforeCreate(def: ResourceDef, object: KubeObject, user?: UserInfo): Outcome<{ generatedName: boolean }> {
   const meta = (object.metadata ??= {});
   delete meta.deletionTimestamp;
   delete meta.deletionGracePeriodSeconds;
   delete meta.resourceVersion;
   // The uid comes first: a strategy may use it (Job's generated selector, as kube's PrepareForCreate does).
   meta.uid = randomUUID();
-  def.strategy.prepareForCreate(object);
+  def.strategy.prepareForCreate(object, user);
   meta.creationTimestamp = nowTimestamp();
   if (def.strategy.tracksGeneration) meta.generation = 1;
   else delete meta.generation;
