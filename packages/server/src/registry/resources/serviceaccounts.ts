@@ -4,6 +4,9 @@
 import { defineStrategy } from '../default-strategy.js';
 import type { Strategy } from '../strategy.js';
 
+/** The account a Pod runs as when it names none, which every active namespace has (kube's DefaultServiceAccountName). */
+export const defaultServiceAccountName = 'default';
+
 /** The serviceaccount strategy. */
 export function serviceAccountStrategy(): Strategy {
   return defineStrategy({ returnDeletedObject: true });
