@@ -63,9 +63,9 @@ test('default account, projected token volume mounted read-only in every contain
   assert.deepEqual(spec.containers[1]!.volumeMounts, [{ name: 'own', mountPath }], 'a container with its own mount there keeps it');
 });
 
-test('automountServiceAccountToken: the Pod decides first, then its account', async () => {
+test('automountServiceAccountToken: false on the Pod or on its account mounts nothing', async () => {
   const cases: [boolean | undefined, boolean | undefined, boolean][] = [
-    [undefined, undefined, true], [false, undefined, false], [undefined, false, false], [true, false, true], [false, true, false],
+    [undefined, undefined, true], [false, undefined, false], [undefined, false, false], [true, false, false], [false, true, false], [true, true, true],
   ];
   for (const [onPod, onAccount, mounted] of cases) {
     const p = plugin({ 'ns/robot': account('robot', onAccount === undefined ? {} : { automountServiceAccountToken: onAccount }) });

@@ -4,7 +4,7 @@
  * - `spec.serviceAccountName` defaults to `default`; an account that does not exist is refused (403 "error looking
  *   up service account <ns>/<name>: serviceaccount "<name>" not found"). The `default` account is looked for a
  *   little longer, as the service account controller creates it just after its namespace.
- * - Unless `automountServiceAccountToken` is false (the Pod's setting wins over the account's), a projected volume
+ * - Unless `automountServiceAccountToken` is false on the Pod or on its account, a projected volume
  *   `kube-api-access-<random>` (a bound token valid 3607 s, the root CA ConfigMap's `ca.crt`, the namespace) is added
  *   and mounted read-only at the service account path in every container and init container that has nothing
  *   mounted there.
@@ -83,13 +83,12 @@ function mountServiceAccountToken(spec: Json, names: Names): void {
   }
 }
 
-/** Pod's setting first, then the account's, else true (kube's shouldAutomount). */
+/**
+ * True unless the Pod or its account says `automountServiceAccountToken: false` (document 3 §Service accounts item
+ * 3; kube 1.27 lets a Pod's `true` override its account's `false`, the document does not).
+ */
 function shouldAutomount(account: KubeObject, spec: Json): boolean {
-  const onPod = spec['automountServiceAccountToken'];
-  if (typeof onPod === 'boolean') return onPod;
-  const onAccount = (account as Json)['automountServiceAccountToken'];
-  if (typeof onAccount === 'boolean') return onAccount;
-  return true;
+  return spec['automountServiceAccountToken'] !== false && (account as Json)['automountServiceAccountToken'] !== false;
 }
 
 /** Volume sources that name a Secret in `secretRef.name` (VisitPodSecretNames). */
