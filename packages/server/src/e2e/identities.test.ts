@@ -11,7 +11,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { X509Certificate } from 'node:crypto';
+import { X509Certificate, generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -402,6 +402,46 @@ test('--controllers switches the identity controllers off and on', async () => {
     assert.equal((await call(admin, 'GET', '/api/v1/namespaces/svc-system/secrets/bootstrap-token-zzzzzz')).status, 200, 'tokencleaner is off by default');
     assert.equal(Object.keys((await call(admin, 'GET', '/api/v1/namespaces/svc-public/configmaps/cluster-info')).body.data).length, 1, 'bootstrapsigner is off by default');
   } finally {
+    admin.close();
+    await server.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('--service-account-private-key-file signs legacy tokens that --service-account-key-file verifies', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'svc-identities-keys-'));
+  const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  writeFileSync(join(dir, 'legacy.key'), privateKey.export({ type: 'pkcs8', format: 'pem' }));
+  writeFileSync(join(dir, 'legacy.pub'), publicKey.export({ type: 'spki', format: 'pem' }));
+  const server = await startServer({
+    dataDir: dir, securePort: 0, storage: 'memory', log: () => {},
+    serviceAccountPrivateKeyFile: join(dir, 'legacy.key'), serviceAccountKeyFiles: [join(dir, 'legacy.pub')],
+    runtimeConfig: ['authentication.svc.io/v1alpha1=true'],
+  });
+  const admin = createClient({ server: server.url, namespace: 'default', ca: Buffer.from(server.ca), cert: Buffer.from(server.adminCert), key: Buffer.from(server.adminKey) });
+  let asRobot: RestClient | undefined;
+  try {
+    await server.ready();
+    await createNamespace(admin, 'keys');
+    assert.equal((await call(admin, 'POST', '/api/v1/namespaces/keys/serviceaccounts', { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'robot' } })).status, 201);
+    assert.equal((await call(admin, 'POST', '/api/v1/namespaces/keys/secrets', {
+      apiVersion: 'v1', kind: 'Secret', metadata: { name: 'robot-token', annotations: { 'svc.io/service-account.name': 'robot' } }, type: 'svc.io/service-account-token',
+    })).status, 201);
+    let token = '';
+    assert.ok(await eventually(async () => {
+      const data = (await call(admin, 'GET', '/api/v1/namespaces/keys/secrets/robot-token')).body.data;
+      token = data?.token === undefined ? '' : Buffer.from(data.token, 'base64').toString('utf8');
+      return token !== '';
+    }, 5000, 20));
+    // Signed by the given key: its public half verifies the token outside the server.
+    const verified = await jwtVerify(token, publicKey);
+    assert.equal(verified.payload.sub, 'system:serviceaccount:keys:robot');
+    asRobot = createClient({ server: server.url, namespace: 'keys', ca: Buffer.from(server.ca), token });
+    const whoami = await call(asRobot, 'POST', '/apis/authentication.svc.io/v1alpha1/selfsubjectreviews', { apiVersion: 'authentication.svc.io/v1alpha1', kind: 'SelfSubjectReview' });
+    assert.equal(whoami.status, 201, whoami.text);
+    assert.equal(whoami.body.status.userInfo.username, 'system:serviceaccount:keys:robot');
+  } finally {
+    asRobot?.close();
     admin.close();
     await server.close();
     rmSync(dir, { recursive: true, force: true });
