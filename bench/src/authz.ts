@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { namesFor } from '@svc-apiserver/api';
 import { createClient, loadKubeconfig, type RestClient } from '@svc-apiserver/client';
-import type { Authorizer, AuthorizationAttributes } from 'svc-apiserver/auth/authz/authorizer';
+import type { Authorizer, AuthorizationAttributes } from 'svc-apiserver/request/authorizer';
 import { alwaysAllow } from 'svc-apiserver/auth/authz/always-allow';
 import { rbacAuthorizer } from 'svc-apiserver/auth/authz/rbac/rbac-authorizer';
 import { staticPolicySource } from 'svc-apiserver/auth/authz/rbac/policy-source';

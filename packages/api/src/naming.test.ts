@@ -14,6 +14,7 @@ test('svc flavour renames groups, namespaces, media type and domains', () => {
   assert.equal(n.name('protobufMediaType'), 'application/vnd.svc.protobuf');
   assert.equal(n.name('signerApiClient'), 'svc.io/api-client');
   assert.equal(n.name('rootCaConfigMap'), 'svc-root-ca.crt');
+  assert.equal(n.name('serviceAccountMountPath'), '/var/run/secrets/svc.io/serviceaccount');
   assert.equal(n.name('execInfoEnv'), 'SVC_EXEC_INFO');
   assert.equal(n.domain('service-account-token'), 'svc.io/service-account-token');
   assert.equal(n.domain('not-ready', 'node'), 'node.svc.io/not-ready');
@@ -27,6 +28,7 @@ test('k8s flavour gives every name back its Kubernetes form', () => {
   assert.equal(n.name('systemNamespace'), 'kube-system');
   assert.equal(n.name('protobufMediaType'), 'application/vnd.kubernetes.protobuf');
   assert.equal(n.name('signerApiClientNode'), 'kubernetes.io/kube-apiserver-client-kubelet');
+  assert.equal(n.name('serviceAccountMountPath'), '/var/run/secrets/kubernetes.io/serviceaccount');
   assert.equal(n.domain('metadata.name'), 'kubernetes.io/metadata.name');
   assert.deepEqual(n.immortalNamespaces, ['default', 'kube-system', 'kube-public']);
 });

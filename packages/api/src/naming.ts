@@ -36,6 +36,8 @@ const table = {
   signerNodeServing: { svc: 'svc.io/node-serving', k8s: 'kubernetes.io/kubelet-serving' },
   signerLegacyUnknown: { svc: 'svc.io/legacy-unknown', k8s: 'kubernetes.io/legacy-unknown' },
   rootCaConfigMap: { svc: 'svc-root-ca.crt', k8s: 'kube-root-ca.crt' },
+  /** Where the ServiceAccount admission plugin mounts a Pod's service account token, CA and namespace. */
+  serviceAccountMountPath: { svc: '/var/run/secrets/svc.io/serviceaccount', k8s: '/var/run/secrets/kubernetes.io/serviceaccount' },
   execInfoEnv: { svc: 'SVC_EXEC_INFO', k8s: 'KUBERNETES_EXEC_INFO' },
   /** The annotation of the BOOKMARK that ends a watch's initial events (WatchList, `sendInitialEvents=true`). */
   initialEventsEndAnnotation: { svc: 'svc.io/initial-events-end', k8s: 'k8s.io/initial-events-end' },

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { defaultServerOptions, parseDuration, parseFlags, usesEtcd } from './config.js';
+import { defaultServerOptions, helpText, parseDuration, parseFlags, usesEtcd } from './config.js';
 
 function options(argv: string[]) {
   const r = parseFlags(argv);
@@ -115,4 +115,21 @@ test('--controllers: default *, a list replaces it, -name entries pass through t
   assert.deepEqual(options(['--controllers=*,-garbagecollector', '--controllers', 'bootstrapsigner']).controllers, ['*', '-garbagecollector', 'bootstrapsigner']);
   assert.deepEqual(options(['--controllers', '-namespace']).controllers, ['-namespace']);
   assert.deepEqual(defaultServerOptions.controllers, ['*'], 'defaults are not mutated');
+});
+
+test('identity flags: signing CA files, per-signer files, signing duration, legacy token key, JWKS URI', () => {
+  const parsed = parseFlags([
+    '--cluster-signing-cert-file=/ca.crt', '--cluster-signing-key-file', '/ca.key', '--cluster-signing-duration=2h',
+    '--cluster-signing-kubelet-serving-cert-file=/s.crt', '--cluster-signing-kubelet-serving-key-file=/s.key',
+    '--service-account-private-key-file=/sa.key', '--service-account-jwks-uri=https://keys.example/jwks',
+  ]);
+  assert.equal(parsed.kind, 'options');
+  if (parsed.kind !== 'options') return;
+  const o = parsed.options;
+  assert.deepEqual([o.clusterSigningCertFile, o.clusterSigningKeyFile, o.clusterSigningDurationMs], ['/ca.crt', '/ca.key', 7_200_000]);
+  assert.deepEqual([o.clusterSigningKubeletServingCertFile, o.clusterSigningKubeletServingKeyFile], ['/s.crt', '/s.key']);
+  assert.equal(o.serviceAccountPrivateKeyFile, '/sa.key');
+  assert.equal(o.serviceAccountJwksUri, 'https://keys.example/jwks');
+  assert.equal(defaultServerOptions.clusterSigningDurationMs, 365 * 24 * 3_600_000);
+  assert.match(helpText(), /--cluster-signing-duration value\s+The longest lifetime .* \(default 8760h0m0s\)/);
 });

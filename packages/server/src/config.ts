@@ -66,6 +66,25 @@ export interface ServerOptions extends AuthenticationFlags, AuthorizationFlags {
    * disables one; unknown names are refused when the server starts.
    */
   readonly controllers: readonly string[];
+  // Identities: service account tokens, issuer discovery and the built-in signers (kube-controller-manager's flags).
+  /** `--service-account-private-key-file`: signs legacy token Secrets; '' means the service account signing key. */
+  readonly serviceAccountPrivateKeyFile: string;
+  /** `--service-account-jwks-uri`: the discovery document's `jwks_uri`; '' means this server's `/openid/v1/jwks`. */
+  readonly serviceAccountJwksUri: string;
+  /** `--cluster-signing-cert-file` / `--cluster-signing-key-file`: the CA of every built-in signer ('' = generated CA). */
+  readonly clusterSigningCertFile: string;
+  readonly clusterSigningKeyFile: string;
+  /** Per-signer CAs, each pair set together, instead of the one above. */
+  readonly clusterSigningKubeApiserverClientCertFile: string;
+  readonly clusterSigningKubeApiserverClientKeyFile: string;
+  readonly clusterSigningKubeletClientCertFile: string;
+  readonly clusterSigningKubeletClientKeyFile: string;
+  readonly clusterSigningKubeletServingCertFile: string;
+  readonly clusterSigningKubeletServingKeyFile: string;
+  readonly clusterSigningLegacyUnknownCertFile: string;
+  readonly clusterSigningLegacyUnknownKeyFile: string;
+  /** `--cluster-signing-duration`: the longest lifetime of an issued certificate. */
+  readonly clusterSigningDurationMs: number;
 }
 
 /** The defaults (kube-apiserver's where they exist). */
@@ -130,6 +149,19 @@ export const defaultServerOptions: ServerOptions = {
   leaderElectRenewDeadlineMs: 10_000,
   leaderElectRetryPeriodMs: 2_000,
   controllers: ['*'],
+  serviceAccountPrivateKeyFile: '',
+  serviceAccountJwksUri: '',
+  clusterSigningCertFile: '',
+  clusterSigningKeyFile: '',
+  clusterSigningKubeApiserverClientCertFile: '',
+  clusterSigningKubeApiserverClientKeyFile: '',
+  clusterSigningKubeletClientCertFile: '',
+  clusterSigningKubeletClientKeyFile: '',
+  clusterSigningKubeletServingCertFile: '',
+  clusterSigningKubeletServingKeyFile: '',
+  clusterSigningLegacyUnknownCertFile: '',
+  clusterSigningLegacyUnknownKeyFile: '',
+  clusterSigningDurationMs: 365 * 24 * 3_600_000,
 };
 
 /** Parses a Go duration (`300ms`, `5s`, `1m30s`, `1.5h`, `0`) into milliseconds. */
@@ -216,6 +248,19 @@ const flags: Record<string, FlagSpec> = {
   'leader-elect-renew-deadline': { kind: 'duration', key: 'leaderElectRenewDeadlineMs', help: 'How long the leader keeps trying to renew before it stops its controllers.' },
   'leader-elect-retry-period': { kind: 'duration', key: 'leaderElectRetryPeriodMs', help: 'Pause between attempts to acquire or renew the Lease.' },
   controllers: { kind: 'list', key: 'controllers', help: 'Controllers to enable: \'*\' enables every controller on by default, \'foo\' enables foo, \'-foo\' disables foo (kube-controller-manager\'s names).' },
+  'service-account-private-key-file': { kind: 'string', key: 'serviceAccountPrivateKeyFile', help: 'PEM private key signing the tokens of legacy service account token Secrets (default: the service account signing key); its public key must verify (--service-account-key-file).' },
+  'service-account-jwks-uri': { kind: 'string', key: 'serviceAccountJwksUri', help: 'https URL given as jwks_uri in /.well-known/openid-configuration (default: this server\'s /openid/v1/jwks).' },
+  'cluster-signing-cert-file': { kind: 'string', key: 'clusterSigningCertFile', help: 'PEM CA certificate of every built-in CSR signer (default: the generated CA).' },
+  'cluster-signing-key-file': { kind: 'string', key: 'clusterSigningKeyFile', help: 'PEM private key of --cluster-signing-cert-file.' },
+  'cluster-signing-kube-apiserver-client-cert-file': { kind: 'string', key: 'clusterSigningKubeApiserverClientCertFile', help: 'PEM CA certificate of the API client signer only.' },
+  'cluster-signing-kube-apiserver-client-key-file': { kind: 'string', key: 'clusterSigningKubeApiserverClientKeyFile', help: 'PEM private key of the API client signer only.' },
+  'cluster-signing-kubelet-client-cert-file': { kind: 'string', key: 'clusterSigningKubeletClientCertFile', help: 'PEM CA certificate of the API client node signer only.' },
+  'cluster-signing-kubelet-client-key-file': { kind: 'string', key: 'clusterSigningKubeletClientKeyFile', help: 'PEM private key of the API client node signer only.' },
+  'cluster-signing-kubelet-serving-cert-file': { kind: 'string', key: 'clusterSigningKubeletServingCertFile', help: 'PEM CA certificate of the node serving signer only.' },
+  'cluster-signing-kubelet-serving-key-file': { kind: 'string', key: 'clusterSigningKubeletServingKeyFile', help: 'PEM private key of the node serving signer only.' },
+  'cluster-signing-legacy-unknown-cert-file': { kind: 'string', key: 'clusterSigningLegacyUnknownCertFile', help: 'PEM CA certificate of the legacy unknown signer only.' },
+  'cluster-signing-legacy-unknown-key-file': { kind: 'string', key: 'clusterSigningLegacyUnknownKeyFile', help: 'PEM private key of the legacy unknown signer only.' },
+  'cluster-signing-duration': { kind: 'duration', key: 'clusterSigningDurationMs', help: 'The longest lifetime of certificates the built-in signers issue; a shorter spec.expirationSeconds wins.' },
   help: { kind: 'bool', key: 'help', help: 'Print this help.' },
 };
 

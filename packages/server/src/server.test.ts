@@ -81,7 +81,7 @@ test('sqlite storage: a second start reuses the data directory and certificates'
 test('an unknown controller fails the start, naming it', async (t) => {
   const dir = tempDir(t, 'server-');
   await assert.rejects(startServer({ dataDir: dir, securePort: 0, storage: 'memory', controllers: ['*', '-nosuch'], log: () => {} }),
-    /--controllers: "nosuch" is not in the list of known controllers \(namespace, garbagecollector, clusterrole-aggregation\)/);
+    /--controllers: "nosuch" is not in the list of known controllers \(namespace, garbagecollector, clusterrole-aggregation, serviceaccount, serviceaccount-token, root-ca-cert-publisher, csrsigning, csrapproving, csrcleaner, bootstrapsigner, tokencleaner\)/);
 });
 
 test('an unknown admission plugin fails the start', async (t) => {

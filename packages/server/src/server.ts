@@ -37,7 +37,7 @@ import { createServiceAllocator } from './registry/allocators/service-allocator.
 import { startServiceAllocationFeed } from './registry/allocators/service-allocation-feed.js';
 import { serviceStrategy } from './registry/resources/services.js';
 import { buildAuthentication } from './auth/authentication-setup.js';
-import type { Authorizer } from './auth/authz/authorizer.js';
+import type { Authorizer } from './request/authorizer.js';
 import { buildAuthorization } from './auth/authz/authorization-setup.js';
 import { rbacAuthorizer } from './auth/authz/rbac/rbac-authorizer.js';
 import { registryRoleGetter, startRbacPolicySource } from './auth/authz/rbac/policy-source.js';
@@ -56,6 +56,9 @@ import type { ServiceAccountTokenIssuer } from './auth/serviceaccount/token-issu
 import { selfSubjectReview } from './auth/reviews/self-subject-review.js';
 import { tokenReview } from './auth/reviews/token-review.js';
 import { virtualKey } from './registry/virtual-resource.js';
+import type { Clock } from './controllers/kit/clock.js';
+import { identitySetup } from './identity-setup.js';
+import { startClusterInfo, type ClusterInfo } from './controllers/cluster-info.js';
 
 /** Options of {@link startServer}: the flags, each optional (defaults as the flags'). */
 export type StartServerOptions = Partial<ServerOptions> & {
@@ -65,6 +68,8 @@ export type StartServerOptions = Partial<ServerOptions> & {
   readonly compactionWindowMs?: number;
   /** Period of watch BOOKMARK events (default 1 minute, kube's). */
   readonly bookmarkIntervalMs?: number;
+  /** The time of the time-driven controllers (cleaners, token expiry, signing); tests step a fake one. */
+  readonly clock?: Clock;
 };
 
 /** A running server: where it serves, the admin credentials, and how long it took to start. */
@@ -235,10 +240,14 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     // One authorizer for the filters, the handlers (an apply that creates asks it about `create` too) and reviews.
     const authorizer: Authorizer = authz.value.authorizer;
     writeGuard = createRbacWriteGuard({ resolver: rbac.resolver, authorizer: () => authorizer, names, getRole: registryRoleGetter(registry, names) });
+    const identity = await identitySetup(o, { names, dataDir, registry, authentication: authn.value, authorizer, log: (m) => log(m) });
+    if (!identity.ok) throw new Error(identity.error);
+    identity.value.initializeAdmission(admission.value.plugins);
     let controllersStarted = false;
     // Only etcd can be shared by several replicas; an embedded store has one server, so nothing to elect there.
     const controllers = await startControllers({
       registry, names, controllers: enabledControllers.value, log: (m) => log(m),
+      config: { ...identity.value.controllerConfig, ...(options.clock === undefined ? {} : { clock: options.clock }) },
       ...(etcd !== undefined && o.leaderElect
         ? {
           leaderElection: {
@@ -268,6 +277,12 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       v3: (gv) => openapiV3Document(catalog, gv, served()),
     };
 
+    // The cluster-info bootstrap needs the URL the listener gets; its readyz check stands in until then.
+    let clusterInfo: ClusterInfo | undefined;
+    const clusterInfoCheck = {
+      name: 'poststarthook/bootstrap-cluster-info',
+      check: async (): Promise<string | undefined> => (clusterInfo === undefined ? 'not started' : clusterInfo.checks[0]!.check()),
+    };
     const api = await startApiServer({
       dataDir,
       bindAddress: o.bindAddress,
@@ -290,9 +305,16 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       authentication: (generatedCaPem) => authn.value.forServer(generatedCaPem),
       resources: () => registry.all(),
       openapi,
-      checks: [storageCheck(backend), ...controllers.checks],
+      checks: [storageCheck(backend), ...controllers.checks, clusterInfoCheck],
+      ...(identity.value.issuerDiscovery === undefined ? {} : { issuerDiscovery: identity.value.issuerDiscovery }),
       readyChecks: [informerSyncCheck(backend, registry.store.caches, { controllersStarted: () => controllersStarted }), policy.health],
       log,
+    });
+    clusterInfo = startClusterInfo(registry, names, { server: api.url, caPem: api.ca, log: (m) => log(m) });
+    const startedClusterInfo = clusterInfo;
+    cleanups.push(async () => {
+      startedClusterInfo.stop();
+      await startedClusterInfo.done;
     });
     let closing: Promise<void> | undefined;
     return {

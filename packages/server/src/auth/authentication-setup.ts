@@ -19,10 +19,10 @@ import { oidcAuthenticator, validateOidcOptions, type OidcAuthenticator } from '
 import { requestHeaderAuthenticator, type RequestHeaderAuthenticator } from './authn/request-header.js';
 import { serviceAccountAuthenticator } from './authn/service-account.js';
 import { loadStaticTokenFile } from './authn/static-token.js';
-import { loadWebhookConnection } from './authn/webhook-kubeconfig.js';
+import { loadWebhookConnection } from '../outbound/webhook-connection.js';
 import { parseWebhookVersion, webhookTokenAuthenticator } from './authn/webhook-token.js';
 import { x509Authenticator } from './authn/x509.js';
-import { ensureSigningKey, loadVerificationKeys, verificationKey } from './serviceaccount/keys.js';
+import { ensureSigningKey, loadVerificationKeys, verificationKey, type VerificationKey } from './serviceaccount/keys.js';
 import { serviceAccountTokenIssuer, type ServiceAccountTokenIssuer } from './serviceaccount/token-issuer.js';
 
 /**
@@ -92,6 +92,8 @@ export interface Authentication {
   readonly apiAudiences: readonly string[];
   /** Issues service account tokens with the signing key and the first issuer. */
   readonly tokenIssuer: ServiceAccountTokenIssuer;
+  /** Every key that verifies service account tokens (the issuer discovery key set). */
+  readonly serviceAccountKeys: readonly VerificationKey[];
   readonly anonymous: boolean;
   /** The request side; the generated CA (PEM) is always a client CA. */
   forServer(generatedCaPem: string): RequestAuthentication;
@@ -209,6 +211,7 @@ export async function buildAuthentication(flags: AuthenticationFlags, deps: Auth
       tokens: tokenUnion,
       apiAudiences,
       tokenIssuer,
+      serviceAccountKeys: allKeys,
       anonymous,
       forServer(generatedCaPem) {
         const userCas = unionCaBundle([staticCaBundle(generatedCaPem), ...(clientCaFile ? [clientCaFile] : [])]);

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { namesFor } from '@svc-apiserver/api';
-import type { AuthorizationAttributes, Authorizer } from './authz/authorizer.js';
+import type { AuthorizationAttributes, Authorizer } from '../request/authorizer.js';
 import { impersonate } from './impersonation.js';
 import type { UserInfo } from '../request/user-info.js';
 

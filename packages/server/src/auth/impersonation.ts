@@ -10,7 +10,7 @@ import type { RequestInfo } from '../request/request-info.js';
 import type { AuthenticationRequest } from './authn/authenticator.js';
 import { headerNames, headerValues } from './authn/authenticator.js';
 import { decodeExtraKey } from './authn/request-header.js';
-import type { Authorizer } from './authz/authorizer.js';
+import type { Authorizer } from '../request/authorizer.js';
 import { parseServiceAccountUsername, serviceAccountGroups } from './serviceaccount/claims.js';
 import type { UserInfo } from '../request/user-info.js';
 

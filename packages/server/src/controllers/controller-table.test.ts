@@ -5,14 +5,33 @@ import { controllerTable, selectControllers } from './controller-table.js';
 import { startControllers } from './index.js';
 
 test('the table is keyed by kube-controller-manager names; * enables those on by default', () => {
-  assert.deepEqual(Object.keys(controllerTable), ['namespace', 'garbagecollector', 'clusterrole-aggregation']);
-  assert.deepEqual(selectControllers(['*']), { ok: true, value: ['namespace', 'garbagecollector', 'clusterrole-aggregation'] });
-  assert.equal(selectControllers(['tokencleaner']).ok, false, 'a controller this server does not have yet is unknown');
+  assert.deepEqual(Object.keys(controllerTable), [
+    'namespace', 'garbagecollector', 'clusterrole-aggregation', 'serviceaccount', 'serviceaccount-token', 'root-ca-cert-publisher',
+    'csrsigning', 'csrapproving', 'csrcleaner', 'bootstrapsigner', 'tokencleaner',
+  ]);
+  assert.deepEqual(selectControllers(['*']), {
+    ok: true,
+    value: [
+      'namespace', 'garbagecollector', 'clusterrole-aggregation', 'serviceaccount', 'serviceaccount-token', 'root-ca-cert-publisher',
+      'csrsigning', 'csrapproving', 'csrcleaner',
+    ],
+  });
+  assert.deepEqual(selectControllers(['*', 'bootstrapsigner', 'tokencleaner', '-csrcleaner']), {
+    ok: true,
+    value: [
+      'namespace', 'garbagecollector', 'clusterrole-aggregation', 'serviceaccount', 'serviceaccount-token', 'root-ca-cert-publisher',
+      'csrsigning', 'csrapproving', 'bootstrapsigner', 'tokencleaner',
+    ],
+  });
+  assert.equal(selectControllers(['nodeipam']).ok, false, 'a controller this server does not have is unknown');
 });
 
 test('--controllers: only the enabled controllers run; post-start hooks always do', async () => {
   const selected = selectControllers(['*', '-garbagecollector']);
-  assert.deepEqual(selected, { ok: true, value: ['namespace', 'clusterrole-aggregation'] });
+  assert.deepEqual(selected, {
+    ok: true,
+    value: ['namespace', 'clusterrole-aggregation', 'serviceaccount', 'serviceaccount-token', 'root-ca-cert-publisher', 'csrsigning', 'csrapproving', 'csrcleaner'],
+  });
   const { registry, names } = await testRegistry([]);
   const controllers = await startControllers({ registry, names, retryMs: 20, controllers: selected.ok ? selected.value : [] });
   try {
@@ -21,6 +40,28 @@ test('--controllers: only the enabled controllers run; post-start hooks always d
     assert.ok(checks.includes('clusterrole-aggregation'));
     assert.ok(!checks.includes('garbage-collector'), 'the garbage collector is not running');
     assert.ok(checks.includes('poststarthook/start-system-namespaces-controller'));
+  } finally {
+    await controllers.stop();
+  }
+});
+
+test('a controller without the settings it needs is skipped with its reason logged', async () => {
+  const { registry, names } = await testRegistry([]);
+  const logged: string[] = [];
+  const controllers = await startControllers({
+    registry, names, retryMs: 20, controllers: ['serviceaccount', 'serviceaccount-token', 'root-ca-cert-publisher', 'csrsigning', 'csrapproving'],
+    log: (m) => logged.push(m),
+  });
+  try {
+    const checks = controllers.checks.map((c) => c.name);
+    assert.ok(checks.includes('serviceaccount'));
+    for (const name of ['serviceaccount-token', 'root-ca-cert-publisher', 'csrsigning', 'csrapproving']) assert.ok(!checks.includes(name), name);
+    assert.deepEqual(logged.filter((m) => m.startsWith('controller ')), [
+      'controller serviceaccount-token not started: no service account private key',
+      'controller root-ca-cert-publisher not started: no root CA',
+      'controller csrsigning not started: no signing CA',
+      'controller csrapproving not started: no authorizer',
+    ]);
   } finally {
     await controllers.stop();
   }

@@ -7,8 +7,9 @@
 import type { Names } from '@svc-apiserver/api';
 import type { HealthCheck } from '../health/health-check.js';
 import type { Registry } from '../registry/registry.js';
-import { controllerTable, defaultControllers, type ControllerName } from './controller-table.js';
+import { controllerTable, defaultControllers, type ControllerEntry, type ControllerName } from './controller-table.js';
 import type { ControllerContext } from './kit/controller.js';
+import type { ControllerConfig } from './kit/controller-config.js';
 import { createInformerFactory } from './kit/informer-factory.js';
 import { startLeaderElection } from './leader-election.js';
 import { startRbacBootstrap } from './rbac-bootstrap.js';
@@ -24,6 +25,8 @@ export interface ControllerOptions {
   readonly retryMs?: number;
   /** Where the controllers log failed syncs. */
   readonly log?: (message: string) => void;
+  /** Settings of individual controllers (keys, CAs, the authorizer, a clock). */
+  readonly config?: ControllerConfig;
   /**
    * Run the controllers only while this replica holds the controller Lease
    * (kube-controller-manager `--leader-elect`). The system namespace bootstrap runs on every replica: its creates
@@ -55,8 +58,15 @@ export async function startControllers(options: ControllerOptions): Promise<Cont
     const informers = createInformerFactory(options.registry, { retryMs });
     const context: ControllerContext = {
       registry: options.registry, names: options.names, informers, retryMs, ...(options.log === undefined ? {} : { log: options.log }),
+      ...(options.config === undefined ? {} : { config: options.config }),
     };
-    const running = (options.controllers ?? defaultControllers).map((name) => controllerTable[name].start(context));
+    const running = (options.controllers ?? defaultControllers).flatMap((name) => {
+      const entry: ControllerEntry = controllerTable[name];
+      const skipped = entry.skipReason?.(context);
+      if (skipped === undefined) return [entry.start(context)];
+      options.log?.(`controller ${name} not started: ${skipped}`);
+      return [];
+    });
     return {
       checks: running.flatMap((c) => c.checks),
       async stop() {

@@ -22,7 +22,7 @@ const subjects = [{ kind: 'User', name: 'alice', apiGroup: names.group('rbac.aut
 const roleRef = (kind: string) => ({ apiGroup: names.group('rbac.authorization'), kind, name: 'r' });
 const plSpec = { type: 'Limited', limited: { limitResponse: { type: 'Reject' } } };
 const webhook = (name: string) => ({ name, clientConfig: { url: 'https://example.com/hook' }, sideEffects: 'None', admissionReviewVersions: ['v1'] });
-const csrRequest = 'LS0tLS1CRUdJTiBDRVJUSUZJQ0FURSBSRVFVRVNULS0tLS0KTUlJQ1ZEQ0NBVHdDQVFBd0R6RU5NQXNHQTFVRUF3d0VkR1Z6ZERDQ0FTSXdEUVlKS29aSWh2Y05BUUVCQlFBRApnZ0VQQURDQ0FRb0NnZ0VCQU1ZS2h6TWJ6M3R2Q2ZaZmJOZDBvRzNSQnE0SXBZR1V2Q3AxTEhTZzBJV2pZWHRPCi0tLS0tRU5EIENFUlRJRklDQVRFIFJFUVVFU1QtLS0tLQo=';
+const csrRequest = 'LS0tLS1CRUdJTiBDRVJUSUZJQ0FURSBSRVFVRVNULS0tLS0KTUlIS01IRUNBUUF3RHpFTk1Bc0dBMVVFQXd3RWRHVnpkREJaTUJNR0J5cUdTTTQ5QWdFR0NDcUdTTTQ5QXdFSApBMElBQkF4eWxDc3A0SXNxdWo0RmVLOTUvc3FTVU9yRmtpTENNK1FJQVp1Q3N3NWJFSDNobTN4VEYweDIvRnN0CjRDUVRFaWlqNXlsdkowZFA5MWtZeFVuNG1iNmdBREFLQmdncWhrak9QUVFEQWdOSkFEQkdBaUVBa1ZtWG4vOUMKZUp1UG5MYWNibGt0ekxYUjFLZmNQaVg2emc1ZEp0TG1MK1FDSVFEa2UybU9YU2drN2VGaXg2M0liY01mV0J3Nwo4NHV4MWlyZkVJRThYUVFCRVE9PQotLS0tLUVORCBDRVJUSUZJQ0FURSBSRVFVRVNULS0tLS0K';
 
 /** The body of one object per kind beyond metadata (by `<groupKey>/<kind>`); kinds absent need nothing more. */
 const bodies: Record<string, Record<string, unknown>> = {

@@ -10,6 +10,7 @@ import { call, createNamespace } from './http.js';
 import { kubectlsOrSkip, runKubectl } from '@svc-apiserver/testing/kubectl';
 import { startServerProcess, type ServerProcess } from './server-process.js';
 import { tempDir } from '@svc-apiserver/testing/temp-dir';
+import { testCertificateRequest } from '../pki/test-requests.js';
 
 const names = namesFor('svc');
 const ns = 'subres';
@@ -108,15 +109,16 @@ test('token request: the issued token authenticates as the service account', asy
 
 test('CSR approval: approved through the approval subresource only', async () => {
   const path = `/apis/${names.group('certificates')}/v1/certificatesigningrequests`;
+  const { requestPem } = await testCertificateRequest({ commonName: 'csr-1' });
   const csr = { apiVersion: `${names.group('certificates')}/v1`, kind: 'CertificateSigningRequest', metadata: { name: 'csr-1' },
-    spec: { request: Buffer.from('request').toString('base64'), signerName: 'example.com/signer', usages: ['client auth'] } };
+    spec: { request: Buffer.from(requestPem).toString('base64'), signerName: 'example.com/signer', usages: ['client auth'] } };
   const created = await call(server.client, 'POST', path, csr);
   assert.equal(created.status, 201, created.text);
   const approvedCondition = { type: 'Approved', status: 'True', reason: 'E2E', message: 'approved by test' };
   const viaStatus = await call(server.client, 'PUT', `${path}/csr-1/status`, { ...created.body, status: { conditions: [approvedCondition] } });
-  assert.equal(viaStatus.status, 200, viaStatus.text);
-  assert.equal(viaStatus.body.status?.conditions, undefined);
-  const approved = await call(server.client, 'PUT', `${path}/csr-1/approval`, { ...viaStatus.body, status: { conditions: [approvedCondition] } });
+  assert.equal(viaStatus.status, 422, viaStatus.text);
+  assert.match(viaStatus.body.message, /updates may not add a condition of type "Approved"/);
+  const approved = await call(server.client, 'PUT', `${path}/csr-1/approval`, { ...created.body, status: { conditions: [approvedCondition] } });
   assert.equal(approved.status, 200, approved.text);
   assert.equal(approved.body.status.conditions[0].type, 'Approved');
   assert.ok(approved.body.status.conditions[0].lastUpdateTime);
@@ -162,8 +164,9 @@ if (kubectl !== undefined) {
       const token = await runKubectl(bin, k8s.kubeconfigPath, home, ['create', 'token', 'robot', '-n', 'default', '--duration=15m']);
       assert.equal(token.code, 0, `${token.stderr}${token.stdout}`);
       assert.equal(token.stdout.trim().split('.').length, 3);
+      const { requestPem } = await testCertificateRequest({ commonName: 'csr-k' });
       const csr = { apiVersion: 'certificates.k8s.io/v1', kind: 'CertificateSigningRequest', metadata: { name: 'csr-k' },
-        spec: { request: Buffer.from('request').toString('base64'), signerName: 'example.com/signer', usages: ['client auth'] } };
+        spec: { request: Buffer.from(requestPem).toString('base64'), signerName: 'example.com/signer', usages: ['client auth'] } };
       assert.equal((await call(k8s.client, 'POST', '/apis/certificates.k8s.io/v1/certificatesigningrequests', csr)).status, 201);
       const approve = await runKubectl(bin, k8s.kubeconfigPath, home, ['certificate', 'approve', 'csr-k']);
       assert.equal(approve.code, 0, `${approve.stderr}${approve.stdout}`);

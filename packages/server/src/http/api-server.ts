@@ -17,7 +17,7 @@ import { kubeconfigYaml } from '../pki/kubeconfig.js';
 import { authenticatorUnion } from '../auth/authn/authenticator.js';
 import { x509Authenticator } from '../auth/authn/x509.js';
 import { alwaysAllow } from '../auth/authz/always-allow.js';
-import type { Authorizer } from '../auth/authz/authorizer.js';
+import type { Authorizer } from '../request/authorizer.js';
 import { authorizerUnion } from '../auth/authz/authorizer-union.js';
 import type { RequestContext } from './context.js';
 import { buildChain } from './filters/chain.js';
@@ -31,6 +31,7 @@ import { authorization } from './filters/authorization.js';
 import { nonResourceRouter } from './routes/non-resource-router.js';
 import type { OpenApiSource } from './routes/openapi.js';
 import { startHttpsServer } from './https-server.js';
+import type { IssuerDiscovery } from '../auth/serviceaccount/issuer-discovery.js';
 
 /** File name of the admin kubeconfig in the data directory. */
 export const adminKubeconfigFile = 'admin.kubeconfig';
@@ -65,6 +66,8 @@ export interface ApiServerOptions {
    * Default: allow everything (kube-apiserver's AlwaysAllow mode).
    */
   readonly authorizer?: Authorizer;
+  /** The service account issuer discovery documents, given this server's `host:port`; undefined serves none. */
+  readonly issuerDiscovery?: (serverAddress: string) => IssuerDiscovery | undefined;
 }
 
 /** A running HTTP side. */
@@ -121,6 +124,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
     ...(options.openapi ? { openapi: options.openapi } : {}),
     health: endpoints,
     serverAddress: () => `${clientHost(options.bindAddress)}:${port}`,
+    ...(options.issuerDiscovery === undefined ? {} : { issuerDiscovery: () => options.issuerDiscovery?.(`${clientHost(options.bindAddress)}:${port}`) }),
   });
   const authn = options.authentication?.(pki.ca.certPem);
   const authorizer = options.authorizer ?? authorizerUnion([alwaysAllow()]);

@@ -28,3 +28,19 @@ export function kubeconfigYaml(input: KubeconfigInput): string {
     preferences: {},
   }, { lineWidth: 0 });
 }
+
+/**
+ * The `kubeconfig` of the `cluster-info` ConfigMap (as kubeadm writes it): one unnamed cluster with this server's
+ * URL and CA, no users, no contexts — what a joining client trusts once a bootstrap token signature verifies.
+ */
+export function clusterInfoKubeconfigYaml(server: string, caPem: string): string {
+  return stringify({
+    apiVersion: 'v1',
+    clusters: [{ cluster: { 'certificate-authority-data': b64(caPem), server }, name: '' }],
+    contexts: null,
+    'current-context': '',
+    kind: 'Config',
+    preferences: {},
+    users: null,
+  }, { lineWidth: 0 });
+}

@@ -3,6 +3,7 @@
  * this shape: PrepareForCreate clears status, PrepareForUpdate keeps status, the status strategy keeps the rest).
  */
 import type { FieldError, KubeObject } from '@svc-apiserver/api';
+import type { UserInfo } from '../request/user-info.js';
 import type { NameRule } from '../meta/name-rules.js';
 import type { Strategy, SubresourceStrategy } from './strategy.js';
 
@@ -18,7 +19,7 @@ export interface StrategyOptions {
   readonly returnDeletedObject?: boolean;
   readonly allowCreateOnUpdate?: boolean;
   readonly allowUnconditionalUpdate?: boolean;
-  readonly prepareForCreate?: (object: KubeObject) => void;
+  readonly prepareForCreate?: (object: KubeObject, user?: UserInfo) => void;
   readonly prepareForUpdate?: (object: KubeObject, old: KubeObject) => void;
   readonly validate?: (object: KubeObject) => FieldError[];
   readonly validateUpdate?: (object: KubeObject, old: KubeObject) => FieldError[];
@@ -62,9 +63,9 @@ export function defineStrategy(options: StrategyOptions = {}): Strategy {
     nameRule: options.nameRule ?? 'dns1123Subdomain',
     tracksGeneration: options.tracksGeneration ?? false,
     returnDeletedObject: options.returnDeletedObject ?? false,
-    prepareForCreate(object) {
+    prepareForCreate(object, user) {
       if (clearStatus) delete object.status;
-      options.prepareForCreate?.(object);
+      options.prepareForCreate?.(object, user);
     },
     prepareForUpdate(object, old) {
       if (hasStatus) keepField(object, old, 'status');

@@ -10,6 +10,7 @@ import { createAdmissionChain } from '../admission/chain.js';
 import { loadCatalog } from '../schema/load-catalog.js';
 import { openMemoryBackend } from '../storage/memory/memory-backend.js';
 import { createRegistry } from './registry.js';
+import { seededRandom } from '../testing/seeded-random.js';
 import type { ResourceDef } from './resource-def.js';
 import { selectEverything } from './selection.js';
 import type { Store } from './store.js';
@@ -17,17 +18,7 @@ import type { Store } from './store.js';
 const names = namesFor('svc');
 const catalog = loadCatalog(names);
 
-/** mulberry32: a small seeded generator, so a failing seed can be replayed. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const rng = seededRandom;
 
 const pause = () => new Promise<void>((r) => setImmediate(r));
 

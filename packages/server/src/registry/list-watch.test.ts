@@ -3,6 +3,7 @@ import { test } from 'node:test';
 import type { KubeList, KubeObject, Status, WatchEvent } from '@svc-apiserver/api';
 import { namesFor } from '@svc-apiserver/api';
 import { createAdmissionChain } from '../admission/chain.js';
+import { identityAdmissionPlugins } from '../admission/plugins/identity-plugins.js';
 import { fakeContext, type FakeRequest, type FakeResponse } from '../testing/fake-context.js';
 import { resourceHandler } from '../http/handlers/resource-handler.js';
 import { loadCatalog } from '../schema/load-catalog.js';
@@ -16,7 +17,8 @@ const catalog = loadCatalog(names);
 /** A registry over memory with fast waits, and a caller. */
 async function setup(store: StoreOptions = {}) {
   const backend = openMemoryBackend();
-  const admission = createAdmissionChain({ names });
+  // Pods are created here without service accounts or a server to read them: the ServiceAccount plugin is left out.
+  const admission = createAdmissionChain({ names, disable: identityAdmissionPlugins });
   if (!admission.ok) throw new Error('admission');
   const registry = createRegistry({ backend, catalog, names, admission: admission.value, store: { tooLargeWaitMs: 200, ...store } });
   const handle = resourceHandler(registry);

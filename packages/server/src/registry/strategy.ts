@@ -39,8 +39,11 @@ export interface Strategy {
   readonly tracksGeneration: boolean;
   /** A delete that removes the object answers with the object (kube's ReturnDeletedObject), else a Success Status. */
   readonly returnDeletedObject: boolean;
-  /** Clears what a client may not set on create (e.g. status when a status subresource exists). */
-  prepareForCreate(object: KubeObject): void;
+  /**
+   * Clears what a client may not set on create (e.g. status when a status subresource exists); `user` is the
+   * requester (kube's PrepareForCreate reads it from the request context: CertificateSigningRequests record it).
+   */
+  prepareForCreate(object: KubeObject, user?: UserInfo): void;
   /** Keeps what a main-resource update may not change (e.g. status). */
   prepareForUpdate(object: KubeObject, old: KubeObject): void;
   /** Type-specific validation on create. */

@@ -7,7 +7,7 @@
 import { createLocalJWKSet, decodeJwt, jwtVerify, type JSONWebKeySet, type JWTPayload } from 'jose';
 import { fail, ok, type Result } from '@svc-apiserver/api';
 import type { AuthenticationResult, TokenAuthenticator } from './authenticator.js';
-import { httpsGetJson } from './https-fetch.js';
+import { httpsGetJson } from '../../outbound/https-request.js';
 
 /** The `--oidc-*` settings. */
 export interface OidcOptions {

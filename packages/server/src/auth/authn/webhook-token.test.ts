@@ -8,7 +8,7 @@ import { startTokenWebhook, testTls, type WebhookAnswer } from '../../testing/au
 import { bearerTokenAuthenticator } from './bearer-token.js';
 import { tokenAuthenticatorUnion } from './authenticator.js';
 import { bearer, malformedTokens, runAuthenticatorSuite } from './authenticator-suite.js';
-import { loadWebhookConnection } from './webhook-kubeconfig.js';
+import { loadWebhookConnection } from '../../outbound/webhook-connection.js';
 import { parseWebhookVersion, webhookTokenAuthenticator } from './webhook-token.js';
 
 const names = namesFor('svc');

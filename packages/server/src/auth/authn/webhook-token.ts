@@ -8,8 +8,8 @@ import { createHash } from 'node:crypto';
 import type { Names } from '@svc-apiserver/api';
 import type { AuthenticationResult, TokenAuthenticator } from './authenticator.js';
 import { intersectAudiences } from './authenticator.js';
-import { httpsRequest } from './https-fetch.js';
-import type { WebhookConnection } from './webhook-kubeconfig.js';
+import { httpsRequest } from '../../outbound/https-request.js';
+import type { WebhookConnection } from '../../outbound/webhook-connection.js';
 
 /** Options of {@link webhookTokenAuthenticator}. */
 export interface WebhookTokenOptions {

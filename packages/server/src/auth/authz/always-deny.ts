@@ -3,7 +3,7 @@
  * kube-apiserver it answers no opinion with the reason "Everything is forbidden.", not an explicit deny: alone it
  * forbids every request (no opinion from all is a 403), but a later mode can still allow.
  */
-import type { Authorizer, RulesResult } from './authorizer.js';
+import type { Authorizer, RulesResult } from '../../request/authorizer.js';
 
 const nothing: RulesResult = { resourceRules: [], nonResourceRules: [], incomplete: false };
 

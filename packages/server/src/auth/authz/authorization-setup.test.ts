@@ -11,7 +11,7 @@ import { buildAuthentication } from '../authentication-setup.js';
 import type { UserInfo } from '../../request/user-info.js';
 import { startAuthorizationWebhook, type TestAuthorizationWebhook } from '../../testing/authorization-webhook-fixture.js';
 import { buildAuthorization, type AuthorizationDeps } from './authorization-setup.js';
-import type { AuthorizationAttributes, Authorizer } from './authorizer.js';
+import type { AuthorizationAttributes, Authorizer } from '../../request/authorizer.js';
 
 const names = namesFor('svc');
 const dev: UserInfo = { username: 'dev', groups: ['system:authenticated'] };

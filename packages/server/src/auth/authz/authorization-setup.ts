@@ -4,11 +4,11 @@
  * `--authorization-mode` in order, as one union where the first allow or deny wins.
  */
 import { fail, ok, type Names, type Result } from '@svc-apiserver/api';
-import { loadWebhookConnection } from '../authn/webhook-kubeconfig.js';
+import { loadWebhookConnection } from '../../outbound/webhook-connection.js';
 import { alwaysAllow } from './always-allow.js';
 import { alwaysDeny } from './always-deny.js';
 import { parseAuthorizationWebhookVersion, validateAuthorizationModes, type AuthorizationMode } from './authorization-modes.js';
-import type { Authorizer } from './authorizer.js';
+import type { Authorizer } from '../../request/authorizer.js';
 import { authorizerUnion } from './authorizer-union.js';
 import { privilegedGroups } from './privileged-groups.js';
 import { webhookAuthorizer, type WebhookRetry } from './webhook-authorizer.js';

@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { RequestInfo } from '../../request/request-info.js';
 import type { UserInfo } from '../../request/user-info.js';
-import type { Authorizer, AuthorizationDecision } from './authorizer.js';
+import type { Authorizer, AuthorizationDecision } from '../../request/authorizer.js';
 
 /** One permission the authorizer under test must be set up to grant. */
 export interface SuiteGrant {

@@ -5,7 +5,7 @@ import type { UserInfo } from '../../request/user-info.js';
 import { aggregateErrors } from './aggregate-errors.js';
 import { alwaysAllow } from './always-allow.js';
 import { alwaysDeny } from './always-deny.js';
-import type { AuthorizationDecision, Authorizer, RulesResult } from './authorizer.js';
+import type { AuthorizationDecision, Authorizer, RulesResult } from '../../request/authorizer.js';
 import { authorizerUnion } from './authorizer-union.js';
 import { privilegedGroups } from './privileged-groups.js';
 

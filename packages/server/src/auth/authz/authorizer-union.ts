@@ -5,7 +5,7 @@
  */
 import type { UserInfo } from '../../request/user-info.js';
 import { aggregateErrors } from './aggregate-errors.js';
-import type { AuthorizationDecision, Authorizer, NonResourceRuleInfo, ResourceRuleInfo, RulesResult } from './authorizer.js';
+import type { AuthorizationDecision, Authorizer, NonResourceRuleInfo, ResourceRuleInfo, RulesResult } from '../../request/authorizer.js';
 
 /**
  * The union of `authorizers`, in order. Its `rulesFor` concatenates the rules of the members; the result is

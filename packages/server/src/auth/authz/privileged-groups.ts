@@ -2,7 +2,7 @@
  * The privileged groups authorizer (k8s.io/apiserver's authorizerfactory.NewPrivilegedGroups), placed before every
  * mode by kube-apiserver with `system:masters`: members of these groups may do anything, whatever the modes say.
  */
-import type { Authorizer, RulesResult } from './authorizer.js';
+import type { Authorizer, RulesResult } from '../../request/authorizer.js';
 
 /** The group kube-apiserver always allows (user.SystemPrivilegedGroup). */
 export const systemPrivilegedGroup = 'system:masters';

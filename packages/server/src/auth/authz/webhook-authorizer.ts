@@ -8,9 +8,9 @@
  * reviews are incomplete with kube's "webhook authorizer does not support user rule resolution".
  */
 import { fail, ok, type Names, type Result } from '@svc-apiserver/api';
-import { httpsRequest } from '../authn/https-fetch.js';
-import type { WebhookConnection } from '../authn/webhook-kubeconfig.js';
-import type { AuthorizationAttributes, AuthorizationDecision, Authorizer } from './authorizer.js';
+import { httpsRequest } from '../../outbound/https-request.js';
+import type { WebhookConnection } from '../../outbound/webhook-connection.js';
+import type { AuthorizationAttributes, AuthorizationDecision, Authorizer } from '../../request/authorizer.js';
 
 /** Retries of a failed call: `attempts` in all, waiting `initialDelayMs`, then twice as long each time. */
 export interface WebhookRetry {

@@ -7,7 +7,7 @@
 import { apiVersionOf, fieldError, invalid, type FieldError, type KubeObject, type Status } from '@svc-apiserver/api';
 import type { RequestInfo } from '../../request/request-info.js';
 import type { ResourceDef } from '../../registry/resource-def.js';
-import type { AuthorizationDecision } from '../authz/authorizer.js';
+import type { AuthorizationDecision } from '../../request/authorizer.js';
 import type { UserInfo } from '../../request/user-info.js';
 
 type Json = Record<string, unknown>;

@@ -14,7 +14,7 @@ import { virtualKey } from '../../registry/virtual-resource.js';
 import { createRegistry } from '../../registry/registry.js';
 import { loadCatalog } from '../../schema/load-catalog.js';
 import { openMemoryBackend } from '../../storage/memory/memory-backend.js';
-import type { Authorizer } from '../authz/authorizer.js';
+import type { Authorizer } from '../../request/authorizer.js';
 import { localSubjectAccessReview } from './local-subject-access-review.js';
 import { selfSubjectAccessReview } from './self-subject-access-review.js';
 import { selfSubjectRulesReview } from './self-subject-rules-review.js';

@@ -8,7 +8,7 @@ import { virtualKey } from '../../registry/virtual-resource.js';
 import { createRegistry } from '../../registry/registry.js';
 import { loadCatalog } from '../../schema/load-catalog.js';
 import { openMemoryBackend } from '../../storage/memory/memory-backend.js';
-import type { AuthorizationAttributes, AuthorizationDecision, Authorizer, RulesResult } from '../authz/authorizer.js';
+import type { AuthorizationAttributes, AuthorizationDecision, Authorizer, RulesResult } from '../../request/authorizer.js';
 import type { UserInfo } from '../../request/user-info.js';
 import { localSubjectAccessReview } from './local-subject-access-review.js';
 import { selfSubjectAccessReview } from './self-subject-access-review.js';

@@ -7,7 +7,7 @@
  */
 import { badRequest, fail, fieldError, ok, type FieldError } from '@svc-apiserver/api';
 import type { VirtualCreate } from '../../registry/virtual-resource.js';
-import type { Authorizer } from '../authz/authorizer.js';
+import type { Authorizer } from '../../request/authorizer.js';
 import {
   accessReviewStatus, echoedSpec, invalidReview, readAccessReviewSpec, record, requestInfoFromSpec, reviewAnswer,
   userFromSpec, validateAccessReviewSpec, validateReviewMetadata,

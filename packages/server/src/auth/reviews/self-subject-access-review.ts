@@ -6,7 +6,7 @@
  */
 import { fail, ok } from '@svc-apiserver/api';
 import type { VirtualCreate } from '../../registry/virtual-resource.js';
-import type { Authorizer } from '../authz/authorizer.js';
+import type { Authorizer } from '../../request/authorizer.js';
 import {
   accessReviewStatus, echoedSpec, invalidReview, readAccessReviewSpec, requestInfoFromSpec, reviewAnswer,
   validateAccessReviewSpec, validateReviewMetadata,

@@ -6,7 +6,7 @@
  */
 import { badRequest, fail, ok } from '@svc-apiserver/api';
 import type { VirtualCreate } from '../../registry/virtual-resource.js';
-import type { Authorizer, NonResourceRuleInfo, ResourceRuleInfo, RulesResult } from '../authz/authorizer.js';
+import type { Authorizer, NonResourceRuleInfo, ResourceRuleInfo, RulesResult } from '../../request/authorizer.js';
 import { record, reviewAnswer } from './access-review-attributes.js';
 
 /** ResourceRule as authorization/v1 encodes it (empty lists but `verbs` left out). */

@@ -10,6 +10,7 @@ import type { Names } from '@svc-apiserver/api';
 import type { HealthCheck } from '../../health/health-check.js';
 import type { Informer, InformerListener } from '../../registry/informer.js';
 import type { Registry } from '../../registry/registry.js';
+import type { ControllerConfig } from './controller-config.js';
 import { createInformerFactory, type InformerFactory } from './informer-factory.js';
 import type { WorkQueue } from './work-queue.js';
 
@@ -35,6 +36,8 @@ export interface ControllerContext {
   /** Pause before a failed informer watch starts again, and of the controllers' waits on unfinished work (default 1 s). */
   readonly retryMs?: number;
   readonly log?: (message: string) => void;
+  /** Settings of the controllers that need more than the registry. */
+  readonly config?: ControllerConfig;
 }
 
 /** One queue and the sync its workers run. */

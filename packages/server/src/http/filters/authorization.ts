@@ -3,7 +3,7 @@
  * allow is 403 Forbidden with kube-apiserver's message form.
  */
 import { failure, forbidden } from '@svc-apiserver/api';
-import type { Authorizer } from '../../auth/authz/authorizer.js';
+import type { Authorizer } from '../../request/authorizer.js';
 import type { Filter } from '../context.js';
 
 /** The authorization filter. */

@@ -4,7 +4,7 @@
  * headers removed; a refused impersonation is 403 Forbidden naming what was refused.
  */
 import type { Names } from '@svc-apiserver/api';
-import type { Authorizer } from '../../auth/authz/authorizer.js';
+import type { Authorizer } from '../../request/authorizer.js';
 import { impersonate, impersonationHeaderNames } from '../../auth/impersonation.js';
 import type { Filter } from '../context.js';
 

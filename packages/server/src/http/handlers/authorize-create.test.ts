@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Status } from '@svc-apiserver/api';
-import type { AuthorizationAttributes, Authorizer } from '../../auth/authz/authorizer.js';
+import type { AuthorizationAttributes, Authorizer } from '../../request/authorizer.js';
 import { fakeContext, type FakeRequest, type FakeResponse } from '../../testing/fake-context.js';
 import { resourceHandler } from './resource-handler.js';
 import { testRegistry } from '../../testing/test-registry.js';

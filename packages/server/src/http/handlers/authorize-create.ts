@@ -5,7 +5,7 @@
  * allow is 403 Forbidden in kube's wording for this path (`<resource> "<name>" is forbidden: <reason>`).
  */
 import { forbidden, type Result } from '@svc-apiserver/api';
-import type { Authorizer } from '../../auth/authz/authorizer.js';
+import type { Authorizer } from '../../request/authorizer.js';
 import type { RequestContext } from '../context.js';
 import type { ResourceDef } from '../../registry/resource-def.js';
 

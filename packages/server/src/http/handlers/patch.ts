@@ -19,7 +19,7 @@
 import { ok, type KubeObject, type Result } from '@svc-apiserver/api';
 import type { DecodedBody, RequestContext } from '../context.js';
 import type { Registry } from '../../registry/registry.js';
-import type { Authorizer } from '../../auth/authz/authorizer.js';
+import type { Authorizer } from '../../request/authorizer.js';
 import { authorizeCreate } from './authorize-create.js';
 import type { ResourceDef } from '../../registry/resource-def.js';
 import { createObject } from '../../registry/operations/create-object.js';

@@ -21,7 +21,7 @@ import { handleVirtualCreate } from './virtual-create.js';
 import { subresourceStrategy } from '../../registry/operations/prepare.js';
 import { subresourceHandlers, type SubresourceHandlers } from './subresources/index.js';
 import { alwaysAllow } from '../../auth/authz/always-allow.js';
-import type { Authorizer } from '../../auth/authz/authorizer.js';
+import type { Authorizer } from '../../request/authorizer.js';
 
 type VerbHandler = (ctx: RequestContext, registry: Registry, def: ResourceDef) => Promise<void>;
 

@@ -11,6 +11,8 @@ import { aggregatedDiscoveryMediaType, apiGroupDiscoveryList, discoveryFormat } 
 import { serveOpenApiV2, serveOpenApiV3, type OpenApiSource } from './openapi.js';
 import { versionInfo } from './version.js';
 import { notFoundPath } from './not-found.js';
+import { issuerDiscoveryDocument, serveIssuerDiscovery } from './service-account-issuer-discovery.js';
+import type { IssuerDiscovery } from '../../auth/serviceaccount/issuer-discovery.js';
 
 /** What the router needs. */
 export interface NonResourceRouterOptions {
@@ -21,6 +23,8 @@ export interface NonResourceRouterOptions {
   readonly health: readonly HealthEndpoint[];
   /** `host:port` clients reach the server at (APIVersions.serverAddressByClientCIDRs). */
   readonly serverAddress: () => string;
+  /** The service account issuer discovery documents, when served. */
+  readonly issuerDiscovery?: () => IssuerDiscovery | undefined;
 }
 
 
@@ -93,6 +97,12 @@ export function nonResourceRouter(options: NonResourceRouterOptions): (ctx: Requ
       }
       return false;
     }
+    const discoveryDocument = issuerDiscoveryDocument(parts);
+    const discovery = discoveryDocument === undefined ? undefined : options.issuerDiscovery?.();
+    if (discoveryDocument !== undefined && discovery !== undefined) {
+      serveIssuerDiscovery(ctx, discovery, discoveryDocument);
+      return true;
+    }
     const health = first === undefined ? undefined : healthByName.get(first);
     if (health) {
       if (parts.length === 1) {
@@ -127,5 +137,6 @@ function knownPath(parts: readonly string[], options: NonResourceRouterOptions):
   if (first === 'version') return parts.length === 1;
   if (first === 'api' || first === 'apis') return parts.length <= 3;
   if (first === 'openapi') return options.openapi !== undefined && (parts[1] === 'v2' || parts[1] === 'v3');
+  if (issuerDiscoveryDocument(parts) !== undefined) return options.issuerDiscovery?.() !== undefined;
   return options.health.some((h) => h.name === first);
 }

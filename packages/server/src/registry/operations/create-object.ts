@@ -17,7 +17,7 @@ export async function createObject(registry: Registry, def: ResourceDef, object:
   if (forbidden !== undefined) return fail(forbidden);
   const refused = await runAdmission(registry, 'admit', attrs(), ctx);
   if (refused !== undefined) return fail(refused);
-  const prepared = beforeCreate(def, object);
+  const prepared = beforeCreate(def, object, ctx.user);
   if (!prepared.ok) return prepared;
   const invalid = await runAdmission(registry, 'validate', attrs(), ctx);
   if (invalid !== undefined) return fail(invalid);

@@ -4,6 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { fail, invalid, ok, type FieldError, type KubeObject, type Result } from '@svc-apiserver/api';
+import type { UserInfo } from '../../request/user-info.js';
 import { generateName } from '../../meta/generate-name.js';
 import { validateObjectMeta, validateObjectMetaUpdate } from '../../meta/object-meta-validation.js';
 import type { ResourceDef } from '../resource-def.js';
@@ -34,15 +35,18 @@ function invalidOutcome(def: ResourceDef, object: KubeObject, errors: FieldError
   return fail(invalid(def.kind, def.qualified, object.metadata?.name ?? '', errors));
 }
 
-/** BeforeCreate: prepare, system fields, generated name, validation. Returns whether the name was generated. */
-export function beforeCreate(def: ResourceDef, object: KubeObject): Result<{ generatedName: boolean }> {
+/**
+ * BeforeCreate: prepare, system fields, generated name, validation. Returns whether the name was generated. `user`
+ * is the requester, for strategies that record it.
+ */
+export function beforeCreate(def: ResourceDef, object: KubeObject, user?: UserInfo): Result<{ generatedName: boolean }> {
   const meta = (object.metadata ??= {});
   delete meta.deletionTimestamp;
   delete meta.deletionGracePeriodSeconds;
   delete meta.resourceVersion;
   // The uid comes first: a strategy may use it (Job's generated selector, as kube's PrepareForCreate does).
   meta.uid = randomUUID();
-  def.strategy.prepareForCreate(object);
+  def.strategy.prepareForCreate(object, user);
   meta.creationTimestamp = nowTimestamp();
   if (def.strategy.tracksGeneration) meta.generation = 1;
   else delete meta.generation;

@@ -1,109 +1,282 @@
 /**
- * CertificateSigningRequests (pkg/registry/certificates/certificates): the spec is fixed after create; approval
- * conditions (`Approved`, `Denied`) are written only through the `approval` subresource and every other condition
- * and the issued certificate only through `status` — each write keeps the other's part from the stored object.
- * Approval validation: `Approved` and `Denied` exclude each other, approval conditions have status `True`, may not
- * be removed once set and appear once; condition timestamps are filled when unset.
+ * CertificateSigningRequests (pkg/registry/certificates/certificates and pkg/apis/certificates/validation).
+ *
+ * - Create records the requester in `spec.username`, `uid`, `groups` and `extra` (whatever the client sent there is
+ *   replaced) and starts without status.
+ * - The spec is fixed after create. Approval conditions (`Approved`, `Denied`) are written only through the
+ *   `approval` subresource, the certificate and other conditions only through `status`; each write keeps the
+ *   other's part. Approved, Denied and Failed conditions are never removed; a certificate, once set, never changes.
+ * - Validation: `spec.request` a PEM `CERTIFICATE REQUEST` whose signature verifies; `signerName` of the form
+ *   `example.com/path`, the legacy signer refused in v1; `usages` required, known and without duplicates;
+ *   `expirationSeconds` at least 600; conditions typed, with a status (True only for Approved, Denied and Failed),
+ *   each type once, never Approved and Denied together; `status.certificate` CERTIFICATE PEM blocks only.
+ *   A problem already present in the stored object is tolerated on update, as kube ratchets it.
  */
-import { fieldError, type FieldError, type KubeObject } from '@svc-apiserver/api';
-import { genericStatusStrategy, keepField } from '../default-strategy.js';
-import { defineStrategy } from '../default-strategy.js';
+import { fieldError, type FieldError, type KubeObject, type Names } from '@svc-apiserver/api';
+import type { UserInfo } from '../../request/user-info.js';
+import { isDns1123Label, isDns1123Subdomain } from '../../meta/name-rules.js';
+import { certificatePemError } from '../../pki/certificate-pem.js';
+import { parseCertificateRequest } from '../../pki/csr.js';
+import { isKnownKeyUsage, knownKeyUsages } from '../../pki/key-usages.js';
+import { defineStrategy, genericStatusStrategy, keepField } from '../default-strategy.js';
 import { nowTimestamp } from '../operations/prepare.js';
 import type { Strategy, SubresourceStrategy } from '../strategy.js';
-import { record } from '../conversion/resource-conversion.js';
+import { bytesField, csrConditions, csrConditionTypes, type CsrCondition, type CsrObject } from '../../pki/csr-object.js';
 
-type Condition = Record<string, unknown>;
-const approvalTypes: ReadonlySet<string> = new Set(['Approved', 'Denied']);
+/** Condition types whose status may only be True. */
+const trueOnlyTypes: ReadonlySet<string> = new Set(Object.values(csrConditionTypes));
+const approvalTypes = [csrConditionTypes.approved, csrConditionTypes.denied] as const;
 
-function conditions(object: KubeObject): Condition[] {
-  const list = record(object.status)?.['conditions'];
-  return (Array.isArray(list) ? list : []).map((c) => record(c) ?? {});
+/** What an update may do or tolerate (kube's certificateValidationOptions). */
+interface ValidationOptions {
+  readonly allowSettingApprovalConditions: boolean;
+  readonly allowSettingCertificate: boolean;
+  readonly allowBothApprovedAndDenied: boolean;
+  readonly allowLegacySignerName: boolean;
+  readonly allowDuplicateConditionTypes: boolean;
+  readonly allowEmptyConditionType: boolean;
+  readonly allowArbitraryCertificate: boolean;
+  readonly allowUnknownUsages: boolean;
+  readonly allowDuplicateUsages: boolean;
 }
 
-function setConditions(object: KubeObject, list: Condition[]): void {
-  const status = (object.status ??= {}) as Record<string, unknown>;
-  if (list.length === 0) delete status['conditions'];
-  else status['conditions'] = list;
+const usagesList = (csr: CsrObject): unknown[] => (Array.isArray(csr.spec?.usages) ? csr.spec.usages : []);
+
+function hasDuplicates(values: readonly unknown[]): boolean {
+  return new Set(values.map((v) => JSON.stringify(v))).size !== values.length;
 }
 
-const isApproval = (c: Condition): boolean => approvalTypes.has(String(c['type']));
+function sameCertificate(a: CsrObject, b: CsrObject): boolean {
+  return JSON.stringify(a.status?.certificate ?? '') === JSON.stringify(b.status?.certificate ?? '');
+}
 
-/** populateConditionTimestamps: unset times become now, or stay the stored ones for an unchanged condition. */
-function fillTimestamps(object: KubeObject, old: KubeObject | undefined): void {
-  const now = nowTimestamp();
-  const before = new Map((old ? conditions(old) : []).map((c) => [String(c['type']), c]));
-  for (const c of conditions(object)) {
-    c['lastUpdateTime'] ??= now;
-    if (c['lastTransitionTime'] === undefined) {
-      const prev = before.get(String(c['type']));
-      c['lastTransitionTime'] = prev !== undefined && prev['status'] === c['status'] && prev['lastTransitionTime'] !== undefined ? prev['lastTransitionTime'] : now;
+/** The options of a create (`old` undefined) or an update: what the stored object already breaks is tolerated. */
+function validationOptions(csr: CsrObject, old: CsrObject | undefined, legacySigner: string): ValidationOptions {
+  const oldTypes = old ? csrConditions(old).map((c) => c.type) : [];
+  return {
+    allowSettingApprovalConditions: false,
+    allowSettingCertificate: false,
+    allowBothApprovedAndDenied: oldTypes.includes(csrConditionTypes.approved) && oldTypes.includes(csrConditionTypes.denied),
+    allowLegacySignerName: old?.spec?.signerName === legacySigner,
+    allowDuplicateConditionTypes: hasDuplicates(oldTypes),
+    allowEmptyConditionType: oldTypes.some((t) => typeof t !== 'string' || t === ''),
+    allowArbitraryCertificate: old !== undefined && (sameCertificate(csr, old) || certificateError(old) !== undefined),
+    allowUnknownUsages: old !== undefined && usagesList(old).some((u) => typeof u !== 'string' || !isKnownKeyUsage(u)),
+    allowDuplicateUsages: old !== undefined && hasDuplicates(usagesList(old)),
+  };
+}
+
+function certificateError(csr: CsrObject): string | undefined {
+  const bytes = bytesField(csr.status?.certificate);
+  return bytes === undefined ? 'illegal base64 data' : certificatePemError(bytes);
+}
+
+/** kube's ValidateSignerName: `<domain>/<path>`, a domain of two or more DNS labels, a path of DNS subdomains. */
+export function validateSignerName(field: string, signerName: unknown): FieldError[] {
+  if (typeof signerName !== 'string' || signerName === '') return [fieldError.required(field)];
+  const segments = signerName.split('/');
+  if (segments.length !== 2) {
+    return [fieldError.invalid(field, signerName, "must be a fully qualified domain and path of the form 'example.com/signer-name'")];
+  }
+  const [domain, path] = segments as [string, string];
+  const errs: FieldError[] = [];
+  if (domain.length > 253) errs.push(fieldError.tooLong(field, 253));
+  const labels = domain.split('.');
+  for (const label of labels) {
+    const problems = isDns1123Label(label);
+    if (problems.length > 0) {
+      for (const p of problems) errs.push(fieldError.invalid(field, domain, `validating label "${label}": ${p}`));
+      break;
     }
   }
+  if (labels.length < 2) errs.push(fieldError.invalid(field, domain, 'should be a domain with at least two segments separated by dots'));
+  for (const component of path.split('.')) {
+    const problems = isDns1123Subdomain(component);
+    if (problems.length > 0) {
+      for (const p of problems) errs.push(fieldError.invalid(field, path, `validating component "${component}": ${p}`));
+      break;
+    }
+  }
+  if (path.length > 251) errs.push(fieldError.tooLong(field, 251));
+  return errs;
 }
 
-/** Conditions: types present, once each; approval ones `True`, not both; none of `old`'s approval ones dropped. */
-export function validateConditions(object: KubeObject, old: KubeObject | undefined): FieldError[] {
+function validateConditionList(csr: CsrObject, o: ValidationOptions): FieldError[] {
   const errs: FieldError[] = [];
-  const list = conditions(object);
-  const seen = new Set<string>();
-  list.forEach((c, i) => {
-    const type = c['type'];
+  const seen = new Set<unknown>();
+  let approved = false;
+  let denied = false;
+  csrConditions(csr).forEach((c, i) => {
     const path = `status.conditions[${i}]`;
-    if (typeof type !== 'string' || type === '') {
-      errs.push(fieldError.required(`${path}.type`));
-      return;
+    if (!o.allowEmptyConditionType && (typeof c.type !== 'string' || c.type === '')) errs.push(fieldError.required(`${path}.type`));
+    const allowed = trueOnlyTypes.has(String(c.type)) ? ['True'] : ['False', 'True', 'Unknown'];
+    if (c.status === undefined || c.status === '') errs.push(fieldError.required(`${path}.status`));
+    else if (!allowed.includes(String(c.status))) errs.push(fieldError.notSupported(`${path}.status`, c.status, allowed));
+    if (!o.allowBothApprovedAndDenied) {
+      if (c.type === csrConditionTypes.approved) {
+        approved = true;
+        if (denied) errs.push(fieldError.invalid(`${path}.type`, c.type, 'Approved and Denied conditions are mutually exclusive'));
+      } else if (c.type === csrConditionTypes.denied) {
+        denied = true;
+        if (approved) errs.push(fieldError.invalid(`${path}.type`, c.type, 'Approved and Denied conditions are mutually exclusive'));
+      }
     }
-    if (seen.has(type) && (isApproval(c) || type === 'Failed')) errs.push(fieldError.duplicate(`${path}.type`, type));
-    seen.add(type);
-    if (isApproval(c) && c['status'] !== 'True') errs.push(fieldError.notSupported(`${path}.status`, c['status'] ?? '', ['True']));
-    else if (!['True', 'False', 'Unknown'].includes(String(c['status']))) errs.push(fieldError.notSupported(`${path}.status`, c['status'] ?? '', ['False', 'True', 'Unknown']));
+    if (!o.allowDuplicateConditionTypes) {
+      if (seen.has(c.type)) errs.push(fieldError.duplicate(`${path}.type`, c.type));
+      seen.add(c.type);
+    }
   });
-  if (seen.has('Approved') && seen.has('Denied')) errs.push(fieldError.invalid('status.conditions', 'Denied', 'Approved and Denied conditions are mutually exclusive'));
-  for (const c of old ? conditions(old) : []) {
-    if (isApproval(c) && !seen.has(String(c['type']))) errs.push(fieldError.forbidden('status.conditions', `updates may not remove a condition of type "${String(c['type'])}"`));
+  return errs;
+}
+
+/** validateCertificateSigningRequest: the whole object against `o`. */
+function validateCsr(csr: CsrObject, o: ValidationOptions, legacySigner: string): FieldError[] {
+  const errs: FieldError[] = [];
+  const spec = csr.spec ?? {};
+  const request = bytesField(spec.request);
+  const parsed = request === undefined ? { ok: false as const, error: 'illegal base64 data' } : parseCertificateRequest(request);
+  if (!parsed.ok) errs.push(fieldError.invalid('spec.request', spec.request ?? '', parsed.error));
+  const usages = usagesList(csr);
+  if (usages.length === 0) errs.push(fieldError.required('spec.usages'));
+  if (!o.allowUnknownUsages) {
+    usages.forEach((u, i) => {
+      if (typeof u !== 'string' || !isKnownKeyUsage(u)) errs.push(fieldError.notSupported(`spec.usages[${i}]`, u, knownKeyUsages));
+    });
+  }
+  if (!o.allowDuplicateUsages) {
+    const seen = new Set<unknown>();
+    usages.forEach((u, i) => {
+      if (seen.has(u)) errs.push(fieldError.duplicate(`spec.usages[${i}]`, u));
+      seen.add(u);
+    });
+  }
+  if (!o.allowLegacySignerName && spec.signerName === legacySigner) {
+    errs.push(fieldError.invalid('spec.signerName', spec.signerName, 'the legacy signerName is not allowed via this API version'));
+  } else {
+    errs.push(...validateSignerName('spec.signerName', spec.signerName));
+  }
+  const seconds = spec.expirationSeconds;
+  if (typeof seconds === 'number' && seconds < 600) {
+    errs.push(fieldError.invalid('spec.expirationSeconds', seconds, 'may not specify a duration less than 600 seconds (10 minutes)'));
+  }
+  errs.push(...validateConditionList(csr, o));
+  if (!o.allowArbitraryCertificate) {
+    const problem = certificateError(csr);
+    if (problem !== undefined) errs.push(fieldError.invalid('status.certificate', '<certificate data>', problem));
   }
   return errs;
 }
 
-/** The `status` subresource: everything but status kept; approval conditions kept from the stored object. */
-const statusStrategy: SubresourceStrategy = {
-  prepareForUpdate(object, old) {
-    genericStatusStrategy.prepareForUpdate(object, old);
-    setConditions(object, [...conditions(object).filter((c) => !isApproval(c)), ...conditions(old).filter(isApproval)]);
-    fillTimestamps(object, old);
-  },
-  validateUpdate: (object, old) => validateConditions(object, old),
-};
+const ofType = (csr: CsrObject, type: string): CsrCondition[] => csrConditions(csr).filter((c) => c.type === type);
 
-/** The `approval` subresource: only approval conditions change; the certificate and other conditions stay. */
-const approvalStrategy: SubresourceStrategy = {
-  prepareForUpdate(object, old) {
-    genericStatusStrategy.prepareForUpdate(object, old);
-    setConditions(object, [...conditions(object).filter(isApproval), ...conditions(old).filter((c) => !isApproval(c))]);
-    const status = (object.status ??= {}) as Record<string, unknown>;
-    const oldCertificate = record(old.status)?.['certificate'];
-    if (oldCertificate === undefined) delete status['certificate'];
-    else status['certificate'] = oldCertificate;
-    fillTimestamps(object, old);
-  },
-  validateUpdate: (object, old) => validateConditions(object, old),
-};
+/** validateCertificateSigningRequestUpdate: the object, and what an update may not change. */
+function validateCsrUpdate(csr: CsrObject, old: CsrObject, o: ValidationOptions, legacySigner: string): FieldError[] {
+  const errs = validateCsr(csr, o, legacySigner);
+  for (const type of Object.values(csrConditionTypes)) {
+    if (ofType(csr, type).length < ofType(old, type).length) {
+      errs.push(fieldError.forbidden('status.conditions', `updates may not remove a condition of type "${type}"`));
+    }
+  }
+  if (!o.allowSettingApprovalConditions) {
+    for (const type of approvalTypes) {
+      const before = ofType(old, type);
+      const after = ofType(csr, type);
+      if (after.length > before.length) errs.push(fieldError.forbidden('status.conditions', `updates may not add a condition of type "${type}"`));
+      else if (after.length === before.length && JSON.stringify(after) !== JSON.stringify(before)) {
+        errs.push(fieldError.forbidden('status.conditions', `updates may not modify a condition of type "${type}"`));
+      }
+    }
+  }
+  if (!sameCertificate(csr, old)) {
+    if (!o.allowSettingCertificate) errs.push(fieldError.forbidden('status.certificate', 'updates may not set certificate content'));
+    else if ((bytesField(old.status?.certificate)?.length ?? 0) > 0) {
+      errs.push(fieldError.forbidden('status.certificate', 'updates may not modify existing certificate content'));
+    }
+  }
+  return errs;
+}
 
-/** The certificatesigningrequest strategy. */
-export function certificateSigningRequestStrategy(): Strategy {
+function setConditions(csr: CsrObject, list: CsrCondition[]): void {
+  const status = (csr.status ??= {});
+  if (list.length === 0) delete status.conditions;
+  else status.conditions = list;
+}
+
+/** populateConditionTimestamps: unset times become now, a transition time stays the stored one for the same status. */
+function fillTimestamps(csr: CsrObject, old: CsrObject): void {
+  const now = nowTimestamp();
+  for (const c of csrConditions(csr)) {
+    if (c.lastUpdateTime === undefined || c.lastUpdateTime === null) c.lastUpdateTime = now;
+    if (c.lastTransitionTime === undefined || c.lastTransitionTime === null) {
+      const prev = csrConditions(old).find((p) => p.type === c.type && p.status === c.status && p.lastTransitionTime != null);
+      c.lastTransitionTime = prev?.lastTransitionTime ?? now;
+    }
+  }
+}
+
+/** preserveConditionInstances: the stored instances of `type` replace the new ones when there are as many. */
+function preserveConditionInstances(csr: CsrObject, old: CsrObject, type: string): void {
+  const next = csrConditions(csr);
+  const before = csrConditions(old).filter((c) => c.type === type);
+  const at = next.map((c, i) => (c.type === type ? i : -1)).filter((i) => i >= 0);
+  if (at.length !== before.length) return;
+  at.forEach((index, i) => {
+    next[index] = structuredClone(before[i]!);
+  });
+  setConditions(csr, next);
+}
+
+/** The requester recorded on create (kube's PrepareForCreate). */
+function recordRequester(csr: CsrObject, user: UserInfo | undefined): void {
+  const spec = (csr.spec ??= {});
+  delete spec.username;
+  delete spec.uid;
+  delete spec.groups;
+  delete spec.extra;
+  if (user === undefined) return;
+  if (user.username !== '') spec.username = user.username;
+  if (user.uid !== undefined && user.uid !== '') spec.uid = user.uid;
+  if (user.groups.length > 0) spec.groups = [...user.groups];
+  if (user.extra !== undefined && Object.keys(user.extra).length > 0) {
+    spec.extra = Object.fromEntries(Object.entries(user.extra).map(([k, v]) => [k, [...v]]));
+  }
+}
+
+/** The certificatesigningrequest strategy of a flavour (the legacy signer's name is the flavour's). */
+export function certificateSigningRequestStrategy(names: Names): Strategy {
+  const legacySigner = names.name('signerLegacyUnknown');
+  const withOptions = (csr: KubeObject, old: KubeObject, extra: Partial<ValidationOptions>): FieldError[] =>
+    validateCsrUpdate(csr as CsrObject, old as CsrObject, { ...validationOptions(csr as CsrObject, old as CsrObject, legacySigner), ...extra }, legacySigner);
+
+  /** `status`: everything but status kept; the stored approval conditions kept in place (adding one is refused). */
+  const statusStrategy: SubresourceStrategy = {
+    prepareForUpdate(object, old) {
+      genericStatusStrategy.prepareForUpdate(object, old);
+      for (const type of approvalTypes) preserveConditionInstances(object as CsrObject, old as CsrObject, type);
+      fillTimestamps(object as CsrObject, old as CsrObject);
+    },
+    validateUpdate: (object, old) => withOptions(object, old, { allowSettingCertificate: true }),
+  };
+
+  /** `approval`: only the conditions change; the certificate stays. */
+  const approvalStrategy: SubresourceStrategy = {
+    prepareForUpdate(object, old) {
+      fillTimestamps(object as CsrObject, old as CsrObject);
+      const conditions = csrConditions(object as CsrObject);
+      genericStatusStrategy.prepareForUpdate(object, old);
+      keepField(object, old, 'status');
+      setConditions(object as CsrObject, conditions);
+    },
+    validateUpdate: (object, old) => withOptions(object, old, { allowSettingApprovalConditions: true }),
+  };
+
   return defineStrategy({
     hasStatus: true,
     nameRule: 'pathSegment',
+    prepareForCreate: (object, user) => recordRequester(object as CsrObject, user),
     prepareForUpdate: (object, old) => keepField(object, old, 'spec'),
-    validate(object) {
-      const spec = record(object['spec']) ?? {};
-      const errs: FieldError[] = [];
-      if (typeof spec['request'] !== 'string' || spec['request'] === '') errs.push(fieldError.required('spec.request'));
-      if (typeof spec['signerName'] !== 'string' || spec['signerName'] === '') errs.push(fieldError.required('spec.signerName'));
-      const seconds = spec['expirationSeconds'];
-      if (typeof seconds === 'number' && seconds < 600) errs.push(fieldError.invalid('spec.expirationSeconds', seconds, 'may not specify a duration less than 600 seconds (10 minutes)'));
-      return errs;
-    },
+    validate: (object) => validateCsr(object as CsrObject, validationOptions(object as CsrObject, undefined, legacySigner), legacySigner),
+    validateUpdate: (object, old) => withOptions(object, old, {}),
     status: statusStrategy,
     subresources: { approval: approvalStrategy },
   });

@@ -79,8 +79,22 @@ function defaultVolume(volume: unknown): void {
   if (hostPath !== undefined) setDefault(hostPath, 'type', '');
 }
 
+/**
+ * The deprecated `serviceAccount` alias as kube's v1 conversion keeps it: it names the account when
+ * `serviceAccountName` is empty, and is always written back equal to `serviceAccountName`.
+ */
+export function mirrorServiceAccount(spec: Json): void {
+  const name = spec['serviceAccountName'];
+  const alias = spec['serviceAccount'];
+  if ((typeof name !== 'string' || name === '') && typeof alias === 'string' && alias !== '') spec['serviceAccountName'] = alias;
+  const resolved = spec['serviceAccountName'];
+  if (typeof resolved === 'string' && resolved !== '') spec['serviceAccount'] = resolved;
+  else delete spec['serviceAccount'];
+}
+
 /** SetDefaults_PodSpec and its containers and volumes, in place. */
 export function defaultPodSpec(spec: Json): void {
+  mirrorServiceAccount(spec);
   setDefault(spec, 'restartPolicy', 'Always');
   setDefault(spec, 'dnsPolicy', 'ClusterFirst');
   setDefault(spec, 'terminationGracePeriodSeconds', 30);

@@ -1,9 +1,10 @@
 /**
  * Secrets (pkg/registry/core/secret, pkg/apis/core/validation ValidateSecret): `stringData` merged into `data` on
  * write and dropped, `type` defaulted to Opaque and immutable, `immutable: true` freezes data, keys validated,
- * total size at most 1 MiB, data values base64.
+ * total size at most 1 MiB, data values base64. A service account token Secret must name its account in the
+ * `<domain>/service-account.name` annotation; the token controller fills the rest.
  */
-import { fieldError, type FieldError, type KubeObject } from '@svc-apiserver/api';
+import { fieldError, type FieldError, type KubeObject, type Names } from '@svc-apiserver/api';
 import { defineStrategy, fieldsAt } from '../default-strategy.js';
 import type { Strategy } from '../strategy.js';
 import { maxDataSize, validateDataKey } from './configmaps.js';
@@ -29,9 +30,21 @@ function normalize(object: KubeObject): void {
   if (!secret.type) secret.type = 'Opaque';
 }
 
-function validateSecret(object: KubeObject): FieldError[] {
+/** The type and annotation of service account token Secrets in a flavour. */
+export function serviceAccountTokenNames(names: Names): { type: string; nameAnnotation: string; uidAnnotation: string } {
+  return {
+    type: names.domain('service-account-token'),
+    nameAnnotation: names.domain('service-account.name'),
+    uidAnnotation: names.domain('service-account.uid'),
+  };
+}
+
+function validateSecret(object: KubeObject, tokens: ReturnType<typeof serviceAccountTokenNames>): FieldError[] {
   const secret = object as SecretShape;
   const errs: FieldError[] = [];
+  if (secret.type === tokens.type && !object.metadata?.annotations?.[tokens.nameAnnotation]) {
+    errs.push(fieldError.required(`metadata.annotations[${tokens.nameAnnotation}]`));
+  }
   let size = 0;
   for (const [k, v] of Object.entries(secret.data ?? {})) {
     errs.push(...validateDataKey(`data[${k}]`, k));
@@ -46,13 +59,14 @@ function validateSecret(object: KubeObject): FieldError[] {
 }
 
 /** The secret strategy. */
-export function secretStrategy(): Strategy {
+export function secretStrategy(names: Names): Strategy {
+  const tokens = serviceAccountTokenNames(names);
   return defineStrategy({
     prepareForCreate: normalize,
     prepareForUpdate: (object) => normalize(object),
-    validate: validateSecret,
+    validate: (object) => validateSecret(object, tokens),
     validateUpdate(object, old) {
-      const errs = validateSecret(object);
+      const errs = validateSecret(object, tokens);
       const secret = object as SecretShape;
       const before = old as SecretShape;
       if ((secret.type ?? 'Opaque') !== (before.type ?? 'Opaque')) errs.push(fieldError.invalid('type', secret.type, 'field is immutable'));

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { namesFor, type Status } from '@svc-apiserver/api';
-import type { Authorizer } from '../authorizer.js';
+import type { Authorizer } from '../../../request/authorizer.js';
 import { authorizerUnion } from '../authorizer-union.js';
 import { suiteUser } from '../authorizer-suite.js';
 import { compactRuleString, confirmNoEscalation, covers, createRbacWriteGuard, onlyGcFieldsChanged } from './escalation.js';

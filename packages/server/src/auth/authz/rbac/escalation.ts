@@ -9,7 +9,7 @@ import {
 } from '@svc-apiserver/api';
 import type { RequestInfo } from '../../../request/request-info.js';
 import type { UserInfo } from '../../../request/user-info.js';
-import type { Authorizer } from '../authorizer.js';
+import type { Authorizer } from '../../../request/authorizer.js';
 import { rbacGroupKey, type RoleGetter } from './policy-source.js';
 import type { BindingObject, PolicyRule, RoleObject } from '../../../registry/resources/rbac-types.js';
 import type { RbacWriteGuard } from '../../../registry/resources/rbac-write-guard.js';

@@ -3,7 +3,7 @@
  * and otherwise has no opinion, reporting the errors met resolving the user's rules.
  */
 import type { Names } from '@svc-apiserver/api';
-import type { Authorizer, NonResourceRuleInfo, ResourceRuleInfo, RulesResult } from '../authorizer.js';
+import type { Authorizer, NonResourceRuleInfo, ResourceRuleInfo, RulesResult } from '../../../request/authorizer.js';
 import type { RbacPolicySource } from './policy-source.js';
 import { aggregateErrors, createRuleResolver, type RuleResolver } from './rule-resolver.js';
 import { ruleAllows } from './rule-matching.js';

@@ -3,8 +3,8 @@
  * answers allow, deny or no opinion; a union of them (authorizer-union.ts) asks them in order, and no opinion from
  * all is a deny at the filter.
  */
-import type { RequestInfo } from '../../request/request-info.js';
-import type { UserInfo } from '../../request/user-info.js';
+import type { RequestInfo } from './request-info.js';
+import type { UserInfo } from './user-info.js';
 
 /** What is being asked. */
 export interface AuthorizationAttributes {

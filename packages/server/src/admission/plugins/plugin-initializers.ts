@@ -1,0 +1,43 @@
+/**
+ * What some plugins need beyond {@link AdmissionDependencies}, handed to them once the server has built it (kube's
+ * plugin initializers WantsAuthorizer and WantsExternalKubeInformerFactory): the server's authorizer, and a reader of
+ * service accounts. A plugin declares what it wants by implementing the matching interface.
+ */
+import type { KubeObject } from '@svc-apiserver/api';
+import type { Authorizer } from '../../request/authorizer.js';
+import type { AdmissionPlugin } from '../plugin.js';
+
+/** A service account read, or why it could not be read (missing is not an error: `value` is undefined). */
+export type ServiceAccountRead = { readonly ok: true; readonly value: KubeObject | undefined } | { readonly ok: false; readonly error: string };
+
+/**
+ * Reads a service account: from the watch cache with `cached` (kube's lister; may lag storage), else from storage
+ * (kube's live client lookup).
+ */
+export type ServiceAccountReader = (namespace: string, name: string, options: { readonly cached: boolean }) => Promise<ServiceAccountRead>;
+
+/** A plugin that asks the authorizer (CertificateApproval, CertificateSigning). */
+export interface WantsAuthorizer extends AdmissionPlugin {
+  setAuthorizer(authorizer: Authorizer): void;
+}
+
+/** A plugin that reads service accounts (ServiceAccount). */
+export interface WantsServiceAccounts extends AdmissionPlugin {
+  setServiceAccountReader(reader: ServiceAccountReader): void;
+}
+
+/** What {@link initializePlugins} hands out. */
+export interface PluginInitialization {
+  readonly authorizer: Authorizer;
+  readonly serviceAccounts: ServiceAccountReader;
+}
+
+/** Hands each plugin of the chain what it wants. */
+export function initializePlugins(plugins: readonly AdmissionPlugin[], init: PluginInitialization): void {
+  for (const p of plugins) {
+    if ('setAuthorizer' in p && typeof p.setAuthorizer === 'function') (p as WantsAuthorizer).setAuthorizer(init.authorizer);
+    if ('setServiceAccountReader' in p && typeof p.setServiceAccountReader === 'function') {
+      (p as WantsServiceAccounts).setServiceAccountReader(init.serviceAccounts);
+    }
+  }
+}
