@@ -4,7 +4,7 @@
  * (`--service-account-private-key-file`), service account issuer discovery (`--service-account-jwks-uri`), and what
  * the admission plugins and controllers of service accounts and certificates are handed.
  */
-import type { Names } from '@svc-apiserver/api';
+import { fail, ok, type Names, type Result } from '@svc-apiserver/api';
 import type { AdmissionPlugin } from './admission/plugin.js';
 import { initializePlugins, type ServiceAccountReader } from './admission/plugins/plugin-initializers.js';
 import type { Authentication } from './auth/authentication-setup.js';
@@ -50,16 +50,16 @@ export interface Identity {
 function registryServiceAccounts(registry: Registry): ServiceAccountReader {
   return async (namespace, name, { cached }) => {
     const def = registry.lookup('', 'v1', 'serviceaccounts');
-    if (def === undefined) return { ok: true, value: undefined };
+    if (def === undefined) return ok(undefined);
     const got = await registry.store.get(def, namespace, name, cached ? '0' : undefined);
-    if (got.ok) return { ok: true, value: got.value };
-    if (got.error.code === 404) return { ok: true, value: undefined };
-    return { ok: false, error: got.error.message ?? 'reading the service account failed' };
+    if (got.ok) return ok(got.value);
+    if (got.error.code === 404) return ok(undefined);
+    return fail(got.error.message ?? 'reading the service account failed');
   };
 }
 
 /** Builds the identities; an error names the flag at fault (the server does not start then). */
-export async function identitySetup(o: IdentityFlags, deps: IdentityDeps): Promise<{ ok: true; value: Identity } | { ok: false; error: string }> {
+export async function identitySetup(o: IdentityFlags, deps: IdentityDeps): Promise<Result<Identity, string>> {
   const { names } = deps;
   // The same PKI the HTTPS side serves with (ensurePki reuses what the data directory holds).
   const pki = await ensurePki({ dir: deps.dataDir, sans: servingSans(o.bindAddress, o.tlsSans), caName: `${names.name('serverName')}-ca` });
@@ -74,29 +74,26 @@ export async function identitySetup(o: IdentityFlags, deps: IdentityDeps): Promi
   let legacyTokenIssuer = deps.authentication.tokenIssuer;
   if (o.serviceAccountPrivateKeyFile !== '') {
     const key = await ensureSigningKey(o.serviceAccountPrivateKeyFile, deps.dataDir);
-    if (!key.ok) return { ok: false, error: `--service-account-private-key-file: ${key.error}` };
+    if (!key.ok) return fail(`--service-account-private-key-file: ${key.error}`);
     legacyTokenIssuer = serviceAccountTokenIssuer(names, key.value, deps.authentication.tokenIssuer.issuer);
   }
   const discovery = await issuerDiscovery({
     issuer: deps.authentication.tokenIssuer.issuer, jwksUri: o.serviceAccountJwksUri, keys: deps.authentication.serviceAccountKeys,
   });
   if (!discovery.ok) {
-    if (o.serviceAccountJwksUri !== '') return { ok: false, error: `--service-account-jwks-uri: ${discovery.error}` };
+    if (o.serviceAccountJwksUri !== '') return fail(`--service-account-jwks-uri: ${discovery.error}`);
     deps.log(`service account issuer discovery is not served: ${discovery.error}`);
   }
-  return {
-    ok: true,
-    value: {
-      controllerConfig: {
-        rootCaPem: pki.ca.certPem,
-        legacyTokenIssuer,
-        csrSigning: { cas: cas.value, durationMs: o.clusterSigningDurationMs },
-        authorizer: deps.authorizer,
-      },
-      ...(discovery.ok ? { issuerDiscovery: discovery.value } : {}),
-      initializeAdmission(plugins) {
-        initializePlugins(plugins, { authorizer: deps.authorizer, serviceAccounts: registryServiceAccounts(deps.registry) });
-      },
+  return ok({
+    controllerConfig: {
+      rootCaPem: pki.ca.certPem,
+      legacyTokenIssuer,
+      csrSigning: { cas: cas.value, durationMs: o.clusterSigningDurationMs },
+      authorizer: deps.authorizer,
     },
-  };
+    ...(discovery.ok ? { issuerDiscovery: discovery.value } : {}),
+    initializeAdmission(plugins) {
+      initializePlugins(plugins, { authorizer: deps.authorizer, serviceAccounts: registryServiceAccounts(deps.registry) });
+    },
+  });
 }

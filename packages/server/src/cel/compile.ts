@@ -6,6 +6,7 @@
  * undeclared here too, and constant regular expressions are compiled up front. Programs are cached per environment
  * and expression, so evaluating a request never compiles.
  */
+import { fail, ok, type Result } from '@svc-apiserver/api';
 import { allNodes, children, functionName, type AstNode, type EngineType } from './ast.js';
 import { internalPrefix, replacedMemberFunctions, type CelEnvironment } from './environment.js';
 import { compileRegex } from './regex.js';
@@ -29,9 +30,6 @@ export interface CompileError {
   readonly line?: number;
   readonly column?: number;
 }
-
-/** The outcome of {@link compile}. */
-export type CompileResult = { readonly ok: true; readonly value: Program } | { readonly ok: false; readonly error: CompileError };
 
 // Member functions of cel-js that cel-go 1.27's environment does not declare.
 const undeclaredMembers: ReadonlySet<string> = new Set(['json', 'hex', 'base64', 'string', 'at', 'hasValue', 'value', 'or', 'orValue']);
@@ -112,8 +110,8 @@ export function typeName(t: EngineType | undefined): string {
  * Compiles `expression` in `environment`: parses it, type-checks it against the declared variables and libraries,
  * and prepares it for evaluation. Results (errors too) are cached per environment.
  */
-export function compile(expression: string, environment: CelEnvironment): CompileResult {
-  const cached = environment.programs.get(expression) as CompileResult | undefined;
+export function compile(expression: string, environment: CelEnvironment): Result<Program, CompileError> {
+  const cached = environment.programs.get(expression) as Result<Program, CompileError> | undefined;
   if (cached !== undefined) return cached;
   const result = compileUncached(expression, environment);
   if (environment.programs.size >= 10_000) environment.programs.delete(environment.programs.keys().next().value!);
@@ -121,32 +119,29 @@ export function compile(expression: string, environment: CelEnvironment): Compil
   return result;
 }
 
-function compileUncached(expression: string, environment: CelEnvironment): CompileResult {
+function compileUncached(expression: string, environment: CelEnvironment): Result<Program, CompileError> {
   let parsed: ReturnType<CelEnvironment['engine']['parse']>;
   try {
     parsed = environment.engine.parse(expression);
   } catch (e) {
-    return { ok: false, error: compileError(expression, `Syntax error: ${summaryOf(e)}`, errorOffset(e)) };
+    return fail(compileError(expression, `Syntax error: ${summaryOf(e)}`, errorOffset(e)));
   }
   const root = parsed.ast as unknown as AstNode;
   const rejected = prepare(root);
-  if (rejected !== undefined) return { ok: false, error: compileError(expression, rejected.message, rejected.node.pos, true) };
+  if (rejected !== undefined) return fail(compileError(expression, rejected.message, rejected.node.pos, true));
   let checked: ReturnType<typeof parsed.check>;
   try {
     checked = parsed.check();
   } catch (e) {
-    return { ok: false, error: compileError(expression, summaryOf(e), errorOffset(e)) };
+    return fail(compileError(expression, summaryOf(e), errorOffset(e)));
   }
-  if (!checked.valid) return { ok: false, error: compileError(expression, summaryOf(checked.error), errorOffset(checked.error)) };
+  if (!checked.valid) return fail(compileError(expression, summaryOf(checked.error), errorOffset(checked.error)));
   const tree = instrument(root);
-  return {
-    ok: true,
-    value: {
-      expression,
-      environment,
-      outputType: typeName(root.checkedType),
-      tree,
-      evaluateTree: (activation) => parsed(activation),
-    },
-  };
+  return ok({
+    expression,
+    environment,
+    outputType: typeName(root.checkedType),
+    tree,
+    evaluateTree: (activation) => parsed(activation),
+  });
 }

@@ -4,6 +4,7 @@
  * limit's `operation cancelled: actual cost limit exceeded` — with the cost spent, which callers subtract from their
  * shared budget (RuntimeCELCostBudget). Never throws for anything an expression or its data can do.
  */
+import { fail, ok, type Result } from '@svc-apiserver/api';
 import type { Program } from './compile.js';
 import type { CelEnvironment } from './environment.js';
 import { EvaluationState, HaltEvaluation, withEvaluation, type DecisionCache } from './evaluation-state.js';
@@ -38,9 +39,7 @@ export interface EvaluationError {
 }
 
 /** The outcome of an evaluation, with the cost it used (up to the point of failure). */
-export type EvaluationResult =
-  | { readonly ok: true; readonly value: unknown; readonly cost: number }
-  | { readonly ok: false; readonly error: EvaluationError; readonly cost: number };
+export type EvaluationResult = Result<unknown, EvaluationError> & { readonly cost: number };
 
 /** Options of {@link evaluate}. */
 export interface EvaluateOptions {
@@ -63,12 +62,12 @@ function run(program: Program, input: Activation, limit: number, decisions: Deci
   try {
     value = withEvaluation(state, () => program.evaluateTree(input.values as Record<string, unknown>));
   } catch (e) {
-    return { state, result: { ok: false, error: failure(state.halted ?? e), cost: state.cost } };
+    return { state, result: { ...fail(failure(state.halted ?? e)), cost: state.cost } };
   }
   // A halt swallowed by `||`, `&&` or a quantifier still ends the evaluation.
-  if (state.halted !== undefined) return { state, result: { ok: false, error: failure(state.halted), cost: state.cost } };
-  if (value instanceof Promise) return { state, result: { ok: false, error: { kind: 'runtime', message: 'asynchronous evaluation is not supported' }, cost: state.cost } };
-  return { state, result: { ok: true, value, cost: state.cost } };
+  if (state.halted !== undefined) return { state, result: { ...fail(failure(state.halted)), cost: state.cost } };
+  if (value instanceof Promise) return { state, result: { ...fail({ kind: 'runtime', message: 'asynchronous evaluation is not supported' }), cost: state.cost } };
+  return { state, result: { ...ok(value), cost: state.cost } };
 }
 
 /**
@@ -78,7 +77,7 @@ function run(program: Program, input: Activation, limit: number, decisions: Deci
 export function evaluate(program: Program, input: Activation, options: EvaluateOptions = {}): EvaluationResult {
   const { state, result } = run(program, input, options.costLimit ?? perCallLimit, new Map());
   if (state.halted?.reason === 'authorization') {
-    return { ok: false, error: { kind: 'runtime', message: 'the authorizer did not answer at once; use evaluateAsync' }, cost: state.cost };
+    return { ...fail({ kind: 'runtime', message: 'the authorizer did not answer at once; use evaluateAsync' }), cost: state.cost };
   }
   return result;
 }

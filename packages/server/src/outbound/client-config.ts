@@ -6,8 +6,9 @@
  * credentials come from the admission configuration's connection file, by host.
  */
 import { isIPv6 } from 'node:net';
+import { fail, ok, type Result } from '@svc-apiserver/api';
 import type { AuthInfoResolver } from './auth-info-resolver.js';
-import type { HttpsTarget, OutboundResult } from './https-request.js';
+import type { HttpsTarget } from './https-request.js';
 import type { ServiceResolver } from './service-resolver.js';
 
 /** A Service reference of a clientConfig. */
@@ -49,7 +50,7 @@ function hostForUrl(host: string): string {
 }
 
 /** Resolves a clientConfig to a URL and target; `timeoutMs` bounds the call. */
-export async function resolveClientConfig(config: ClientConfig, resolvers: ClientConfigResolvers, timeoutMs: number): Promise<OutboundResult<ResolvedClientConfig>> {
+export async function resolveClientConfig(config: ClientConfig, resolvers: ClientConfigResolvers, timeoutMs: number): Promise<Result<ResolvedClientConfig, string>> {
   const ca = caPem(config.caBundle);
   const trust: HttpsTarget = { ...(ca !== undefined ? { ca } : {}), timeoutMs };
   if (config.url !== undefined) {
@@ -57,11 +58,11 @@ export async function resolveClientConfig(config: ClientConfig, resolvers: Clien
     try {
       u = new URL(config.url);
     } catch {
-      return { ok: false, error: `invalid URL ${JSON.stringify(config.url)}` };
+      return fail(`invalid URL ${JSON.stringify(config.url)}`);
     }
-    if (u.protocol !== 'https:') return { ok: false, error: `only https URLs are allowed: ${config.url}` };
+    if (u.protocol !== 'https:') return fail(`only https URLs are allowed: ${config.url}`);
     const port = u.port === '' ? 443 : Number(u.port);
-    return { ok: true, value: { url: config.url, target: { ...resolvers.authInfo.forHost(u.hostname, port), ...trust } } };
+    return ok({ url: config.url, target: { ...resolvers.authInfo.forHost(u.hostname, port), ...trust } });
   }
   if (config.service !== undefined) {
     const { namespace, name } = config.service;
@@ -69,13 +70,10 @@ export async function resolveClientConfig(config: ClientConfig, resolvers: Clien
     const address = await resolvers.services.resolve(namespace, name, port);
     if (!address.ok) return address;
     const path = config.service.path ?? '/';
-    return {
-      ok: true,
-      value: {
-        url: `https://${hostForUrl(address.value.host)}:${address.value.port}${path.startsWith('/') ? path : `/${path}`}`,
-        target: { ...resolvers.authInfo.forService(name, namespace, port), ...trust, serverName: `${name}.${namespace}.svc` },
-      },
-    };
+    return ok({
+      url: `https://${hostForUrl(address.value.host)}:${address.value.port}${path.startsWith('/') ? path : `/${path}`}`,
+      target: { ...resolvers.authInfo.forService(name, namespace, port), ...trust, serverName: `${name}.${namespace}.svc` },
+    });
   }
-  return { ok: false, error: 'clientConfig names neither a url nor a service' };
+  return fail('clientConfig names neither a url nor a service');
 }

@@ -2,11 +2,13 @@
  * The one HTTPS client for every call the server makes to another server (DESIGN.md §Seams): OIDC discovery and
  * keys, token and authorization webhooks, admission and conversion webhooks, the aggregator's proxy, audit
  * webhooks. A target carries the TLS trust (a CA bundle, or the host's roots), the server name to verify, client
- * credentials (certificate, bearer token or basic auth) and a timeout; failures come back as values.
+ * credentials (certificate, bearer token or basic auth) and a timeout; failures come back as values
+ * (`Result<T, string>`: messages meant for logs and for the causes clients see).
  */
 import type { ClientRequest, IncomingMessage, OutgoingHttpHeaders } from 'node:http';
 import { request } from 'node:https';
 import { checkServerIdentity, type PeerCertificate } from 'node:tls';
+import { fail, ok, type Result } from '@svc-apiserver/api';
 
 /** Where and how to connect. */
 export interface HttpsTarget {
@@ -34,9 +36,6 @@ export interface HttpsResponse {
   readonly body: Buffer;
 }
 
-/** Failure or success of an outbound call; failures are messages meant for logs and client-visible causes. */
-export type OutboundResult<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: string };
-
 /** Largest buffered response body: answers of webhooks and discovery documents are small. */
 export const maxResponseBytes = 4 * 1024 * 1024;
 
@@ -54,14 +53,14 @@ export interface OpenRequestOptions {
  * response and errors arrive on the returned ClientRequest as usual. A URL that is not https, or headers Node
  * refuses, are failures here rather than throws.
  */
-export function openHttpsRequest(url: string, options: OpenRequestOptions): OutboundResult<ClientRequest> {
+export function openHttpsRequest(url: string, options: OpenRequestOptions): Result<ClientRequest, string> {
   let u: URL;
   try {
     u = new URL(url);
   } catch {
-    return { ok: false, error: `invalid URL ${JSON.stringify(url)}` };
+    return fail(`invalid URL ${JSON.stringify(url)}`);
   }
-  if (u.protocol !== 'https:') return { ok: false, error: `only https URLs are allowed: ${url}` };
+  if (u.protocol !== 'https:') return fail(`only https URLs are allowed: ${url}`);
   const { target } = options;
   const headers: OutgoingHttpHeaders = { ...(target.headers ?? {}), ...(options.headers ?? {}) };
   if (target.token !== undefined) headers.authorization = `Bearer ${target.token}`;
@@ -85,15 +84,15 @@ export function openHttpsRequest(url: string, options: OpenRequestOptions): Outb
     if (timeoutMs > 0) {
       req.setTimeout(timeoutMs, () => req.destroy(new Error(`request to ${u.host} timed out after ${timeoutMs}ms`)));
     }
-    return { ok: true, value: req };
+    return ok(req);
   } catch (e) {
     // Bad header values (a credential with a newline) and bad PEM throw synchronously.
-    return { ok: false, error: (e as Error).message };
+    return fail((e as Error).message);
   }
 }
 
 /** Sends one request and buffers the answer (up to {@link maxResponseBytes}). */
-export function httpsRequest(url: string, method: string, target: HttpsTarget, body?: string | Uint8Array): Promise<OutboundResult<HttpsResponse>> {
+export function httpsRequest(url: string, method: string, target: HttpsTarget, body?: string | Uint8Array): Promise<Result<HttpsResponse, string>> {
   const headers: OutgoingHttpHeaders = body === undefined ? {} : { 'content-length': String(Buffer.byteLength(body)) };
   const opened = openHttpsRequest(url, { method, headers, target });
   if (!opened.ok) return Promise.resolve(opened);
@@ -107,42 +106,42 @@ export function httpsRequest(url: string, method: string, target: HttpsTarget, b
         size += c.length;
         if (size > maxResponseBytes) {
           req.destroy();
-          resolve({ ok: false, error: `response from ${host} is larger than ${maxResponseBytes} bytes` });
+          resolve(fail(`response from ${host} is larger than ${maxResponseBytes} bytes`));
           return;
         }
         chunks.push(c);
       });
-      res.on('end', () => resolve({ ok: true, value: { status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) } }));
-      res.on('error', (e) => resolve({ ok: false, error: e.message }));
+      res.on('end', () => resolve(ok({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) })));
+      res.on('error', (e) => resolve(fail(e.message)));
     });
-    req.on('error', (e) => resolve({ ok: false, error: e.message }));
+    req.on('error', (e) => resolve(fail(e.message)));
     req.end(body);
   });
 }
 
 /** GETs a JSON document (status 200 required). */
-export async function httpsGetJson(url: string, target: HttpsTarget): Promise<OutboundResult<unknown>> {
+export async function httpsGetJson(url: string, target: HttpsTarget): Promise<Result<unknown, string>> {
   const res = await httpsRequest(url, 'GET', { ...target, headers: { accept: 'application/json', ...(target.headers ?? {}) } });
   if (!res.ok) return res;
-  if (res.value.status !== 200) return { ok: false, error: `${url}: status ${res.value.status}` };
+  if (res.value.status !== 200) return fail(`${url}: status ${res.value.status}`);
   try {
-    return { ok: true, value: JSON.parse(res.value.body.toString('utf8')) };
+    return ok(JSON.parse(res.value.body.toString('utf8')));
   } catch {
-    return { ok: false, error: `${url}: response is not JSON` };
+    return fail(`${url}: response is not JSON`);
   }
 }
 
 /** POSTs a JSON document and parses the JSON answer of any status (webhook reviews). */
-export async function httpsPostJson(url: string, target: HttpsTarget, document: unknown): Promise<OutboundResult<{ status: number; body: unknown }>> {
+export async function httpsPostJson(url: string, target: HttpsTarget, document: unknown): Promise<Result<{ status: number; body: unknown }, string>> {
   const res = await httpsRequest(url, 'POST', {
     ...target,
     headers: { 'content-type': 'application/json', accept: 'application/json', ...(target.headers ?? {}) },
   }, JSON.stringify(document));
   if (!res.ok) return res;
   try {
-    return { ok: true, value: { status: res.value.status, body: JSON.parse(res.value.body.toString('utf8')) } };
+    return ok({ status: res.value.status, body: JSON.parse(res.value.body.toString('utf8')) });
   } catch {
-    return { ok: false, error: `${url}: status ${res.value.status}, response is not JSON` };
+    return fail(`${url}: status ${res.value.status}, response is not JSON`);
   }
 }
 

@@ -6,7 +6,8 @@
 import { readFileSync } from 'node:fs';
 import { dirname, isAbsolute, join } from 'node:path';
 import { parse } from 'yaml';
-import type { HttpsTarget, OutboundResult } from './https-request.js';
+import { fail, ok, type Result } from '@svc-apiserver/api';
+import type { HttpsTarget } from './https-request.js';
 
 /** A `clusters[].cluster`: where a server is and how it is trusted. */
 export interface KubeconfigCluster {
@@ -58,12 +59,12 @@ function namedEntries(list: unknown, key: string): Map<string, Fields> {
 }
 
 /** Parses kubeconfig text; `path` names the file in messages and anchors relative file references. */
-export function parseKubeconfig(text: string, path: string): OutboundResult<KubeconfigFile> {
+export function parseKubeconfig(text: string, path: string): Result<KubeconfigFile, string> {
   let doc: Fields;
   try {
     doc = fieldsOf(parse(text, { maxAliasCount: 100 }));
   } catch (e) {
-    return { ok: false, error: `${path}: ${(e as Error).message}` };
+    return fail(`${path}: ${(e as Error).message}`);
   }
   const base = dirname(path);
   let failure: string | undefined;
@@ -109,18 +110,18 @@ export function parseKubeconfig(text: string, path: string): OutboundResult<Kube
   for (const [name, c] of namedEntries(doc.contexts, 'context')) {
     contexts.set(name, { cluster: typeof c.cluster === 'string' ? c.cluster : '', user: typeof c.user === 'string' ? c.user : '' });
   }
-  if (failure !== undefined) return { ok: false, error: failure };
+  if (failure !== undefined) return fail(failure);
   const currentContext = typeof doc['current-context'] === 'string' ? doc['current-context'] : '';
-  return { ok: true, value: { path, clusters, users, contexts, currentContext } };
+  return ok({ path, clusters, users, contexts, currentContext });
 }
 
 /** Reads and parses a connection file. */
-export function loadKubeconfig(path: string): OutboundResult<KubeconfigFile> {
+export function loadKubeconfig(path: string): Result<KubeconfigFile, string> {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
   } catch (e) {
-    return { ok: false, error: `${path}: ${(e as Error).message}` };
+    return fail(`${path}: ${(e as Error).message}`);
   }
   return parseKubeconfig(text, path);
 }

@@ -1,3 +1,4 @@
+import { fail, ok, type Result } from '@svc-apiserver/api';
 /**
  * Turns a Service reference (namespace, name, port) into an address to connect to, as kube-apiserver's endpoint
  * routing does for webhooks and aggregated API servers (k8s.io/apiserver's proxy.ResolveEndpoint): the Service's
@@ -5,7 +6,6 @@
  * entry's name; an `ExternalName` Service resolves to its external name. The Service and its endpoints come from a
  * lookup the caller provides (the registry's watch cache), so this module reads no storage itself.
  */
-import type { OutboundResult } from './https-request.js';
 
 /** Reads what resolution needs; undefined for objects that do not exist. */
 export interface ServiceLookup {
@@ -23,7 +23,7 @@ export interface ResolvedAddress {
 
 /** Resolves Service references. */
 export interface ServiceResolver {
-  resolve(namespace: string, name: string, port: number): Promise<OutboundResult<ResolvedAddress>>;
+  resolve(namespace: string, name: string, port: number): Promise<Result<ResolvedAddress, string>>;
 }
 
 type Fields = Record<string, unknown>;
@@ -41,13 +41,13 @@ export function serviceResolver(lookup: ServiceLookup): ServiceResolver {
     async resolve(namespace, name, port) {
       const ref = `${namespace}/${name}`;
       const service = await lookup.service(namespace, name);
-      if (service === undefined) return { ok: false, error: `service "${ref}" not found` };
+      if (service === undefined) return fail(`service "${ref}" not found`);
       const spec = fields(fields(service).spec);
       if (spec.type === 'ExternalName' && typeof spec.externalName === 'string') {
-        return { ok: true, value: { host: spec.externalName, port } };
+        return ok({ host: spec.externalName, port });
       }
       const servicePort = items(spec.ports).find((p) => p.port === port);
-      if (servicePort === undefined) return { ok: false, error: `no service port ${port} found for service "${ref}"` };
+      if (servicePort === undefined) return fail(`no service port ${port} found for service "${ref}"`);
       const portName = typeof servicePort.name === 'string' ? servicePort.name : '';
 
       const fromEndpoints: ResolvedAddress[] = [];
@@ -73,8 +73,8 @@ export function serviceResolver(lookup: ServiceLookup): ServiceResolver {
         }
         chosen = pick(fromSlices);
       }
-      if (chosen === undefined) return { ok: false, error: `no endpoints available for service "${ref}"` };
-      return { ok: true, value: chosen };
+      if (chosen === undefined) return fail(`no endpoints available for service "${ref}"`);
+      return ok(chosen);
     },
   };
 }

@@ -4,7 +4,7 @@
  * together (kube's CSRSigningControllerOptions.Validate). A signer without files uses the one pair, or else this
  * server's generated CA, whose certificates its client certificate authentication already trusts.
  */
-import type { Names } from '@svc-apiserver/api';
+import { fail, ok, type Names, type Result } from '@svc-apiserver/api';
 import type { CertAndKey } from './certificates.js';
 import { loadSigningCa, loadSigningCaFiles, type SigningCa } from './signing-ca.js';
 
@@ -50,11 +50,11 @@ export function clusterSigningFlagsProblem(flags: ClusterSigningFlags): string |
 /** Loads each built-in signer's CA, by signer name. */
 export async function loadClusterSigningCas(
   flags: ClusterSigningFlags, names: Names, generated: CertAndKey,
-): Promise<{ ok: true; value: Map<string, SigningCa> } | { ok: false; error: string }> {
+): Promise<Result<Map<string, SigningCa>, string>> {
   const problem = clusterSigningFlagsProblem(flags);
-  if (problem !== undefined) return { ok: false, error: problem };
+  if (problem !== undefined) return fail(problem);
   const fallback = isSet(flags.all) ? await loadSigningCaFiles(flags.all.certFile, flags.all.keyFile) : await loadSigningCa(generated.certPem, generated.keyPem);
-  if (!fallback.ok) return { ok: false, error: `--cluster-signing-cert-file: ${fallback.error}` };
+  if (!fallback.ok) return fail(`--cluster-signing-cert-file: ${fallback.error}`);
   const out = new Map<string, SigningCa>();
   const signers = [
     ['apiClient', names.name('signerApiClient')],
@@ -69,8 +69,8 @@ export async function loadClusterSigningCas(
       continue;
     }
     const loaded = await loadSigningCaFiles(files.certFile, files.keyFile);
-    if (!loaded.ok) return { ok: false, error: `--${flagNames[key]}-cert-file: ${loaded.error}` };
+    if (!loaded.ok) return fail(`--${flagNames[key]}-cert-file: ${loaded.error}`);
     out.set(signerName, loaded.value);
   }
-  return { ok: true, value: out };
+  return ok(out);
 }

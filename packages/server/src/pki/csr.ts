@@ -8,6 +8,7 @@
 import 'reflect-metadata';
 import { createPublicKey, verify, type KeyObject } from 'node:crypto';
 import * as x509 from '@peculiar/x509';
+import { fail, ok, type Result } from '@svc-apiserver/api';
 import { decodePemBlocks } from './pem.js';
 
 /** What the signers and the admission plugins read of a request (Go's x509.CertificateRequest fields). */
@@ -27,9 +28,6 @@ export interface CertificateRequest {
   /** The requested public key (SubjectPublicKeyInfo). */
   readonly publicKey: x509.PublicKey;
 }
-
-/** A parsed request, or why it is not one. */
-export type ParsedRequest = { readonly ok: true; readonly value: CertificateRequest } | { readonly ok: false; readonly error: string };
 
 /** Limits of the ASN.1 reader: a request is a few KiB; deeply nested or huge input is refused, not walked. */
 const parseOptions = { berOptions: { maxDepth: 32, maxNodes: 10_000, maxContentLength: 64 * 1024 } };
@@ -111,31 +109,28 @@ function altNames(csr: x509.Pkcs10CertificateRequest): { dns: string[]; ip: stri
  * Parses `pem` (the decoded `spec.request`) and verifies its signature. kube's words for the common failures:
  * "PEM block type must be CERTIFICATE REQUEST".
  */
-export function parseCertificateRequest(pem: Buffer | string): ParsedRequest {
+export function parseCertificateRequest(pem: Buffer | string): Result<CertificateRequest, string> {
   const text = typeof pem === 'string' ? pem : pem.toString('latin1');
   const block = decodePemBlocks(text)[0];
-  if (block === undefined || block.type !== 'CERTIFICATE REQUEST') return { ok: false, error: 'PEM block type must be CERTIFICATE REQUEST' };
+  if (block === undefined || block.type !== 'CERTIFICATE REQUEST') return fail('PEM block type must be CERTIFICATE REQUEST');
   try {
     const csr = new x509.Pkcs10CertificateRequest(block.bytes, parseOptions);
     const invalidSignature = checkSignature(csr, block.bytes);
-    if (invalidSignature !== undefined) return { ok: false, error: invalidSignature };
+    if (invalidSignature !== undefined) return fail(invalidSignature);
     const names = altNames(csr);
     const subject = csr.subjectName;
-    return {
-      ok: true,
-      value: {
-        der: block.bytes,
-        subject,
-        commonName: subject.getField('CN').at(-1) ?? '',
-        organizations: subject.getField('O'),
-        dnsNames: names.dns,
-        ipAddresses: names.ip,
-        emailAddresses: names.email,
-        uris: names.uri,
-        publicKey: csr.publicKey,
-      },
-    };
+    return ok({
+      der: block.bytes,
+      subject,
+      commonName: subject.getField('CN').at(-1) ?? '',
+      organizations: subject.getField('O'),
+      dnsNames: names.dns,
+      ipAddresses: names.ip,
+      emailAddresses: names.email,
+      uris: names.uri,
+      publicKey: csr.publicKey,
+    });
   } catch (e) {
-    return { ok: false, error: `x509: malformed certificate request: ${e instanceof Error ? e.message : String(e)}` };
+    return fail(`x509: malformed certificate request: ${e instanceof Error ? e.message : String(e)}`);
   }
 }

@@ -12,6 +12,7 @@
 import 'reflect-metadata';
 import { randomBytes } from 'node:crypto';
 import * as x509 from '@peculiar/x509';
+import { fail, ok, type Result } from '@svc-apiserver/api';
 import type { CertificateRequest } from './csr.js';
 import { certificateUsages } from './key-usages.js';
 import { encodePem } from './pem.js';
@@ -39,12 +40,12 @@ function serialNumber(): string {
 }
 
 /** Issues the certificate (PEM), or says why the CA cannot (it has expired). */
-export async function signCertificateRequest(ca: SigningCa, request: CertificateRequest, policy: SigningPolicy): Promise<{ ok: true; value: string } | { ok: false; error: string }> {
+export async function signCertificateRequest(ca: SigningCa, request: CertificateRequest, policy: SigningPolicy): Promise<Result<string, string>> {
   const now = Math.floor(policy.now / 1000) * 1000;
   const notBefore = policy.durationMs < shortMs ? now : now - backdateMs;
   let notAfter = notBefore + policy.durationMs;
   if (notAfter > ca.notAfter) notAfter = ca.notAfter;
-  if (notBefore >= ca.notAfter) return { ok: false, error: `the signer has expired: NotAfter=${new Date(ca.notAfter).toISOString()}` };
+  if (notBefore >= ca.notAfter) return fail(`the signer has expired: NotAfter=${new Date(ca.notAfter).toISOString()}`);
   const { keyUsage, extendedKeyUsages } = certificateUsages(policy.usages);
   const extensions: x509.Extension[] = [new x509.BasicConstraintsExtension(false, undefined, true)];
   if (keyUsage !== 0) extensions.push(new x509.KeyUsagesExtension(keyUsage, true));
@@ -69,5 +70,5 @@ export async function signCertificateRequest(ca: SigningCa, request: Certificate
     signingAlgorithm: ca.signingAlgorithm as Parameters<typeof x509.X509CertificateGenerator.create>[0]['signingAlgorithm'] & object,
     extensions,
   });
-  return { ok: true, value: encodePem('CERTIFICATE', new Uint8Array(cert.rawData)) };
+  return ok(encodePem('CERTIFICATE', new Uint8Array(cert.rawData)));
 }

@@ -7,6 +7,7 @@ import 'reflect-metadata';
 import { createPrivateKey, createPublicKey, webcrypto, X509Certificate as NodeX509, type KeyObject } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import * as x509 from '@peculiar/x509';
+import { fail, ok, type Result } from '@svc-apiserver/api';
 
 x509.cryptoProvider.set(webcrypto as unknown as Parameters<typeof x509.cryptoProvider.set>[0]);
 
@@ -52,46 +53,43 @@ function algorithmsOf(key: KeyObject): { importAs: Parameters<typeof webcrypto.s
 }
 
 /** Loads a CA from its certificate and key (PEM); an error says what is wrong with them. */
-export async function loadSigningCa(certPem: string, keyPem: string): Promise<{ ok: true; value: SigningCa } | { ok: false; error: string }> {
+export async function loadSigningCa(certPem: string, keyPem: string): Promise<Result<SigningCa, string>> {
   let nodeCert: NodeX509;
   let privateKey: KeyObject;
   try {
     nodeCert = new NodeX509(certPem);
   } catch (e) {
-    return { ok: false, error: `unparsable CA certificate: ${(e as Error).message}` };
+    return fail(`unparsable CA certificate: ${(e as Error).message}`);
   }
   try {
     privateKey = createPrivateKey(keyPem);
   } catch (e) {
-    return { ok: false, error: `unparsable CA private key: ${(e as Error).message}` };
+    return fail(`unparsable CA private key: ${(e as Error).message}`);
   }
   const spki = (k: KeyObject): string => k.export({ type: 'spki', format: 'der' }).toString('base64');
-  if (spki(createPublicKey(privateKey)) !== spki(nodeCert.publicKey)) return { ok: false, error: 'the CA private key does not match its certificate' };
+  if (spki(createPublicKey(privateKey)) !== spki(nodeCert.publicKey)) return fail('the CA private key does not match its certificate');
   const algorithms = algorithmsOf(privateKey);
-  if (algorithms === undefined) return { ok: false, error: `unsupported CA key type ${privateKey.asymmetricKeyType ?? 'unknown'}` };
+  if (algorithms === undefined) return fail(`unsupported CA key type ${privateKey.asymmetricKeyType ?? 'unknown'}`);
   const pkcs8 = privateKey.export({ type: 'pkcs8', format: 'der' });
   const key = await webcrypto.subtle.importKey('pkcs8', pkcs8, algorithms.importAs, false, ['sign']);
-  return {
-    ok: true,
-    value: {
-      certPem,
-      cert: new x509.X509Certificate(nodeCert.raw),
-      key,
-      signingAlgorithm: algorithms.sign,
-      notAfter: Date.parse(nodeCert.validTo),
-    },
-  };
+  return ok({
+    certPem,
+    cert: new x509.X509Certificate(nodeCert.raw),
+    key,
+    signingAlgorithm: algorithms.sign,
+    notAfter: Date.parse(nodeCert.validTo),
+  });
 }
 
 /** Loads a CA from two PEM files. */
-export async function loadSigningCaFiles(certFile: string, keyFile: string): Promise<{ ok: true; value: SigningCa } | { ok: false; error: string }> {
+export async function loadSigningCaFiles(certFile: string, keyFile: string): Promise<Result<SigningCa, string>> {
   let certPem: string;
   let keyPem: string;
   try {
     [certPem, keyPem] = await Promise.all([readFile(certFile, 'utf8'), readFile(keyFile, 'utf8')]);
   } catch (e) {
-    return { ok: false, error: (e as Error).message };
+    return fail((e as Error).message);
   }
   const loaded = await loadSigningCa(certPem, keyPem);
-  return loaded.ok ? loaded : { ok: false, error: `${certFile}, ${keyFile}: ${loaded.error}` };
+  return loaded.ok ? loaded : fail(`${certFile}, ${keyFile}: ${loaded.error}`);
 }

@@ -3,18 +3,16 @@
  * plugin initializers WantsAuthorizer and WantsExternalKubeInformerFactory): the server's authorizer, and a reader of
  * service accounts. A plugin declares what it wants by implementing the matching interface.
  */
-import type { KubeObject } from '@svc-apiserver/api';
+import type { KubeObject, Result } from '@svc-apiserver/api';
 import type { Authorizer } from '../../request/authorizer.js';
 import type { AdmissionPlugin } from '../plugin.js';
 
-/** A service account read, or why it could not be read (missing is not an error: `value` is undefined). */
-export type ServiceAccountRead = { readonly ok: true; readonly value: KubeObject | undefined } | { readonly ok: false; readonly error: string };
-
 /**
  * Reads a service account: from the watch cache with `cached` (kube's lister; may lag storage), else from storage
- * (kube's live client lookup).
+ * (kube's live client lookup). A missing account is not an error: the value is undefined; the error says why the
+ * account could not be read.
  */
-export type ServiceAccountReader = (namespace: string, name: string, options: { readonly cached: boolean }) => Promise<ServiceAccountRead>;
+export type ServiceAccountReader = (namespace: string, name: string, options: { readonly cached: boolean }) => Promise<Result<KubeObject | undefined, string>>;
 
 /** A plugin that asks the authorizer (CertificateApproval, CertificateSigning). */
 export interface WantsAuthorizer extends AdmissionPlugin {

@@ -16,7 +16,7 @@
  *
  * Updates of `ephemeralcontainers` are checked against the account's mountable Secrets too.
  */
-import type { KubeObject, Names } from '@svc-apiserver/api';
+import { fail, ok, type KubeObject, type Names, type Result } from '@svc-apiserver/api';
 import { generateName } from '../../meta/generate-name.js';
 import type { AdmissionAttributes, AdmissionResult } from '../plugin.js';
 import { admissionForbidden } from './admission-forbidden.js';
@@ -163,18 +163,18 @@ export function serviceAccountPlugin(names: Names, options: ServiceAccountPlugin
   let reader: ServiceAccountReader | undefined;
 
   /** The account from the cache, else live (several times for `default`); an error text when it cannot be had. */
-  const getServiceAccount = async (namespace: string, name: string): Promise<{ ok: true; value: KubeObject } | { ok: false; error: string }> => {
+  const getServiceAccount = async (namespace: string, name: string): Promise<Result<KubeObject, string>> => {
     if (reader === undefined) throw new Error(`${serviceAccountPluginName} used before it was given a service account reader`);
     const cached = await reader(namespace, name, { cached: true });
-    if (cached.ok && cached.value !== undefined) return { ok: true, value: cached.value };
+    if (cached.ok && cached.value !== undefined) return ok(cached.value);
     const attempts = name === defaultServiceAccountName ? defaultAttempts : 1;
     for (let i = 0; i < attempts; i++) {
       if (i > 0) await new Promise((r) => setTimeout(r, retryDelayMs()));
       const live = await reader(namespace, name, { cached: false });
       if (!live.ok) return live;
-      if (live.value !== undefined) return { ok: true, value: live.value };
+      if (live.value !== undefined) return ok(live.value);
     }
-    return { ok: false, error: `serviceaccount ${JSON.stringify(name)} not found` };
+    return fail(`serviceaccount ${JSON.stringify(name)} not found`);
   };
 
   const lookupFailure = (a: AdmissionAttributes, name: string, error: string): AdmissionResult =>

@@ -6,6 +6,7 @@
  * holds every key that verifies service account tokens.
  */
 import { exportJWK, type JWK } from 'jose';
+import { fail, ok, type Result } from '@svc-apiserver/api';
 import type { VerificationKey } from './keys.js';
 
 /** The discovery paths. */
@@ -55,31 +56,28 @@ function httpsProblem(url: string, what: string, allowQuery: boolean): string | 
  * The documents for the `host:port` clients reach this server at (the default `jwks_uri`'s authority), or why
  * discovery cannot be served with these settings (kube then serves none and says why).
  */
-export async function issuerDiscovery(input: IssuerDiscoveryInput): Promise<{ ok: true; value: (externalAddress: string) => IssuerDiscovery } | { ok: false; error: string }> {
+export async function issuerDiscovery(input: IssuerDiscoveryInput): Promise<Result<(externalAddress: string) => IssuerDiscovery, string>> {
   const issuerProblem = httpsProblem(input.issuer, 'issuer URL', false);
-  if (issuerProblem !== undefined) return { ok: false, error: issuerProblem };
-  if (input.keys.length === 0) return { ok: false, error: 'no keys provided for validating keyset' };
+  if (issuerProblem !== undefined) return fail(issuerProblem);
+  if (input.keys.length === 0) return fail('no keys provided for validating keyset');
   if (input.jwksUri !== '') {
     const problem = httpsProblem(input.jwksUri, 'jwksURI', true);
-    if (problem !== undefined) return { ok: false, error: problem };
+    if (problem !== undefined) return fail(problem);
   }
   const algorithms = [...new Set(input.keys.map((k) => k.algorithms[0]!))].sort();
   const keySet = JSON.stringify({ keys: await Promise.all(input.keys.map(jwkOf)) });
   let cached: { address: string; documents: IssuerDiscovery } | undefined;
-  return {
-    ok: true,
-    value(externalAddress) {
-      if (cached?.address !== externalAddress) {
-        const configuration = JSON.stringify({
-          issuer: input.issuer,
-          jwks_uri: input.jwksUri !== '' ? input.jwksUri : `https://${externalAddress}${jwksPath}`,
-          response_types_supported: ['id_token'],
-          subject_types_supported: ['public'],
-          id_token_signing_alg_values_supported: algorithms,
-        });
-        cached = { address: externalAddress, documents: { configuration, keySet } };
-      }
-      return cached.documents;
-    },
-  };
+  return ok((externalAddress: string): IssuerDiscovery => {
+    if (cached?.address !== externalAddress) {
+      const configuration = JSON.stringify({
+        issuer: input.issuer,
+        jwks_uri: input.jwksUri !== '' ? input.jwksUri : `https://${externalAddress}${jwksPath}`,
+        response_types_supported: ['id_token'],
+        subject_types_supported: ['public'],
+        id_token_signing_alg_values_supported: algorithms,
+      });
+      cached = { address: externalAddress, documents: { configuration, keySet } };
+    }
+    return cached.documents;
+  });
 }

@@ -15,7 +15,7 @@
  * Keys carry what a deleted object's handling needs (its uid, and a Secret's account), as kube's queue keys do.
  */
 import { createHash } from 'node:crypto';
-import type { KubeObject, Names } from '@svc-apiserver/api';
+import { fail, ok, type KubeObject, type Names, type Result } from '@svc-apiserver/api';
 import type { ServiceAccountTokenIssuer } from '../../auth/serviceaccount/token-issuer.js';
 import { generatedSuffixAlphabet, generatedSuffixLength } from '../../meta/generate-name.js';
 import type { Informer } from '../../registry/informer.js';
@@ -67,15 +67,15 @@ export function tokenControllerSyncs(p: TokenControllerParts): { syncAccount(key
   const rootCa = Buffer.from(p.rootCaPem).toString('base64');
 
   /** The account if it exists with `uid` (any uid when `uid` is empty); read live on a cache miss when asked. */
-  const getAccount = async (namespace: string, name: string, uid: string, live: boolean): Promise<{ ok: true; value: Account | undefined } | { ok: false; error: string }> => {
+  const getAccount = async (namespace: string, name: string, uid: string, live: boolean): Promise<Result<Account | undefined, string>> => {
     let account = p.accounts.get(namespace, name) as Account | undefined;
     if (account === undefined && live) {
       const got = await p.registry.store.get(p.accountDef, namespace, name);
-      if (!got.ok && got.error.code !== 404) return { ok: false, error: got.error.message ?? 'reading the service account failed' };
+      if (!got.ok && got.error.code !== 404) return fail(got.error.message ?? 'reading the service account failed');
       account = got.ok ? (got.value as Account) : undefined;
     }
-    if (account === undefined || (uid !== '' && account.metadata?.uid !== uid)) return { ok: true, value: undefined };
-    return { ok: true, value: account };
+    if (account === undefined || (uid !== '' && account.metadata?.uid !== uid)) return ok(undefined);
+    return ok(account);
   };
 
   /** True when `secret` is a token of `account` (kube's IsServiceAccountToken). */
@@ -118,7 +118,7 @@ export function tokenControllerSyncs(p: TokenControllerParts): { syncAccount(key
    * uid, so a retried sync finds the replacement it made instead of making another. Created filled; its name, or
    * undefined when its namespace is going (nothing to replace then), or an error.
    */
-  const ensureReplacement = async (account: Account, replaced: string): Promise<{ ok: true; name: string | undefined } | { ok: false; error: string }> => {
+  const ensureReplacement = async (account: Account, replaced: string): Promise<Result<string | undefined, string>> => {
     const namespace = account.metadata?.namespace ?? '';
     const accountName = account.metadata?.name ?? '';
     const accountUid = account.metadata?.uid ?? '';
@@ -130,9 +130,9 @@ export function tokenControllerSyncs(p: TokenControllerParts): { syncAccount(key
       data: { token: Buffer.from(token).toString('base64'), namespace: Buffer.from(namespace).toString('base64'), ...(rootCa === '' ? {} : { 'ca.crt': rootCa }) },
     };
     const created = await createObject(p.registry, p.secretDef, secret, op);
-    if (created.ok || created.error.reason === 'AlreadyExists') return { ok: true, name };
-    if (ignorableCreateFailure(created.error)) return { ok: true, name: undefined };
-    return { ok: false, error: `creating a replacement token for ${namespace}/${accountName}: ${created.error.message ?? 'failed'}` };
+    if (created.ok || created.error.reason === 'AlreadyExists') return ok(name);
+    if (ignorableCreateFailure(created.error)) return ok(undefined);
+    return fail(`creating a replacement token for ${namespace}/${accountName}: ${created.error.message ?? 'failed'}`);
   };
 
   /** Fills a token Secret of an existing account (kube's generateTokenIfNeeded), working on the stored copy. */
@@ -196,7 +196,7 @@ export function tokenControllerSyncs(p: TokenControllerParts): { syncAccount(key
         if (account.value === undefined || !references(account.value, name)) return done;
         const replacement = await ensureReplacement(account.value, uid);
         if (!replacement.ok) return retry(replacement.error);
-        const replacementName = replacement.name;
+        const replacementName = replacement.value;
         const failed = await updateAccount(namespace, accountName, account.value.metadata?.uid ?? '', (a) => {
           if (!references(a, name)) return false;
           const kept = (a.secrets ?? []).filter((s) => s?.name !== name);

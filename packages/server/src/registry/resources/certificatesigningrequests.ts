@@ -12,7 +12,7 @@
  *   each type once, never Approved and Denied together; `status.certificate` CERTIFICATE PEM blocks only.
  *   A problem already present in the stored object is tolerated on update, as kube ratchets it.
  */
-import { fieldError, type FieldError, type KubeObject, type Names } from '@svc-apiserver/api';
+import { fail, fieldError, type FieldError, type KubeObject, type Names } from '@svc-apiserver/api';
 import type { UserInfo } from '../../request/user-info.js';
 import { isDns1123Label, isDns1123Subdomain } from '../../meta/name-rules.js';
 import { certificatePemError } from '../../pki/certificate-pem.js';
@@ -134,7 +134,7 @@ function validateCsr(csr: CsrObject, o: ValidationOptions, legacySigner: string)
   const errs: FieldError[] = [];
   const spec = csr.spec ?? {};
   const request = bytesField(spec.request);
-  const parsed = request === undefined ? { ok: false as const, error: 'illegal base64 data' } : parseCertificateRequest(request);
+  const parsed = request === undefined ? fail('illegal base64 data') : parseCertificateRequest(request);
   if (!parsed.ok) errs.push(fieldError.invalid('spec.request', spec.request ?? '', parsed.error));
   const usages = usagesList(csr);
   if (usages.length === 0) errs.push(fieldError.required('spec.usages'));
