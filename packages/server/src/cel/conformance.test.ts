@@ -7,8 +7,8 @@
 import { strict as assert } from 'node:assert';
 import { describe, it } from 'node:test';
 import { getConformanceSuite, type IncrementalTestSuite } from '@bufbuild/cel-spec/testdata/tests.js';
-import { runConformanceTest } from './conformance-harness.js';
-import { conformanceSkips } from './conformance-skips.js';
+import { runConformanceTest } from './testdata/conformance-harness.js';
+import { conformanceSkips } from './testdata/conformance-skips.js';
 
 const claimed = new Set([
   'basic', 'comparisons', 'conversions', 'fields', 'fp_math', 'integer_math', 'lists', 'logic', 'macros', 'parse',

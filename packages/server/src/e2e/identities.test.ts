@@ -12,17 +12,17 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { X509Certificate, generateKeyPairSync } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { compactVerify, importJWK, jwtVerify } from 'jose';
 import { parse } from 'yaml';
 import { createClient, type RestClient } from '@svc-apiserver/client';
 import { startServer, type RunningServer } from '../server.js';
 import { fakeClock, type FakeClock } from '../controllers/kit/clock.js';
-import { testCertificateRequest } from '../pki/test-requests.js';
+import { testCertificateRequest } from '../testing/test-requests.js';
 import { call, createNamespace, eventually } from './http.js';
-import { findKubectls, runKubectl } from '@svc-apiserver/testing/kubectl';
+import { kubectlsOrSkip, runKubectl } from '@svc-apiserver/testing/kubectl';
+import { tempDir } from '@svc-apiserver/testing/temp-dir';
 import { startServerProcess, type ServerProcess } from './server-process.js';
 
 const csrPath = '/apis/certificates.svc.io/v1/certificatesigningrequests';
@@ -51,7 +51,7 @@ const csrBody = (name: string, requestPem: string, signerName: string, usages: s
 });
 
 describe('identities, svc flavour', () => {
-  let dir: string;
+  const dir = tempDir({ after }, 'svc-identities-');
   let server: RunningServer;
   let clock: FakeClock;
   let admin: RestClient;
@@ -67,7 +67,6 @@ describe('identities, svc flavour', () => {
   };
 
   before(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'svc-identities-'));
     writeFileSync(join(dir, 'tokens.csv'), `${tokens}\n`);
     clock = fakeClock(Date.now());
     server = await startServer({
@@ -108,7 +107,6 @@ describe('identities, svc flavour', () => {
   after(async () => {
     for (const c of clients) c.close();
     await server?.close();
-    if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
   test('a new namespace gets its default account and root CA ConfigMap within a second', async () => {
@@ -378,8 +376,8 @@ describe('identities, svc flavour', () => {
   });
 });
 
-test('--controllers switches the identity controllers off and on', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'svc-identities-off-'));
+test('--controllers switches the identity controllers off and on', async (t) => {
+  const dir = tempDir(t, 'svc-identities-off-');
   const server = await startServer({
     dataDir: dir, securePort: 0, storage: 'memory', log: () => {},
     controllers: ['*', '-serviceaccount', '-root-ca-cert-publisher'],
@@ -404,12 +402,11 @@ test('--controllers switches the identity controllers off and on', async () => {
   } finally {
     admin.close();
     await server.close();
-    rmSync(dir, { recursive: true, force: true });
   }
 });
 
-test('--service-account-private-key-file signs legacy tokens that --service-account-key-file verifies', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'svc-identities-keys-'));
+test('--service-account-private-key-file signs legacy tokens that --service-account-key-file verifies', async (t) => {
+  const dir = tempDir(t, 'svc-identities-keys-');
   const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
   writeFileSync(join(dir, 'legacy.key'), privateKey.export({ type: 'pkcs8', format: 'pem' }));
   writeFileSync(join(dir, 'legacy.pub'), publicKey.export({ type: 'spki', format: 'pem' }));
@@ -444,27 +441,19 @@ test('--service-account-private-key-file signs legacy tokens that --service-acco
     asRobot?.close();
     admin.close();
     await server.close();
-    rmSync(dir, { recursive: true, force: true });
   }
 });
 
-const kubectl = findKubectls([])[0];
-if (kubectl === undefined) {
-  test('kubectl certificate approve (k8s flavour)', (t) => {
-    t.skip('kubectl is not on PATH');
-  });
-} else {
-  const bin = kubectl;
+const [bin] = kubectlsOrSkip('kubectl certificate approve (k8s flavour)', []);
+if (bin !== undefined) {
   describe('identities, k8s flavour with kubectl', () => {
     let server: ServerProcess;
-    let home: string;
+    const home = tempDir({ after }, 'kubectl-home-');
     before(async () => {
       server = await startServerProcess({ flavour: 'k8s', storage: 'memory' });
-      home = mkdtempSync(join(tmpdir(), 'kubectl-home-'));
     });
     after(async () => {
       await server?.stop();
-      if (home) rmSync(home, { recursive: true, force: true });
     });
     test('kubectl certificate approve issues a certificate; pods mount the Kubernetes path', async () => {
       const { keyPem, requestPem } = await requestFor(home, 'kube', 'kube-user', ['devs']);

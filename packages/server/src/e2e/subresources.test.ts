@@ -10,7 +10,7 @@ import { call, createNamespace } from './http.js';
 import { kubectlsOrSkip, runKubectl } from '@svc-apiserver/testing/kubectl';
 import { startServerProcess, type ServerProcess } from './server-process.js';
 import { tempDir } from '@svc-apiserver/testing/temp-dir';
-import { testCertificateRequest } from '../pki/test-requests.js';
+import { testCertificateRequest } from '../testing/test-requests.js';
 
 const names = namesFor('svc');
 const ns = 'subres';

@@ -8,9 +8,9 @@ import { createServer, type Server } from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { TLSSocket } from 'node:tls';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { tempDir } from '@svc-apiserver/testing/temp-dir';
 import { createCa, issueLeaf, type CertAndKey } from '../pki/certificates.js';
 import { httpsGetJson, httpsPostJson, httpsRequest, maxResponseBytes, openHttpsRequest } from './https-request.js';
 import { loadKubeconfig, parseKubeconfig } from './kubeconfig-file.js';
@@ -32,7 +32,7 @@ let client: CertAndKey;
 let server: Server;
 let port = 0;
 let seen: Seen[] = [];
-let dir = '';
+const dir = tempDir({ after }, 'outbound-');
 
 function handle(req: IncomingMessage, res: ServerResponse): void {
   const chunks: Buffer[] = [];
@@ -63,13 +63,11 @@ before(async () => {
   server = createServer({ cert: serving.certPem, key: serving.keyPem, ca: ca.certPem, requestCert: true, rejectUnauthorized: false }, handle);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   port = (server.address() as AddressInfo).port;
-  dir = mkdtempSync(join(tmpdir(), 'outbound-'));
 });
 
 after(async () => {
   server.closeAllConnections();
   await new Promise((resolve) => server.close(resolve));
-  rmSync(dir, { recursive: true, force: true });
 });
 
 const b64 = (s: string): string => Buffer.from(s).toString('base64');

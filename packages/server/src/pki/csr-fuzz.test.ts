@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import { parseCertificateRequest } from './csr.js';
 import { certificatePemError } from './certificate-pem.js';
 import { decodePemBlocks, encodePem } from './pem.js';
-import { testCertificateRequest } from './test-requests.js';
+import { testCertificateRequest } from '../testing/test-requests.js';
 import { seededRandom } from '../testing/seeded-random.js';
 
 test('mutated, truncated and random requests are answered with an error value, never a throw', async () => {

@@ -5,7 +5,7 @@ import 'reflect-metadata';
 import * as x509 from '@peculiar/x509';
 import { parseCertificateRequest } from './csr.js';
 import { decodePemBlocks, encodePem } from './pem.js';
-import { testCertificateRequest } from './test-requests.js';
+import { testCertificateRequest } from '../testing/test-requests.js';
 
 test('a request parses with its subject and alternative names, ECDSA and RSA', async () => {
   for (const keyType of ['ecdsa', 'rsa'] as const) {

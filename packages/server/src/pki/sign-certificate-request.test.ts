@@ -7,7 +7,7 @@ import { createCa } from './certificates.js';
 import { parseCertificateRequest } from './csr.js';
 import { signCertificateRequest } from './sign-certificate-request.js';
 import { loadSigningCa } from './signing-ca.js';
-import { testCertificateRequest } from './test-requests.js';
+import { testCertificateRequest } from '../testing/test-requests.js';
 
 test('the certificate carries the request subject, names and key, the usages asked for and no CA bit', async () => {
   const caPair = await createCa('test-ca');

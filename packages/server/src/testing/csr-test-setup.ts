@@ -5,7 +5,7 @@
 import type { KubeObject } from '@svc-apiserver/api';
 import type { UserInfo } from '../request/user-info.js';
 import { testRegistry, type TestRegistry } from './test-registry.js';
-import { testCertificateRequest, type TestRequestOptions } from '../pki/test-requests.js';
+import { testCertificateRequest, type TestRequestOptions } from './test-requests.js';
 import type { CsrObject } from '../pki/csr-object.js';
 
 /** What the tests work with. */

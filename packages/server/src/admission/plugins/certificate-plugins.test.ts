@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import { namesFor, type KubeObject } from '@svc-apiserver/api';
 import type { Authorizer } from '../../request/authorizer.js';
 import type { UserInfo } from '../../request/user-info.js';
-import { testCertificateRequest } from '../../pki/test-requests.js';
+import { testCertificateRequest } from '../../testing/test-requests.js';
 import type { AdmissionAttributes } from '../plugin.js';
 import { certificateApprovalPlugin } from './certificate-approval.js';
 import { certificateSigningPlugin } from './certificate-signing.js';

@@ -3,9 +3,9 @@ import { test } from 'node:test';
 import { compactVerify } from 'jose';
 import type { KubeObject } from '@svc-apiserver/api';
 import { testRegistry } from '../../testing/test-registry.js';
-import { bootstrapTokenSecret } from '../bootstrap-test-tokens.js';
+import { bootstrapTokenSecret } from '../../testing/bootstrap-test-tokens.js';
 import { fakeClock } from '../kit/clock.js';
-import { until } from '../until.js';
+import { until } from '../../testing/until.js';
 import { startBootstrapSigner } from './bootstrap-signer.js';
 import { detachedSignature } from './detached-jws.js';
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Authorizer } from '../../request/authorizer.js';
 import { csrTestSetup } from '../../testing/csr-test-setup.js';
-import { until } from '../until.js';
+import { until } from '../../testing/until.js';
 import { startCsrApprovingController } from './csr-approving-controller.js';
 
 /** Allows `create` on the listed CSR subresources to the listed users. */

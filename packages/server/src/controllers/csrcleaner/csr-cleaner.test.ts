@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import { createCa } from '../../pki/certificates.js';
 import { csrTestSetup } from '../../testing/csr-test-setup.js';
 import { fakeClock } from '../kit/clock.js';
-import { until } from '../until.js';
+import { until } from '../../testing/until.js';
 import { csrDeletionTime, decidedRetentionMs, pendingRetentionMs, startCsrCleaner } from './csr-cleaner.js';
 
 const minute = 60_000;

@@ -5,7 +5,7 @@ import { createCa } from '../../pki/certificates.js';
 import { loadSigningCa } from '../../pki/signing-ca.js';
 import { csrTestSetup } from '../../testing/csr-test-setup.js';
 import { fakeClock } from '../kit/clock.js';
-import { until } from '../until.js';
+import { until } from '../../testing/until.js';
 import { grantedDurationMs, startCsrSigningController } from './csr-signing-controller.js';
 
 const hour = 3_600_000;

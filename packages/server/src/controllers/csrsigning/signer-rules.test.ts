@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { namesFor } from '@svc-apiserver/api';
 import { parseCertificateRequest, type CertificateRequest } from '../../pki/csr.js';
-import { testCertificateRequest, type TestRequestOptions } from '../../pki/test-requests.js';
+import { testCertificateRequest, type TestRequestOptions } from '../../testing/test-requests.js';
 import { signerVerdict } from './signer-rules.js';
 
 const names = namesFor('svc');

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { KubeObject } from '@svc-apiserver/api';
 import { testRegistry } from '../../testing/test-registry.js';
-import { until } from '../until.js';
+import { until } from '../../testing/until.js';
 import { rootCaDescription, startRootCaPublisher } from './root-ca-publisher.js';
 
 const caPem = '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n';

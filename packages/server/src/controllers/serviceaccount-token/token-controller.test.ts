@@ -6,7 +6,7 @@ import type { KubeObject } from '@svc-apiserver/api';
 import { signingKey } from '../../auth/serviceaccount/keys.js';
 import { serviceAccountTokenIssuer } from '../../auth/serviceaccount/token-issuer.js';
 import { testRegistry } from '../../testing/test-registry.js';
-import { until } from '../until.js';
+import { until } from '../../testing/until.js';
 import { startTokenController } from './token-controller.js';
 
 const caPem = '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { testRegistry } from '../../testing/test-registry.js';
 import { createInformerFactory } from '../kit/informer-factory.js';
-import { until } from '../until.js';
+import { until } from '../../testing/until.js';
 import { serviceAccountSync, startServiceAccountController } from './service-account-controller.js';
 
 test('sync: creates default in an active namespace, nothing in a missing or terminating one', async () => {

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { testRegistry } from '../../testing/test-registry.js';
-import { bootstrapTokenSecret } from '../bootstrap-test-tokens.js';
+import { bootstrapTokenSecret } from '../../testing/bootstrap-test-tokens.js';
 import { fakeClock } from '../kit/clock.js';
-import { until } from '../until.js';
+import { until } from '../../testing/until.js';
 import { startTokenCleaner } from './token-cleaner.js';
 
 test('expired and unparsable bootstrap tokens are deleted; the others when they expire', async () => {

@@ -4,7 +4,7 @@ import type { Status } from '@svc-apiserver/api';
 import { testRegistry } from '../../testing/test-registry.js';
 import { createCa } from '../../pki/certificates.js';
 import { encodePem } from '../../pki/pem.js';
-import { testCertificateRequest } from '../../pki/test-requests.js';
+import { testCertificateRequest } from '../../testing/test-requests.js';
 import { validateSignerName } from './certificatesigningrequests.js';
 
 const group = 'certificates.svc.io';

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import type { KubeObject, Status } from '@svc-apiserver/api';
 import { testRegistry } from '../../../testing/test-registry.js';
 import { createCa } from '../../../pki/certificates.js';
-import { testCertificateRequest } from '../../../pki/test-requests.js';
+import { testCertificateRequest } from '../../../testing/test-requests.js';
 
 const request = Buffer.from((await testCertificateRequest({ commonName: 'c' })).requestPem).toString('base64');
 const certificate = Buffer.from((await createCa('issued')).certPem).toString('base64');

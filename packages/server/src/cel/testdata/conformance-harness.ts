@@ -7,11 +7,11 @@ import { UnsignedInt, Duration } from '@marcbachmann/cel-js/evaluator';
 import type { Value } from '@bufbuild/cel-spec/cel/expr/value_pb.js';
 import type { Type } from '@bufbuild/cel-spec/cel/expr/checked_pb.js';
 import type { SimpleTest } from '@bufbuild/cel-spec/cel/expr/conformance/test/simple_pb.js';
-import { compile } from './compile.js';
-import { celEnvironment, type VariableDecl } from './environment.js';
-import { evaluate } from './evaluate.js';
-import type { DeclType } from './schema-types.js';
-import { isCelObject } from './values.js';
+import { compile } from '../compile.js';
+import { celEnvironment, type VariableDecl } from '../environment.js';
+import { evaluate } from '../evaluate.js';
+import type { DeclType } from '../schema-types.js';
+import { isCelObject } from '../values.js';
 
 const scalars = new Map<string, DeclType>();
 const lists = new Map<DeclType, DeclType>();
