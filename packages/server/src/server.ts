@@ -58,6 +58,8 @@ import { virtualKey } from './http/handlers/virtual-create.js';
 import type { Clock } from './controllers/kit/clock.js';
 import { identitySetup } from './identity-setup.js';
 import { startClusterInfo, type ClusterInfo } from './controllers/cluster-info.js';
+import { startCrdServing } from './apiextensions/crd-serving.js';
+import { customColumnsPrinter } from './http/table/custom-columns.js';
 
 /** Options of {@link startServer}: the flags, each optional (defaults as the flags'). */
 export type StartServerOptions = Partial<ServerOptions> & {
@@ -218,6 +220,9 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       },
     });
     cleanups.push(() => registry.store.close());
+    // Custom resources are served on every replica from the CRDs in the store (apiextensions-apiserver's handler).
+    const crdServing = startCrdServing(registry, names);
+    cleanups.push(() => crdServing.stop());
     const allocationFeed = await startServiceAllocationFeed(registry, serviceAllocator, (m) => log(m));
     cleanups.push(() => allocationFeed.stop());
     const lookupObject: ObjectGetter = async (resource, namespace, name) => {
@@ -306,7 +311,11 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       openapi,
       checks: [storageCheck(backend), ...controllers.checks, clusterInfoCheck],
       ...(identity.value.issuerDiscovery === undefined ? {} : { issuerDiscovery: identity.value.issuerDiscovery }),
-      readyChecks: [informerSyncCheck(backend, registry.store.caches, { controllersStarted: () => controllersStarted }), policy.health],
+      readyChecks: [informerSyncCheck(backend, registry.store.caches, { controllersStarted: () => controllersStarted }), policy.health, crdServing.check],
+      printerFor: (info) => {
+        const custom = registry.lookup(info.apiGroup, info.apiVersion, info.resource)?.custom;
+        return custom === undefined ? undefined : customColumnsPrinter(custom.columns);
+      },
       log,
     });
     clusterInfo = startClusterInfo(registry, names, { server: api.url, caPem: api.ca, log: (m) => log(m) });

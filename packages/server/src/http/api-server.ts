@@ -30,7 +30,7 @@ import type { RequestAuthentication } from '../auth/authentication-setup.js';
 import { authorization } from './filters/authorization.js';
 import { nonResourceRouter } from './routes/non-resource-router.js';
 import type { OpenApiSource } from './routes/openapi.js';
-import { startHttpsServer } from './https-server.js';
+import { startHttpsServer, type HttpsServerOptions } from './https-server.js';
 import type { IssuerDiscovery } from '../auth/serviceaccount/issuer-discovery.js';
 
 /** File name of the admin kubeconfig in the data directory. */
@@ -50,6 +50,8 @@ export interface ApiServerOptions {
   readonly resourceHandler: (ctx: RequestContext) => Promise<void>;
   /** The served resources (discovery). */
   readonly resources: () => readonly ApiResource[];
+  /** The Table printer of a resource request's resource when it has its own (custom resources). */
+  readonly printerFor?: HttpsServerOptions['printerFor'];
   readonly openapi?: OpenApiSource;
   /** Checks of livez, readyz and healthz besides ping, log and shutdown (storage, poststarthook/...). */
   readonly checks: readonly HealthCheck[];
@@ -150,6 +152,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
     maxRequestBodyBytes: options.maxRequestBodyBytes,
     handler,
     log,
+    ...(options.printerFor !== undefined ? { printerFor: options.printerFor } : {}),
   });
   port = https.port;
   // A reloaded client CA file changes which certificates clients are asked for.

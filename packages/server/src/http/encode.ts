@@ -8,6 +8,7 @@ import { notAcceptable, type KubeObject, type Names, type Status } from '@svc-ap
 import { negotiateResponse, producibleMediaTypes, type NegotiationOptions, type ResponseMediaType } from './negotiation.js';
 import { protobufCodec } from '../protobuf/codec.js';
 import { transformObject, watchTransformer } from './table/transform.js';
+import type { TablePrinter } from './table/printer.js';
 
 const bigintMarker = '\u0000bigint:';
 
@@ -74,6 +75,8 @@ export interface EndpointKind {
   readonly resource: boolean;
   /** `apiVersion` of the resource (for a watch, whose objects are not known when its headers go out). */
   readonly apiVersion?: string;
+  /** The resource's own Table printer (custom resources). */
+  readonly printer?: TablePrinter;
 }
 
 /** Negotiates, converts and encodes response objects and watch events in one flavour. */
@@ -115,7 +118,9 @@ export function responseEncoding(names: Names): ResponseEncoding {
       if (n === undefined) return notAcceptableFor(opts);
       let value = object;
       if (n.conversion) {
-        const t = transformObject(object, n.conversion, { names, includeObject: query.get('includeObject'), mediaTypes: producibleMediaTypes(opts) });
+        const t = transformObject(object, n.conversion, {
+          names, includeObject: query.get('includeObject'), mediaTypes: producibleMediaTypes(opts), ...(endpoint.printer ? { printer: endpoint.printer } : {}),
+        });
         if (!t.ok) return t;
         value = t.value;
       }
@@ -131,7 +136,7 @@ export function responseEncoding(names: Names): ResponseEncoding {
       const n = negotiateResponse(accept, query, opts);
       if (n === undefined) return notAcceptableFor(opts);
       const transform = n.conversion
-        ? watchTransformer(n.conversion, { names, includeObject: query.get('includeObject') })
+        ? watchTransformer(n.conversion, { names, includeObject: query.get('includeObject'), ...(endpoint.printer ? { printer: endpoint.printer } : {}) })
         : undefined;
       const convert = (object: unknown): unknown => {
         if (!transform) return object;

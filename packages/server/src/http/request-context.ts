@@ -23,6 +23,7 @@ import { negotiateResponse } from './negotiation.js';
 import { parseMediaType } from './media-type.js';
 import type { LiveRequests } from './live-requests.js';
 import { parseRequestTarget } from './request-target.js';
+import type { TablePrinter } from './table/printer.js';
 
 /** Node's request object on either protocol. */
 export type NodeRequest = IncomingMessage | Http2ServerRequest;
@@ -36,6 +37,8 @@ export interface RequestContextOptions {
   readonly maxRequestBodyBytes: number;
   /** The server's live requests: shutdown aborts every request's signal through it. */
   readonly liveRequests: LiveRequests;
+  /** The Table printer of a resource request's resource when it has its own (custom resources). */
+  readonly printerFor?: (info: RequestInfo) => TablePrinter | undefined;
 }
 
 /** The placeholder request info before the request-info filter ran. */
@@ -118,9 +121,12 @@ export function createRequestContext(req: NodeRequest, res: NodeResponse, option
 
   const encoding = responseEncoding(options.names);
   /** Resource endpoints convert (Table, PartialObjectMetadata); any endpoint writes protobuf for kinds that have it. */
-  const endpoint = (): EndpointKind => (ctx.info.isResourceRequest
-    ? { resource: true, apiVersion: ctx.info.apiGroup === '' ? ctx.info.apiVersion : `${ctx.info.apiGroup}/${ctx.info.apiVersion}` }
-    : { resource: false });
+  const endpoint = (): EndpointKind => {
+    if (!ctx.info.isResourceRequest) return { resource: false };
+    const apiVersion = ctx.info.apiGroup === '' ? ctx.info.apiVersion : `${ctx.info.apiGroup}/${ctx.info.apiVersion}`;
+    const printer = options.printerFor?.(ctx.info);
+    return printer === undefined ? { resource: true, apiVersion } : { resource: true, apiVersion, printer };
+  };
   const negotiated = () => negotiateResponse(req.headers.accept, url.searchParams, encoding.negotiationOptions(endpoint()));
 
   const head = (code: number, headers: Record<string, string | string[]>): void => {

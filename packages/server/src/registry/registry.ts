@@ -25,6 +25,14 @@ export interface Registry {
   readonly admission: AdmissionChain;
   readonly names: Names;
   readonly validator: SchemaValidator;
+  /**
+   * Replaces the resources defined at run time by `owner` (a CustomResourceDefinition's name); an empty list
+   * removes them. A built-in resource of the same group, version and plural keeps precedence, as kube-apiserver's
+   * built-in handlers come before its CRD handler.
+   */
+  define(owner: string, defs: readonly ResourceDef[]): void;
+  /** Calls `listener` after every change of the served set; returns its removal. */
+  onChange(listener: () => void): () => void;
 }
 
 /** What {@link createRegistry} needs. */
@@ -60,15 +68,35 @@ export function createRegistry(options: RegistryOptions): Registry {
       ...(conversion !== undefined ? { conversion } : {}),
     });
   }
-  const byPath = new Map(defs.map((d) => [`${d.group}/${d.version}/${d.resource}`, d]));
+  const pathOf = (d: ResourceDef): string => `${d.group}/${d.version}/${d.resource}`;
+  const byPath = new Map(defs.map((d) => [pathOf(d), d]));
   const store = createStore(backend, { names, ...options.store });
+  const dynamicByOwner = new Map<string, readonly ResourceDef[]>();
+  let dynamicByPath = new Map<string, ResourceDef>();
+  let everything: readonly ResourceDef[] = defs;
+  const listeners = new Set<() => void>();
   const registry: Registry = {
-    lookup: (group, version, resource) => byPath.get(`${group}/${version}/${resource}`),
-    all: () => defs,
+    lookup: (group, version, resource) => {
+      const path = `${group}/${version}/${resource}`;
+      return byPath.get(path) ?? dynamicByPath.get(path);
+    },
+    all: () => everything,
     store,
     admission,
     names,
     validator: catalog.validator,
+    define(owner, owned) {
+      if (owned.length === 0) dynamicByOwner.delete(owner);
+      else dynamicByOwner.set(owner, owned);
+      const dynamic = [...dynamicByOwner.values()].flat().filter((d) => !byPath.has(pathOf(d)));
+      dynamicByPath = new Map(dynamic.map((d) => [pathOf(d), d]));
+      everything = [...defs, ...dynamic];
+      for (const l of [...listeners]) l();
+    },
+    onChange(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
   };
   /**
    * Cached namespaces decoded once per version and shared (frozen) by every admission that reads them:

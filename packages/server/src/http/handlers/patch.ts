@@ -33,7 +33,7 @@ import { optimisticLockFailure } from '../../registry/operations/preconditions.j
 import { updateObject } from '../../registry/operations/update-object.js';
 import { applyPatchType, checkApplyConfiguration, supportedPatchTypes, typedPatchFailure } from '../../patch/apply-patch.js';
 import { patchSchemaOf } from '../../patch/patch-schema-of.js';
-import { schemaProblems, strictProblems } from './schema-check.js';
+import { schemaProblems, schemaValidation, strictProblems } from './schema-check.js';
 import type { WrittenObject } from './update.js';
 import {
   checkNameMatches, checkTypeMeta, parseWriteOptions, reconcileNamespace, requestNamespace, sendWarnings, type WriteOptions,
@@ -107,7 +107,7 @@ function mechanismOf(registry: Registry, def: ResourceDef, at: PatchEndpoint, bo
     const target = { group: def.group, version: def.version, kind: def.kind, namespace: at.namespace, name: at.name };
     const checked = checkApplyConfiguration(target, configuration);
     if (!checked.ok) return checked;
-    const result = registry.validator.validate(def.schemaName, configuration);
+    const result = schemaValidation(registry, def, configuration);
     const typed = typedPatchFailure(target, result.unknownFields, result.errors.filter((e) => e.type === 'FieldValueTypeInvalid'));
     if (typed !== undefined) return { ok: false, status: typed };
     return ok(applyMechanism({

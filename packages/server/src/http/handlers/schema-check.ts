@@ -9,6 +9,7 @@ import type { Outcome, RequestContext } from '../context.js';
 import type { Registry } from '../../registry/registry.js';
 import type { ResourceDef } from '../../registry/resource-def.js';
 import type { FieldValidation } from './request-options.js';
+import type { SchemaValidation } from '../../schema/catalog.js';
 
 /** Splits `spec.containers[0].bar` into `['spec', 'containers', 0, 'bar']`. */
 export function parseFieldPath(path: string): (string | number)[] {
@@ -68,6 +69,12 @@ export function reportStrictProblems(ctx: RequestContext, level: FieldValidation
 export function schemaProblems(
   registry: Registry, def: ResourceDef, object: KubeObject, level: FieldValidation, duplicates: readonly string[] = [],
 ): Outcome<readonly string[]> {
+  if (def.custom !== undefined) {
+    // A custom object is pruned and defaulted as decoded; its schema's other checks are the strategy's (422).
+    const problems = strictProblems(level, duplicates, def.custom.prune(object));
+    if (problems.ok) def.custom.applyDefaults(object);
+    return problems;
+  }
   const result = registry.validator.validate(def.schemaName, object);
   const typeError = result.errors.find((e) => e.type === 'FieldValueTypeInvalid');
   if (typeError !== undefined) {
@@ -80,6 +87,15 @@ export function schemaProblems(
   if (!problems.ok) return problems;
   for (const f of result.unknownFields) dropField(object, f);
   return problems;
+}
+
+/**
+ * The decode-time schema result of an object without changing it: the catalog's validation for built-in resources,
+ * the fields pruning would drop for custom resources (whose type errors are validation's, not decoding's).
+ */
+export function schemaValidation(registry: Registry, def: ResourceDef, object: unknown): SchemaValidation {
+  if (def.custom !== undefined) return { errors: [], unknownFields: def.custom.prune(structuredClone(object)) };
+  return registry.validator.validate(def.schemaName, object);
 }
 
 /** Validates a decoded object against the resource's schema at a field validation level, warning on the request. */

@@ -29,6 +29,8 @@ export interface TransformOptions {
   readonly noHeaders?: boolean;
   /** Media types this response could be written in, for a 406 message. */
   readonly mediaTypes?: readonly string[];
+  /** The printer of the endpoint's resource when it has its own (custom resources); else the kind's. */
+  readonly printer?: TablePrinter;
 }
 
 /** A conversion result. */
@@ -87,7 +89,7 @@ function toTable(o: Json, c: Conversion, options: TransformOptions): TransformOu
   const apiVersion = `${c.group}/${c.version}`;
   const list = isList(o);
   const itemKind = list ? (o['kind'] as string).slice(0, -'List'.length) : String(o['kind'] ?? '');
-  const printer = printerFor(options.names, o['apiVersion'], itemKind);
+  const printer = options.printer ?? printerFor(options.names, o['apiVersion'], itemKind);
   const ctx: PrintContext = { names: options.names, now: options.now ?? Date.now() };
   const items = (list ? o['items'] as unknown[] : [o]).filter(isObject);
   const rows = items.map((item) => {

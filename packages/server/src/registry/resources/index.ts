@@ -5,6 +5,7 @@
 import type { Names } from '@svc-apiserver/api';
 import type { Strategy } from '../strategy.js';
 import { configMapStrategy } from './configmaps.js';
+import { customResourceDefinitionStrategy } from './customresourcedefinitions.js';
 import { cronJobStrategy } from './cronjobs.js';
 import { daemonSetStrategy } from './daemonsets.js';
 import { deploymentStrategy } from './deployments.js';
@@ -47,6 +48,7 @@ import { clusterRoleBindingStrategy } from './clusterrolebindings.js';
 export const strategyFactories: Readonly<Record<string, (names: Names) => Strategy>> = {
   'core/namespaces': namespaceStrategy,
   'core/configmaps': configMapStrategy,
+  'apiextensions/customresourcedefinitions': customResourceDefinitionStrategy,
   'core/secrets': secretStrategy,
   'core/serviceaccounts': serviceAccountStrategy,
   'core/pods': podStrategy,

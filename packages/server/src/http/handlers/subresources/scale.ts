@@ -67,7 +67,7 @@ export async function handleScale(ctx: RequestContext, registry: Registry, def: 
       ?? preconditionFailure(def, name, current, scale.metadata?.uid ? { uid: scale.metadata.uid } : undefined)
       ?? optimisticLockFailure(def, name, scale.metadata?.resourceVersion ?? '', current);
     if (refused !== undefined) return final(refused);
-    const next = withReplicas(current, scale);
+    const next = withReplicas(def, current, scale);
     return updateObject(registry, def, 'scale', trackUpdate(def, 'scale', current, next, options.value.fieldManager), current, op);
   });
   if (!result.ok) return ctx.writeStatus(result.status);

@@ -1,0 +1,64 @@
+/**
+ * Serving custom resources (apiextensions-apiserver's crdHandler and its discovery controller): an informer over
+ * CustomResourceDefinitions defines, on every replica, the served versions of each CRD whose names are accepted or
+ * that is established as resources of the registry, and takes them away when the CRD is gone — so a CRD created
+ * through one replica is served by all. The readyz check `poststarthook/crd-informer-synced` passes once the CRDs
+ * stored at start are served.
+ */
+import type { Names } from '@svc-apiserver/api';
+import type { HealthCheck } from '../health/health-check.js';
+import { startInformer } from '../registry/informer.js';
+import type { Registry } from '../registry/registry.js';
+import { isConditionTrue, type CustomResourceDefinition } from './crd.js';
+import { customResourceDefs } from './custom-resource-def.js';
+
+/** Serving of custom resources, running. */
+export interface CrdServing {
+  readonly check: HealthCheck;
+  stop(): void;
+}
+
+/** True when kube serves a CRD's resources: its names are accepted or it is established. */
+export function isServed(crd: CustomResourceDefinition): boolean {
+  return isConditionTrue(crd, 'Established') || isConditionTrue(crd, 'NamesAccepted');
+}
+
+/** A stable text of what a CRD's served resources depend on, so unrelated status writes define nothing anew. */
+function servingKey(crd: CustomResourceDefinition): string {
+  return JSON.stringify([crd.metadata?.uid, crd.spec, crd.status?.acceptedNames, isServed(crd)]);
+}
+
+/** Starts serving the registry's CRDs. */
+export function startCrdServing(registry: Registry, names: Names, options: { readonly retryMs?: number } = {}): CrdServing {
+  const crdDef = registry.lookup(names.group('apiextensions'), 'v1', 'customresourcedefinitions');
+  if (crdDef === undefined) {
+    return { check: { name: 'poststarthook/crd-informer-synced', check: async () => undefined }, stop: () => {} };
+  }
+  const informer = startInformer(registry, crdDef, options.retryMs === undefined ? {} : { retryMs: options.retryMs });
+  const keys = new Map<string, string>();
+  const remove = informer.onChange((change, object) => {
+    const crd = object as CustomResourceDefinition;
+    const name = crd.metadata?.name ?? '';
+    if (change === 'DELETED') {
+      keys.delete(name);
+      registry.define(name, []);
+      return;
+    }
+    const key = servingKey(crd);
+    if (keys.get(name) === key) return;
+    keys.set(name, key);
+    registry.define(name, isServed(crd) ? customResourceDefs(crd, names) : []);
+  }, { replay: true });
+  return {
+    check: {
+      name: 'poststarthook/crd-informer-synced',
+      check: async () => (informer.hasSynced() ? undefined : 'not synced'),
+    },
+    stop() {
+      remove();
+      informer.stop();
+      for (const name of keys.keys()) registry.define(name, []);
+      keys.clear();
+    },
+  };
+}
