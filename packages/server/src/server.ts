@@ -22,7 +22,8 @@ import { selectControllers } from './controllers/controller-table.js';
 import { resourceHandler } from './http/handlers/resource-handler.js';
 import { subresourceHandlers } from './http/handlers/subresources/index.js';
 import { openapiV2Document } from './openapi/v2.js';
-import { openapiV3Document, openapiV3Index } from './openapi/v3.js';
+import { built as builtDocument, openapiV3Document, openapiV3Index } from './openapi/v3.js';
+import { customResourceOpenApi } from './openapi/custom-resources.js';
 import type { ServedResource } from './openapi/served.js';
 import type { OpenApiSource } from './http/routes/openapi.js';
 import { startApiServer, type ApiServer } from './http/api-server.js';
@@ -267,18 +268,27 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     cleanups.push(() => controllers.stop());
 
     let protobufCache: { hash: string; bytes: Uint8Array } | undefined;
-    const served = (): ServedResource[] => servedForOpenApi(registry.all());
+    const served = (): ServedResource[] => servedForOpenApi(registry.all().filter((d) => d.custom === undefined));
+    const customOpenApi = customResourceOpenApi(registry, names);
+    const v2 = () => customOpenApi.v2(openapiV2Document(catalog, served()));
     const openapi: OpenApiSource = {
-      v2: () => openapiV2Document(catalog, served()),
+      v2,
       v2Protobuf: async () => {
-        const doc = openapiV2Document(catalog, served());
+        const doc = v2();
         // protobufjs is loaded on the first request for this form (kubectl's), not at start.
         const { openapiV2Protobuf } = await import('./openapi/v2-protobuf.js');
         if (protobufCache?.hash !== doc.hash) protobufCache = { hash: doc.hash, bytes: openapiV2Protobuf(doc.document) };
         return protobufCache.bytes;
       },
-      v3Index: () => openapiV3Index(catalog, served()),
-      v3: (gv) => openapiV3Document(catalog, gv, served()),
+      v3Index: () => {
+        const index = openapiV3Index(catalog, served());
+        const custom = customOpenApi.documents();
+        if (custom.size === 0) return index;
+        const paths = { ...index.document.paths };
+        for (const [gv, doc] of custom) paths[gv] ??= { serverRelativeURL: `/openapi/v3/${gv}?hash=${doc.hash}` };
+        return builtDocument({ paths });
+      },
+      v3: (gv) => openapiV3Document(catalog, gv, served()) ?? customOpenApi.documents().get(gv),
     };
 
     // The cluster-info bootstrap needs the URL the listener gets; its readyz check stands in until then.

@@ -25,7 +25,7 @@ export function isServed(crd: CustomResourceDefinition): boolean {
 
 /** A stable text of what a CRD's served resources depend on, so unrelated status writes define nothing anew. */
 function servingKey(crd: CustomResourceDefinition): string {
-  return JSON.stringify([crd.metadata?.uid, crd.spec, crd.status?.acceptedNames, isServed(crd)]);
+  return JSON.stringify([crd.metadata?.uid, crd.metadata?.deletionTimestamp, crd.spec, crd.status?.acceptedNames, isServed(crd)]);
 }
 
 /** Starts serving the registry's CRDs. */

@@ -90,7 +90,10 @@ export function customResourceDefs(crd: CustomResourceDefinition, names: Names):
       schemaName: `${group}/${version.name}/${kind}`,
       qualified: { group, resource: plural },
       keyPrefix,
-      strategy: customResourceStrategy({ schema, hasStatus, ...(scale !== undefined ? { scale } : {}) }),
+      strategy: customResourceStrategy({
+        schema, hasStatus, ...(scale !== undefined ? { scale } : {}), terminating: crd.metadata?.deletionTimestamp !== undefined,
+        qualified: { group, resource: plural },
+      }),
       ...(version.name !== storageVersion ? { conversion: noneConversion(group, groupKey, storageVersion, plural, kind) } : {}),
       custom: {
         schema: schema as OpenApiSchema,

@@ -4,7 +4,7 @@
  * status changes through `/status`); writes get the schema's defaults; validation is the schema's (kube-openapi's
  * messages), the uniqueness of set and map lists, and the scale subresource's replica and selector fields.
  */
-import { fieldError, type FieldError, type KubeObject } from '@svc-apiserver/api';
+import { failure, fieldError, type FieldError, type KubeObject, type QualifiedResource } from '@svc-apiserver/api';
 import { defineStrategy, genericStatusStrategy } from '../registry/default-strategy.js';
 import type { CustomScale } from '../registry/resource-def.js';
 import type { Strategy } from '../registry/strategy.js';
@@ -18,6 +18,10 @@ export interface CustomResourceStrategyOptions {
   readonly schema: JsonSchemaProps;
   readonly hasStatus: boolean;
   readonly scale?: CustomScale;
+  /** The CRD is being deleted: creates are refused (405), as kube's CRD handler refuses them. */
+  readonly terminating?: boolean;
+  /** Group and plural, for the refusal's details. */
+  readonly qualified?: QualifiedResource;
 }
 
 const int32Max = 2 ** 31 - 1;
@@ -68,10 +72,21 @@ function nonMetadata(object: KubeObject): string {
   return JSON.stringify(rest);
 }
 
+/** kube's answer to a create while the CRD is terminating: 405 with its message; updates go on. */
+function refuseCreates(qualified: QualifiedResource): NonNullable<Strategy['authorizeWrite']> {
+  return async (_object, old) => {
+    if (old !== undefined) return undefined;
+    const status = failure('MethodNotAllowed', 'create not allowed while custom resource definition is terminating', {
+      ...(qualified.group ? { group: qualified.group } : {}), kind: qualified.resource,
+    });
+    return status;
+  };
+}
+
 /** The strategy of one CRD version's objects. */
 export function customResourceStrategy(options: CustomResourceStrategyOptions): Strategy {
   const validate = (object: KubeObject): FieldError[] => validateCustomObject(object, options);
-  return defineStrategy({
+  const strategy = defineStrategy({
     hasStatus: options.hasStatus,
     tracksGeneration: true,
     prepareForCreate: (object) => applyDefaults(options.schema, object),
@@ -90,4 +105,5 @@ export function customResourceStrategy(options: CustomResourceStrategyOptions): 
       ? { status: { prepareForUpdate: genericStatusStrategy.prepareForUpdate, validateUpdate: (object: KubeObject) => validate(object) } }
       : {}),
   });
+  return options.terminating === true ? { ...strategy, authorizeWrite: refuseCreates(options.qualified ?? { group: '', resource: '' }) } : strategy;
 }

@@ -44,7 +44,9 @@ export async function handlePatch(ctx: RequestContext, registry: Registry, def: 
   const patchType = (ctx.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
   const options = parseWriteOptions(ctx.query, ctx.names, 'PatchOptions', ctx.headers['user-agent'], patchType === applyPatchType);
   if (!options.ok) return ctx.writeStatus(options.status);
-  const decoded = await ctx.decodeBody(supportedPatchTypes);
+  // Custom resources have no patch strategies to merge by: strategic merge patch is refused (kube's CRD handler).
+  const patchTypes = def.custom !== undefined ? supportedPatchTypes.filter((t) => t !== 'application/strategic-merge-patch+json') : supportedPatchTypes;
+  const decoded = await ctx.decodeBody(patchTypes);
   if (!decoded.ok) return ctx.writeStatus(decoded.status);
   const namespace = requestNamespace(ctx, def);
   const name = ctx.info.name;
