@@ -61,6 +61,9 @@ export interface ServerOptions {
   readonly requestheaderExtraHeadersPrefix: readonly string[];
   readonly requestheaderClientCaFile: string;
   readonly requestheaderAllowedNames: readonly string[];
+  /** Client certificate and key the aggregator presents to extension API servers (generated when empty). */
+  readonly proxyClientCertFile: string;
+  readonly proxyClientKeyFile: string;
   readonly anonymousAuth: boolean;
   // Authorization (`--authorization-*`, kube-apiserver's BuiltInAuthorizationOptions).
   /** `--authorization-mode`: ordered modes (AlwaysAllow, AlwaysDeny, RBAC, Webhook); the first allow or deny wins. */
@@ -159,6 +162,8 @@ export const defaultServerOptions: ServerOptions = {
   requestheaderExtraHeadersPrefix: [],
   requestheaderClientCaFile: '',
   requestheaderAllowedNames: [],
+  proxyClientCertFile: '',
+  proxyClientKeyFile: '',
   anonymousAuth: true,
   // kube-apiserver defaults to AlwaysAllow; this server starts with RBAC.
   authorizationModes: ['RBAC'],
@@ -258,6 +263,8 @@ const flags: Record<string, FlagSpec> = {
   'requestheader-group-headers': { kind: 'list', key: 'requestheaderGroupHeaders', help: 'Headers an authenticating proxy lists groups in, e.g. X-Remote-Group.' },
   'requestheader-extra-headers-prefix': { kind: 'list', key: 'requestheaderExtraHeadersPrefix', help: 'Header prefixes of user extras from a proxy, e.g. X-Remote-Extra-.' },
   'requestheader-client-ca-file': { kind: 'string', key: 'requestheaderClientCaFile', help: 'PEM CA bundle the proxy\'s client certificate must verify against before its headers are trusted.' },
+  'proxy-client-cert-file': { kind: 'string', key: 'proxyClientCertFile', help: 'PEM client certificate the aggregator presents to extension API servers (default: generated with its own front-proxy CA in the data dir).' },
+  'proxy-client-key-file': { kind: 'string', key: 'proxyClientKeyFile', help: 'PEM key of --proxy-client-cert-file.' },
   'requestheader-allowed-names': { kind: 'list', key: 'requestheaderAllowedNames', help: 'Common names allowed for the proxy\'s client certificate (default: any).' },
   'anonymous-auth': { kind: 'boolean', key: 'anonymousAuth', help: 'Serve requests no authentication method claims as system:anonymous.' },
   'authorization-mode': { kind: 'list', key: 'authorizationModes', help: 'Ordered list of plug-ins to do authorization on secure port: AlwaysAllow, AlwaysDeny, RBAC, Webhook; the first allow or deny wins. AlwaysAllow turns --anonymous-auth off.' },

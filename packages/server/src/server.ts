@@ -60,6 +60,16 @@ import type { Clock } from './controllers/kit/clock.js';
 import { identitySetup } from './identity-setup.js';
 import { startClusterInfo, type ClusterInfo } from './controllers/cluster-info.js';
 import { startCrdServing } from './apiextensions/crd-serving.js';
+import { ensureFrontProxy } from './aggregator/front-proxy.js';
+import { startRemoteApis } from './aggregator/remote-apis.js';
+import { createAggregator } from './aggregator/aggregator.js';
+import { publishExtensionAuthentication } from './aggregator/extension-authentication.js';
+import { apiServerControllers } from './controllers/apiserver-controllers.js';
+import { startApiServiceAutoregistration } from './controllers/aggregator/apiservice-autoregistration.js';
+import { startApiServiceAvailability } from './controllers/aggregator/apiservice-availability.js';
+import { registryServiceLookup } from './registry/service-lookup.js';
+import { serviceResolver } from './outbound/service-resolver.js';
+import { anonymousAuthInfo } from './outbound/auth-info-resolver.js';
 import { customColumnsPrinter } from './http/table/custom-columns.js';
 
 /** Options of {@link startServer}: the flags, each optional (defaults as the flags'). */
@@ -72,6 +82,8 @@ export type StartServerOptions = Partial<ServerOptions> & {
   readonly bookmarkIntervalMs?: number;
   /** The time of the time-driven controllers (cleaners, token expiry, signing); tests step a fake one. */
   readonly clock?: Clock;
+  /** How often APIServices of extension servers are checked for availability (default 30 s, kube's). */
+  readonly apiServiceCheckIntervalMs?: number;
 };
 
 /** A running server: where it serves, the admin credentials, and how long it took to start. */
@@ -222,8 +234,18 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     });
     cleanups.push(() => registry.store.close());
     // Custom resources are served on every replica from the CRDs in the store (apiextensions-apiserver's handler).
-    const crdServing = startCrdServing(registry, names);
+    const services = serviceResolver(registryServiceLookup(registry));
+    const crdServing = startCrdServing(registry, names, { webhookResolvers: { services, authInfo: anonymousAuthInfo } });
     cleanups.push(() => crdServing.stop());
+    // The aggregator: APIServices of extension API servers, proxied with the front-proxy identity.
+    const frontProxy = await ensureFrontProxy({
+      dataDir, proxyClientCertFile: o.proxyClientCertFile, proxyClientKeyFile: o.proxyClientKeyFile,
+      requestheaderClientCaFile: o.requestheaderClientCaFile, requestheaderAllowedNames: o.requestheaderAllowedNames,
+    });
+    if (!frontProxy.ok) throw new Error(frontProxy.error);
+    const remoteApis = startRemoteApis(registry);
+    cleanups.push(() => remoteApis.stop());
+    const aggregator = createAggregator(remoteApis, { frontProxy: frontProxy.value, services });
     const allocationFeed = await startServiceAllocationFeed(registry, serviceAllocator, (m) => log(m));
     cleanups.push(() => allocationFeed.stop());
     const lookupObject: ObjectGetter = async (resource, namespace, name) => {
@@ -253,6 +275,14 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     const controllers = await startControllers({
       registry, names, controllers: enabledControllers.value, log: (m) => log(m),
       config: { ...identity.value.controllerConfig, ...(options.clock === undefined ? {} : { clock: options.clock }) },
+      apiServerControllers: [
+        ...apiServerControllers,
+        startApiServiceAutoregistration,
+        (c) => startApiServiceAvailability(c, {
+          remote: remoteApis, frontProxy: frontProxy.value, services,
+          ...(options.apiServiceCheckIntervalMs !== undefined ? { intervalMs: options.apiServiceCheckIntervalMs } : {}),
+        }),
+      ],
       ...(etcd !== undefined && o.leaderElect
         ? {
           leaderElection: {
@@ -283,12 +313,13 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       v3Index: () => {
         const index = openapiV3Index(catalog, served());
         const custom = customOpenApi.documents();
-        if (custom.size === 0) return index;
+        if (custom.size === 0 && aggregator.openapiV3().size === 0) return index;
         const paths = { ...index.document.paths };
         for (const [gv, doc] of custom) paths[gv] ??= { serverRelativeURL: `/openapi/v3/${gv}?hash=${doc.hash}` };
+        for (const [gv, doc] of aggregator.openapiV3()) paths[gv] ??= { serverRelativeURL: `/openapi/v3/${gv}?hash=${doc.hash}` };
         return builtDocument({ paths });
       },
-      v3: (gv) => openapiV3Document(catalog, gv, served()) ?? customOpenApi.documents().get(gv),
+      v3: (gv) => openapiV3Document(catalog, gv, served()) ?? customOpenApi.documents().get(gv) ?? aggregator.openapiV3().get(gv),
     };
 
     // The cluster-info bootstrap needs the URL the listener gets; its readyz check stands in until then.
@@ -322,6 +353,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       checks: [storageCheck(backend), ...controllers.checks, clusterInfoCheck],
       ...(identity.value.issuerDiscovery === undefined ? {} : { issuerDiscovery: identity.value.issuerDiscovery }),
       readyChecks: [informerSyncCheck(backend, registry.store.caches, { controllersStarted: () => controllersStarted }), policy.health, crdServing.check],
+      aggregator,
       printerFor: (info) => {
         const custom = registry.lookup(info.apiGroup, info.apiVersion, info.resource)?.custom;
         return custom === undefined ? undefined : customColumnsPrinter(custom.columns);
@@ -334,6 +366,13 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       startedClusterInfo.stop();
       await startedClusterInfo.done;
     });
+    // Extension API servers read who may call them from the system namespace (kube's client-CA registration hook).
+    const extensionAuth = publishExtensionAuthentication(registry, names, {
+      clientCa: async () => [api.ca, o.clientCaFile === '' ? '' : await readFile(o.clientCaFile, 'utf8')].filter((p) => p !== '').join('\n'),
+      frontProxy: frontProxy.value,
+      usernameHeaders: o.requestheaderUsernameHeaders, groupHeaders: o.requestheaderGroupHeaders, extraHeadersPrefix: o.requestheaderExtraHeadersPrefix,
+    });
+    cleanups.push(() => extensionAuth.stop());
     let closing: Promise<void> | undefined;
     return {
       url: api.url,

@@ -10,7 +10,7 @@ import type { HealthCheck } from '../health/health-check.js';
 import { startInformer } from '../registry/informer.js';
 import type { Registry } from '../registry/registry.js';
 import { isConditionTrue, type CustomResourceDefinition } from './crd.js';
-import { customResourceDefs } from './custom-resource-def.js';
+import { customResourceDefs, type CustomResourceDefOptions } from './custom-resource-def.js';
 
 /** Serving of custom resources, running. */
 export interface CrdServing {
@@ -29,7 +29,9 @@ function servingKey(crd: CustomResourceDefinition): string {
 }
 
 /** Starts serving the registry's CRDs. */
-export function startCrdServing(registry: Registry, names: Names, options: { readonly retryMs?: number } = {}): CrdServing {
+export function startCrdServing(
+  registry: Registry, names: Names, options: { readonly retryMs?: number } & CustomResourceDefOptions = {},
+): CrdServing {
   const crdDef = registry.lookup(names.group('apiextensions'), 'v1', 'customresourcedefinitions');
   if (crdDef === undefined) {
     return { check: { name: 'poststarthook/crd-informer-synced', check: async () => undefined }, stop: () => {} };
@@ -47,7 +49,7 @@ export function startCrdServing(registry: Registry, names: Names, options: { rea
     const key = servingKey(crd);
     if (keys.get(name) === key) return;
     keys.set(name, key);
-    registry.define(name, isServed(crd) ? customResourceDefs(crd, names) : []);
+    registry.define(name, isServed(crd) ? customResourceDefs(crd, names, options) : []);
   }, { replay: true });
   return {
     check: {

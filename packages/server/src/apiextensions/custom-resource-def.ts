@@ -12,6 +12,10 @@ import type { CustomScale, PrinterColumn, ResourceDef } from '../registry/resour
 import { collectionPrefix } from '../storage/key.js';
 import { acceptedNamesOf, scaleSubresourceOf, schemaOf, specOf, storageVersionOf, versionsOf, type CrdColumn, type CrdVersion, type CustomResourceDefinition } from './crd.js';
 import { customResourceStrategy } from './custom-resource-strategy.js';
+import { conversionWebhook } from './conversion-webhook.js';
+import { anonymousAuthInfo } from '../outbound/auth-info-resolver.js';
+import type { ClientConfigResolvers } from '../outbound/client-config.js';
+import { serviceResolver } from '../outbound/service-resolver.js';
 import { applyDefaults } from './schema/defaulting.js';
 import { isRecord } from './schema/json-schema-props.js';
 import { prune } from './schema/pruning.js';
@@ -50,8 +54,14 @@ function noneConversion(group: string, groupKey: string, storageVersion: string,
   };
 }
 
+/** What building the defs of a CRD needs besides the CRD. */
+export interface CustomResourceDefOptions {
+  /** How conversion webhooks' client configs are resolved (their Services, the server's credentials). */
+  readonly webhookResolvers?: ClientConfigResolvers;
+}
+
 /** The served versions of a CRD as ResourceDefs; none when it has no storage version or no accepted kind. */
-export function customResourceDefs(crd: CustomResourceDefinition, names: Names): ResourceDef[] {
+export function customResourceDefs(crd: CustomResourceDefinition, names: Names, options: CustomResourceDefOptions = {}): ResourceDef[] {
   const spec = specOf(crd);
   const group = spec.group ?? '';
   const plural = spec.names?.plural ?? '';
@@ -66,6 +76,14 @@ export function customResourceDefs(crd: CustomResourceDefinition, names: Names):
   const categories = Array.isArray(accepted.categories) ? accepted.categories : [];
   const namespaced = spec.scope !== 'Cluster';
   const keyPrefix = collectionPrefix(groupKey, plural);
+  const conversion = spec.conversion;
+  const webhook = conversion?.strategy === 'Webhook' && conversion.webhook?.clientConfig !== undefined
+    ? conversionWebhook({
+      names, group, kind, storageVersion, clientConfig: conversion.webhook.clientConfig,
+      reviewVersions: conversion.webhook.conversionReviewVersions ?? [],
+      resolvers: options.webhookResolvers ?? { services: serviceResolver({ service: async () => undefined, endpoints: async () => undefined }), authInfo: anonymousAuthInfo },
+    })
+    : undefined;
   const defs: ResourceDef[] = [];
   for (const version of versionsOf(crd)) {
     if (version.served !== true || !version.name) continue;
@@ -94,7 +112,7 @@ export function customResourceDefs(crd: CustomResourceDefinition, names: Names):
         schema, hasStatus, ...(scale !== undefined ? { scale } : {}), terminating: crd.metadata?.deletionTimestamp !== undefined,
         qualified: { group, resource: plural },
       }),
-      ...(version.name !== storageVersion ? { conversion: noneConversion(group, groupKey, storageVersion, plural, kind) } : {}),
+      ...(version.name !== storageVersion && webhook === undefined ? { conversion: noneConversion(group, groupKey, storageVersion, plural, kind) } : {}),
       custom: {
         schema: schema as OpenApiSchema,
         prune: (object) => prune(schema, object, { root: true }),
@@ -102,6 +120,7 @@ export function customResourceDefs(crd: CustomResourceDefinition, names: Names):
         columns: columnsOf(version),
         ...(scale !== undefined ? { scale } : {}),
         ...(deprecationWarning !== undefined ? { deprecationWarning } : {}),
+        ...(webhook !== undefined ? { converter: webhook } : {}),
       },
     });
   }

@@ -29,6 +29,7 @@ import { impersonation } from './filters/impersonation.js';
 import type { RequestAuthentication } from '../auth/authentication-setup.js';
 import { authorization } from './filters/authorization.js';
 import { nonResourceRouter } from './routes/non-resource-router.js';
+import type { ServedGroup } from './routes/discovery.js';
 import type { OpenApiSource } from './routes/openapi.js';
 import { startHttpsServer, type HttpsServerOptions } from './https-server.js';
 import type { IssuerDiscovery } from '../auth/serviceaccount/issuer-discovery.js';
@@ -52,6 +53,14 @@ export interface ApiServerOptions {
   readonly resources: () => readonly ApiResource[];
   /** The Table printer of a resource request's resource when it has its own (custom resources). */
   readonly printerFor?: HttpsServerOptions['printerFor'];
+  /**
+   * The aggregator: answers a request for a group-version an extension API server serves (true), before the
+   * server's own handlers; `remoteGroups` lists those groups in discovery.
+   */
+  readonly aggregator?: {
+    handle(ctx: RequestContext): Promise<boolean>;
+    remoteGroups(): readonly ServedGroup[];
+  };
   readonly openapi?: OpenApiSource;
   /** Checks of livez, readyz and healthz besides ping, log and shutdown (storage, poststarthook/...). */
   readonly checks: readonly HealthCheck[];
@@ -127,6 +136,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
     health: endpoints,
     serverAddress: () => `${clientHost(options.bindAddress)}:${port}`,
     ...(options.issuerDiscovery === undefined ? {} : { issuerDiscovery: () => options.issuerDiscovery?.(`${clientHost(options.bindAddress)}:${port}`) }),
+    ...(options.aggregator !== undefined ? { remoteGroups: () => options.aggregator!.remoteGroups() } : {}),
   });
   const authn = options.authentication?.(pki.ca.certPem);
   const authorizer = options.authorizer ?? authorizerUnion([alwaysAllow()]);
@@ -139,7 +149,10 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
       impersonation(authorizer, names),
       authorization(authorizer),
     ],
-    (ctx) => (ctx.info.isResourceRequest ? options.resourceHandler(ctx) : router(ctx)),
+    async (ctx) => {
+      if (options.aggregator !== undefined && (await options.aggregator.handle(ctx))) return;
+      return ctx.info.isResourceRequest ? options.resourceHandler(ctx) : router(ctx);
+    },
   );
 
   const https = await startHttpsServer({

@@ -271,6 +271,11 @@ export function createRequestContext(req: NodeRequest, res: NodeResponse, option
       const s = stream(200, { 'Content-Type': watch.value.contentType, 'Cache-Control': 'no-cache, private' });
       return watch.value.passthrough ? s : reencoding(s, watch.value);
     },
+    startRelay(code: number, headers: Readonly<Record<string, string | readonly string[]>>): WatchStream {
+      const out: Record<string, string | string[]> = {};
+      for (const [k, v] of Object.entries(headers)) out[k] = typeof v === 'string' ? v : [...v];
+      return stream(code, out);
+    },
     startJsonStream(code: number): WatchStream | undefined {
       const n = negotiated();
       if (n === undefined || n.mediaType !== 'application/json' || n.pretty || n.conversion !== undefined || responded || req.method === 'HEAD') return undefined;
@@ -309,7 +314,7 @@ export function createRequestContext(req: NodeRequest, res: NodeResponse, option
   }
 
   /** A chunked response whose headers go out at once (watches, streamed lists). */
-  function stream(code: number, headers: Record<string, string>): WatchStream {
+  function stream(code: number, headers: Record<string, string | string[]>): WatchStream {
     // HTTP/2 frames the stream itself; the header is forbidden there.
     if (isHttp1) headers['Transfer-Encoding'] = 'chunked';
     head(code, headers);

@@ -14,7 +14,7 @@ import type { Backend, BackendError } from '../storage/backend.js';
 import { keyUnderPrefix } from '../storage/key.js';
 import type { CacheSet } from '../storage/watch-cache/cache-set.js';
 import type { CacheEvent, CacheWatchSink, ResourceCache } from '../storage/watch-cache/resource-cache.js';
-import { objectCodec, type ObjectCodec, type StoredObject } from '../storage/watch-cache/stored-object.js';
+import { objectCodec, storedTypeCodec, type ObjectCodec, type StoredObject } from '../storage/watch-cache/stored-object.js';
 import { convertingView, type ConvertingView } from './conversion/converting-view.js';
 import { continueTokens, expiredContinueMessage, type ContinueTokens } from './continue-token.js';
 import type { ResourceDef } from './resource-def.js';
@@ -145,7 +145,8 @@ export function createReader(backend: Backend, caches: CacheSet, options: Reader
     if (view !== undefined) return view.codec;
     let c = codecs.get(def.keyPrefix);
     if (c === undefined) {
-      c = objectCodec(apiVersionOf(def.group, def.version), def.kind);
+      // Custom objects keep the version they were stored in (a conversion webhook converts from it).
+      c = def.custom !== undefined ? storedTypeCodec(apiVersionOf(def.group, def.version), def.kind) : objectCodec(apiVersionOf(def.group, def.version), def.kind);
       codecs.set(def.keyPrefix, c);
     }
     return c;

@@ -14,7 +14,7 @@ import type { ResourceDef } from './resource-def.js';
 import type { Strategy } from './strategy.js';
 import { strategyFactories } from './resources/index.js';
 import { servedResources, type ServedResource } from './served-resources.js';
-import { createStore, type Store, type StoreOptions } from './store.js';
+import { createStore, withWebhookConversion, type Store, type StoreOptions } from './store.js';
 
 /** The served resources and what serves them. */
 export interface Registry {
@@ -70,7 +70,7 @@ export function createRegistry(options: RegistryOptions): Registry {
   }
   const pathOf = (d: ResourceDef): string => `${d.group}/${d.version}/${d.resource}`;
   const byPath = new Map(defs.map((d) => [pathOf(d), d]));
-  const store = createStore(backend, { names, ...options.store });
+  const store = withWebhookConversion(createStore(backend, { names, ...options.store }));
   const dynamicByOwner = new Map<string, readonly ResourceDef[]>();
   let dynamicByPath = new Map<string, ResourceDef>();
   let everything: readonly ResourceDef[] = defs;

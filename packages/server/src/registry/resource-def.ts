@@ -2,7 +2,8 @@
  * A served resource: its discovery facts (from the catalog) plus the strategy that gives it its behaviour.
  * The generic store and the verb handlers need nothing else to serve it.
  */
-import type { QualifiedResource } from '@svc-apiserver/api';
+import type { KubeObject, QualifiedResource } from '@svc-apiserver/api';
+import type { Outcome } from '../http/context.js';
 import type { ApiResource } from '../schema/catalog.js';
 import type { OpenApiSchema } from '../schema/openapi-schema.js';
 import type { ResourceConversion } from './conversion/resource-conversion.js';
@@ -58,4 +59,17 @@ export interface CustomResourceVersion {
   readonly scale?: CustomScale;
   /** The warning of a deprecated version. */
   readonly deprecationWarning?: string;
+  /**
+   * Conversion between versions by a webhook (`conversion.strategy: Webhook`); the store converts around its reads
+   * and writes (registry/store.ts).
+   */
+  readonly converter?: ObjectConverter;
+}
+
+/** Converts custom objects between versions of their CRD (a conversion webhook). */
+export interface ObjectConverter {
+  /** The CRD's storage version. */
+  readonly storageVersion: string;
+  /** `objects` converted to `apiVersion`, in order, or the failure to answer. */
+  convert(objects: readonly KubeObject[], apiVersion: string): Promise<Outcome<KubeObject[]>>;
 }

@@ -3,7 +3,8 @@
  * decodes objects (resourceVersion = the key's mod revision), reads with kube's resourceVersion rules, pages lists
  * with a continue token, turns Backend events into watch events through the selection, and does the storage writes
  * (create, compare-and-swap update, delete). Admission, strategy and managedFields steps are the callers': the
- * writes are raw, for the registry's operations (operations/) only, which a test checks.
+ * writes are raw, for the registry's operations (operations/) only, which a test checks. Versions of custom resources
+ * with a conversion webhook read and write through it ({@link withWebhookConversion}).
  */
 import {
   alreadyExists, apiVersionOf, serviceUnavailable, badRequest, conflict, gone, internalError, notFound, optimisticLockMessage,
@@ -14,8 +15,8 @@ import { keyUnderPrefix } from '../storage/key.js';
 import type { Outcome } from '../http/context.js';
 import { generateName } from '../meta/generate-name.js';
 import { createCacheSet, type CacheSet, type CacheSetOptions } from '../storage/watch-cache/cache-set.js';
-import type { StoredObject } from '../storage/watch-cache/stored-object.js';
-import type { ResourceDef } from './resource-def.js';
+import { objectCodec, type StoredObject } from '../storage/watch-cache/stored-object.js';
+import type { ObjectConverter, ResourceDef } from './resource-def.js';
 import type { Selection } from './selection.js';
 import { createReader, type ListPage, type ReaderOptions, type ReadListQuery, type WatchHandle, type WatchQuery, type WatchSink } from './reader.js';
 
@@ -184,4 +185,166 @@ export function createStore(backend: Backend, options: StoreOptions = {}): Store
     },
   };
   return store;
+}
+
+/*
+ * The store as seen through a conversion webhook (a CRD with `conversion.strategy: Webhook`): every version reads
+ * and writes through the storage version's store and converts around it — each object
+ * read, each list page (one review per page) and each watch event (in order) converted to the requested version,
+ * each object written converted to the storage version first and the stored result back. A failed conversion
+ * answers its Status (a watch ends with it). Versions without a converter go straight to the store.
+ */
+const storageDefs = new WeakMap<ResourceDef, ResourceDef>();
+
+/** The def of the storage version (same collection, the storage version's apiVersion), made once per def. */
+function storageDefOf(def: ResourceDef, converter: ObjectConverter): ResourceDef {
+  let made = storageDefs.get(def);
+  if (made === undefined) {
+    const { custom, ...rest } = def;
+    const { converter: _c, ...customRest } = custom!;
+    made = { ...rest, version: converter.storageVersion, custom: customRest };
+    storageDefs.set(def, made);
+  }
+  return made;
+}
+
+/**
+ * The converter of a def that has one: every version, the storage version too, since objects stay in the version
+ * they were stored in and the storage version may have changed since (objects already in the asked version are
+ * not sent to the webhook).
+ */
+function converterOf(def: ResourceDef): ObjectConverter | undefined {
+  return def.custom?.converter;
+}
+
+const encoder = new TextEncoder();
+
+/**
+ * Wraps a store so that versions with a conversion webhook convert around it (registry.ts builds the store so).
+ */
+export function withWebhookConversion(store: Store): Store {
+  const converted = async (def: ResourceDef, c: ObjectConverter, objects: readonly StoredObject[]): Promise<Outcome<StoredObject[]>> => {
+    if (objects.length === 0) return { ok: true, value: [] };
+    const apiVersion = apiVersionOf(def.group, def.version);
+    const result = await c.convert(objects.map((o) => o.parsed()), apiVersion);
+    if (!result.ok) return result;
+    const codec = objectCodec(apiVersion, def.kind);
+    return {
+      ok: true,
+      value: result.value.map((o, i) => {
+        const s = objects[i]!;
+        return codec.decode({ key: s.key, value: JSON.stringify(o), createRevision: s.createRevision, modRevision: s.revision }, s.revision);
+      }),
+    };
+  };
+  const toVersion = async (c: ObjectConverter, object: KubeObject, apiVersion: string): Promise<Outcome<KubeObject>> => {
+    const result = await c.convert([object], apiVersion);
+    return result.ok ? { ok: true, value: result.value[0]! } : result;
+  };
+  const written = async <T extends { ok: boolean }>(def: ResourceDef, c: ObjectConverter, result: T): Promise<T> => {
+    const r = result as unknown as { ok: true; value: KubeObject } | { ok: false };
+    if (!r.ok) return result;
+    const back = await toVersion(c, r.value, apiVersionOf(def.group, def.version));
+    return (back.ok ? { ...result, value: back.value } : { ok: false, status: back.status, conflict: false }) as unknown as T;
+  };
+
+  return {
+    ...store,
+    async get(def, namespace, name, resourceVersion) {
+      const c = converterOf(def);
+      if (c === undefined) return store.get(def, namespace, name, resourceVersion);
+      const got = await this.getStored(def, namespace, name, resourceVersion);
+      return got.ok ? { ok: true, value: got.value.copy() } : got;
+    },
+    async getStored(def, namespace, name, resourceVersion) {
+      const c = converterOf(def);
+      if (c === undefined) return store.getStored(def, namespace, name, resourceVersion);
+      const got = await store.getStored(storageDefOf(def, c), namespace, name, resourceVersion);
+      if (!got.ok) return got;
+      const out = await converted(def, c, [got.value]);
+      return out.ok ? { ok: true, value: out.value[0]! } : out;
+    },
+    async list(def, query) {
+      const c = converterOf(def);
+      if (c === undefined) return store.list(def, query);
+      const page = await this.listPage(def, query);
+      if (!page.ok) return page;
+      const p = page.value;
+      return {
+        ok: true,
+        value: {
+          kind: def.listKind, apiVersion: apiVersionOf(def.group, def.version),
+          metadata: { resourceVersion: p.resourceVersion, ...(p.continue !== undefined ? { continue: p.continue } : {}), ...(p.remainingItemCount !== undefined ? { remainingItemCount: p.remainingItemCount } : {}) },
+          items: p.items.map((o) => o.copy()),
+        },
+      };
+    },
+    async listPage(def, query) {
+      const c = converterOf(def);
+      if (c === undefined) return store.listPage(def, query);
+      const page = await store.listPage(storageDefOf(def, c), query);
+      if (!page.ok) return page;
+      const items = await converted(def, c, page.value.items);
+      return items.ok ? { ok: true, value: { ...page.value, items: items.value } } : items;
+    },
+    async watch(def, query, sink) {
+      const c = converterOf(def);
+      if (c === undefined) return store.watch(def, query, sink);
+      const apiVersion = apiVersionOf(def.group, def.version);
+      let chain = Promise.resolve();
+      let failed = false;
+      let cancel = (): void => {};
+      const deliver = (event: WatchEvent): void => {
+        if (sink.frame !== undefined) sink.frame(encoder.encode(`${JSON.stringify(event)}\n`), true);
+        else sink.event(event);
+      };
+      const inner: WatchSink = {
+        event(event) {
+          chain = chain.then(async () => {
+            if (failed) return;
+            const object = event.object as KubeObject;
+            if (event.type === 'BOOKMARK' || event.type === 'ERROR') {
+              deliver(event.type === 'BOOKMARK' ? { type: event.type, object: { ...object, apiVersion } } : event);
+              return;
+            }
+            const out = await toVersion(c, object, apiVersion);
+            if (!out.ok) {
+              failed = true;
+              cancel();
+              sink.error(out.status);
+              return;
+            }
+            deliver({ type: event.type, object: out.value });
+          });
+        },
+        error: (status: Status) => {
+          chain = chain.then(() => sink.error(status));
+        },
+        ...(sink.end !== undefined ? { end: () => { chain = chain.then(() => sink.end!()); } } : {}),
+      };
+      const handle = await store.watch(storageDefOf(def, c), query, inner);
+      if (handle.ok) cancel = () => handle.value.cancel();
+      return handle;
+    },
+    async create(def, object, options) {
+      const c = converterOf(def);
+      if (c === undefined) return store.create(def, object, options);
+      const storageDef = storageDefOf(def, c);
+      const stored = await toVersion(c, object, apiVersionOf(def.group, storageDef.version));
+      if (!stored.ok) return stored;
+      return written(def, c, await store.create(storageDef, stored.value, options));
+    },
+    async update(def, object, options) {
+      const c = converterOf(def);
+      if (c === undefined) return store.update(def, object, options);
+      const storageDef = storageDefOf(def, c);
+      const stored = await toVersion(c, object, apiVersionOf(def.group, storageDef.version));
+      if (!stored.ok) return { ok: false, status: stored.status, conflict: false };
+      return written(def, c, await store.update(storageDef, stored.value, options));
+    },
+    remove(def, current, options) {
+      const c = converterOf(def);
+      return store.remove(c === undefined ? def : storageDefOf(def, c), current, options);
+    },
+  };
 }

@@ -24,9 +24,11 @@ export async function writeListPage(ctx: RequestContext, def: ResourceDef, page:
   if (page.continue !== undefined) metadata['continue'] = page.continue;
   if (page.remainingItemCount !== undefined) metadata['remainingItemCount'] = page.remainingItemCount;
   const apiVersion = apiVersionOf(def.group, def.version);
+  // Items of a custom resource list carry their kind and apiVersion (kube's UnstructuredList); typed lists' do not.
+  const typed = def.custom !== undefined;
   const stream = ctx.startJsonStream(200);
   if (stream === undefined) {
-    ctx.writeObject(200, { kind: def.listKind, apiVersion, metadata, items: page.items.map((o) => JSON.parse(o.itemJson()) as unknown) });
+    ctx.writeObject(200, { kind: def.listKind, apiVersion, metadata, items: page.items.map((o) => JSON.parse(typed ? o.objectJson() : o.itemJson()) as unknown) });
     return;
   }
   const head = `{"kind":${JSON.stringify(def.listKind)},"apiVersion":${JSON.stringify(apiVersion)},"metadata":${JSON.stringify(metadata)},"items":[`;
@@ -40,7 +42,7 @@ export async function writeListPage(ctx: RequestContext, def: ResourceDef, page:
       parts.push(comma);
       size++;
     }
-    const bytes = items[i]!.itemBytes();
+    const bytes = typed ? Buffer.from(items[i]!.objectJson()) : items[i]!.itemBytes();
     parts.push(bytes);
     size += bytes.length;
     if (size >= streamChunkBytes) {

@@ -6,6 +6,7 @@ import type { Names } from '@svc-apiserver/api';
 import type { Strategy } from '../strategy.js';
 import { configMapStrategy } from './configmaps.js';
 import { customResourceDefinitionStrategy } from './customresourcedefinitions.js';
+import { apiServiceStrategy } from './apiservices.js';
 import { cronJobStrategy } from './cronjobs.js';
 import { daemonSetStrategy } from './daemonsets.js';
 import { deploymentStrategy } from './deployments.js';
@@ -49,6 +50,7 @@ export const strategyFactories: Readonly<Record<string, (names: Names) => Strate
   'core/namespaces': namespaceStrategy,
   'core/configmaps': configMapStrategy,
   'apiextensions/customresourcedefinitions': customResourceDefinitionStrategy,
+  'apiregistration/apiservices': apiServiceStrategy,
   'core/secrets': secretStrategy,
   'core/serviceaccounts': serviceAccountStrategy,
   'core/pods': podStrategy,
