@@ -120,6 +120,14 @@ if (kubectls.length > 0) {
       });
     }
 
+    test('kubectl get apiservices lists the built-in and custom group-versions', async () => {
+      const bin = kubectls[0]!;
+      const out = ok(await runKubectl(bin, server.kubeconfigPath, join(home, 'apiservices'), ['get', 'apiservices']), 'get apiservices');
+      assert.match(out.split('\n')[0]!, /^NAME\s+SERVICE\s+AVAILABLE\s+AGE\s*$/);
+      assert.match(out, /^v1\.apps\s+Local\s+True\s+/m);
+      assert.match(out, /^v1\.apiextensions\.k8s\.io\s+Local\s+True\s+/m);
+    });
+
     test('kubectl delete crd removes the resource', async () => {
       const bin = kubectls[0]!;
       const run = (args: string[]) => runKubectl(bin, server.kubeconfigPath, join(home, 'last'), args);
