@@ -17,6 +17,7 @@ import { applyVersusPut } from './apply.js';
 import { listWatchBench } from './list-watch.js';
 import { etcdBench } from './etcd.js';
 import { authzBench } from './authz.js';
+import { extensionsBench } from './extensions.js';
 import { benchEntry, fmt, percentile, serverEntry, startChild, type Child } from './support.js';
 
 const rawEntry = benchEntry('raw-https-server');
@@ -208,3 +209,5 @@ process.stdout.write(`${(await listWatchBench()).join('\n')}\n`);
 // The server on etcd beside raw etcd3 (bench/src/etcd.ts); skipped with a message when etcd is not installed.
 process.stdout.write(`${(await etcdBench(Math.min(seconds, 3), clients)).join('\n')}\n`);
 process.stdout.write(`${(await authzBench(Math.min(seconds, 3), clients)).join('\n')}\n`);
+// Custom resources beside ConfigMaps, and a request through an APIService proxy beside a direct one (bench/src/extensions.ts).
+process.stdout.write(`${(await extensionsBench(Math.min(seconds, 3), clients)).join('\n')}\n`);

@@ -20,6 +20,9 @@ import type { FrontProxy } from './front-proxy.js';
 const droppedRequestHeaders = /^(connection|keep-alive|proxy-connection|transfer-encoding|upgrade|te|trailer|host|authorization|content-length|impersonate-.*|x-remote-.*|:.*)$/i;
 const droppedResponseHeaders = /^(connection|keep-alive|transfer-encoding|content-length|trailer|upgrade|proxy-connection)$/i;
 
+/** Answers up to this size are relayed in one write; larger ones, or of unknown size (watches), stream. */
+const bufferedAnswerBytes = 1024 * 1024;
+
 /** The identity headers of a user, as kube's transport.SetAuthProxyHeaders writes them. */
 export function identityHeaders(user: Pick<UserInfo, 'username' | 'groups' | 'extra'>): Record<string, string | string[]> {
   const headers: Record<string, string | string[]> = { 'X-Remote-User': user.username };
@@ -75,6 +78,20 @@ export async function proxyToApiService(ctx: RequestContext, apiService: ApiServ
     req.on('response', (res: IncomingMessage) => {
       const relayed: Record<string, string | string[]> = {};
       for (const [k, v] of Object.entries(res.headers)) if (v !== undefined && !droppedResponseHeaders.test(k)) relayed[k] = v;
+      const length = Number(res.headers['content-length'] ?? NaN);
+      if (Number.isFinite(length) && length <= bufferedAnswerBytes) {
+        // An answer of known, modest size goes out in one write: headers and body in the same packets.
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const { 'content-type': type, ...rest } = relayed;
+          const flat = Object.fromEntries(Object.entries(rest).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : v]));
+          ctx.writeBytes(res.statusCode ?? 502, typeof type === 'string' ? type : '', Buffer.concat(chunks), flat);
+          resolve();
+        });
+        res.on('error', () => resolve());
+        return;
+      }
       const stream = ctx.startRelay(res.statusCode ?? 502, relayed);
       res.on('data', (chunk: Buffer) => {
         if (!stream.write(chunk)) {
