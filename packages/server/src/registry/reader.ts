@@ -145,8 +145,10 @@ export function createReader(backend: Backend, caches: CacheSet, options: Reader
     if (view !== undefined) return view.codec;
     let c = codecs.get(def.keyPrefix);
     if (c === undefined) {
-      // Custom objects keep the version they were stored in (a conversion webhook converts from it).
-      c = def.custom !== undefined ? storedTypeCodec(apiVersionOf(def.group, def.version), def.kind) : objectCodec(apiVersionOf(def.group, def.version), def.kind);
+      // Custom objects converted by a webhook keep the version they were stored in (the webhook converts from it).
+      c = def.custom?.converter !== undefined
+        ? storedTypeCodec(apiVersionOf(def.group, def.version), def.kind)
+        : objectCodec(apiVersionOf(def.group, def.version), def.kind);
       codecs.set(def.keyPrefix, c);
     }
     return c;

@@ -200,9 +200,8 @@ const storageDefs = new WeakMap<ResourceDef, ResourceDef>();
 function storageDefOf(def: ResourceDef, converter: ObjectConverter): ResourceDef {
   let made = storageDefs.get(def);
   if (made === undefined) {
-    const { custom, ...rest } = def;
-    const { converter: _c, ...customRest } = custom!;
-    made = { ...rest, version: converter.storageVersion, custom: customRest };
+    // The converter stays: the reads decode each object in the version it was stored in (reader.ts).
+    made = { ...def, version: converter.storageVersion };
     storageDefs.set(def, made);
   }
   return made;

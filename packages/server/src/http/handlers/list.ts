@@ -32,6 +32,8 @@ export async function writeListPage(ctx: RequestContext, def: ResourceDef, page:
     return;
   }
   const head = `{"kind":${JSON.stringify(def.listKind)},"apiVersion":${JSON.stringify(apiVersion)},"metadata":${JSON.stringify(metadata)},"items":[`;
+  // A custom object's item is its cached bytes behind its kind and apiVersion (every item is of the list's version).
+  const typePrefix = typed ? Buffer.from(`{"kind":${JSON.stringify(def.kind)},"apiVersion":${JSON.stringify(apiVersion)},`) : undefined;
   const items = page.items;
   // Each item's bytes are kept by the cache: a chunk is one Buffer.concat of them (no string building, no
   // re-encoding), written whole; a list under one chunk is a single write.
@@ -42,9 +44,15 @@ export async function writeListPage(ctx: RequestContext, def: ResourceDef, page:
       parts.push(comma);
       size++;
     }
-    const bytes = typed ? Buffer.from(items[i]!.objectJson()) : items[i]!.itemBytes();
-    parts.push(bytes);
-    size += bytes.length;
+    const bytes = items[i]!.itemBytes();
+    if (typePrefix !== undefined && bytes.length > 2) {
+      parts.push(typePrefix, bytes.subarray(1));
+      size += typePrefix.length + bytes.length - 1;
+    } else {
+      const whole = typePrefix !== undefined ? Buffer.from(items[i]!.objectJson()) : bytes;
+      parts.push(whole);
+      size += whole.length;
+    }
     if (size >= streamChunkBytes) {
       const more = stream.write(Buffer.concat(parts, size));
       parts = [];
