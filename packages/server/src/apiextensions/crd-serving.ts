@@ -38,18 +38,27 @@ export function startCrdServing(
   }
   const informer = startInformer(registry, crdDef, options.retryMs === undefined ? {} : { retryMs: options.retryMs });
   const keys = new Map<string, string>();
+  /** The CRD serving each collection prefix. */
+  const owners = new Map<string, string>();
   const remove = informer.onChange((change, object) => {
     const crd = object as CustomResourceDefinition;
     const name = crd.metadata?.name ?? '';
+    const before = registry.all().filter((d) => d.custom !== undefined && owners.get(d.keyPrefix) === name).map((d) => d.keyPrefix);
     if (change === 'DELETED') {
       keys.delete(name);
       registry.define(name, []);
+      for (const prefix of new Set(before)) registry.store.forget(prefix);
       return;
     }
     const key = servingKey(crd);
     if (keys.get(name) === key) return;
+    const first = !keys.has(name);
     keys.set(name, key);
-    registry.define(name, isServed(crd) ? customResourceDefs(crd, names, options) : []);
+    const defs = isServed(crd) ? customResourceDefs(crd, names, options) : [];
+    for (const d of defs) owners.set(d.keyPrefix, name);
+    registry.define(name, defs);
+    // A changed definition reads its objects anew (schema defaults, versions), as kube rebuilds a CRD's storage.
+    if (!first) for (const prefix of new Set([...before, ...defs.map((d) => d.keyPrefix)])) registry.store.forget(prefix);
   }, { replay: true });
   return {
     check: {

@@ -17,7 +17,7 @@ import { anonymousAuthInfo } from '../outbound/auth-info-resolver.js';
 import type { ClientConfigResolvers } from '../outbound/client-config.js';
 import { serviceResolver } from '../outbound/service-resolver.js';
 import { applyDefaults } from './schema/defaulting.js';
-import { isRecord } from './schema/json-schema-props.js';
+import { isRecord, type JsonSchemaProps } from './schema/json-schema-props.js';
 import { prune } from './schema/pruning.js';
 
 /** The verbs of every custom resource, in kube's order. */
@@ -44,13 +44,20 @@ function columnsOf(version: CrdVersion): PrinterColumn[] {
  * The None conversion between a served version and the storage version: only `apiVersion` changes (kube's
  * nopConverter).
  */
-function noneConversion(group: string, groupKey: string, storageVersion: string, resource: string, kind: string): ResourceConversion {
+function noneConversion(
+  group: string, groupKey: string, storageVersion: string, resource: string, kind: string, schema: JsonSchemaProps,
+): ResourceConversion {
   const storageApiVersion = apiVersionOf(group, storageVersion);
   return {
     storage: { groupKey, version: storageVersion, resource, kind },
     storageApiVersion,
     toStorage: (object: KubeObject) => ({ ...object, apiVersion: storageApiVersion }),
-    fromStorage: (object: KubeObject) => ({ ...object }),
+    // Read from storage into this version: the version's own schema defaults apply, as kube defaults on decode.
+    fromStorage: (object: KubeObject) => {
+      const out = structuredClone(object);
+      applyDefaults(schema, out);
+      return out;
+    },
   };
 }
 
@@ -112,11 +119,12 @@ export function customResourceDefs(crd: CustomResourceDefinition, names: Names, 
         schema, hasStatus, ...(scale !== undefined ? { scale } : {}), terminating: crd.metadata?.deletionTimestamp !== undefined,
         qualified: { group, resource: plural },
       }),
-      ...(version.name !== storageVersion && webhook === undefined ? { conversion: noneConversion(group, groupKey, storageVersion, plural, kind) } : {}),
+      ...(version.name !== storageVersion && webhook === undefined ? { conversion: noneConversion(group, groupKey, storageVersion, plural, kind, schema) } : {}),
       custom: {
         schema: schema as OpenApiSchema,
         prune: (object) => prune(schema, object, { root: true }),
         applyDefaults: (object) => applyDefaults(schema, object),
+        hasDefaults: JSON.stringify(schema).includes('"default":'),
         columns: columnsOf(version),
         ...(scale !== undefined ? { scale } : {}),
         ...(deprecationWarning !== undefined ? { deprecationWarning } : {}),

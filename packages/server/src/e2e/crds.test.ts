@@ -320,3 +320,19 @@ test('RBAC: custom resources are authorized like built-ins; aggregate-to-view ex
   const create = await call(server.client, 'POST', base, cronTab('by-jane'), asJane);
   assert.equal(create.status, 403);
 });
+
+test('defaults apply on read from storage: a default added to the schema shows on objects written before it', async () => {
+  const g = 'later.example.com';
+  const crd = cronTabCrd(g) as any;
+  delete crd.spec.versions[0].schema.openAPIV3Schema.properties.spec.properties.image.default;
+  await establish(server, crd);
+  const path = `/apis/${g}/v1/namespaces/${ns}/crontabs`;
+  created(await call(server.client, 'POST', path, { ...cronTab('old'), apiVersion: `${g}/v1` }));
+  assert.equal((await call(server.client, 'GET', `${path}/old`)).body.spec.image, undefined);
+  const current = (await call(server.client, 'GET', `${crdPath}/crontabs.${g}`)).body;
+  current.spec.versions[0].schema.openAPIV3Schema.properties.spec.properties.image.default = 'alpine';
+  assert.equal((await call(server.client, 'PUT', `${crdPath}/crontabs.${g}`, current)).status, 200);
+  assert.ok(await eventually(async () => (await call(server.client, 'GET', `${path}/old`)).body.spec.image === 'alpine'), 'read with the new default');
+  const listed = await call(server.client, 'GET', path);
+  assert.equal(listed.body.items[0].spec.image, 'alpine');
+});

@@ -54,6 +54,8 @@ export interface CustomResourceVersion {
   prune(object: unknown): string[];
   /** Applies the schema's defaults in place. */
   applyDefaults(object: unknown): void;
+  /** The schema declares a default somewhere (reads from storage apply them then). */
+  readonly hasDefaults: boolean;
   /** `additionalPrinterColumns` (Age when none). */
   readonly columns: readonly PrinterColumn[];
   readonly scale?: CustomScale;

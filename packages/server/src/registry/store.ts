@@ -50,6 +50,11 @@ export interface Store {
   watch(def: ResourceDef, query: WatchQuery, sink: WatchSink): Promise<Outcome<WatchHandle>>;
   /** Stops the watch caches (server shutdown, before the backend closes). */
   close(): void;
+  /**
+   * Forgets the codecs and the watch cache of a collection whose definition changed (a CRD updated or deleted, as
+   * kube-apiserver tears down a CRD's storage): its watches end and the next read builds it anew.
+   */
+  forget(keyPrefix: string): void;
   /** Stores a new object; with `retryGenerateName`, a name collision picks a new random suffix. */
   create(def: ResourceDef, object: KubeObject, options: { dryRun: boolean; retryGenerateName: boolean }): Promise<Outcome<KubeObject>>;
   /** Replaces an object if it is still at `object.metadata.resourceVersion`. */
@@ -140,6 +145,7 @@ export function createStore(backend: Backend, options: StoreOptions = {}): Store
       return { ok: false as const, status: { ...serviceUnavailable('storage is unavailable, retry later'), details: { retryAfterSeconds: 1 } } };
     }),
     close: () => caches.close(),
+    forget: (keyPrefix) => reader.forget(keyPrefix),
 
     async create(def, object, options) {
       const meta = (object.metadata ??= {});
