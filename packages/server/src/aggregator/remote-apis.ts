@@ -1,8 +1,8 @@
 /**
  * What the aggregator knows of the APIServices (kube-aggregator's proxy handlers and discovery manager): every
- * APIService by group-version from an informer, and for the remote ones found available, the discovery document and
- * OpenAPI v3 document last fetched from their server — so discovery lists their groups and resources, and requests
- * for them are proxied.
+ * APIService by group-version from an informer, and for the remote ones, the discovery document and OpenAPI v3
+ * document last fetched from their server — so discovery lists their groups and resources (stale while the server
+ * is unavailable), and requests for them are proxied.
  */
 import type { Names } from '@svc-apiserver/api';
 import type { ServedGroup, ServedGroupVersion } from '../http/routes/discovery.js';
@@ -27,7 +27,7 @@ export interface RemoteApis {
   all(): ApiService[];
   /** The remote groups for discovery, by descending priority; versions without documents have no resources. */
   groups(): ServedGroup[];
-  /** Records what a remote group-version serves (undefined: nothing, it is unavailable). */
+  /** Records what a remote group-version serves (undefined: nothing known of it). */
   setDocuments(group: string, version: string, documents: RemoteDocuments | undefined): void;
   documents(group: string, version: string): RemoteDocuments | undefined;
   readonly informer: Informer | undefined;
@@ -69,12 +69,18 @@ export function startRemoteApis(registry: Registry): RemoteApis {
   const documents = new Map<string, RemoteDocuments>();
   const key = (group: string, version: string) => `${group}/${version}`;
   const all = (): ApiService[] => (informer?.list() ?? []) as ApiService[];
+  // Every request asks whether its group-version is remote: an index by group-version, kept from the informer.
+  const byGroupVersion = new Map<string, ApiService>();
+  const keyOf = (a: ApiService) => key(apiServiceSpec(a).group ?? '', apiServiceSpec(a).version ?? '');
+  const removeListener = informer?.onChange((change, object, old) => {
+    if (old !== undefined) byGroupVersion.delete(keyOf(old as ApiService));
+    if (change === 'DELETED') byGroupVersion.delete(keyOf(object as ApiService));
+    else byGroupVersion.set(keyOf(object as ApiService), object as ApiService);
+  }, { replay: true });
   return {
     informer,
     all,
-    lookup(group, version) {
-      return all().find((a) => apiServiceSpec(a).group === group && apiServiceSpec(a).version === version);
-    },
+    lookup: (group, version) => byGroupVersion.get(key(group, version)),
     groups() {
       const remote = all().filter((a) => !isLocal(a) && (apiServiceSpec(a).group ?? '') !== '');
       const byGroup = new Map<string, ApiService[]>();
@@ -89,7 +95,9 @@ export function startRemoteApis(registry: Registry): RemoteApis {
         const versions: ServedGroupVersion[] = ordered.map((a) => {
           const version = apiServiceSpec(a).version ?? '';
           const available = availableCondition(a)?.status === 'True';
-          return { group: name, version, resources: available ? documents.get(key(name, version))?.resources ?? [] : [] };
+          const known = documents.get(key(name, version));
+          // An unavailable server's resources stay listed as last known, marked stale (kube's aggregated discovery).
+          return { group: name, version, resources: known?.resources ?? [], ...(known !== undefined && !available ? { stale: true } : {}) };
         });
         groups.push({ name, versions, priority: Math.max(...services.map((a) => apiServiceSpec(a).groupPriorityMinimum ?? 0)) });
       }
@@ -101,6 +109,7 @@ export function startRemoteApis(registry: Registry): RemoteApis {
     },
     documents: (group, version) => documents.get(key(group, version)),
     stop() {
+      removeListener?.();
       informer?.stop();
     },
   };

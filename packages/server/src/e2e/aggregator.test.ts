@@ -4,7 +4,8 @@
  * registered by an APIService whose Service's Endpoints point at it — requests proxied to it (get, list, a
  * streamed watch) with the caller's identity in X-Remote-* headers on the front-proxy client certificate, which
  * the extension server verifies against the CA published in `extension-apiserver-authentication`; its group in
- * discovery and OpenAPI; Available going False when it stops (503 for its resources) and True when it returns.
+ * discovery and OpenAPI; Available going False when it stops (503 for its resources, stale in aggregated discovery,
+ * kubectl warning of an incomplete list of APIs) and True when it returns.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -21,6 +22,7 @@ import { startServer, type RunningServer } from '../server.js';
 import { createCa, issueLeaf } from '../pki/certificates.js';
 import { call, eventually } from './http.js';
 import { cronTabCrd } from './crd-fixtures.js';
+import { findKubectls, runKubectl } from './kubectl.js';
 
 const names = namesFor('svc');
 const reg = names.group('apiregistration');
@@ -199,9 +201,15 @@ test('availability follows the extension server: False with a 503 while it is do
   assert.equal(down.status, 503);
   assert.equal(down.body.reason, 'ServiceUnavailable');
   const aggregated = await call(client, 'GET', '/apis', undefined, { accept: `application/json;g=${names.group('apidiscovery')};v=v2beta1;as=APIGroupDiscoveryList` });
-  assert.ok(!aggregated.body.items.some((i: { metadata: { name: string } }) => i.metadata.name === group), 'left out of aggregated discovery');
+  const stale = aggregated.body.items.find((i: { metadata: { name: string } }) => i.metadata.name === group);
+  assert.equal(stale?.versions[0].freshness, 'Stale', 'marked stale in aggregated discovery');
   const legacy = await call(client, 'GET', '/apis');
   assert.ok(legacy.body.groups.some((g: { name: string }) => g.name === group), 'still listed in /apis, so clients learn it is unavailable');
+  const kubectl = findKubectls()[0];
+  if (kubectl !== undefined) {
+    const run = await runKubectl(kubectl, server.kubeconfigPath, join(dir, 'kubectl-home'), ['api-resources']);
+    assert.match(run.stderr, /unable to retrieve the complete list of server APIs: metrics\.example\.com\/v1/);
+  }
 
   await startExtension(port);
   assert.ok(await eventually(async () => (await availability())?.status === 'True'), 'Available again');

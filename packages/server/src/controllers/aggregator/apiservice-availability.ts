@@ -101,11 +101,9 @@ export function startApiServiceAvailability(context: ControllerContext, options:
     const sync = async (key: string): Promise<SyncResult> => {
       const a = informer.get('', key) as ApiService | undefined;
       if (a === undefined) return done;
-      const spec = apiServiceSpec(a);
       const wanted: ApiServiceCondition = isLocal(a)
         ? { type: 'Available', status: 'True', reason: 'Local', message: 'Local APIServices are always available' }
         : await check(a);
-      if (wanted.status !== 'True' && !isLocal(a)) options.remote.setDocuments(spec.group ?? '', spec.version ?? '', undefined);
       if (sameAvailability(a, wanted)) return done;
       const written = await writeAvailability(registry, def, a, wanted);
       if (!written.ok && written.status.code !== 404) return retry(`updating the status of APIService ${key}: ${written.status.message ?? 'failed'}`);
@@ -119,7 +117,15 @@ export function startApiServiceAvailability(context: ControllerContext, options:
     timer.unref();
     return {
       handlers: [
-        { informer, listener: (_change, object) => queue.add(object.metadata?.name ?? '') },
+        {
+          informer,
+          listener(change, object) {
+            const spec = apiServiceSpec(object as ApiService);
+            // A removed APIService's documents go with it.
+            if (change === 'DELETED') options.remote.setDocuments(spec.group ?? '', spec.version ?? '', undefined);
+            queue.add(object.metadata?.name ?? '');
+          },
+        },
         { informer: services, listener: enqueueRemote },
         { informer: endpoints, listener: enqueueRemote },
       ],

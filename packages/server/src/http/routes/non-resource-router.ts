@@ -27,7 +27,8 @@ export interface NonResourceRouterOptions {
   readonly issuerDiscovery?: () => IssuerDiscovery | undefined;
   /**
    * Groups served by extension API servers (the aggregator's APIServices), listed after the server's own; a
-   * version whose server is unavailable has no resources and is left out of aggregated discovery.
+   * version of which nothing is known has no resources and is left out of aggregated discovery, one whose server
+   * is unavailable is marked stale there.
    */
   readonly remoteGroups?: () => readonly ServedGroup[];
 }
