@@ -7,9 +7,7 @@
  * custom object and lets it go.
  */
 import type { KubeObject, Names } from '@svc-apiserver/api';
-import {
-  specOf, storageVersionOf, withCondition, type CrdStatus, type CustomResourceDefinition,
-} from '../../apiextensions/crd.js';
+import { storageVersionOf, withCondition, type CrdStatus, type CustomResourceDefinition } from '../../apiextensions/crd.js';
 import { defaultCrd, validateCrd, validateCrdStatus, validateCrdUpdate } from '../../apiextensions/crd-validation.js';
 import { defineStrategy, genericStatusStrategy } from '../default-strategy.js';
 import { nowTimestamp } from '../operations/prepare.js';
@@ -68,7 +66,7 @@ export function customResourceDefinitionStrategy(names: Names): Strategy {
           message: 'CustomResourceDefinition marked for deletion; CustomResource deletion will begin soon',
         }, nowTimestamp()),
       };
-      return specOf(crd) !== undefined;
+      return true;
     },
   });
 }
