@@ -28,6 +28,12 @@ export interface ServerOptions {
   readonly shutdownDelayMs: number;
   readonly enableAdmissionPlugins: readonly string[];
   readonly disableAdmissionPlugins: readonly string[];
+  /** `--admission-control-config-file`: the AdmissionConfiguration file ('' for none). */
+  readonly admissionControlConfigFile: string;
+  /** Seconds of the not-ready toleration DefaultTolerationSeconds adds to pods. */
+  readonly defaultNotReadyTolerationSeconds: number;
+  /** Seconds of the unreachable toleration DefaultTolerationSeconds adds to pods. */
+  readonly defaultUnreachableTolerationSeconds: number;
   readonly maxRequestBodyBytes: number;
   readonly storage: StorageKind;
   /** `--runtime-config` entries (`<group>/<version>[=true|false]`, `<group>/<version>/<resource>`, `api/all`). */
@@ -134,6 +140,9 @@ export const defaultServerOptions: ServerOptions = {
   shutdownDelayMs: 0,
   enableAdmissionPlugins: [],
   disableAdmissionPlugins: [],
+  admissionControlConfigFile: '',
+  defaultNotReadyTolerationSeconds: 300,
+  defaultUnreachableTolerationSeconds: 300,
   maxRequestBodyBytes: 3 * 1024 * 1024,
   storage: 'sqlite',
   runtimeConfig: [],
@@ -236,6 +245,9 @@ const flags: Record<string, FlagSpec> = {
   'shutdown-delay-duration': { kind: 'duration', key: 'shutdownDelayMs', help: 'Time between /readyz failing and the listener closing on shutdown.' },
   'enable-admission-plugins': { kind: 'list', key: 'enableAdmissionPlugins', help: 'Admission plugins to enable in addition to the default ones.' },
   'disable-admission-plugins': { kind: 'list', key: 'disableAdmissionPlugins', help: 'Admission plugins to disable.' },
+  'admission-control-config-file': { kind: 'string', key: 'admissionControlConfigFile', help: 'File with admission control configuration (kind AdmissionConfiguration): each plugin\'s configuration inline or by path.' },
+  'default-not-ready-toleration-seconds': { kind: 'int', key: 'defaultNotReadyTolerationSeconds', help: 'Seconds of the toleration for notReady:NoExecute that DefaultTolerationSeconds adds to every pod without one.' },
+  'default-unreachable-toleration-seconds': { kind: 'int', key: 'defaultUnreachableTolerationSeconds', help: 'Seconds of the toleration for unreachable:NoExecute that DefaultTolerationSeconds adds to every pod without one.' },
   'max-request-body-bytes': { kind: 'int', key: 'maxRequestBodyBytes', help: 'Largest accepted request body in bytes.' },
   storage: { kind: 'storage', key: 'storage', help: 'Storage backend: sqlite (default) or memory (tests).' },
   'runtime-config': { kind: 'list', key: 'runtimeConfig', help: 'API versions to enable or disable: <group>/<version>[=true|false], <group>/<version>/<resource>, api/all, api/ga, api/beta, api/alpha; alpha versions are off by default.' },

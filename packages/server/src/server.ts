@@ -17,6 +17,7 @@ import { startEtcdCompactor } from './storage/etcd/etcd-compactor.js';
 import { loadCatalog } from './schema/load-catalog.js';
 import { createRegistry } from './registry/registry.js';
 import { createAdmissionChain } from './admission/chain.js';
+import { loadAdmissionConfiguration } from './admission/admission-configuration.js';
 import { startControllers } from './controllers/index.js';
 import { selectControllers } from './controllers/controller-table.js';
 import { resourceHandler } from './http/handlers/resource-handler.js';
@@ -184,7 +185,13 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       });
     cleanups.push(() => compactor.stop());
     const catalog = loadCatalog(names);
-    const admission = createAdmissionChain({ enable: [...o.enableAdmissionPlugins], disable: [...o.disableAdmissionPlugins], names });
+    const admissionConfiguration = o.admissionControlConfigFile === '' ? undefined : loadAdmissionConfiguration(o.admissionControlConfigFile, names);
+    if (admissionConfiguration !== undefined && !admissionConfiguration.ok) throw new Error(admissionConfiguration.error);
+    const admission = createAdmissionChain({
+      enable: [...o.enableAdmissionPlugins], disable: [...o.disableAdmissionPlugins], names,
+      ...(admissionConfiguration === undefined ? {} : { configuration: admissionConfiguration.value }),
+      flags: { defaultNotReadyTolerationSeconds: o.defaultNotReadyTolerationSeconds, defaultUnreachableTolerationSeconds: o.defaultUnreachableTolerationSeconds },
+    });
     if (!admission.ok) throw new Error(admission.status.message ?? 'invalid admission configuration');
     const enabledControllers = selectControllers(o.controllers);
     if (!enabledControllers.ok) throw new Error(enabledControllers.error);
@@ -209,8 +216,10 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     // The RBAC strategies check their writers against the server's authorizer, which needs the registry: late-bound.
     let writeGuard: RbacWriteGuard | undefined;
     const guard = () => writeGuard;
+    // Admission plugins ask the server's authorizer (OwnerReferencesPermissionEnforcement, NodeRestriction): late-bound.
+    let admissionAuthorizer: Authorizer | undefined;
     const registry = createRegistry({
-      backend, catalog, names, admission: admission.value, served: servedStored,
+      backend, catalog, names, admission: admission.value, served: servedStored, authorizer: () => admissionAuthorizer,
       strategies: {
         'core/services': () => serviceStrategy(serviceAllocator),
         'rbac.authorization/roles': () => roleStrategy(guard),
@@ -233,6 +242,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       },
     });
     cleanups.push(() => registry.store.close());
+    cleanups.push(() => admission.value.close());
     // Custom resources are served on every replica from the CRDs in the store (apiextensions-apiserver's handler).
     const services = serviceResolver(registryServiceLookup(registry));
     const crdServing = startCrdServing(registry, names, { webhookResolvers: { services, authInfo: anonymousAuthInfo } });
@@ -266,6 +276,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     if (!authz.ok) throw new Error(authz.error);
     // One authorizer for the filters, the handlers (an apply that creates asks it about `create` too) and reviews.
     const authorizer: Authorizer = authz.value.authorizer;
+    admissionAuthorizer = authorizer;
     writeGuard = createRbacWriteGuard({ resolver: rbac.resolver, authorizer: () => authorizer, names, getRole: registryRoleGetter(registry, names) });
     const identity = await identitySetup(o, { names, dataDir, registry, authentication: authn.value, authorizer, log: (m) => log(m) });
     if (!identity.ok) throw new Error(identity.error);

@@ -4,6 +4,7 @@
  */
 import { qualifiedResourceString, type KubeObject, type Names } from '@svc-apiserver/api';
 import type { AdmissionChain } from '../admission/chain.js';
+import type { Authorizer } from '../auth/authz/authorizer.js';
 import type { Catalog, SchemaValidator } from '../schema/catalog.js';
 import type { Backend } from '../storage/backend.js';
 import type { StoredObject } from '../storage/watch-cache/stored-object.js';
@@ -47,6 +48,8 @@ export interface RegistryOptions {
   readonly store?: StoreOptions;
   /** Strategies replacing the built-in ones, by the same keys (e.g. Services with the server's allocator). */
   readonly strategies?: Readonly<Record<string, (names: Names) => Strategy>>;
+  /** The server's authorizer for admission plugins that ask it (built after the registry, so late-bound). */
+  readonly authorizer?: () => Authorizer | undefined;
 }
 
 /** Builds the registry and hands the admission plugins their read access. */
@@ -106,6 +109,8 @@ export function createRegistry(options: RegistryOptions): Registry {
    */
   const sharedNamespaces = new WeakMap<StoredObject, KubeObject>();
   admission.initialize({
+    registry,
+    ...(options.authorizer === undefined ? {} : { authorizer: options.authorizer }),
     async getNamespace(name, options) {
       const def = registry.lookup('', 'v1', 'namespaces');
       if (def === undefined) return undefined;

@@ -1,17 +1,16 @@
 /**
- * Every admission plugin this server knows, in the order they run (kube's RecommendedPluginOrder, of the plugins
- * built so far).
+ * Every admission plugin this server knows. The order here does not matter: the chain runs enabled plugins in
+ * kube-apiserver's fixed order (plugin-order.ts).
  */
-import type { Names } from '@svc-apiserver/api';
-import type { AdmissionPlugin } from '../plugin.js';
+import type { PluginFactory } from '../plugin.js';
 import { certificateApprovalPlugin } from './certificate-approval.js';
 import { certificateSigningPlugin } from './certificate-signing.js';
 import { certificateSubjectRestrictionPlugin } from './certificate-subject-restriction.js';
 import { namespaceLifecyclePlugin } from './namespace-lifecycle.js';
 import { serviceAccountPlugin } from './service-account.js';
 
-/** Plugin factories in run order. */
-export const pluginFactories: readonly ((names: Names) => AdmissionPlugin)[] = [
+/** Plugin factories. */
+export const pluginFactories: readonly PluginFactory[] = [
   namespaceLifecyclePlugin,
   (names) => serviceAccountPlugin(names),
   certificateApprovalPlugin,

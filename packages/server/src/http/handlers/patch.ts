@@ -38,6 +38,7 @@ import type { WrittenObject } from './update.js';
 import {
   checkNameMatches, checkTypeMeta, parseWriteOptions, reconcileNamespace, requestNamespace, sendWarnings, type WriteOptions,
 } from './request-options.js';
+import { requestRecorder } from '../../admission/recorder.js';
 
 /** Serves a patch; `authorizer` answers the extra `create` check of an apply that creates. */
 export async function handlePatch(ctx: RequestContext, registry: Registry, def: ResourceDef, authorizer: Authorizer): Promise<void> {
@@ -54,7 +55,7 @@ export async function handlePatch(ctx: RequestContext, registry: Registry, def: 
   const made = mechanismOf(registry, def, { namespace, name, subresource }, decoded.value, options.value);
   if (!made.ok) return ctx.writeStatus(made.status);
   const mechanism = made.value;
-  const op = { user: ctx.user, dryRun: options.value.dryRun };
+  const op = { user: ctx.user, dryRun: options.value.dryRun, recorder: requestRecorder((t) => ctx.warn(t)) };
   // kube's withAuthorization asks once, when an attempt first creates.
   let createAuthorization: Promise<Outcome<void>> | undefined;
   let warnings: readonly string[] = [];

@@ -21,6 +21,7 @@ import { applyPatchType } from '../../../patch/apply-patch.js';
 import { patchSchemaFromOpenApi, type PatchSchema } from '../../../patch/patch-schema.js';
 import { generatedSchemas } from '../../../schema/generated-data.js';
 import { checkNameMatches, parseWriteOptions, requestNamespace } from '../request-options.js';
+import { requestRecorder } from '../../../admission/recorder.js';
 
 export { selectorString } from '../../../registry/operations/scale-subresource.js';
 
@@ -53,7 +54,7 @@ export async function handleScale(ctx: RequestContext, registry: Registry, def: 
     if (!made.ok) return ctx.writeStatus(made.status);
     mechanism = made.value;
   }
-  const op = { user: ctx.user, dryRun: options.value.dryRun };
+  const op = { user: ctx.user, dryRun: options.value.dryRun, recorder: requestRecorder((t) => ctx.warn(t)) };
   const result = await guaranteedUpdate(registry, def, { namespace, name }, async (current) => {
     let scale = body;
     if (mechanism !== undefined) {
