@@ -88,7 +88,7 @@ test('an unknown controller fails the start, naming it', async () => {
   const dir = await mkdtemp(join(tmpdir(), 'server-'));
   try {
     await assert.rejects(startServer({ dataDir: dir, securePort: 0, storage: 'memory', controllers: ['*', '-nosuch'], log: () => {} }),
-      /--controllers: "nosuch" is not in the list of known controllers \(namespace, garbagecollector, clusterrole-aggregation, serviceaccount, serviceaccount-token, root-ca-cert-publisher, csrsigning, csrapproving, csrcleaner, bootstrapsigner, tokencleaner\)/);
+      /--controllers: "nosuch" is not in the list of known controllers \(namespace, garbagecollector, clusterrole-aggregation, serviceaccount, serviceaccount-token, root-ca-cert-publisher, csrsigning, csrapproving, csrcleaner, bootstrapsigner, tokencleaner, resourcequota, pvc-protection, pv-protection\)/);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

@@ -8,6 +8,31 @@ import { certificateSigningPlugin } from './certificate-signing.js';
 import { certificateSubjectRestrictionPlugin } from './certificate-subject-restriction.js';
 import { namespaceLifecyclePlugin } from './namespace-lifecycle.js';
 import { serviceAccountPlugin } from './service-account.js';
+import { alwaysPullImagesPlugin } from './always-pull-images.js';
+import { defaultIngressClassPlugin } from './default-ingress-class.js';
+import { defaultStorageClassPlugin } from './default-storage-class.js';
+import { defaultTolerationSecondsPlugin } from './default-toleration-seconds.js';
+import { denyServiceExternalIpsPlugin } from './deny-service-external-ips.js';
+import { eventRateLimitPlugin } from './event-rate-limit.js';
+import { extendedResourceTolerationPlugin } from './extended-resource-toleration.js';
+import { imagePolicyWebhookPlugin } from './image-policy-webhook.js';
+import { limitPodHardAntiAffinityTopologyPlugin } from './limit-pod-hard-anti-affinity-topology.js';
+import { limitRangerPlugin } from './limit-ranger.js';
+import { namespaceAutoProvisionPlugin } from './namespace-auto-provision.js';
+import { namespaceExistsPlugin } from './namespace-exists.js';
+import { nodeRestrictionPlugin } from './node-restriction.js';
+import { ownerReferencesPermissionEnforcementPlugin } from './owner-references-permission-enforcement.js';
+import { persistentVolumeClaimResizePlugin } from './persistent-volume-claim-resize.js';
+import { persistentVolumeLabelPlugin } from './persistent-volume-label.js';
+import { podNodeSelectorPlugin } from './pod-node-selector.js';
+import { podSecurityPlugin } from './pod-security.js';
+import { podTolerationRestrictionPlugin } from './pod-toleration-restriction.js';
+import { priorityPlugin } from './priority.js';
+import { resourceQuotaPlugin } from './resource-quota.js';
+import { runtimeClassPlugin } from './runtime-class.js';
+import { securityContextDenyPlugin } from './security-context-deny.js';
+import { storageObjectInUseProtectionPlugin } from './storage-object-in-use-protection.js';
+import { taintNodesByConditionPlugin } from './taint-nodes-by-condition.js';
 
 /** Plugin factories. */
 export const pluginFactories: readonly PluginFactory[] = [
@@ -16,4 +41,29 @@ export const pluginFactories: readonly PluginFactory[] = [
   certificateApprovalPlugin,
   certificateSigningPlugin,
   certificateSubjectRestrictionPlugin,
+  alwaysPullImagesPlugin,
+  defaultIngressClassPlugin,
+  defaultStorageClassPlugin,
+  defaultTolerationSecondsPlugin,
+  denyServiceExternalIpsPlugin,
+  eventRateLimitPlugin,
+  extendedResourceTolerationPlugin,
+  imagePolicyWebhookPlugin,
+  limitPodHardAntiAffinityTopologyPlugin,
+  limitRangerPlugin,
+  namespaceAutoProvisionPlugin,
+  namespaceExistsPlugin,
+  nodeRestrictionPlugin,
+  ownerReferencesPermissionEnforcementPlugin,
+  persistentVolumeClaimResizePlugin,
+  persistentVolumeLabelPlugin,
+  podNodeSelectorPlugin,
+  podSecurityPlugin,
+  podTolerationRestrictionPlugin,
+  priorityPlugin,
+  resourceQuotaPlugin,
+  runtimeClassPlugin,
+  securityContextDenyPlugin,
+  storageObjectInUseProtectionPlugin,
+  taintNodesByConditionPlugin,
 ];
