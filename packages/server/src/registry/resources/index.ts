@@ -44,6 +44,7 @@ import { roleStrategy } from './roles.js';
 import { clusterRoleStrategy } from './clusterroles.js';
 import { roleBindingStrategy } from './rolebindings.js';
 import { clusterRoleBindingStrategy } from './clusterrolebindings.js';
+import { mutatingWebhookConfigurationStrategy, validatingWebhookConfigurationStrategy } from './webhook-configurations.js';
 
 /** Strategy factories by `<groupKey or core>/<resource>`. */
 export const strategyFactories: Readonly<Record<string, (names: Names) => Strategy>> = {
@@ -84,6 +85,8 @@ export const strategyFactories: Readonly<Record<string, (names: Names) => Strate
   'networking/networkpolicies': networkPolicyStrategy,
   'flowcontrol.apiserver/flowschemas': flowSchemaStrategy,
   'flowcontrol.apiserver/prioritylevelconfigurations': priorityLevelStrategy,
+  'admissionregistration/v1/mutatingwebhookconfigurations': mutatingWebhookConfigurationStrategy,
+  'admissionregistration/v1/validatingwebhookconfigurations': validatingWebhookConfigurationStrategy,
   // Without the writer check: the server passes its own factories with the escalation guard.
   'rbac.authorization/roles': () => roleStrategy(),
   'rbac.authorization/clusterroles': () => clusterRoleStrategy(),
