@@ -93,3 +93,18 @@ test('unknown plugin names stop the start with kube-apiserver\'s message', () =>
   const disabled = createAdmissionChain({ names, disable: ['Nope'] });
   assert.equal(!disabled.ok && disabled.status.message, 'disable-admission-plugins plugin "Nope" is unknown');
 });
+
+test('the recorder of a request reaches plugins in the mutating phase, whose attributes the chain copies', async () => {
+  const warnings: string[] = [];
+  const chain = chainOf([{
+    name: 'MutatingAdmissionWebhook', enabledByDefault: true, handles: () => true,
+    admit: (a) => {
+      a.recorder?.warn('from admit');
+      return admitted;
+    },
+  }]);
+  const a = attrs();
+  Object.defineProperty(a, 'recorder', { value: { warn: (t: string) => warnings.push(t), annotate: () => {} }, enumerable: false });
+  await chain.admit(a);
+  assert.deepEqual(warnings, ['from admit']);
+});

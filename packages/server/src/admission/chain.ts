@@ -122,6 +122,7 @@ export function chainOf(plugins: readonly AdmissionPlugin[], metrics: AdmissionM
       const started = performance.now();
       const reinvocation = reinvocationContext();
       const attributes = withMachinery({ ...a }, 'reinvocation', reinvocation);
+      if (a.recorder !== undefined) withMachinery(attributes, 'recorder', a.recorder);
       let result = await run('admit', attributes);
       if (result.allowed && reinvocation.shouldReinvoke) {
         reinvocation.isReinvoke = true;

@@ -1,18 +1,20 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { namesFor } from '@svc-apiserver/api';
+import { knownPluginNames } from './admission-test-kit.js';
 import { createAdmissionChain } from './chain.js';
+import { defaultOnPlugins, pluginRunOrder } from './plugin-order.js';
 
 const names = namesFor('svc');
 
 test('the default set is 1.27\'s recommended one, in run order; flags add and remove whatever order they name plugins in', () => {
   const chain = createAdmissionChain({ names });
   assert.ok(chain.ok);
-  assert.deepEqual(chain.value.plugins.map((p) => p.name), [
-    'NamespaceLifecycle', 'LimitRanger', 'TaintNodesByCondition', 'PodSecurity', 'Priority', 'DefaultTolerationSeconds', 'DefaultStorageClass',
-    'StorageObjectInUseProtection', 'PersistentVolumeClaimResize', 'RuntimeClass', 'DefaultIngressClass', 'ResourceQuota',
-  ].filter((n) => chain.value.plugins.some((p) => p.name === n)));
-  for (const name of ['NamespaceLifecycle', 'LimitRanger', 'PodSecurity', 'Priority', 'ResourceQuota', 'RuntimeClass']) {
+  const known = knownPluginNames(names);
+  assert.deepEqual(chain.value.plugins.map((p) => p.name), pluginRunOrder.filter((n) => defaultOnPlugins.has(n) && known.includes(n)));
+  assert.deepEqual(chain.value.plugins.map((p) => p.name).slice(-3), ['MutatingAdmissionWebhook', 'ValidatingAdmissionWebhook', 'ResourceQuota'],
+    'webhooks and quota come last');
+  for (const name of ['NamespaceLifecycle', 'LimitRanger', 'PodSecurity', 'Priority', 'ResourceQuota', 'RuntimeClass', 'MutatingAdmissionWebhook']) {
     assert.ok(chain.value.plugins.some((p) => p.name === name), `${name} is on by default`);
   }
   assert.ok(!chain.value.plugins.some((p) => p.name === 'AlwaysPullImages'), 'AlwaysPullImages is off by default');

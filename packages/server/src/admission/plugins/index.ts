@@ -8,6 +8,7 @@ import { certificateSigningPlugin } from './certificate-signing.js';
 import { certificateSubjectRestrictionPlugin } from './certificate-subject-restriction.js';
 import { namespaceLifecyclePlugin } from './namespace-lifecycle.js';
 import { serviceAccountPlugin } from './service-account.js';
+import { mutatingAdmissionWebhookPlugin, validatingAdmissionWebhookPlugin } from './admission-webhooks.js';
 import { alwaysPullImagesPlugin } from './always-pull-images.js';
 import { defaultIngressClassPlugin } from './default-ingress-class.js';
 import { defaultStorageClassPlugin } from './default-storage-class.js';
@@ -41,6 +42,8 @@ export const pluginFactories: readonly PluginFactory[] = [
   certificateApprovalPlugin,
   certificateSigningPlugin,
   certificateSubjectRestrictionPlugin,
+  mutatingAdmissionWebhookPlugin,
+  validatingAdmissionWebhookPlugin,
   alwaysPullImagesPlugin,
   defaultIngressClassPlugin,
   defaultStorageClassPlugin,
