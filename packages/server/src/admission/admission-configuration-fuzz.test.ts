@@ -3,19 +3,7 @@ import { test } from 'node:test';
 import { namesFor } from '@svc-apiserver/api';
 import { parseAdmissionConfiguration } from './admission-configuration.js';
 import { createAdmissionChain } from './chain.js';
-import { knownPluginNames } from './admission-test-kit.js';
-
-/** A small deterministic generator (mulberry32), so failures replay. */
-function seeded(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { knownPluginNames, seeded } from './admission-test-kit.js';
 
 const names = namesFor('svc');
 const fragments = [

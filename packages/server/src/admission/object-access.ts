@@ -4,14 +4,14 @@
  * for fields of the wrong type; writers create the objects on the way.
  */
 import type { KubeObject } from '@svc-apiserver/api';
+import { record } from '../registry/conversion/resource-conversion.js';
+import { child } from '../registry/resources/pod-spec.js';
 
 /** A JSON object. */
 export type Json = Record<string, unknown>;
 
 /** The value as a JSON object, or undefined. */
-export function asObject(value: unknown): Json | undefined {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Json) : undefined;
-}
+export const asObject: (value: unknown) => Json | undefined = record;
 
 /** The JSON objects of a list (other entries are skipped). */
 export function objectsOf(value: unknown): Json[] {
@@ -33,13 +33,7 @@ export function stringMap(value: unknown): Record<string, string> {
 }
 
 /** The object at `key` of `parent`, created (replacing a value of another type) when missing. */
-export function childObject(parent: Json, key: string): Json {
-  const existing = asObject(parent[key]);
-  if (existing !== undefined) return existing;
-  const made: Json = {};
-  parent[key] = made;
-  return made;
-}
+export const childObject: (parent: Json, key: string) => Json = child;
 
 /** `object.spec` for reading ({} when absent). */
 export function specOf(object: KubeObject | undefined): Json {

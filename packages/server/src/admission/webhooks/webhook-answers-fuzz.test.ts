@@ -1,19 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { admissionRig, type AdmissionRig } from '../admission-test-kit.js';
+import { admissionRig, seeded, type AdmissionRig } from '../admission-test-kit.js';
 import { startTestHttpsServer, type Answer, type ReceivedRequest, type TestHttpsServer } from '../test-https-server.js';
-
-/** A small deterministic generator (mulberry32), so a failing case replays. */
-function seeded(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const group = 'admissionregistration.svc.io';
 let server: TestHttpsServer;
