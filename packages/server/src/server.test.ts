@@ -28,6 +28,8 @@ test('in-process server on memory storage: version, health, discovery, openapi, 
     assert.match(server.url, /^https:\/\/127\.0\.0\.1:\d+$/);
     assert.ok(server.startupMs < 10_000, `startup took ${server.startupMs}ms`);
     assert.equal(JSON.parse((await get(server, '/version')).body).minor, '27');
+    // Post-start hooks (the default RBAC policy) are livez checks too and may still run when startServer resolves.
+    await server.ready();
     const livez = await get(server, '/livez?verbose');
     assert.equal(livez.status, 200, livez.body);
     assert.match(livez.body, /^\[\+\]ping ok\n\[\+\]log ok\n\[\+\]storage ok\n/);
