@@ -5,6 +5,7 @@
  * durable (WAL + synchronous=FULL) single-row commits and point selects. Loopback only, bounded in time.
  *
  * Flags: --seconds=<per phase, default 5> --clients=<64> --list-items=<1000> --lists=<40>
+ * Then, each beside its own baseline: lists and watches at scale, etcd, authorization and admission.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,6 +19,8 @@ import { listWatchBench } from './list-watch.js';
 import { etcdBench } from './etcd.js';
 import { authzBench } from './authz.js';
 import { launchServer } from '@svc-apiserver/testing/launch-server';
+import { extensionsBench } from './extensions.js';
+import { admissionBench } from './admission.js';
 import { fmt, percentile, startBenchModule } from './support.js';
 
 const { values } = parseArgs({ options: { seconds: { type: 'string' }, clients: { type: 'string' }, 'list-items': { type: 'string' }, lists: { type: 'string' } } });
@@ -205,3 +208,7 @@ process.stdout.write(`${(await listWatchBench()).join('\n')}\n`);
 // The server on etcd beside raw etcd3 (bench/src/etcd.ts); skipped with a message when etcd is not installed.
 process.stdout.write(`${(await etcdBench(Math.min(seconds, 3), clients)).join('\n')}\n`);
 process.stdout.write(`${(await authzBench(Math.min(seconds, 3), clients)).join('\n')}\n`);
+// Custom resources beside ConfigMaps, and a request through an APIService proxy beside a direct one (bench/src/extensions.ts).
+process.stdout.write(`${(await extensionsBench(Math.min(seconds, 3), clients)).join('\n')}\n`);
+// Admission: creates with no plugins, the default set, and 1 and 3 no-op webhooks (bench/src/admission.ts).
+process.stdout.write(`${(await admissionBench(Math.min(seconds, 3), clients)).join('\n')}\n`);

@@ -39,8 +39,9 @@ function formatValue(value: unknown): string {
 /** `field: Type: detail` or `field: Invalid value: "bad": detail`, as field.Error.Error() prints it. */
 export function fieldErrorMessage(e: FieldError): string {
   const label = fieldErrorTypes[e.type];
+  // Required, Forbidden, TooLong and Internal print no value (field.Error.ErrorBody); the others do, TooMany its count.
   const showsValue = e.type === 'FieldValueInvalid' || e.type === 'FieldValueNotSupported' ||
-    e.type === 'FieldValueDuplicate' || e.type === 'FieldValueTypeInvalid' || e.type === 'FieldValueNotFound';
+    e.type === 'FieldValueDuplicate' || e.type === 'FieldValueTypeInvalid' || e.type === 'FieldValueNotFound' || e.type === 'FieldValueTooMany';
   let msg = `${e.field}: ${label}`;
   if (showsValue && 'badValue' in e) msg += `: ${formatValue(e.badValue)}`;
   if (e.detail) msg += `: ${e.detail}`;

@@ -59,6 +59,13 @@ export type NameKey = keyof typeof table;
 export const renamedGroupKeys = [
   'admission',
   'admissionregistration',
+  // Configuration file groups of kube-apiserver and its admission plugins (not served; read from files).
+  'apiserver',
+  'apiserver.config',
+  'eventratelimit.admission',
+  'pod-security.admission.config',
+  'podtolerationrestriction.admission',
+  'resourcequota.admission',
   'apiextensions',
   'apiregistration',
   'apidiscovery',

@@ -33,10 +33,19 @@ export interface ServerOptions extends AuthenticationFlags, AuthorizationFlags {
   readonly shutdownDelayMs: number;
   readonly enableAdmissionPlugins: readonly string[];
   readonly disableAdmissionPlugins: readonly string[];
+  /** `--admission-control-config-file`: the AdmissionConfiguration file ('' for none). */
+  readonly admissionControlConfigFile: string;
+  /** Seconds of the not-ready toleration DefaultTolerationSeconds adds to pods. */
+  readonly defaultNotReadyTolerationSeconds: number;
+  /** Seconds of the unreachable toleration DefaultTolerationSeconds adds to pods. */
+  readonly defaultUnreachableTolerationSeconds: number;
   readonly maxRequestBodyBytes: number;
   readonly storage: StorageKind;
   /** `--runtime-config` entries (`<group>/<version>[=true|false]`, `<group>/<version>/<resource>`, `api/all`). */
   readonly runtimeConfig: readonly string[];
+  /** Client certificate and key the aggregator presents to extension API servers (generated when empty). */
+  readonly proxyClientCertFile: string;
+  readonly proxyClientKeyFile: string;
   /** `--feature-gates`: WatchList (default off), APIListChunking (default on). */
   readonly featureGates: FeatureGates;
   /** `--min-request-timeout` in seconds: a watch without `timeoutSeconds` lasts this × a random factor in [1, 2). */
@@ -98,6 +107,9 @@ export const defaultServerOptions: ServerOptions = {
   shutdownDelayMs: 0,
   enableAdmissionPlugins: [],
   disableAdmissionPlugins: [],
+  admissionControlConfigFile: '',
+  defaultNotReadyTolerationSeconds: 300,
+  defaultUnreachableTolerationSeconds: 300,
   maxRequestBodyBytes: 3 * 1024 * 1024,
   storage: 'sqlite',
   runtimeConfig: [],
@@ -126,6 +138,8 @@ export const defaultServerOptions: ServerOptions = {
   requestheaderExtraHeadersPrefix: [],
   requestheaderClientCaFile: '',
   requestheaderAllowedNames: [],
+  proxyClientCertFile: '',
+  proxyClientKeyFile: '',
   anonymousAuth: true,
   // kube-apiserver defaults to AlwaysAllow; this server starts with RBAC.
   authorizationModes: ['RBAC'],
@@ -198,6 +212,9 @@ const flags: Record<string, FlagSpec> = {
   'shutdown-delay-duration': { kind: 'duration', key: 'shutdownDelayMs', help: 'Time between /readyz failing and the listener closing on shutdown.' },
   'enable-admission-plugins': { kind: 'list', key: 'enableAdmissionPlugins', help: 'Admission plugins to enable in addition to the default ones.' },
   'disable-admission-plugins': { kind: 'list', key: 'disableAdmissionPlugins', help: 'Admission plugins to disable.' },
+  'admission-control-config-file': { kind: 'string', key: 'admissionControlConfigFile', help: 'File with admission control configuration (kind AdmissionConfiguration): each plugin\'s configuration inline or by path.' },
+  'default-not-ready-toleration-seconds': { kind: 'int', key: 'defaultNotReadyTolerationSeconds', help: 'Seconds of the toleration for notReady:NoExecute that DefaultTolerationSeconds adds to every pod without one.' },
+  'default-unreachable-toleration-seconds': { kind: 'int', key: 'defaultUnreachableTolerationSeconds', help: 'Seconds of the toleration for unreachable:NoExecute that DefaultTolerationSeconds adds to every pod without one.' },
   'max-request-body-bytes': { kind: 'int', key: 'maxRequestBodyBytes', help: 'Largest accepted request body in bytes.' },
   storage: { kind: 'storage', key: 'storage', help: 'Storage backend: sqlite (default) or memory (tests).' },
   'runtime-config': { kind: 'list', key: 'runtimeConfig', help: 'API versions to enable or disable: <group>/<version>[=true|false], <group>/<version>/<resource>, api/all, api/ga, api/beta, api/alpha; alpha versions are off by default.' },
@@ -225,6 +242,8 @@ const flags: Record<string, FlagSpec> = {
   'requestheader-group-headers': { kind: 'list', key: 'requestheaderGroupHeaders', help: 'Headers an authenticating proxy lists groups in, e.g. X-Remote-Group.' },
   'requestheader-extra-headers-prefix': { kind: 'list', key: 'requestheaderExtraHeadersPrefix', help: 'Header prefixes of user extras from a proxy, e.g. X-Remote-Extra-.' },
   'requestheader-client-ca-file': { kind: 'string', key: 'requestheaderClientCaFile', help: 'PEM CA bundle the proxy\'s client certificate must verify against before its headers are trusted.' },
+  'proxy-client-cert-file': { kind: 'string', key: 'proxyClientCertFile', help: 'PEM client certificate the aggregator presents to extension API servers (default: generated with its own front-proxy CA in the data dir).' },
+  'proxy-client-key-file': { kind: 'string', key: 'proxyClientKeyFile', help: 'PEM key of --proxy-client-cert-file.' },
   'requestheader-allowed-names': { kind: 'list', key: 'requestheaderAllowedNames', help: 'Common names allowed for the proxy\'s client certificate (default: any).' },
   'anonymous-auth': { kind: 'boolean', key: 'anonymousAuth', help: 'Serve requests no authentication method claims as system:anonymous.' },
   'authorization-mode': { kind: 'list', key: 'authorizationModes', help: 'Ordered list of plug-ins to do authorization on secure port: AlwaysAllow, AlwaysDeny, RBAC, Webhook; the first allow or deny wins. AlwaysAllow turns --anonymous-auth off.' },

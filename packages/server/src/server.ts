@@ -17,12 +17,14 @@ import { startEtcdCompactor } from './storage/etcd/etcd-compactor.js';
 import { loadCatalog } from './schema/load-catalog.js';
 import { createRegistry } from './registry/registry.js';
 import { createAdmissionChain } from './admission/chain.js';
+import { loadAdmissionConfiguration } from './admission/admission-configuration.js';
 import { startControllers } from './controllers/index.js';
 import { selectControllers } from './controllers/controller-table.js';
 import { resourceHandler } from './http/handlers/resource-handler.js';
 import { subresourceHandlers } from './http/handlers/subresources/index.js';
 import { openapiV2Document } from './openapi/v2.js';
-import { openapiV3Document, openapiV3Index } from './openapi/v3.js';
+import { built as builtDocument, openapiV3Document, openapiV3Index } from './openapi/v3.js';
+import { customResourceOpenApi } from './openapi/custom-resources.js';
 import type { ServedResource } from './openapi/served.js';
 import type { OpenApiSource } from './http/routes/openapi.js';
 import { startApiServer, type ApiServer } from './http/api-server.js';
@@ -59,6 +61,18 @@ import { virtualKey } from './registry/virtual-resource.js';
 import type { Clock } from './controllers/kit/clock.js';
 import { identitySetup } from './identity-setup.js';
 import { startClusterInfo, type ClusterInfo } from './controllers/cluster-info.js';
+import { startCrdServing } from './registry/custom-resources/crd-serving.js';
+import { ensureFrontProxy } from './aggregator/front-proxy.js';
+import { startRemoteApis } from './aggregator/remote-apis.js';
+import { createAggregator } from './aggregator/aggregator.js';
+import { publishExtensionAuthentication } from './aggregator/extension-authentication.js';
+import { apiServerControllers } from './controllers/apiserver-controllers.js';
+import { startApiServiceAutoregistration } from './aggregator/apiservice-autoregistration.js';
+import { startApiServiceAvailability } from './aggregator/apiservice-availability.js';
+import { registryServiceLookup } from './registry/service-lookup.js';
+import { serviceResolver } from './outbound/service-resolver.js';
+import { anonymousAuthInfo } from './outbound/auth-info-resolver.js';
+import { customColumnsPrinter } from './http/table/custom-columns.js';
 
 /** Options of {@link startServer}: the flags, each optional (defaults as the flags'). */
 export type StartServerOptions = Partial<ServerOptions> & {
@@ -70,6 +84,8 @@ export type StartServerOptions = Partial<ServerOptions> & {
   readonly bookmarkIntervalMs?: number;
   /** The time of the time-driven controllers (cleaners, token expiry, signing); tests step a fake one. */
   readonly clock?: Clock;
+  /** How often APIServices of extension servers are checked for availability (default 30 s, kube's). */
+  readonly apiServiceCheckIntervalMs?: number;
 };
 
 /** A running server: where it serves, the admin credentials, and how long it took to start. */
@@ -170,7 +186,13 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       });
     cleanups.push(() => compactor.stop());
     const catalog = loadCatalog(names);
-    const admission = createAdmissionChain({ enable: [...o.enableAdmissionPlugins], disable: [...o.disableAdmissionPlugins], names });
+    const admissionConfiguration = o.admissionControlConfigFile === '' ? undefined : loadAdmissionConfiguration(o.admissionControlConfigFile, names);
+    if (admissionConfiguration !== undefined && !admissionConfiguration.ok) throw new Error(admissionConfiguration.error);
+    const admission = createAdmissionChain({
+      enable: [...o.enableAdmissionPlugins], disable: [...o.disableAdmissionPlugins], names,
+      ...(admissionConfiguration === undefined ? {} : { configuration: admissionConfiguration.value }),
+      flags: { defaultNotReadyTolerationSeconds: o.defaultNotReadyTolerationSeconds, defaultUnreachableTolerationSeconds: o.defaultUnreachableTolerationSeconds },
+    });
     if (!admission.ok) throw new Error(admission.error.message ?? 'invalid admission configuration');
     const enabledControllers = selectControllers(o.controllers);
     if (!enabledControllers.ok) throw new Error(enabledControllers.error);
@@ -195,8 +217,10 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     // The RBAC strategies check their writers against the server's authorizer, which needs the registry: late-bound.
     let writeGuard: RbacWriteGuard | undefined;
     const guard = () => writeGuard;
+    // Admission plugins ask the server's authorizer (OwnerReferencesPermissionEnforcement, NodeRestriction): late-bound.
+    let admissionAuthorizer: Authorizer | undefined;
     const registry = createRegistry({
-      backend, catalog, names, admission: admission.value, served: servedStored,
+      backend, catalog, names, admission: admission.value, served: servedStored, authorizer: () => admissionAuthorizer,
       strategies: {
         'core/services': () => serviceStrategy(serviceAllocator),
         'rbac.authorization/roles': () => roleStrategy(guard),
@@ -219,6 +243,20 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       },
     });
     cleanups.push(() => registry.store.close());
+    cleanups.push(() => admission.value.close());
+    // Custom resources are served on every replica from the CRDs in the store (apiextensions-apiserver's handler).
+    const services = serviceResolver(registryServiceLookup(registry));
+    const crdServing = startCrdServing(registry, names, { webhookResolvers: { services, authInfo: anonymousAuthInfo } });
+    cleanups.push(() => crdServing.stop());
+    // The aggregator: APIServices of extension API servers, proxied with the front-proxy identity.
+    const frontProxy = await ensureFrontProxy({
+      dataDir, proxyClientCertFile: o.proxyClientCertFile, proxyClientKeyFile: o.proxyClientKeyFile,
+      requestheaderClientCaFile: o.requestheaderClientCaFile, requestheaderAllowedNames: o.requestheaderAllowedNames,
+    });
+    if (!frontProxy.ok) throw new Error(frontProxy.error);
+    const remoteApis = startRemoteApis(registry);
+    cleanups.push(() => remoteApis.stop());
+    const aggregator = createAggregator(remoteApis, { frontProxy: frontProxy.value, services });
     const allocationFeed = await startServiceAllocationFeed(registry, serviceAllocator, (m) => log(m));
     cleanups.push(() => allocationFeed.stop());
     const lookupObject: ObjectGetter = async (resource, namespace, name) => {
@@ -239,6 +277,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     if (!authz.ok) throw new Error(authz.error);
     // One authorizer for the filters, the handlers (an apply that creates asks it about `create` too) and reviews.
     const authorizer: Authorizer = authz.value.authorizer;
+    admissionAuthorizer = authorizer;
     writeGuard = createRbacWriteGuard({ resolver: rbac.resolver, authorizer: () => authorizer, names, getRole: registryRoleGetter(registry, names) });
     const identity = await identitySetup(o, { names, dataDir, registry, authentication: authn.value, authorizer, log: (m) => log(m) });
     if (!identity.ok) throw new Error(identity.error);
@@ -248,6 +287,14 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     const controllers = await startControllers({
       registry, names, controllers: enabledControllers.value, log: (m) => log(m),
       config: { ...identity.value.controllerConfig, ...(options.clock === undefined ? {} : { clock: options.clock }) },
+      apiServerControllers: [
+        ...apiServerControllers,
+        startApiServiceAutoregistration,
+        (c) => startApiServiceAvailability(c, {
+          remote: remoteApis, frontProxy: frontProxy.value, services,
+          ...(options.apiServiceCheckIntervalMs !== undefined ? { intervalMs: options.apiServiceCheckIntervalMs } : {}),
+        }),
+      ],
       ...(etcd !== undefined && o.leaderElect
         ? {
           leaderElection: {
@@ -263,18 +310,28 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     cleanups.push(() => controllers.stop());
 
     let protobufCache: { hash: string; bytes: Uint8Array } | undefined;
-    const served = (): ServedResource[] => servedForOpenApi(registry.all());
+    const served = (): ServedResource[] => servedForOpenApi(registry.all().filter((d) => d.custom === undefined));
+    const customOpenApi = customResourceOpenApi(registry, names);
+    const v2 = () => customOpenApi.v2(openapiV2Document(catalog, served()));
     const openapi: OpenApiSource = {
-      v2: () => openapiV2Document(catalog, served()),
+      v2,
       v2Protobuf: async () => {
-        const doc = openapiV2Document(catalog, served());
+        const doc = v2();
         // protobufjs is loaded on the first request for this form (kubectl's), not at start.
         const { openapiV2Protobuf } = await import('./openapi/v2-protobuf.js');
         if (protobufCache?.hash !== doc.hash) protobufCache = { hash: doc.hash, bytes: openapiV2Protobuf(doc.document) };
         return protobufCache.bytes;
       },
-      v3Index: () => openapiV3Index(catalog, served()),
-      v3: (gv) => openapiV3Document(catalog, gv, served()),
+      v3Index: () => {
+        const index = openapiV3Index(catalog, served());
+        const custom = customOpenApi.documents();
+        if (custom.size === 0 && aggregator.openapiV3().size === 0) return index;
+        const paths = { ...index.document.paths };
+        for (const [gv, doc] of custom) paths[gv] ??= { serverRelativeURL: `/openapi/v3/${gv}?hash=${doc.hash}` };
+        for (const [gv, doc] of aggregator.openapiV3()) paths[gv] ??= { serverRelativeURL: `/openapi/v3/${gv}?hash=${doc.hash}` };
+        return builtDocument({ paths });
+      },
+      v3: (gv) => openapiV3Document(catalog, gv, served()) ?? customOpenApi.documents().get(gv) ?? aggregator.openapiV3().get(gv),
     };
 
     // The cluster-info bootstrap needs the URL the listener gets; its readyz check stands in until then.
@@ -307,7 +364,12 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       openapi,
       checks: [storageCheck(backend), ...controllers.checks, clusterInfoCheck],
       ...(identity.value.issuerDiscovery === undefined ? {} : { issuerDiscovery: identity.value.issuerDiscovery }),
-      readyChecks: [informerSyncCheck(backend, registry.store.caches, { controllersStarted: () => controllersStarted }), policy.health],
+      readyChecks: [informerSyncCheck(backend, registry.store.caches, { controllersStarted: () => controllersStarted }), policy.health, crdServing.check],
+      aggregator,
+      printerFor: (info) => {
+        const custom = registry.lookup(info.apiGroup, info.apiVersion, info.resource)?.custom;
+        return custom === undefined ? undefined : customColumnsPrinter(custom.columns);
+      },
       log,
     });
     clusterInfo = startClusterInfo(registry, names, { server: api.url, caPem: api.ca, log: (m) => log(m) });
@@ -316,6 +378,13 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       startedClusterInfo.stop();
       await startedClusterInfo.done;
     });
+    // Extension API servers read who may call them from the system namespace (kube's client-CA registration hook).
+    const extensionAuth = publishExtensionAuthentication(registry, names, {
+      clientCa: async () => [api.ca, o.clientCaFile === '' ? '' : await readFile(o.clientCaFile, 'utf8')].filter((p) => p !== '').join('\n'),
+      frontProxy: frontProxy.value,
+      usernameHeaders: o.requestheaderUsernameHeaders, groupHeaders: o.requestheaderGroupHeaders, extraHeadersPrefix: o.requestheaderExtraHeadersPrefix,
+    });
+    cleanups.push(() => extensionAuth.stop());
     let closing: Promise<void> | undefined;
     return {
       url: api.url,

@@ -1,34 +1,51 @@
 /**
- * The admission chain: the enabled plugins, each mutating plugin's `admit` in order, then each validating plugin's
- * `validate` in order; the first rejection fails the request (k8s.io/apiserver/pkg/admission chainAdmissionHandler).
+ * The admission chain: the enabled plugins in kube-apiserver's fixed order, each mutating plugin's `admit` in
+ * order, then each validating plugin's `validate` in order; the first rejection fails the request
+ * (k8s.io/apiserver/pkg/admission chainAdmissionHandler). When a plugin asks for it (a webhook changed the object),
+ * the mutating phase runs a second time (admission.reinvoker). Each phase and each plugin is timed into the
+ * admission metrics.
  */
 import { badRequest, fail, ok, type Names, type Result } from '@svc-apiserver/api';
-import type { AdmissionAttributes, AdmissionDependencies, AdmissionPlugin, AdmissionResult } from './plugin.js';
+import { emptyAdmissionConfiguration, type AdmissionConfiguration } from './admission-configuration.js';
+import { admissionInformerPool, type AdmissionInformerPool } from './admission-informers.js';
+import { admissionMetrics, type AdmissionMetrics } from './admission-metrics.js';
+import {
+  admitted, defaultAdmissionFlags,
+  type AdmissionAttributes, type AdmissionDependencies, type AdmissionFlags, type AdmissionPlugin, type AdmissionResult,
+  type ReinvocationContext, withMachinery,
+} from './plugin.js';
+import { madeName } from './plugin-configuration.js';
+import { defaultOnPlugins, runOrderIndex } from './plugin-order.js';
 import { pluginFactories } from './plugins/index.js';
+import type { AdmissionInterface } from '../registry/registry.js';
 
-/** The enabled plugins as one unit. */
-export interface AdmissionChain {
+/** The enabled plugins as one unit: the admission the registry runs on every write. */
+export interface AdmissionChain extends AdmissionInterface {
   /** Enabled plugins, in run order. */
   readonly plugins: readonly AdmissionPlugin[];
-  /** Hands the registry's read access to the plugins that need it. */
+  /** Hands the registry's read access (and, with it, shared informers) to the plugins that need it. */
   initialize(dependencies: AdmissionDependencies): void;
-  /** Mutating phase. */
-  admit(attributes: AdmissionAttributes): Promise<AdmissionResult>;
-  /** Validating phase. */
-  validate(attributes: AdmissionAttributes): Promise<AdmissionResult>;
 }
 
-/** Which plugins to run beyond (or instead of) the default ones. */
+/** Which plugins to run beyond (or instead of) the default ones, and how they are configured. */
 export interface AdmissionChainOptions {
   readonly enable?: readonly string[];
   readonly disable?: readonly string[];
   readonly names: Names;
+  /** `--admission-control-config-file`, loaded. */
+  readonly configuration?: AdmissionConfiguration;
+  readonly flags?: AdmissionFlags;
+  /** Default: the server's metrics. */
+  readonly metrics?: AdmissionMetrics;
 }
 
-/** Builds the chain; an unknown plugin name is an error. */
+/** Builds the chain; an unknown plugin name or a configuration a plugin refuses is an error. */
 export function createAdmissionChain(options: AdmissionChainOptions): Result<AdmissionChain> {
-  const all = pluginFactories.map((make) => make(options.names));
-  const known = new Set(all.map((p) => p.name));
+  const configuration = options.configuration ?? emptyAdmissionConfiguration;
+  const metrics = options.metrics ?? admissionMetrics();
+  const init = { configuration: (name: string) => configuration.configuration(name), flags: options.flags ?? defaultAdmissionFlags, metrics };
+  const made = pluginFactories.map((make) => make(options.names, init));
+  const known = new Set(made.map(madeName));
   for (const [flag, list] of [['enable-admission-plugins', options.enable], ['disable-admission-plugins', options.disable]] as const) {
     for (const name of list ?? []) {
       if (!known.has(name)) return fail(badRequest(`${flag} plugin "${name}" is unknown`));
@@ -36,30 +53,89 @@ export function createAdmissionChain(options: AdmissionChainOptions): Result<Adm
   }
   const enable = new Set(options.enable ?? []);
   const disable = new Set(options.disable ?? []);
-  const plugins = all.filter((p) => !disable.has(p.name) && (p.enabledByDefault || enable.has(p.name)));
-  return ok(chainOf(plugins));
+  const plugins: AdmissionPlugin[] = [];
+  for (const m of made) {
+    const name = madeName(m);
+    const byDefault = m.ok ? m.value.enabledByDefault : defaultOnPlugins.has(name);
+    if (disable.has(name) || !(enable.has(name) || byDefault)) continue;
+    // A configuration a plugin refuses stops the start only when the plugin would run (kube reads it then).
+    if (!m.ok) return fail(badRequest(m.error.error));
+    plugins.push(m.value);
+  }
+  return ok(chainOf(plugins, metrics));
 }
 
-/** A chain over given plugins (tests build chains of their own plugins with it). */
-export function chainOf(plugins: readonly AdmissionPlugin[]): AdmissionChain {
+/** The per-request state of the mutating passes. */
+function reinvocationContext(): ReinvocationContext & { shouldReinvoke: boolean; isReinvoke: boolean } {
+  const values = new Map<string, unknown>();
+  return {
+    isReinvoke: false,
+    shouldReinvoke: false,
+    requestReinvocation() {
+      this.shouldReinvoke = true;
+    },
+    value: (key) => values.get(key),
+    setValue: (key, value) => void values.set(key, value),
+  };
+}
+
+const isPromise = <T>(v: T | Promise<T>): v is Promise<T> => typeof (v as { then?: unknown }).then === 'function';
+
+/** Seconds since `start` (a performance.now() reading). */
+const since = (start: number): number => (performance.now() - start) / 1000;
+
+/** A chain over given plugins (tests build chains of their own plugins with it), sorted into the run order. */
+export function chainOf(plugins: readonly AdmissionPlugin[], metrics: AdmissionMetrics = admissionMetrics()): AdmissionChain {
+  const ordered = [...plugins].sort((a, b) => runOrderIndex(a.name) - runOrderIndex(b.name));
+  let pool: AdmissionInformerPool | undefined;
   const run = async (phase: 'admit' | 'validate', a: AdmissionAttributes): Promise<AdmissionResult> => {
-    for (const p of plugins) {
+    for (const p of ordered) {
       const step = p[phase];
       if (step === undefined || !p.handles(a.operation)) continue;
-      const result = await step.call(p, a);
+      const started = performance.now();
+      const answer = step.call(p, a);
+      const result = isPromise(answer) ? await answer : answer;
+      metrics.observeController(p.name, phase, a.operation, !result.allowed, since(started));
       if (!result.allowed) return result;
     }
-    return { allowed: true };
+    return admitted;
   };
   return {
-    plugins,
+    plugins: ordered,
     initialize(dependencies) {
-      for (const p of plugins) {
+      if (dependencies.registry !== undefined && dependencies.informers === undefined) {
+        pool?.stop();
+        pool = admissionInformerPool(dependencies.registry);
+      }
+      const given: AdmissionDependencies = pool === undefined ? dependencies : { ...dependencies, informers: pool };
+      for (const p of ordered) {
         const init = (p as { initialize?: (d: AdmissionDependencies) => void }).initialize;
-        init?.call(p, dependencies);
+        init?.call(p, given);
       }
     },
-    admit: (a) => run('admit', a),
-    validate: (a) => run('validate', a),
+    async admit(a) {
+      const started = performance.now();
+      const reinvocation = reinvocationContext();
+      const attributes = withMachinery({ ...a }, 'reinvocation', reinvocation);
+      if (a.recorder !== undefined) withMachinery(attributes, 'recorder', a.recorder);
+      let result = await run('admit', attributes);
+      if (result.allowed && reinvocation.shouldReinvoke) {
+        reinvocation.isReinvoke = true;
+        result = await run('admit', attributes);
+      }
+      metrics.observeStep('admit', a.operation, !result.allowed, since(started));
+      return result;
+    },
+    async validate(a) {
+      const started = performance.now();
+      const result = await run('validate', a);
+      metrics.observeStep('validate', a.operation, !result.allowed, since(started));
+      return result;
+    },
+    close() {
+      for (const p of ordered) p.close?.();
+      pool?.stop();
+      pool = undefined;
+    },
   };
 }

@@ -1,43 +1,20 @@
 /**
  * Admission: ordered plugins that may mutate (mutating phase) and then accept or reject (validating phase) every
- * write. Each plugin is one module under `plugins/`. Webhooks and CEL policies will be plugins like the rest.
+ * write. Each plugin is one module under `plugins/`; webhooks and CEL policies are plugins like the rest. What a
+ * plugin is asked (the attributes) and answers is the registry's admission contract, re-exported here for the
+ * plugins.
  */
-import type { KubeObject, Status } from '@svc-apiserver/api';
-import type { UserInfo } from '../request/user-info.js';
+import type { Names, Result } from '@svc-apiserver/api';
+import type { Informer } from '../registry/informer.js';
+import type { AdmissionAttributes, AdmissionOperation, AdmissionResult } from '../registry/admission-interface.js';
+import type { AdmissionAccess } from '../registry/registry.js';
+import type { AdmissionMetrics } from './admission-metrics.js';
 
-/** The operation admitted. */
-export type AdmissionOperation = 'CREATE' | 'UPDATE' | 'DELETE' | 'CONNECT';
-
-/** Everything a plugin may look at (admission.Attributes). */
-export interface AdmissionAttributes {
-  readonly operation: AdmissionOperation;
-  readonly group: string;
-  readonly version: string;
-  readonly resource: string;
-  readonly subresource: string;
-  /**
-   * The kind of `object` and `oldObject` (admission.Attributes.GetKind): the resource's, or the subresource's own
-   * where it is served as another kind (`Scale` on deployments/scale, `Binding` on pods/binding, `Eviction` on
-   * pods/eviction).
-   */
-  readonly kind: string;
-  /**
-   * Group and version of `kind` where they are not the resource's (autoscaling/v1 Scale on apps/v1
-   * deployments/scale, policy/v1 Eviction on v1 pods/eviction).
-   */
-  readonly kindGroupVersion?: { readonly group: string; readonly version: string };
-  readonly namespace: string;
-  readonly name: string;
-  /** The new object (absent on DELETE). Mutating plugins change it in place. */
-  readonly object?: KubeObject;
-  /** The current object (UPDATE, DELETE). */
-  readonly oldObject?: KubeObject;
-  readonly dryRun: boolean;
-  readonly user: UserInfo;
-}
-
-/** A plugin's answer: accepted, or a Status (usually 403 Forbidden or 422 Invalid) that fails the request. */
-export type AdmissionResult = { readonly allowed: true } | { readonly allowed: false; readonly status: Status };
+export {
+  admitted, refused, withMachinery,
+  type AdmissionAttributes, type AdmissionOperation, type AdmissionRecorder, type AdmissionResult, type AuditAnnotationLevel,
+  type ReinvocationContext,
+} from '../registry/admission-interface.js';
 
 /** One admission plugin. */
 export interface AdmissionPlugin {
@@ -47,26 +24,63 @@ export interface AdmissionPlugin {
   readonly enabledByDefault: boolean;
   /** Whether the plugin cares about this request at all. */
   handles(operation: AdmissionOperation): boolean;
-  /** Mutating phase. */
-  admit?(attributes: AdmissionAttributes): Promise<AdmissionResult>;
-  /** Validating phase. */
-  validate?(attributes: AdmissionAttributes): Promise<AdmissionResult>;
+  /** Mutating phase; a plugin may answer at once when it has nothing to wait for. */
+  admit?(attributes: AdmissionAttributes): Promise<AdmissionResult> | AdmissionResult;
+  /** Validating phase: reads, never changes the object. */
+  validate?(attributes: AdmissionAttributes): Promise<AdmissionResult> | AdmissionResult;
+  /** Releases what `initialize` started (informers, timers); the chain calls it when the server stops. */
+  close?(): void;
 }
 
-/**
- * What plugins may read of the cluster, handed to them once the registry exists (kube's plugin initializers hand
- * listers the same way).
- */
-export interface AdmissionDependencies {
+/** Shared informers over the watch cache for plugins (kube's informer factory handed to plugins). */
+export interface AdmissionInformers {
   /**
-   * The stored namespace, or undefined when it does not exist: read from storage (kube's live lookup), or with
-   * `cached` from the watch cache, which may lag storage by the feed's delay (kube's namespace lister); a cached
-   * answer is shared between callers and frozen: read it, never change it.
+   * The informer of a served resource (in its preferred served version), started on first use and shared by every
+   * plugin; undefined when the resource is not served.
    */
-  getNamespace(name: string, options?: { readonly cached?: boolean }): Promise<KubeObject | undefined>;
+  forResource(group: string, resource: string): Informer | undefined;
+  /** The informer of the resource, synced: waits for its first full state. */
+  synced(group: string, resource: string): Promise<Informer | undefined>;
+}
+
+/** What plugins may read of the cluster: the registry's {@link AdmissionAccess} and the chain's shared informers. */
+export interface AdmissionDependencies extends AdmissionAccess {
+  /** Shared informers; objects they hold are shared: read them, never change them. */
+  readonly informers?: AdmissionInformers;
 }
 
 /** A plugin that needs {@link AdmissionDependencies}. */
 export interface InitializablePlugin extends AdmissionPlugin {
   initialize(dependencies: AdmissionDependencies): void;
 }
+
+/** Flags of kube-apiserver that configure built-in plugins. */
+export interface AdmissionFlags {
+  /** `--default-not-ready-toleration-seconds` (DefaultTolerationSeconds). */
+  readonly defaultNotReadyTolerationSeconds: number;
+  /** `--default-unreachable-toleration-seconds` (DefaultTolerationSeconds). */
+  readonly defaultUnreachableTolerationSeconds: number;
+}
+
+/** kube-apiserver's defaults of {@link AdmissionFlags}: five minutes each. */
+export const defaultAdmissionFlags: AdmissionFlags = { defaultNotReadyTolerationSeconds: 300, defaultUnreachableTolerationSeconds: 300 };
+
+/** What a plugin factory is given besides the names. */
+export interface PluginInit {
+  /**
+   * The configuration of the plugin named `name` from the admission configuration file (the parsed document of
+   * its `path` or its inline `configuration`), undefined when none is given.
+   */
+  configuration(name: string): unknown;
+  readonly flags: AdmissionFlags;
+  readonly metrics: AdmissionMetrics;
+}
+
+/** A factory's refusal of its configuration, with kube's wording of why. */
+export interface PluginConfigurationError {
+  readonly name: string;
+  readonly error: string;
+}
+
+/** Makes a plugin (kube's admission.Factory), or refuses its configuration; never throws. */
+export type PluginFactory = (names: Names, init: PluginInit) => Result<AdmissionPlugin, PluginConfigurationError>;

@@ -8,18 +8,8 @@ import { compile } from './compile.js';
 import { celEnvironment } from './environment.js';
 import { activation, evaluate } from './evaluate.js';
 import { declTypeOf } from './schema-types.js';
+import { seededRandom as random } from '../testing/seeded-random.js';
 
-/** A small deterministic generator (mulberry32). */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const selfType = declTypeOf({
   type: 'object',

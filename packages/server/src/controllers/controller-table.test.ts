@@ -1,3 +1,4 @@
+import { ok } from '@svc-apiserver/api';
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { testRegistry } from '../testing/test-registry.js';
@@ -5,23 +6,16 @@ import { controllerTable, selectControllers } from './controller-table.js';
 import { startControllers } from './index.js';
 
 test('the table is keyed by kube-controller-manager names; * enables those on by default', () => {
-  assert.deepEqual(Object.keys(controllerTable), [
+  const all = [
     'namespace', 'garbagecollector', 'clusterrole-aggregation', 'serviceaccount', 'serviceaccount-token', 'root-ca-cert-publisher',
-    'csrsigning', 'csrapproving', 'csrcleaner', 'bootstrapsigner', 'tokencleaner',
-  ]);
-  assert.deepEqual(selectControllers(['*']), {
-    ok: true,
-    value: [
-      'namespace', 'garbagecollector', 'clusterrole-aggregation', 'serviceaccount', 'serviceaccount-token', 'root-ca-cert-publisher',
-      'csrsigning', 'csrapproving', 'csrcleaner',
-    ],
-  });
+    'csrsigning', 'csrapproving', 'csrcleaner', 'bootstrapsigner', 'tokencleaner', 'resourcequota', 'pvc-protection', 'pv-protection',
+  ];
+  const onByDefault = all.filter((n) => n !== 'bootstrapsigner' && n !== 'tokencleaner');
+  assert.deepEqual(Object.keys(controllerTable), all);
+  assert.deepEqual(selectControllers(['*']), ok(onByDefault));
   assert.deepEqual(selectControllers(['*', 'bootstrapsigner', 'tokencleaner', '-csrcleaner']), {
     ok: true,
-    value: [
-      'namespace', 'garbagecollector', 'clusterrole-aggregation', 'serviceaccount', 'serviceaccount-token', 'root-ca-cert-publisher',
-      'csrsigning', 'csrapproving', 'bootstrapsigner', 'tokencleaner',
-    ],
+    value: all.filter((n) => n !== 'csrcleaner'),
   });
   assert.equal(selectControllers(['nodeipam']).ok, false, 'a controller this server does not have is unknown');
 });
@@ -30,7 +24,10 @@ test('--controllers: only the enabled controllers run; post-start hooks always d
   const selected = selectControllers(['*', '-garbagecollector']);
   assert.deepEqual(selected, {
     ok: true,
-    value: ['namespace', 'clusterrole-aggregation', 'serviceaccount', 'serviceaccount-token', 'root-ca-cert-publisher', 'csrsigning', 'csrapproving', 'csrcleaner'],
+    value: [
+      'namespace', 'clusterrole-aggregation', 'serviceaccount', 'serviceaccount-token', 'root-ca-cert-publisher', 'csrsigning', 'csrapproving',
+      'csrcleaner', 'resourcequota', 'pvc-protection', 'pv-protection',
+    ],
   });
   const { registry, names } = await testRegistry([]);
   const controllers = await startControllers({ registry, names, retryMs: 20, controllers: selected.ok ? selected.value : [] });

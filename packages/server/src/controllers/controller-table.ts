@@ -16,6 +16,8 @@ import { startCsrApprovingController } from './csrapproving/csr-approving-contro
 import { startCsrCleaner } from './csrcleaner/csr-cleaner.js';
 import { startBootstrapSigner } from './bootstrapsigner/bootstrap-signer.js';
 import { startTokenCleaner } from './tokencleaner/token-cleaner.js';
+import { startResourceQuotaController } from './resource-quota-controller.js';
+import { startPvcProtectionController, startPvProtectionController } from './volume-protection-controllers.js';
 
 /** One controller of the table. */
 export interface ControllerEntry extends ControllerSwitch {
@@ -56,6 +58,9 @@ export const controllerTable = {
   csrcleaner: { onByDefault: true, start: startCsrCleaner },
   bootstrapsigner: { onByDefault: false, start: startBootstrapSigner },
   tokencleaner: { onByDefault: false, start: startTokenCleaner },
+  resourcequota: { onByDefault: true, start: (c) => startResourceQuotaController(c) },
+  'pvc-protection': { onByDefault: true, start: (c) => startPvcProtectionController(c) },
+  'pv-protection': { onByDefault: true, start: (c) => startPvProtectionController(c) },
 } satisfies Record<string, ControllerEntry>;
 
 /** A name `--controllers` accepts. */

@@ -25,6 +25,7 @@ import {
 } from '../registry/operations/delete-object.js';
 import { updateObject } from '../registry/operations/update-object.js';
 import type { Registry } from '../registry/registry.js';
+import type { InformerChange } from '../registry/informer.js';
 import type { ResourceDef } from '../registry/resource-def.js';
 import { loopbackUser } from '../registry/operations/loopback.js';
 import { done, retry, runController, type Controller, type ControllerContext, type SyncResult } from './kit/controller.js';
@@ -258,17 +259,31 @@ export function startGarbageCollector(registry: Registry, options: GarbageCollec
 
   // Several served versions share one stored resource: one metadata informer per stored resource, through its
   // first def (the graph needs nothing but metadata).
-  const watched = [...new Map([...registry.all()].reverse().map((d) => [d.keyPrefix, d] as const)).values()];
-  return runController('garbagecollector', { ...options, registry }, (informers) => ({
-    healthCheckName: 'garbage-collector',
-    handlers: watched.map((def) => ({
-      informer: informers.metadataInformerFor(def),
-      listener(change, object) {
-        // A relist tells of objects gone meanwhile as DELETED, so the graph forgets them too.
-        if (change === 'DELETED') forget(uidOf(object));
-        else observe(def, object);
-      },
-    })),
-    loops: [{ queue: toOrphan, sync: attemptToOrphan, workers }, { queue: toDelete, sync: attemptToDelete, workers }],
-  }));
+  const storedResources = (): ResourceDef[] => [...new Map([...registry.all()].reverse().map((d) => [d.keyPrefix, d] as const)).values()];
+  const handlerOf = (def: ResourceDef) => (change: InformerChange, object: KubeObject): void => {
+    // A relist tells of objects gone meanwhile as DELETED, so the graph forgets them too.
+    if (change === 'DELETED') forget(uidOf(object));
+    else observe(def, object);
+  };
+  return runController('garbagecollector', { ...options, registry }, (informers) => {
+    const watched = new Set<string>();
+    const initial = storedResources();
+    for (const d of initial) watched.add(d.keyPrefix);
+    // Resources defined later (custom resources) get their monitors as they come (kube's periodic resync of its
+    // monitors from discovery), and a kind looked up before it was served is looked up again.
+    const removeRegistryListener = registry.onChange(() => {
+      byTypeCache.clear();
+      for (const def of storedResources()) {
+        if (watched.has(def.keyPrefix)) continue;
+        watched.add(def.keyPrefix);
+        informers.metadataInformerFor(def).onChange(handlerOf(def), { replay: true });
+      }
+    });
+    return {
+      healthCheckName: 'garbage-collector',
+      handlers: initial.map((def) => ({ informer: informers.metadataInformerFor(def), listener: handlerOf(def) })),
+      loops: [{ queue: toOrphan, sync: attemptToOrphan, workers }, { queue: toDelete, sync: attemptToDelete, workers }],
+      onStop: removeRegistryListener,
+    };
+  });
 }

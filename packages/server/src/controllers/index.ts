@@ -11,6 +11,7 @@ import { controllerTable, defaultControllers, type ControllerEntry, type Control
 import type { ControllerContext } from './kit/controller.js';
 import type { ControllerConfig } from './kit/controller-config.js';
 import { createInformerFactory } from './kit/informer-factory.js';
+import { apiServerControllers, type ApiServerControllerStart } from './apiserver-controllers.js';
 import { startLeaderElection } from './leader-election.js';
 import { startRbacBootstrap } from './rbac-bootstrap.js';
 import { startSystemNamespaces } from './system-namespaces.js';
@@ -27,6 +28,11 @@ export interface ControllerOptions {
   readonly log?: (message: string) => void;
   /** Settings of individual controllers (keys, CAs, the authorizer, a clock). */
   readonly config?: ControllerConfig;
+  /**
+   * Controllers of the API server itself (CRD naming, establishing, finalizing; APIService availability), always
+   * run on every replica; default {@link apiServerControllers}.
+   */
+  readonly apiServerControllers?: readonly ApiServerControllerStart[];
   /**
    * Run the controllers only while this replica holds the controller Lease
    * (kube-controller-manager `--leader-elect`). The system namespace bootstrap runs on every replica: its creates
@@ -52,6 +58,11 @@ export async function startControllers(options: ControllerOptions): Promise<Cont
   const retryMs = options.retryMs ?? 1000;
   const bootstrap = startSystemNamespaces(options.registry, options.names, retryMs);
   const rbacBootstrap = startRbacBootstrap(options.registry, options.names, { retryMs });
+  const own = (options.apiServerControllers ?? apiServerControllers).map((start) => start({
+    registry: options.registry, names: options.names, retryMs, ...(options.log === undefined ? {} : { log: options.log }),
+  }));
+  const ownChecks = own.flatMap((c) => c.checks);
+  const stopOwn = () => Promise.all(own.map((c) => c.stop()));
   const startLeading = () => {
     // Informer restarts are not logged: in a storage outage every resource's informer restarts, and the storage
     // check already reports it.
@@ -79,12 +90,13 @@ export async function startControllers(options: ControllerOptions): Promise<Cont
   if (election === undefined) {
     const leading = startLeading();
     return {
-      checks: [...bootstrap.checks, ...rbacBootstrap.checks, ...leading.checks],
+      checks: [...bootstrap.checks, ...rbacBootstrap.checks, ...ownChecks, ...leading.checks],
       async stop() {
         bootstrap.stop();
         rbacBootstrap.stop();
         await bootstrap.done;
         await rbacBootstrap.done;
+        await stopOwn();
         await leading.stop();
       },
     };
@@ -120,12 +132,13 @@ export async function startControllers(options: ControllerOptions): Promise<Cont
     },
   };
   return {
-    checks: [...bootstrap.checks, ...rbacBootstrap.checks, controllersCheck, elector.check],
+    checks: [...bootstrap.checks, ...rbacBootstrap.checks, ...ownChecks, controllersCheck, elector.check],
     async stop() {
       bootstrap.stop();
       rbacBootstrap.stop();
       await bootstrap.done;
       await rbacBootstrap.done;
+      await stopOwn();
       await elector.stop();
     },
   };

@@ -11,7 +11,9 @@ import { serverForFile } from './server-process.js';
 
 const names = namesFor('svc');
 const ns = 'e2e-crud';
-const server = serverForFile({}, ns);
+// The resourcequota controller writes a new quota's status at once, racing this file's read-modify-write of the
+// same object; the controller has its own tests.
+const server = serverForFile({ extraArgs: ['--controllers=*,-resourcequota'] }, ns);
 
 for (const fx of resourceFixtures(names)) {
   const qualified = fx.group ? `${fx.resource}.${fx.group}` : fx.resource;

@@ -29,8 +29,9 @@ import { impersonation } from './filters/impersonation.js';
 import type { RequestAuthentication } from '../auth/authentication-setup.js';
 import { authorization } from './filters/authorization.js';
 import { nonResourceRouter } from './routes/non-resource-router.js';
+import type { ServedGroup } from './routes/discovery.js';
 import type { OpenApiSource } from './routes/openapi.js';
-import { startHttpsServer } from './https-server.js';
+import { startHttpsServer, type HttpsServerOptions } from './https-server.js';
 import type { IssuerDiscovery } from '../auth/serviceaccount/issuer-discovery.js';
 
 /** File name of the admin kubeconfig in the data directory. */
@@ -50,6 +51,16 @@ export interface ApiServerOptions {
   readonly resourceHandler: (ctx: RequestContext) => Promise<void>;
   /** The served resources (discovery). */
   readonly resources: () => readonly ApiResource[];
+  /** The Table printer of a resource request's resource when it has its own (custom resources). */
+  readonly printerFor?: HttpsServerOptions['printerFor'];
+  /**
+   * The aggregator: answers a request for a group-version an extension API server serves (true), before the
+   * server's own handlers; `remoteGroups` lists those groups in discovery.
+   */
+  readonly aggregator?: {
+    handle(ctx: RequestContext): Promise<boolean>;
+    remoteGroups(): readonly ServedGroup[];
+  };
   readonly openapi?: OpenApiSource;
   /** Checks of livez, readyz and healthz besides ping, log and shutdown (storage, poststarthook/...). */
   readonly checks: readonly HealthCheck[];
@@ -125,6 +136,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
     health: endpoints,
     serverAddress: () => `${clientHost(options.bindAddress)}:${port}`,
     ...(options.issuerDiscovery === undefined ? {} : { issuerDiscovery: () => options.issuerDiscovery?.(`${clientHost(options.bindAddress)}:${port}`) }),
+    ...(options.aggregator !== undefined ? { remoteGroups: () => options.aggregator!.remoteGroups() } : {}),
   });
   const authn = options.authentication?.(pki.ca.certPem);
   const authorizer = options.authorizer ?? authorizerUnion([alwaysAllow()]);
@@ -139,7 +151,10 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
       impersonation(authorizer, names),
       authorization(authorizer),
     ],
-    (ctx) => (ctx.info.isResourceRequest ? options.resourceHandler(ctx) : router(ctx)),
+    async (ctx) => {
+      if (options.aggregator !== undefined && (await options.aggregator.handle(ctx))) return;
+      return ctx.info.isResourceRequest ? options.resourceHandler(ctx) : router(ctx);
+    },
   );
 
   const https = await startHttpsServer({
@@ -152,6 +167,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
     maxRequestBodyBytes: options.maxRequestBodyBytes,
     handler,
     log,
+    ...(options.printerFor !== undefined ? { printerFor: options.printerFor } : {}),
   });
   port = https.port;
   // A reloaded client CA file changes which certificates clients are asked for.

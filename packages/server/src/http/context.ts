@@ -85,6 +85,11 @@ export interface RequestContext {
    * response is compact JSON; undefined when it is another form (YAML, pretty, ...): the caller writes an object.
    */
   startJsonStream(code: number): WatchStream | undefined;
+  /**
+   * Starts a response whose headers and body come from elsewhere as they are (the aggregator's proxy relays an
+   * extension server's answer, watches included): the status and headers go out at once, the body is streamed.
+   */
+  startRelay(code: number, headers: Readonly<Record<string, string | readonly string[]>>): WatchStream;
   /** True once a response was started. */
   readonly responded: boolean;
 }

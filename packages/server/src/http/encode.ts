@@ -4,10 +4,11 @@
  * PartialObjectMetadata) the Accept header asks for; watch events likewise.
  */
 import { stringify as yamlStringify } from 'yaml';
-import { notAcceptable, type KubeObject, type Names, type Result, type Status } from '@svc-apiserver/api';
+import { fail, type KubeObject, type Names, notAcceptable, ok, type Result, type Status } from '@svc-apiserver/api';
 import { negotiateResponse, producibleMediaTypes, type NegotiationOptions, type ResponseMediaType } from './negotiation.js';
 import { protobufCodec } from '../protobuf/codec.js';
 import { transformObject, watchTransformer } from './table/transform.js';
+import type { TablePrinter } from './table/printer.js';
 
 const bigintMarker = '\u0000bigint:';
 
@@ -71,6 +72,8 @@ export interface EndpointKind {
   readonly resource: boolean;
   /** `apiVersion` of the resource (for a watch, whose objects are not known when its headers go out). */
   readonly apiVersion?: string;
+  /** The resource's own Table printer (custom resources). */
+  readonly printer?: TablePrinter;
 }
 
 /** Negotiates, converts and encodes response objects and watch events in one flavour. */
@@ -99,7 +102,7 @@ export function responseEncoding(names: Names): ResponseEncoding {
     ? { metaGroup, protobufMediaType, canProtobuf, stream }
     : { protobufMediaType, canProtobuf, stream });
   const notAcceptableFor = (opts: NegotiationOptions): Result<never> =>
-    ({ ok: false, error: notAcceptable(producibleMediaTypes(opts)) });
+    (fail(notAcceptable(producibleMediaTypes(opts))));
   /** A built-in group version has protobuf messages for all its kinds. */
   const groupVersionHasProtobuf = (endpoint: EndpointKind) => (): boolean =>
     endpoint.apiVersion !== undefined && codec.supportsGroupVersion(endpoint.apiVersion);
@@ -112,23 +115,25 @@ export function responseEncoding(names: Names): ResponseEncoding {
       if (n === undefined) return notAcceptableFor(opts);
       let value = object;
       if (n.conversion) {
-        const t = transformObject(object, n.conversion, { names, includeObject: query.get('includeObject'), mediaTypes: producibleMediaTypes(opts) });
+        const t = transformObject(object, n.conversion, {
+          names, includeObject: query.get('includeObject'), mediaTypes: producibleMediaTypes(opts), ...(endpoint.printer ? { printer: endpoint.printer } : {}),
+        });
         if (!t.ok) return t;
         value = t.value;
       }
       if (n.binary) {
         const bytes = codec.encode(value);
         if (bytes === undefined) return notAcceptableFor({ stream: false });
-        return { ok: true, value: { contentType: n.mediaType, body: bytes } };
+        return ok({ contentType: n.mediaType, body: bytes });
       }
-      return { ok: true, value: { contentType: n.mediaType, body: encodeBody(value, n.mediaType, n.pretty) } };
+      return ok({ contentType: n.mediaType, body: encodeBody(value, n.mediaType, n.pretty) });
     },
     watchEncoder(accept, query, endpoint) {
       const opts = options(endpoint, groupVersionHasProtobuf(endpoint), true);
       const n = negotiateResponse(accept, query, opts);
       if (n === undefined) return notAcceptableFor(opts);
       const transform = n.conversion
-        ? watchTransformer(n.conversion, { names, includeObject: query.get('includeObject') })
+        ? watchTransformer(n.conversion, { names, includeObject: query.get('includeObject'), ...(endpoint.printer ? { printer: endpoint.printer } : {}) })
         : undefined;
       const convert = (object: unknown): unknown => {
         if (!transform) return object;

@@ -8,7 +8,7 @@ import { createSecureServer, type Http2SecureServer, type Http2Session } from 'n
 import type { TLSSocket } from 'node:tls';
 import type { Names } from '@svc-apiserver/api';
 import type { RequestContext } from './context.js';
-import { createRequestContext, type NodeRequest, type NodeResponse } from './request-context.js';
+import { createRequestContext, type NodeRequest, type NodeResponse, type RequestContextOptions } from './request-context.js';
 import { createLiveRequests } from './live-requests.js';
 
 /** Options of the listener. */
@@ -23,6 +23,8 @@ export interface HttpsServerOptions {
   readonly names: Names;
   readonly maxRequestBodyBytes: number;
   readonly handler: (ctx: RequestContext) => Promise<void>;
+  /** The Table printer of a resource request's resource when it has its own (custom resources). */
+  readonly printerFor?: RequestContextOptions['printerFor'];
   /** Reports failures outside any request (TLS errors are not reported: clients cause them). */
   readonly log: (message: string, error?: unknown) => void;
 }
@@ -66,6 +68,7 @@ export async function startHttpsServer(options: HttpsServerOptions): Promise<Htt
       names: options.names,
       maxRequestBodyBytes: options.maxRequestBodyBytes,
       liveRequests,
+      ...(options.printerFor !== undefined ? { printerFor: options.printerFor } : {}),
     });
     options.handler(ctx).then(
       () => {

@@ -6,15 +6,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Http2ServerRequest, Http2ServerResponse } from 'node:http2';
 import type { DetailedPeerCertificate, TLSSocket } from 'node:tls';
-import {
-  requestEntityTooLarge,
-  unsupportedMediaType,
-  badRequest,
-  type Names,
-  type Result,
-  type Status,
-  type WatchEvent,
-} from '@svc-apiserver/api';
+import { badRequest, fail, type Names, ok, requestEntityTooLarge, type Result, type Status, unsupportedMediaType, type WatchEvent } from '@svc-apiserver/api';
 import { anonymousUser } from '../request/user-info.js';
 import type { DecodedBody, RequestContext, WatchStream } from './context.js';
 import type { RequestInfo } from '../request/request-info.js';
@@ -24,6 +16,7 @@ import { negotiateResponse } from './negotiation.js';
 import { parseMediaType } from './media-type.js';
 import type { LiveRequests } from './live-requests.js';
 import { parseRequestTarget } from './request-target.js';
+import type { TablePrinter } from './table/printer.js';
 
 /** Node's request object on either protocol. */
 export type NodeRequest = IncomingMessage | Http2ServerRequest;
@@ -37,6 +30,8 @@ export interface RequestContextOptions {
   readonly maxRequestBodyBytes: number;
   /** The server's live requests: shutdown aborts every request's signal through it. */
   readonly liveRequests: LiveRequests;
+  /** The Table printer of a resource request's resource when it has its own (custom resources). */
+  readonly printerFor?: (info: RequestInfo) => TablePrinter | undefined;
 }
 
 /** The placeholder request info before the request-info filter ran. */
@@ -119,9 +114,12 @@ export function createRequestContext(req: NodeRequest, res: NodeResponse, option
 
   const encoding = responseEncoding(options.names);
   /** Resource endpoints convert (Table, PartialObjectMetadata); any endpoint writes protobuf for kinds that have it. */
-  const endpoint = (): EndpointKind => (ctx.info.isResourceRequest
-    ? { resource: true, apiVersion: ctx.info.apiGroup === '' ? ctx.info.apiVersion : `${ctx.info.apiGroup}/${ctx.info.apiVersion}` }
-    : { resource: false });
+  const endpoint = (): EndpointKind => {
+    if (!ctx.info.isResourceRequest) return { resource: false };
+    const apiVersion = ctx.info.apiGroup === '' ? ctx.info.apiVersion : `${ctx.info.apiGroup}/${ctx.info.apiVersion}`;
+    const printer = options.printerFor?.(ctx.info);
+    return printer === undefined ? { resource: true, apiVersion } : { resource: true, apiVersion, printer };
+  };
   const negotiated = () => negotiateResponse(req.headers.accept, url.searchParams, encoding.negotiationOptions(endpoint()));
 
   const head = (code: number, headers: Record<string, string | string[]>): void => {
@@ -159,7 +157,7 @@ export function createRequestContext(req: NodeRequest, res: NodeResponse, option
       if (Number.isFinite(declared) && declared > limit) {
         bodyAbandoned = true;
         if (!isHttp1) req.resume();
-        resolve({ ok: false, error: requestEntityTooLarge(limit) });
+        resolve(fail(requestEntityTooLarge(limit)));
         return;
       }
       const chunks: Buffer[] = [];
@@ -179,7 +177,7 @@ export function createRequestContext(req: NodeRequest, res: NodeResponse, option
           // Stop reading: the rest of the body is never buffered; the connection is closed after the 413.
           chunks.length = 0;
           bodyAbandoned = true;
-          finish({ ok: false, error: requestEntityTooLarge(limit) });
+          finish(fail(requestEntityTooLarge(limit)));
           // Nothing more is buffered. HTTP/1.1 stops reading and closes the connection after the 413; an HTTP/2
           // stream must be drained (discarding) or it stays open, holding the session.
           if (isHttp1) req.pause();
@@ -188,12 +186,12 @@ export function createRequestContext(req: NodeRequest, res: NodeResponse, option
         }
         chunks.push(chunk);
       };
-      const onEnd = (): void => finish({ ok: true, value: Buffer.concat(chunks, size) });
-      const onError = (): void => finish({ ok: false, error: badRequest('the request body could not be read') });
+      const onEnd = (): void => finish(ok(Buffer.concat(chunks, size)));
+      const onError = (): void => finish(fail(badRequest('the request body could not be read')));
       req.on('data', onData);
       req.on('end', onEnd);
       req.on('error', onError);
-      req.on('close', () => finish({ ok: false, error: badRequest('the client closed the request before sending its body') }));
+      req.on('close', () => finish(fail(badRequest('the client closed the request before sending its body'))));
     });
     return bodyRead;
   };
@@ -226,11 +224,11 @@ export function createRequestContext(req: NodeRequest, res: NodeResponse, option
         if (!body.ok) return body;
         const decoded = encoding.decodeProtobuf(body.value);
         if (!decoded.ok) return decoded;
-        return { ok: true, value: { mediaType, object: decoded.value } };
+        return ok({ mediaType, object: decoded.value });
       }
       if (mediaType === undefined || !acceptable.includes(mediaType) ||
           (!jsonBodyMediaTypes.has(mediaType) && !yamlBodyMediaTypes.has(mediaType))) {
-        return { ok: false, error: unsupportedMediaType(acceptable) };
+        return fail(unsupportedMediaType(acceptable));
       }
       const body = await readBody();
       if (!body.ok) return body;
@@ -240,9 +238,9 @@ export function createRequestContext(req: NodeRequest, res: NodeResponse, option
       const isObject = value !== null && typeof value === 'object' && !Array.isArray(value);
       // A JSON patch is a list of operations; every other body is one object.
       if (!isObject && !(mediaType === 'application/json-patch+json' && Array.isArray(value))) {
-        return { ok: false, error: badRequest('the request body must be a JSON or YAML object') };
+        return fail(badRequest('the request body must be a JSON or YAML object'));
       }
-      return { ok: true, value: { mediaType, object: value as DecodedBody['object'], duplicateFields: decoded.duplicateFields } };
+      return ok({ mediaType, object: value as DecodedBody['object'], duplicateFields: decoded.duplicateFields });
     },
     warn(text: string): void {
       if (!warnings.includes(text)) warnings.push(text);
@@ -265,6 +263,11 @@ export function createRequestContext(req: NodeRequest, res: NodeResponse, option
       }
       const s = stream(200, { 'Content-Type': watch.value.contentType, 'Cache-Control': 'no-cache, private' });
       return watch.value.passthrough ? s : reencoding(s, watch.value);
+    },
+    startRelay(code: number, headers: Readonly<Record<string, string | readonly string[]>>): WatchStream {
+      const out: Record<string, string | string[]> = {};
+      for (const [k, v] of Object.entries(headers)) out[k] = typeof v === 'string' ? v : [...v];
+      return stream(code, out);
     },
     startJsonStream(code: number): WatchStream | undefined {
       const n = negotiated();
@@ -304,7 +307,7 @@ export function createRequestContext(req: NodeRequest, res: NodeResponse, option
   }
 
   /** A chunked response whose headers go out at once (watches, streamed lists). */
-  function stream(code: number, headers: Record<string, string>): WatchStream {
+  function stream(code: number, headers: Record<string, string | string[]>): WatchStream {
     // HTTP/2 frames the stream itself; the header is forbidden there.
     if (isHttp1) headers['Transfer-Encoding'] = 'chunked';
     head(code, headers);

@@ -128,7 +128,8 @@ function v2Ref(ref: string): string {
   return ref.startsWith(componentsRefPrefix) ? definitionsRefPrefix + ref.slice(componentsRefPrefix.length) : ref;
 }
 
-function pathItemToV2(item: Json, names: Names): Json {
+/** A v3 path item in v2 form (parameters inline, request bodies as body parameters, consumes and produces). */
+export function pathItemToV2(item: Json, names: Names): Json {
   const out: Json = {};
   for (const [k, v] of Object.entries(item)) {
     if (k === 'parameters' && Array.isArray(v)) out[k] = v.map((p) => parameterToV2(p as Json));

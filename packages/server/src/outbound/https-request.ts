@@ -91,10 +91,13 @@ export function openHttpsRequest(url: string, options: OpenRequestOptions): Resu
   }
 }
 
-/** Sends one request and buffers the answer (up to {@link maxResponseBytes}). */
-export function httpsRequest(url: string, method: string, target: HttpsTarget, body?: string | Uint8Array): Promise<Result<HttpsResponse, string>> {
+/**
+ * Sends one request and buffers the answer (up to {@link maxResponseBytes}). `signal` ends the whole exchange (a
+ * deadline for an answer that trickles in, which the idle timeout does not catch).
+ */
+export function httpsRequest(url: string, method: string, target: HttpsTarget, body?: string | Uint8Array, signal?: AbortSignal): Promise<Result<HttpsResponse, string>> {
   const headers: OutgoingHttpHeaders = body === undefined ? {} : { 'content-length': String(Buffer.byteLength(body)) };
-  const opened = openHttpsRequest(url, { method, headers, target });
+  const opened = openHttpsRequest(url, { method, headers, target, ...(signal === undefined ? {} : { signal }) });
   if (!opened.ok) return Promise.resolve(opened);
   const req = opened.value;
   const host = new URL(url).host;
@@ -131,12 +134,12 @@ export async function httpsGetJson(url: string, target: HttpsTarget): Promise<Re
   }
 }
 
-/** POSTs a JSON document and parses the JSON answer of any status (webhook reviews). */
-export async function httpsPostJson(url: string, target: HttpsTarget, document: unknown): Promise<Result<{ status: number; body: unknown }, string>> {
+/** POSTs a JSON document and parses the JSON answer of any status (webhook reviews); `signal` as for httpsRequest. */
+export async function httpsPostJson(url: string, target: HttpsTarget, document: unknown, signal?: AbortSignal): Promise<Result<{ status: number; body: unknown }, string>> {
   const res = await httpsRequest(url, 'POST', {
     ...target,
     headers: { 'content-type': 'application/json', accept: 'application/json', ...(target.headers ?? {}) },
-  }, JSON.stringify(document));
+  }, JSON.stringify(document), signal);
   if (!res.ok) return res;
   try {
     return ok({ status: res.value.status, body: JSON.parse(res.value.body.toString('utf8')) });

@@ -36,7 +36,12 @@ export interface DeprecationNotice {
 }
 
 /** The deprecation notice of a served resource, undefined when its version is not deprecated. */
-export function deprecationOf(names: Names, def: Pick<ResourceDef, 'groupKey' | 'version' | 'resource' | 'group' | 'kind'>): DeprecationNotice | undefined {
+export function deprecationOf(
+  names: Names, def: Pick<ResourceDef, 'groupKey' | 'version' | 'resource' | 'group' | 'kind'> & { readonly custom?: ResourceDef['custom'] },
+): DeprecationNotice | undefined {
+  // A deprecated CRD version warns with its own deprecationWarning (or kube's default wording).
+  const customWarning = def.custom?.deprecationWarning;
+  if (customWarning !== undefined) return { warning: customWarning, removedRelease: '', auditAnnotations: { [names.domain('deprecated')]: 'true' } };
   const entry = deprecated[`${def.groupKey}/${def.version}/${def.resource}`];
   if (entry === undefined) return undefined;
   let warning = `${apiVersionOf(def.group, def.version)} ${def.kind} is deprecated in v${entry.deprecatedIn}+`;

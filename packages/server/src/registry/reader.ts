@@ -14,7 +14,7 @@ import type { Backend, BackendError } from '../storage/backend.js';
 import { keyUnderPrefix } from '../storage/key.js';
 import type { CacheSet } from '../storage/watch-cache/cache-set.js';
 import type { CacheEvent, CacheWatchSink, ResourceCache } from '../storage/watch-cache/resource-cache.js';
-import { objectCodec, type ObjectCodec, type StoredObject } from '../storage/watch-cache/stored-object.js';
+import { objectCodec, storedTypeCodec, type ObjectCodec, type StoredObject } from '../storage/watch-cache/stored-object.js';
 import { convertingView, type ConvertingView } from './conversion/converting-view.js';
 import { continueTokens, expiredContinueMessage, type ContinueTokens } from './continue-token.js';
 import type { ResourceDef } from './resource-def.js';
@@ -123,6 +123,24 @@ function frameOf(type: string, objectJson: string): Uint8Array {
   return encoder.encode(`{"type":"${type}","object":${objectJson}}\n`);
 }
 
+/**
+ * A codec applying a custom resource's schema defaults to objects read from storage (kube defaults on decode, so
+ * a default added to a schema shows on objects written before it); a schema without defaults costs nothing.
+ */
+function readDefaulting(codec: ObjectCodec, defaults: () => ((object: unknown) => void) | undefined): ObjectCodec {
+  return {
+    kind: codec.kind,
+    apiVersion: codec.apiVersion,
+    decode(kv, revision) {
+      const apply = defaults();
+      if (apply === undefined) return codec.decode(kv, revision);
+      const object = JSON.parse(kv.value) as unknown;
+      apply(object);
+      return codec.decode({ ...kv, value: JSON.stringify(object) }, revision);
+    },
+  };
+}
+
 /** Creates the reads over a backend and its caches. */
 export function createReader(backend: Backend, caches: CacheSet, options: ReaderOptions = {}) {
   const names = options.names ?? namesFor('svc');
@@ -142,12 +160,20 @@ export function createReader(backend: Backend, caches: CacheSet, options: Reader
     }
     return v;
   };
+  /** The defaults of the custom resource last read under each prefix (its schema may change while its cache lives). */
+  const readDefaults = new Map<string, (object: unknown) => void>();
   const codecOf = (def: ResourceDef): ObjectCodec => {
     const view = viewOf(def);
     if (view !== undefined) return view.codec;
+    if (def.custom?.hasDefaults === true) readDefaults.set(def.keyPrefix, def.custom.applyDefaults);
+    else readDefaults.delete(def.keyPrefix);
     let c = codecs.get(def.keyPrefix);
     if (c === undefined) {
-      c = objectCodec(apiVersionOf(def.group, def.version), def.kind);
+      // Custom objects converted by a webhook keep the version they were stored in (the webhook converts from it).
+      c = def.custom?.converter !== undefined
+        ? storedTypeCodec(apiVersionOf(def.group, def.version), def.kind)
+        : objectCodec(apiVersionOf(def.group, def.version), def.kind);
+      if (def.custom !== undefined) c = readDefaulting(c, () => readDefaults.get(def.keyPrefix));
       codecs.set(def.keyPrefix, c);
     }
     return c;
@@ -456,5 +482,13 @@ export function createReader(backend: Backend, caches: CacheSet, options: Reader
       });
   };
 
-  return { get, list, watch, codecOf };
+  /** Forgets what was built for one collection (its definition changed): codecs, views and its cache. */
+  const forget = (prefix: string): void => {
+    codecs.delete(prefix);
+    views.clear();
+    readDefaults.delete(prefix);
+    caches.drop(prefix);
+  };
+
+  return { get, list, watch, codecOf, forget };
 }

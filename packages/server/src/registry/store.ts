@@ -3,7 +3,8 @@
  * decodes objects (resourceVersion = the key's mod revision), reads with kube's resourceVersion rules, pages lists
  * with a continue token, turns Backend events into watch events through the selection, and does the storage writes
  * (create, compare-and-swap update, delete). Admission, strategy and managedFields steps are the callers': the
- * writes are raw, for the registry's operations (operations/) only, which a test checks.
+ * writes are raw, for the registry's operations (operations/) only, which a test checks. Versions of custom resources
+ * with a conversion webhook read and write through it ({@link withWebhookConversion}).
  */
 import {
   alreadyExists, apiVersionOf, badRequest, conflict, fail, gone, internalError, notFound, ok, optimisticLockMessage,
@@ -14,8 +15,8 @@ import type { Backend, KeyValue } from '../storage/backend.js';
 import { keyUnderPrefix } from '../storage/key.js';
 import { generateName } from '../meta/generate-name.js';
 import { createCacheSet, type CacheSet, type CacheSetOptions } from '../storage/watch-cache/cache-set.js';
-import type { StoredObject } from '../storage/watch-cache/stored-object.js';
-import type { ResourceDef } from './resource-def.js';
+import { objectCodec, type StoredObject } from '../storage/watch-cache/stored-object.js';
+import type { ObjectConverter, ResourceDef } from './resource-def.js';
 import type { Selection } from './selection.js';
 import { createReader, type ListPage, type ReaderOptions, type ReadListQuery, type WatchHandle, type WatchQuery, type WatchSink } from './reader.js';
 
@@ -52,6 +53,11 @@ export interface Store {
   watch(def: ResourceDef, query: WatchQuery, sink: WatchSink): Promise<Result<WatchHandle>>;
   /** Stops the watch caches (server shutdown, before the backend closes). */
   close(): void;
+  /**
+   * Forgets the codecs and the watch cache of a collection whose definition changed (a CRD updated or deleted, as
+   * kube-apiserver tears down a CRD's storage): its watches end and the next read builds it anew.
+   */
+  forget(keyPrefix: string): void;
   /** Stores a new object; with `retryGenerateName`, a name collision picks a new random suffix. */
   create(def: ResourceDef, object: KubeObject, options: { dryRun: boolean; retryGenerateName: boolean }): Promise<Result<KubeObject>>;
   /** Replaces an object if it is still at `object.metadata.resourceVersion`. */
@@ -142,6 +148,7 @@ export function createStore(backend: Backend, options: StoreOptions = {}): Store
       return fail({ ...serviceUnavailable('storage is unavailable, retry later'), details: { retryAfterSeconds: 1 } });
     }),
     close: () => caches.close(),
+    forget: (keyPrefix) => reader.forget(keyPrefix),
 
     async create(def, object, options) {
       const meta = (object.metadata ??= {});
@@ -187,4 +194,164 @@ export function createStore(backend: Backend, options: StoreOptions = {}): Store
     },
   };
   return store;
+}
+
+/*
+ * The store as seen through a conversion webhook (a CRD with `conversion.strategy: Webhook`): every version reads
+ * and writes through the storage version's store and converts around it — each object
+ * read, each list page (one review per page) and each watch event (in order) converted to the requested version,
+ * each object written converted to the storage version first and the stored result back. A failed conversion
+ * answers its Status (a watch ends with it). Versions without a converter go straight to the store.
+ */
+const storageDefs = new WeakMap<ResourceDef, ResourceDef>();
+
+/** The def of the storage version (same collection, the storage version's apiVersion), made once per def. */
+function storageDefOf(def: ResourceDef, converter: ObjectConverter): ResourceDef {
+  let made = storageDefs.get(def);
+  if (made === undefined) {
+    // The converter stays: the reads decode each object in the version it was stored in (reader.ts).
+    made = { ...def, version: converter.storageVersion };
+    storageDefs.set(def, made);
+  }
+  return made;
+}
+
+/**
+ * The converter of a def that has one: every version, the storage version too, since objects stay in the version
+ * they were stored in and the storage version may have changed since (objects already in the asked version are
+ * not sent to the webhook).
+ */
+function converterOf(def: ResourceDef): ObjectConverter | undefined {
+  return def.custom?.converter;
+}
+
+const encoder = new TextEncoder();
+
+/**
+ * Wraps a store so that versions with a conversion webhook convert around it (registry.ts builds the store so).
+ */
+export function withWebhookConversion(store: Store): Store {
+  const converted = async (def: ResourceDef, c: ObjectConverter, objects: readonly StoredObject[]): Promise<Result<StoredObject[]>> => {
+    if (objects.length === 0) return ok([]);
+    const apiVersion = apiVersionOf(def.group, def.version);
+    const result = await c.convert(objects.map((o) => o.parsed()), apiVersion);
+    if (!result.ok) return result;
+    const codec = objectCodec(apiVersion, def.kind);
+    return {
+      ok: true,
+      value: result.value.map((o, i) => {
+        const s = objects[i]!;
+        return codec.decode({ key: s.key, value: JSON.stringify(o), createRevision: s.createRevision, modRevision: s.revision }, s.revision);
+      }),
+    };
+  };
+  const toVersion = async (c: ObjectConverter, object: KubeObject, apiVersion: string): Promise<Result<KubeObject>> => {
+    const result = await c.convert([object], apiVersion);
+    return result.ok ? ok(result.value[0]!) : result;
+  };
+  const written = async <R extends Result<KubeObject>>(def: ResourceDef, c: ObjectConverter, result: R): Promise<R | WriteResult> => {
+    if (!result.ok) return result;
+    const back = await toVersion(c, result.value, apiVersionOf(def.group, def.version));
+    return back.ok ? ok(back.value) : { ok: false, error: back.error, conflict: false };
+  };
+
+  return {
+    ...store,
+    async get(def, namespace, name, resourceVersion) {
+      const c = converterOf(def);
+      if (c === undefined) return store.get(def, namespace, name, resourceVersion);
+      const got = await this.getStored(def, namespace, name, resourceVersion);
+      return got.ok ? ok(got.value.copy()) : got;
+    },
+    async getStored(def, namespace, name, resourceVersion) {
+      const c = converterOf(def);
+      if (c === undefined) return store.getStored(def, namespace, name, resourceVersion);
+      const got = await store.getStored(storageDefOf(def, c), namespace, name, resourceVersion);
+      if (!got.ok) return got;
+      const out = await converted(def, c, [got.value]);
+      return out.ok ? ok(out.value[0]!) : out;
+    },
+    async list(def, query) {
+      const c = converterOf(def);
+      if (c === undefined) return store.list(def, query);
+      const page = await this.listPage(def, query);
+      if (!page.ok) return page;
+      const p = page.value;
+      return {
+        ok: true,
+        value: {
+          kind: def.listKind, apiVersion: apiVersionOf(def.group, def.version),
+          metadata: { resourceVersion: p.resourceVersion, ...(p.continue !== undefined ? { continue: p.continue } : {}), ...(p.remainingItemCount !== undefined ? { remainingItemCount: p.remainingItemCount } : {}) },
+          items: p.items.map((o) => o.copy()),
+        },
+      };
+    },
+    async listPage(def, query) {
+      const c = converterOf(def);
+      if (c === undefined) return store.listPage(def, query);
+      const page = await store.listPage(storageDefOf(def, c), query);
+      if (!page.ok) return page;
+      const items = await converted(def, c, page.value.items);
+      return items.ok ? ok({ ...page.value, items: items.value }) : items;
+    },
+    async watch(def, query, sink) {
+      const c = converterOf(def);
+      if (c === undefined) return store.watch(def, query, sink);
+      const apiVersion = apiVersionOf(def.group, def.version);
+      let chain = Promise.resolve();
+      let failed = false;
+      let cancel = (): void => {};
+      const deliver = (event: WatchEvent): void => {
+        if (sink.frame !== undefined) sink.frame(encoder.encode(`${JSON.stringify(event)}\n`), true);
+        else sink.event(event);
+      };
+      const inner: WatchSink = {
+        event(event) {
+          chain = chain.then(async () => {
+            if (failed) return;
+            const object = event.object as KubeObject;
+            if (event.type === 'BOOKMARK' || event.type === 'ERROR') {
+              deliver(event.type === 'BOOKMARK' ? { type: event.type, object: { ...object, apiVersion } } : event);
+              return;
+            }
+            const out = await toVersion(c, object, apiVersion);
+            if (!out.ok) {
+              failed = true;
+              cancel();
+              sink.error(out.error);
+              return;
+            }
+            deliver({ type: event.type, object: out.value });
+          });
+        },
+        error: (status: Status) => {
+          chain = chain.then(() => sink.error(status));
+        },
+        ...(sink.end !== undefined ? { end: () => { chain = chain.then(() => sink.end!()); } } : {}),
+      };
+      const handle = await store.watch(storageDefOf(def, c), query, inner);
+      if (handle.ok) cancel = () => handle.value.cancel();
+      return handle;
+    },
+    async create(def, object, options) {
+      const c = converterOf(def);
+      if (c === undefined) return store.create(def, object, options);
+      const storageDef = storageDefOf(def, c);
+      const stored = await toVersion(c, object, apiVersionOf(def.group, storageDef.version));
+      if (!stored.ok) return stored;
+      return written(def, c, await store.create(storageDef, stored.value, options));
+    },
+    async update(def, object, options) {
+      const c = converterOf(def);
+      if (c === undefined) return store.update(def, object, options);
+      const storageDef = storageDefOf(def, c);
+      const stored = await toVersion(c, object, apiVersionOf(def.group, storageDef.version));
+      if (!stored.ok) return { ok: false, error: stored.error, conflict: false };
+      return written(def, c, await store.update(storageDef, stored.value, options));
+    },
+    remove(def, current, options) {
+      const c = converterOf(def);
+      return store.remove(c === undefined ? def : storageDefOf(def, c), current, options);
+    },
+  };
 }

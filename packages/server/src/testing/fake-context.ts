@@ -126,6 +126,25 @@ export function fakeContext(req: FakeRequest): { ctx: RequestContext; response: 
         },
       };
     },
+    startRelay(code): WatchStream {
+      responded = true;
+      response.code = code;
+      let ended = false;
+      return {
+        send: () => false,
+        write(chunk) {
+          response.body = `${typeof response.body === 'string' ? response.body : ''}${typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8')}`;
+          return true;
+        },
+        drain: () => Promise.resolve(),
+        end() {
+          ended = true;
+        },
+        get closed() {
+          return ended;
+        },
+      };
+    },
     startJsonStream(code): WatchStream | undefined {
       if (req.jsonStream === false) return undefined;
       responded = true;

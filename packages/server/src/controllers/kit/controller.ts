@@ -64,6 +64,8 @@ export interface ControllerDefinition {
   onSynced?(): void;
   /** Name of the health check (default: the controller's name). */
   readonly healthCheckName?: string;
+  /** Runs when the controller stops (listeners it added itself). */
+  onStop?(): void;
 }
 
 /** A running controller. */
@@ -148,6 +150,7 @@ export function runController(
         stopped = true;
         markStopped();
         for (const remove of removals) remove();
+        definition.onStop?.();
         await Promise.all(definition.loops.map((l) => l.queue.shutDown()));
         await Promise.all(workers);
         if (ownsInformers) factory.stop();

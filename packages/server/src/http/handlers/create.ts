@@ -14,6 +14,7 @@ import { checkSchema } from './schema-check.js';
 import {
   checkTypeMeta, parseWriteOptions, reconcileNamespace, requestNamespace, sendWarnings,
 } from './request-options.js';
+import { requestRecorder } from '../../admission/recorder.js';
 
 /** Media types a create or update body may come in. */
 export const objectMediaTypes: readonly string[] = ['application/json', 'application/yaml'];
@@ -38,7 +39,7 @@ export async function handleCreate(ctx: RequestContext, registry: Registry, def:
     return ctx.writeStatus(badRequest('resourceVersion should not be set on objects to be created'));
   }
   const tracked = trackUpdate(def, '', undefined, object, fieldManager);
-  const created = await createObject(registry, def, tracked, { user: ctx.user, dryRun: dryRun });
+  const created = await createObject(registry, def, tracked, { user: ctx.user, dryRun: dryRun, recorder: requestRecorder((t) => ctx.warn(t)) });
   if (!created.ok) return ctx.writeStatus(created.error);
   sendWarnings(ctx, def.strategy.warnings(created.value));
   ctx.writeObject(201, created.value);

@@ -13,6 +13,7 @@ import { parseSelection } from '../../registry/selection.js';
 import { readDeleteOptions } from './delete-options.js';
 import { propagationOf } from './delete.js';
 import { requestNamespace } from './request-options.js';
+import { requestRecorder } from '../../admission/recorder.js';
 
 /** Serves a deletecollection. */
 export async function handleDeleteCollection(ctx: RequestContext, registry: Registry, def: ResourceDef): Promise<void> {
@@ -29,7 +30,7 @@ export async function handleDeleteCollection(ctx: RequestContext, registry: Regi
     ...(cont !== '' ? { continue: cont } : {}),
   });
   if (!listed.ok) return ctx.writeStatus(listed.error);
-  const op = { user: ctx.user, dryRun: options.value.dryRun };
+  const op = { user: ctx.user, dryRun: options.value.dryRun, recorder: requestRecorder((t) => ctx.warn(t)) };
   const propagation = propagationOf(options.value);
   for (const item of listed.value.items) {
     const result = await deleteObject(registry, def, item.metadata?.namespace ?? '', item.metadata?.name ?? '', op, undefined, propagation, options.value.gracePeriodSeconds);

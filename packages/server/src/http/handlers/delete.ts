@@ -13,13 +13,14 @@ import type { ResourceDef } from '../../registry/resource-def.js';
 import { deleteObject, type Propagation } from '../../registry/operations/delete-object.js';
 import { readDeleteOptions, type DeleteOptions } from './delete-options.js';
 import { requestNamespace } from './request-options.js';
+import { requestRecorder } from '../../admission/recorder.js';
 
 /** Serves a delete. */
 export async function handleDelete(ctx: RequestContext, registry: Registry, def: ResourceDef): Promise<void> {
   const options = await readDeleteOptions(ctx);
   if (!options.ok) return ctx.writeStatus(options.error);
   const result = await deleteObject(
-    registry, def, requestNamespace(ctx, def), ctx.info.name, { user: ctx.user, dryRun: options.value.dryRun }, options.value.preconditions,
+    registry, def, requestNamespace(ctx, def), ctx.info.name, { user: ctx.user, dryRun: options.value.dryRun, recorder: requestRecorder((t) => ctx.warn(t)) }, options.value.preconditions,
     propagationOf(options.value), options.value.gracePeriodSeconds,
   );
   if (!result.ok) return ctx.writeStatus(result.error);

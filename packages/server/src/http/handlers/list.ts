@@ -4,7 +4,7 @@
  * streamed from each item's serialized bytes (kept by the watch cache), so a large list starts at once and its body
  * is never built whole; other forms (YAML, pretty JSON) are encoded as one object.
  */
-import { apiVersionOf, badRequest, type Result } from '@svc-apiserver/api';
+import { apiVersionOf, badRequest, fail, ok, type Result } from '@svc-apiserver/api';
 import type { RequestContext } from '../context.js';
 import type { Registry } from '../../registry/registry.js';
 import type { ResourceDef } from '../../registry/resource-def.js';
@@ -24,12 +24,16 @@ export async function writeListPage(ctx: RequestContext, def: ResourceDef, page:
   if (page.continue !== undefined) metadata['continue'] = page.continue;
   if (page.remainingItemCount !== undefined) metadata['remainingItemCount'] = page.remainingItemCount;
   const apiVersion = apiVersionOf(def.group, def.version);
+  // Items of a custom resource list carry their kind and apiVersion (kube's UnstructuredList); typed lists' do not.
+  const typed = def.custom !== undefined;
   const stream = ctx.startJsonStream(200);
   if (stream === undefined) {
-    ctx.writeObject(200, { kind: def.listKind, apiVersion, metadata, items: page.items.map((o) => JSON.parse(o.itemJson()) as unknown) });
+    ctx.writeObject(200, { kind: def.listKind, apiVersion, metadata, items: page.items.map((o) => JSON.parse(typed ? o.objectJson() : o.itemJson()) as unknown) });
     return;
   }
   const head = `{"kind":${JSON.stringify(def.listKind)},"apiVersion":${JSON.stringify(apiVersion)},"metadata":${JSON.stringify(metadata)},"items":[`;
+  // A custom object's item is its cached bytes behind its kind and apiVersion (every item is of the list's version).
+  const typePrefix = typed ? Buffer.from(`{"kind":${JSON.stringify(def.kind)},"apiVersion":${JSON.stringify(apiVersion)},`) : undefined;
   const items = page.items;
   // Each item's bytes are kept by the cache: a chunk is one Buffer.concat of them (no string building, no
   // re-encoding), written whole; a list under one chunk is a single write.
@@ -41,8 +45,14 @@ export async function writeListPage(ctx: RequestContext, def: ResourceDef, page:
       size++;
     }
     const bytes = items[i]!.itemBytes();
-    parts.push(bytes);
-    size += bytes.length;
+    if (typePrefix !== undefined && bytes.length > 2) {
+      parts.push(typePrefix, bytes.subarray(1));
+      size += typePrefix.length + bytes.length - 1;
+    } else {
+      const whole = typePrefix !== undefined ? Buffer.from(items[i]!.objectJson()) : bytes;
+      parts.push(whole);
+      size += whole.length;
+    }
     if (size >= streamChunkBytes) {
       const more = stream.write(Buffer.concat(parts, size));
       parts = [];
@@ -59,10 +69,10 @@ export async function writeListPage(ctx: RequestContext, def: ResourceDef, page:
 /** Parses a boolean query parameter as kube's parameter codec does (`true`/`false`/`1`/`0`); undefined when absent. */
 export function booleanParameter(query: URLSearchParams, name: string): Result<boolean | undefined, string> {
   const v = query.get(name);
-  if (v === null) return { ok: true, value: undefined };
-  if (v === 'true' || v === '1' || v === '') return { ok: true, value: true };
-  if (v === 'false' || v === '0') return { ok: true, value: false };
-  return { ok: false, error: `invalid ${name}: strconv.ParseBool: parsing ${JSON.stringify(v)}: invalid syntax` };
+  if (v === null) return ok(undefined);
+  if (v === 'true' || v === '1' || v === '') return ok(true);
+  if (v === 'false' || v === '0') return ok(false);
+  return fail(`invalid ${name}: strconv.ParseBool: parsing ${JSON.stringify(v)}: invalid syntax`);
 }
 
 /** Serves a list. */

@@ -16,7 +16,7 @@
  * creates it (201) when the user may also `create` it (403 otherwise; see authorize-create.ts). Only duplicate
  * fields are subject to the field validation level.
  */
-import { ok, type KubeObject, type Result } from '@svc-apiserver/api';
+import { fail, type KubeObject, ok, type Result } from '@svc-apiserver/api';
 import type { DecodedBody, RequestContext } from '../context.js';
 import type { Registry } from '../../registry/registry.js';
 import type { Authorizer } from '../../request/authorizer.js';
@@ -32,18 +32,21 @@ import { optimisticLockFailure } from '../../registry/operations/preconditions.j
 import { updateObject } from '../../registry/operations/update-object.js';
 import { applyPatchType, checkApplyConfiguration, supportedPatchTypes, typedPatchFailure } from '../../patch/apply-patch.js';
 import { patchSchemaOf } from '../../patch/patch-schema-of.js';
-import { schemaProblems, strictProblems } from './schema-check.js';
+import { schemaProblems, schemaValidation, strictProblems } from './schema-check.js';
 import type { WrittenObject } from './update.js';
 import {
   checkNameMatches, checkTypeMeta, parseWriteOptions, reconcileNamespace, requestNamespace, sendWarnings, type WriteOptions,
 } from './request-options.js';
+import { requestRecorder } from '../../admission/recorder.js';
 
 /** Serves a patch; `authorizer` answers the extra `create` check of an apply that creates. */
 export async function handlePatch(ctx: RequestContext, registry: Registry, def: ResourceDef, authorizer: Authorizer): Promise<void> {
   const patchType = (ctx.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
   const options = parseWriteOptions(ctx.query, ctx.names, 'PatchOptions', ctx.headers['user-agent'], patchType === applyPatchType);
   if (!options.ok) return ctx.writeStatus(options.error);
-  const decoded = await ctx.decodeBody(supportedPatchTypes);
+  // Custom resources have no patch strategies to merge by: strategic merge patch is refused (kube's CRD handler).
+  const patchTypes = def.custom !== undefined ? supportedPatchTypes.filter((t) => t !== 'application/strategic-merge-patch+json') : supportedPatchTypes;
+  const decoded = await ctx.decodeBody(patchTypes);
   if (!decoded.ok) return ctx.writeStatus(decoded.error);
   const namespace = requestNamespace(ctx, def);
   const name = ctx.info.name;
@@ -51,7 +54,7 @@ export async function handlePatch(ctx: RequestContext, registry: Registry, def: 
   const made = mechanismOf(registry, def, { namespace, name, subresource }, decoded.value, options.value);
   if (!made.ok) return ctx.writeStatus(made.error);
   const mechanism = made.value;
-  const op = { user: ctx.user, dryRun: options.value.dryRun };
+  const op = { user: ctx.user, dryRun: options.value.dryRun, recorder: requestRecorder((t) => ctx.warn(t)) };
   // kube's withAuthorization asks once, when an attempt first creates.
   let createAuthorization: Promise<Result<void>> | undefined;
   let warnings: readonly string[] = [];
@@ -106,9 +109,9 @@ function mechanismOf(registry: Registry, def: ResourceDef, at: PatchEndpoint, bo
     const target = { group: def.group, version: def.version, kind: def.kind, namespace: at.namespace, name: at.name };
     const checked = checkApplyConfiguration(target, configuration);
     if (!checked.ok) return checked;
-    const result = registry.validator.validate(def.schemaName, configuration);
+    const result = schemaValidation(registry, def, configuration);
     const typed = typedPatchFailure(target, result.unknownFields, result.errors.filter((e) => e.type === 'FieldValueTypeInvalid'));
-    if (typed !== undefined) return { ok: false, error: typed };
+    if (typed !== undefined) return fail(typed);
     return ok(applyMechanism({
       configuration, fieldManager: options.fieldManager, force: options.force, scope: fieldManagerScope(def, at.subresource),
       fieldValidation: strictProblems(options.fieldValidation, duplicates, [], 'error strict decoding YAML: '),

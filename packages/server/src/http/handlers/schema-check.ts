@@ -4,11 +4,12 @@
  * validation) — ignored (Ignore), one warning each (Warn), or a 400 naming all of them (Strict). A fatal error wins
  * over them: it alone is reported, with no unknown-field information. Unknown fields never reach storage.
  */
-import { badRequest, invalid, type KubeObject, type Result } from '@svc-apiserver/api';
+import { badRequest, fail, invalid, type KubeObject, ok, type Result } from '@svc-apiserver/api';
 import type { RequestContext } from '../context.js';
 import type { Registry } from '../../registry/registry.js';
 import type { ResourceDef } from '../../registry/resource-def.js';
 import type { FieldValidation } from './request-options.js';
+import type { SchemaValidation } from '../../schema/catalog.js';
 
 /** Splits `spec.containers[0].bar` into `['spec', 'containers', 0, 'bar']`. */
 export function parseFieldPath(path: string): (string | number)[] {
@@ -50,10 +51,10 @@ export function strictDecodingErrors(duplicates: readonly string[], unknown: rea
 export function strictProblems(
   level: FieldValidation, duplicates: readonly string[], unknown: readonly string[], prefix = 'strict decoding error: ',
 ): Result<readonly string[]> {
-  if (duplicates.length === 0 && unknown.length === 0) return { ok: true, value: [] };
-  if (level === 'Strict') return { ok: false, error: badRequest(`${prefix}${strictDecodingErrors(duplicates, unknown).join(', ')}`) };
-  if (level === 'Warn') return { ok: true, value: [...duplicates, ...unknown.map((f) => `unknown field "${f}"`)] };
-  return { ok: true, value: [] };
+  if (duplicates.length === 0 && unknown.length === 0) return ok([]);
+  if (level === 'Strict') return fail(badRequest(`${prefix}${strictDecodingErrors(duplicates, unknown).join(', ')}`));
+  if (level === 'Warn') return ok([...duplicates, ...unknown.map((f) => `unknown field "${f}"`)]);
+  return ok([]);
 }
 
 /** Reports strict decoding problems by level: a 400 (Strict), one warning each (Warn), or nothing (Ignore). */
@@ -68,18 +69,33 @@ export function reportStrictProblems(ctx: RequestContext, level: FieldValidation
 export function schemaProblems(
   registry: Registry, def: ResourceDef, object: KubeObject, level: FieldValidation, duplicates: readonly string[] = [],
 ): Result<readonly string[]> {
+  if (def.custom !== undefined) {
+    // A custom object is pruned and defaulted as decoded; its schema's other checks are the strategy's (422).
+    const problems = strictProblems(level, duplicates, def.custom.prune(object));
+    if (problems.ok) def.custom.applyDefaults(object);
+    return problems;
+  }
   const result = registry.validator.validate(def.schemaName, object);
   const typeError = result.errors.find((e) => e.type === 'FieldValueTypeInvalid');
   if (typeError !== undefined) {
-    return { ok: false, error: badRequest(`${def.kind} in version "${def.version}" cannot be handled as a ${def.kind}: ${typeError.detail}`) };
+    return fail(badRequest(`${def.kind} in version "${def.version}" cannot be handled as a ${def.kind}: ${typeError.detail}`));
   }
   if (result.errors.length > 0) {
-    return { ok: false, error: invalid(def.kind, def.qualified, object.metadata?.name ?? '', [...result.errors]) };
+    return fail(invalid(def.kind, def.qualified, object.metadata?.name ?? '', [...result.errors]));
   }
   const problems = strictProblems(level, duplicates, result.unknownFields);
   if (!problems.ok) return problems;
   for (const f of result.unknownFields) dropField(object, f);
   return problems;
+}
+
+/**
+ * The decode-time schema result of an object without changing it: the catalog's validation for built-in resources,
+ * the fields pruning would drop for custom resources (whose type errors are validation's, not decoding's).
+ */
+export function schemaValidation(registry: Registry, def: ResourceDef, object: unknown): SchemaValidation {
+  if (def.custom !== undefined) return { errors: [], unknownFields: def.custom.prune(structuredClone(object)) };
+  return registry.validator.validate(def.schemaName, object);
 }
 
 /** Validates a decoded object against the resource's schema at a field validation level, warning on the request. */
@@ -94,5 +110,5 @@ export function checkSchema(
 function warned(ctx: RequestContext, problems: Result<readonly string[]>): Result<void> {
   if (!problems.ok) return problems;
   for (const w of problems.value) ctx.warn(w);
-  return { ok: true, value: undefined };
+  return ok(undefined);
 }

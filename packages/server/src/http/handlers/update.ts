@@ -21,6 +21,7 @@ import { checkSchema } from './schema-check.js';
 import {
   checkNameMatches, checkTypeMeta, parseWriteOptions, reconcileNamespace, requestNamespace, sendWarnings,
 } from './request-options.js';
+import { requestRecorder } from '../../admission/recorder.js';
 
 /** What an update or a patch answers: the object it stored, its status code, and the object it replaced. */
 export interface WrittenObject {
@@ -49,7 +50,7 @@ export async function handleUpdate(ctx: RequestContext, registry: Registry, def:
     const checked = step();
     if (!checked.ok) return ctx.writeStatus(checked.error);
   }
-  const op = { user: ctx.user, dryRun: dryRun };
+  const op = { user: ctx.user, dryRun: dryRun, recorder: requestRecorder((t) => ctx.warn(t)) };
   const requestedVersion = body.metadata?.resourceVersion ?? '';
   const requestedUid = body.metadata?.uid ?? '';
   const guarded = {

@@ -59,7 +59,7 @@ export function apiGroupDiscoveryList(groups: readonly ServedGroup[], names: Nam
         }
         return entry;
       }),
-      freshness: 'Current',
+      freshness: v.stale === true ? 'Stale' : 'Current',
     })),
   }));
   return { kind: 'APIGroupDiscoveryList', apiVersion: `${names.group('apidiscovery')}/${aggregatedDiscoveryVersion}`, metadata: {}, items };

@@ -11,6 +11,8 @@ export interface ServedGroupVersion {
   readonly group: string;
   readonly version: string;
   readonly resources: readonly ApiResource[];
+  /** The resources are as last known from a server that is unavailable now (an APIService's). */
+  readonly stale?: boolean;
 }
 
 /** A served group, versions in preference order (first = preferred). */

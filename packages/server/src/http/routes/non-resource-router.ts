@@ -25,6 +25,12 @@ export interface NonResourceRouterOptions {
   readonly serverAddress: () => string;
   /** The service account issuer discovery documents, when served. */
   readonly issuerDiscovery?: () => IssuerDiscovery | undefined;
+  /**
+   * Groups served by extension API servers (the aggregator's APIServices), listed after the server's own; a
+   * version of which nothing is known has no resources and is left out of aggregated discovery, one whose server
+   * is unavailable is marked stale there.
+   */
+  readonly remoteGroups?: () => readonly ServedGroup[];
 }
 
 
@@ -48,7 +54,10 @@ export function nonResourceRouter(options: NonResourceRouterOptions): (ctx: Requ
 
   const route = async (ctx: RequestContext, parts: readonly string[]): Promise<boolean> => {
     const [first, second, third, ...rest] = parts;
-    const served = (): ServedGroup[] => groupServed(options.resources());
+    const served = (): ServedGroup[] => [...groupServed(options.resources()), ...(options.remoteGroups?.() ?? [])];
+    const withResources = (groups: readonly ServedGroup[]): ServedGroup[] => groups
+      .map((g) => ({ ...g, versions: g.versions.filter((v) => v.resources.length > 0) }))
+      .filter((g) => g.versions.length > 0);
     if (first === 'version' && parts.length === 1) {
       ctx.writeObject(200, versionInfo(names));
       return true;
@@ -69,7 +78,7 @@ export function nonResourceRouter(options: NonResourceRouterOptions): (ctx: Requ
     }
     if (first === 'apis') {
       if (parts.length === 1) {
-        writeDiscovery(ctx, () => apiGroupList(served()), () => apiGroupDiscoveryList(served().filter((g) => g.name !== ''), names));
+        writeDiscovery(ctx, () => apiGroupList(served()), () => apiGroupDiscoveryList(withResources(served().filter((g) => g.name !== '')), names));
         return true;
       }
       const group = second === '' ? undefined : served().find((g) => g.name !== '' && g.name === second);

@@ -5,7 +5,7 @@
  * row's `object` per `includeObject=None|Metadata|Object`, Metadata by default), or keeps only its metadata.
  * Status objects pass through unchanged. On a watch, only the first Table carries column definitions.
  */
-import { badRequest, notAcceptable, type Names, type Result, type Status } from '@svc-apiserver/api';
+import { badRequest, fail, type Names, notAcceptable, ok, type Result, type Status } from '@svc-apiserver/api';
 import { columnDefinitions, type ColumnSpec, type PrintContext, type TablePrinter } from './printer.js';
 import { printers } from './printers/index.js';
 
@@ -29,6 +29,8 @@ export interface TransformOptions {
   readonly noHeaders?: boolean;
   /** Media types this response could be written in, for a 406 message. */
   readonly mediaTypes?: readonly string[];
+  /** The printer of the endpoint's resource when it has its own (custom resources); else the kind's. */
+  readonly printer?: TablePrinter;
 }
 
 type Json = Record<string, unknown>;
@@ -80,11 +82,11 @@ function listMeta(o: Json): Json {
 
 function toTable(o: Json, c: Conversion, options: TransformOptions): Result<unknown> {
   const include = options.includeObject ?? '';
-  if (!includeValues.has(include)) return { ok: false, error: badRequest(`unrecognized includeObject value: ${JSON.stringify(include)}`) };
+  if (!includeValues.has(include)) return fail(badRequest(`unrecognized includeObject value: ${JSON.stringify(include)}`));
   const apiVersion = `${c.group}/${c.version}`;
   const list = isList(o);
   const itemKind = list ? (o['kind'] as string).slice(0, -'List'.length) : String(o['kind'] ?? '');
-  const printer = printerFor(options.names, o['apiVersion'], itemKind);
+  const printer = options.printer ?? printerFor(options.names, o['apiVersion'], itemKind);
   const ctx: PrintContext = { names: options.names, now: options.now ?? Date.now() };
   const items = (list ? o['items'] as unknown[] : [o]).filter(isObject);
   const rows = items.map((item) => {
@@ -115,19 +117,19 @@ function toTable(o: Json, c: Conversion, options: TransformOptions): Result<unkn
 
 /** Applies a conversion to a response object. 406 when the object is a list and a single kind was asked, or back. */
 export function transformObject(object: unknown, c: Conversion, options: TransformOptions): Result<unknown> {
-  if (!isObject(object) || object['kind'] === 'Status') return { ok: true, value: object };
+  if (!isObject(object) || object['kind'] === 'Status') return ok(object);
   const apiVersion = `${c.group}/${c.version}`;
   switch (c.kind) {
     case 'Table':
       return toTable(object, c, options);
     case 'PartialObjectMetadata':
       if (isList(object)) {
-        return { ok: false, error: notAcceptableConversion(`you requested PartialObjectMetadata, but the requested object is a list (${String(object['kind'])})`, options) };
+        return fail(notAcceptableConversion(`you requested PartialObjectMetadata, but the requested object is a list (${String(object['kind'])})`, options));
       }
-      return { ok: true, value: partial(object, apiVersion) };
+      return ok(partial(object, apiVersion));
     case 'PartialObjectMetadataList':
       if (!isList(object)) {
-        return { ok: false, error: notAcceptableConversion(`you requested PartialObjectMetadataList, but the requested object is not a list (${String(object['kind'])})`, options) };
+        return fail(notAcceptableConversion(`you requested PartialObjectMetadataList, but the requested object is not a list (${String(object['kind'])})`, options));
       }
       return {
         ok: true,

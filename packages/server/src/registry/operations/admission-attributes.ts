@@ -4,7 +4,7 @@
  * is admitted as that kind, with the parent's resource, namespace and name and the subresource's name.
  */
 import type { KubeObject, Status } from '@svc-apiserver/api';
-import type { AdmissionAttributes, AdmissionOperation } from '../../admission/plugin.js';
+import { withMachinery, type AdmissionAttributes, type AdmissionOperation, type AdmissionRecorder } from '../admission-interface.js';
 import type { UserInfo } from '../../request/user-info.js';
 import type { Registry } from '../registry.js';
 import type { ResourceDef } from '../resource-def.js';
@@ -19,6 +19,8 @@ export interface OperationContext {
    * rest.ValidateAllObjectFunc.
    */
   readonly admitted?: boolean;
+  /** Where admission's warnings (and audit annotations) go: the request's response. */
+  readonly recorder?: AdmissionRecorder;
 }
 
 /** The kind a request on `subresource` of `def` carries (kube's RequestScope.Kind): the subresource's own or the resource's. */
@@ -35,13 +37,14 @@ export function admissionAttributes(
 ): AdmissionAttributes {
   const kind = subresourceKind(def, subresource);
   const ownGroupVersion = kind.group === def.group && kind.version === def.version;
-  return {
+  const attributes: AdmissionAttributes = {
     operation, group: def.group, version: def.version, resource: def.resource, subresource, kind: kind.kind,
     ...(ownGroupVersion ? {} : { kindGroupVersion: { group: kind.group, version: kind.version } }),
     namespace, name, dryRun: ctx.dryRun, user: ctx.user,
     ...(object !== undefined ? { object } : {}),
     ...(oldObject !== undefined ? { oldObject } : {}),
   };
+  return ctx.recorder === undefined ? attributes : withMachinery(attributes, 'recorder', ctx.recorder);
 }
 
 /**

@@ -5,7 +5,7 @@
  */
 import { apiVersionOf, fieldError, invalid, type KubeObject, type Status } from '@svc-apiserver/api';
 import { record } from '../conversion/resource-conversion.js';
-import type { ResourceDef } from '../resource-def.js';
+import type { CustomScale, ResourceDef } from '../resource-def.js';
 
 /** A label selector (metav1.LabelSelector, or a replicationcontroller's plain map) as labels.Selector.String() prints it. */
 export function selectorString(selector: unknown): string {
@@ -26,8 +26,35 @@ export function selectorString(selector: unknown): string {
   return parts.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0)).map((p) => p.text).join(',');
 }
 
-/** The Scale of a workload (kube's scaleFromDeployment and friends). */
+/** A value at a `.spec.replicas`-style path of a custom object. */
+function atPath(object: unknown, path: string): unknown {
+  let cur: unknown = object;
+  for (const part of path.replace(/^\./, '').split('.')) cur = record(cur)?.[part];
+  return cur;
+}
+
+/** The Scale of a custom object (kube's scaleFromCustomResource): replicas and selector read from its scale paths. */
+function customScaleOf(scale: CustomScale, object: KubeObject): KubeObject {
+  const meta = object.metadata ?? {};
+  const scaleMeta: NonNullable<KubeObject['metadata']> = {};
+  for (const key of ['name', 'namespace', 'uid', 'resourceVersion', 'creationTimestamp'] as const) {
+    if (meta[key] !== undefined) scaleMeta[key] = meta[key];
+  }
+  const int = (v: unknown): number => (typeof v === 'number' && Number.isInteger(v) ? v : 0);
+  const specReplicas = int(atPath(object, scale.specReplicasPath));
+  const selector = scale.labelSelectorPath !== undefined ? atPath(object, scale.labelSelectorPath) : undefined;
+  return {
+    kind: 'Scale',
+    apiVersion: apiVersionOf('autoscaling', 'v1'),
+    metadata: scaleMeta,
+    spec: specReplicas !== 0 ? { replicas: specReplicas } : {},
+    status: { replicas: int(atPath(object, scale.statusReplicasPath)), ...(typeof selector === 'string' && selector !== '' ? { selector } : {}) },
+  };
+}
+
+/** The Scale of a workload (kube's scaleFromDeployment and friends) or of a custom object. */
 export function scaleOf(def: ResourceDef, object: KubeObject): KubeObject {
+  if (def.custom?.scale !== undefined) return customScaleOf(def.custom.scale, object);
   const sub = def.subresources.find((s) => s.name === 'scale');
   const meta = object.metadata ?? {};
   const spec = record(object['spec']) ?? {};
@@ -56,10 +83,25 @@ export function validateScale(def: ResourceDef, scale: KubeObject, name: string)
     [fieldError.invalid('spec.replicas', replicas, 'must be greater than or equal to 0')]);
 }
 
-/** The workload with the Scale's `spec.replicas` (kube's scaleUpdatedObjectInfo; an unset one is 0). */
-export function withReplicas(object: KubeObject, scale: KubeObject): KubeObject {
+/**
+ * The workload with the Scale's `spec.replicas` (kube's scaleUpdatedObjectInfo; an unset one is 0); for a custom
+ * object, set at its spec replicas path.
+ */
+export function withReplicas(def: ResourceDef, object: KubeObject, scale: KubeObject): KubeObject {
   const next = structuredClone(object);
+  const replicas = record(scale['spec'])?.['replicas'] ?? 0;
+  const customPath = def.custom?.scale?.specReplicasPath;
+  if (customPath !== undefined) {
+    const parts = customPath.replace(/^\./, '').split('.');
+    let cur = next as Record<string, unknown>;
+    for (const part of parts.slice(0, -1)) {
+      const child = record(cur[part]);
+      cur = child ?? (cur[part] = {}) as Record<string, unknown>;
+    }
+    cur[parts[parts.length - 1]!] = replicas;
+    return next;
+  }
   const spec = (next['spec'] ??= {}) as Record<string, unknown>;
-  spec['replicas'] = record(scale['spec'])?.['replicas'] ?? 0;
+  spec['replicas'] = replicas;
   return next;
 }

@@ -36,7 +36,7 @@ export async function updateObject(
   const mutating = attrs(object);
   const refused = await runAdmission(registry, 'admit', mutating, ctx);
   if (refused !== undefined) return final(refused);
-  const next = asScale ? withReplicas(object, mutating.object!) : object;
+  const next = asScale ? withReplicas(def, object, mutating.object!) : object;
   const prepared = beforeUpdate(def, subresource, next, current);
   if (!prepared.ok) return final(prepared.error);
   const invalid = await runAdmission(registry, 'validate', attrs(next), ctx);

@@ -7,6 +7,8 @@ import type { Names } from '@svc-apiserver/api';
 import type { ResourceTable } from '../../schema/resource-keys.js';
 import type { Strategy } from '../strategy.js';
 import { configMapStrategy } from './configmaps.js';
+import { customResourceDefinitionStrategy } from './customresourcedefinitions.js';
+import { apiServiceStrategy } from './apiservices.js';
 import { cronJobStrategy } from './cronjobs.js';
 import { daemonSetStrategy } from './daemonsets.js';
 import { deploymentStrategy } from './deployments.js';
@@ -44,9 +46,7 @@ import { roleStrategy } from './roles.js';
 import { clusterRoleStrategy } from './clusterroles.js';
 import { roleBindingStrategy } from './rolebindings.js';
 import { clusterRoleBindingStrategy } from './clusterrolebindings.js';
-import { webhookConfigurationStrategy } from './webhookconfigurations.js';
-import { customResourceDefinitionStrategy } from './customresourcedefinitions.js';
-import { apiServiceStrategy } from './apiservices.js';
+import { mutatingWebhookConfigurationStrategy, validatingWebhookConfigurationStrategy } from './webhook-configurations.js';
 import { controllerRevisionStrategy } from './controllerrevisions.js';
 import { endpointSliceStrategy } from './endpointslices.js';
 import { csiDriverStrategy } from './csidrivers.js';
@@ -61,6 +61,8 @@ export type StrategyFactory = (names: Names) => Strategy;
 export const strategyFactories: ResourceTable<StrategyFactory> = {
   'core/namespaces': namespaceStrategy,
   'core/configmaps': configMapStrategy,
+  'apiextensions/customresourcedefinitions': customResourceDefinitionStrategy,
+  'apiregistration/apiservices': apiServiceStrategy,
   'core/secrets': secretStrategy,
   'core/serviceaccounts': serviceAccountStrategy,
   'core/pods': podStrategy,
@@ -98,12 +100,10 @@ export const strategyFactories: ResourceTable<StrategyFactory> = {
   'networking/ingressclasses': ingressClassStrategy,
   'networking/networkpolicies': networkPolicyStrategy,
   'discovery/endpointslices': endpointSliceStrategy,
-  'admissionregistration/mutatingwebhookconfigurations': webhookConfigurationStrategy,
-  'admissionregistration/validatingwebhookconfigurations': webhookConfigurationStrategy,
-  'apiextensions/customresourcedefinitions': customResourceDefinitionStrategy,
-  'apiregistration/apiservices': apiServiceStrategy,
   'flowcontrol.apiserver/flowschemas': flowSchemaStrategy,
   'flowcontrol.apiserver/prioritylevelconfigurations': priorityLevelStrategy,
+  'admissionregistration/v1/mutatingwebhookconfigurations': mutatingWebhookConfigurationStrategy,
+  'admissionregistration/v1/validatingwebhookconfigurations': validatingWebhookConfigurationStrategy,
   // Without the writer check: the server passes its own factories with the escalation guard.
   'rbac.authorization/roles': () => roleStrategy(),
   'rbac.authorization/clusterroles': () => clusterRoleStrategy(),

@@ -107,6 +107,22 @@ export function defaultPodSpec(spec: Json): void {
   for (const v of Array.isArray(spec['volumes']) ? spec['volumes'] : []) defaultVolume(v);
 }
 
+/**
+ * SetDefaults_Pod's resource defaulting: a container's limits without a request become its requests (for Pods
+ * only, not for pod templates).
+ */
+export function defaultRequestsFromLimits(spec: Json): void {
+  for (const key of ['containers', 'initContainers']) {
+    for (const c of Array.isArray(spec[key]) ? spec[key] : []) {
+      const resources = record(record(c)?.['resources']);
+      const limits = record(resources?.['limits']);
+      if (resources === undefined || limits === undefined) continue;
+      const requests = child(resources, 'requests');
+      for (const [name, value] of Object.entries(limits)) setDefault(requests, name, structuredClone(value));
+    }
+  }
+}
+
 /** Defaults of a pod template (`spec.template.spec`) inside a workload's spec. */
 export function defaultPodTemplate(spec: Json): void {
   const template = record(spec['template']);

@@ -44,6 +44,11 @@ export interface CacheSet {
   running(): boolean;
   /** Resolves true once the caches have seen every change up to `revision`, false after `timeoutMs`. */
   waitFresh(revision: number, timeoutMs: number): Promise<boolean>;
+  /**
+   * Forgets the cache of one prefix (its resource's definition changed: a CRD's schema or versions): its watches
+   * end, so clients resume, and the next use builds it again.
+   */
+  drop(prefix: string): void;
   /** Stops the feed and ends every cache watch. */
   close(): void;
 }
@@ -232,6 +237,12 @@ export function createCacheSet(backend: Backend, options: CacheSetOptions = {}):
         };
         waiters.add(waiter);
       });
+    },
+    drop(prefix) {
+      const entry = entries.get(prefix);
+      if (entry === undefined) return;
+      entries.delete(prefix);
+      entry.cache?.reset();
     },
     close() {
       if (closed) return;

@@ -115,3 +115,28 @@ export function objectCodec(apiVersion: string, kind: string): ObjectCodec {
   };
   return codec;
 }
+
+/** The apiVersion a stored value was written with (written first, as the store encodes objects), or undefined. */
+function storedApiVersion(value: string): string | undefined {
+  const m = /^\{"apiVersion":"([^"\\]*)"/.exec(value);
+  return m?.[1];
+}
+
+/**
+ * A codec for a collection whose objects may be stored in several versions (custom resources: each object stays
+ * in the version that was the storage version when it was written): each object is shown with the apiVersion it
+ * was stored with, `apiVersion` being the one assumed when a value does not say.
+ */
+export function storedTypeCodec(apiVersion: string, kind: string): ObjectCodec {
+  const byVersion = new Map<string, ObjectCodec>([[apiVersion, objectCodec(apiVersion, kind)]]);
+  return {
+    kind,
+    apiVersion,
+    decode(kv, revision = kv.modRevision) {
+      const stored = storedApiVersion(kv.value) ?? apiVersion;
+      let codec = byVersion.get(stored);
+      if (codec === undefined) byVersion.set(stored, (codec = objectCodec(stored, kind)));
+      return codec.decode(kv, revision);
+    },
+  };
+}

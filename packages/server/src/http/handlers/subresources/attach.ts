@@ -6,9 +6,12 @@ import type { RequestContext } from '../../context.js';
 import type { Registry } from '../../../registry/registry.js';
 import type { ResourceDef } from '../../../registry/resource-def.js';
 import { checkContainer, podAgentUnavailable, readTarget } from './node-agent.js';
+import { admitConnect } from './connect-admission.js';
 
 /** Serves an attach request. */
 export async function handleAttach(ctx: RequestContext, registry: Registry, def: ResourceDef): Promise<void> {
+  const refused = await admitConnect(ctx, registry, def, 'attach');
+  if (refused !== undefined) return ctx.writeStatus(refused);
   const read = await readTarget(ctx, registry, def);
   if (!read.ok) return ctx.writeStatus(read.error);
   const bad = checkContainer(read.value, ctx.query.get('container'));

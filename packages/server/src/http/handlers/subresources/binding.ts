@@ -9,6 +9,7 @@ import type { ResourceDef } from '../../../registry/resource-def.js';
 import { bindPod } from '../../../registry/operations/bind-pod.js';
 import { parseWriteOptions, requestNamespace } from '../request-options.js';
 import { createdSuccess, podsDef, readSubresourceBody } from './common.js';
+import { requestRecorder } from '../../../admission/recorder.js';
 
 /** Serves a binding create (pods/binding or bindings). */
 export async function handleBinding(ctx: RequestContext, registry: Registry, def: ResourceDef): Promise<void> {
@@ -23,7 +24,7 @@ export async function handleBinding(ctx: RequestContext, registry: Registry, def
   const pods = podsDef(registry);
   if (pods === undefined) return ctx.writeStatus(badRequest('pods are not served'));
   const request = { def, subresource, namespace: requestNamespace(ctx, def), name };
-  const bound = await bindPod(registry, pods, request, binding, { user: ctx.user, dryRun: options.value.dryRun });
+  const bound = await bindPod(registry, pods, request, binding, { user: ctx.user, dryRun: options.value.dryRun, recorder: requestRecorder((t) => ctx.warn(t)) });
   if (!bound.ok) return ctx.writeStatus(bound.error);
   ctx.writeStatus(createdSuccess());
 }

@@ -26,6 +26,7 @@ import { selectEverything } from '../../../registry/selection.js';
 import { selectorMatches } from '../../../registry/resources/pod-spec.js';
 import { parseDryRun, requestNamespace } from '../request-options.js';
 import { createdSuccess, readSubresourceBody } from './common.js';
+import { requestRecorder } from '../../../admission/recorder.js';
 
 const violationMessage = "Cannot evict pod as it would violate the pod's disruption budget.";
 
@@ -82,7 +83,7 @@ export async function handleEviction(ctx: RequestContext, registry: Registry, de
   const namespace = requestNamespace(ctx, def);
   const deleteOptions = record(eviction['deleteOptions']) ?? {};
   const isDryRun = dryRun.value || (Array.isArray(deleteOptions['dryRun']) && deleteOptions['dryRun'].includes('All'));
-  const op = { user: ctx.user, dryRun: isDryRun };
+  const op = { user: ctx.user, dryRun: isDryRun, recorder: requestRecorder((t) => ctx.warn(t)) };
   const refused = await admitRequest(registry, admissionAttributes(def, 'CREATE', 'eviction', namespace, name, op, eviction), op);
   if (refused !== undefined) return ctx.writeStatus(refused);
 

@@ -7,9 +7,12 @@ import type { RequestContext } from '../../context.js';
 import type { Registry } from '../../../registry/registry.js';
 import type { ResourceDef } from '../../../registry/resource-def.js';
 import { checkContainer, podAgentUnavailable, readTarget } from './node-agent.js';
+import { admitConnect } from './connect-admission.js';
 
 /** Serves an exec request. */
 export async function handleExec(ctx: RequestContext, registry: Registry, def: ResourceDef): Promise<void> {
+  const refused = await admitConnect(ctx, registry, def, 'exec');
+  if (refused !== undefined) return ctx.writeStatus(refused);
   const read = await readTarget(ctx, registry, def);
   if (!read.ok) return ctx.writeStatus(read.error);
   if (ctx.query.getAll('command').length === 0) return ctx.writeStatus(badRequest('you must specify at least 1 command'));

@@ -6,9 +6,12 @@ import type { RequestContext } from '../../context.js';
 import type { Registry } from '../../../registry/registry.js';
 import type { ResourceDef } from '../../../registry/resource-def.js';
 import { podAgentUnavailable, readTarget } from './node-agent.js';
+import { admitConnect } from './connect-admission.js';
 
 /** Serves a port-forward request. */
 export async function handlePortForward(ctx: RequestContext, registry: Registry, def: ResourceDef): Promise<void> {
+  const refused = await admitConnect(ctx, registry, def, 'portforward');
+  if (refused !== undefined) return ctx.writeStatus(refused);
   const read = await readTarget(ctx, registry, def);
   if (!read.ok) return ctx.writeStatus(read.error);
   ctx.writeStatus(podAgentUnavailable(read.value, 'port forwarding'));

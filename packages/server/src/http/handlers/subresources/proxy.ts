@@ -9,9 +9,12 @@ import type { Registry } from '../../../registry/registry.js';
 import type { ResourceDef } from '../../../registry/resource-def.js';
 import { serviceUnavailable } from '@svc-apiserver/api';
 import { nodeAgentUnavailable, podAgentUnavailable, readTarget } from './node-agent.js';
+import { admitConnect } from './connect-admission.js';
 
 /** Serves a proxy request. */
 export async function handleProxy(ctx: RequestContext, registry: Registry, def: ResourceDef): Promise<void> {
+  const refused = await admitConnect(ctx, registry, def, 'proxy');
+  if (refused !== undefined) return ctx.writeStatus(refused);
   const read = await readTarget(ctx, registry, def);
   if (!read.ok) return ctx.writeStatus(read.error);
   const name = ctx.info.name;

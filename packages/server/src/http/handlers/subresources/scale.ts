@@ -20,6 +20,7 @@ import { applyPatchType } from '../../../patch/apply-patch.js';
 import { patchSchemaFromOpenApi, type PatchSchema } from '../../../patch/patch-schema.js';
 import { generatedSchemas } from '../../../schema/generated-data.js';
 import { checkNameMatches, parseWriteOptions, requestNamespace } from '../request-options.js';
+import { requestRecorder } from '../../../admission/recorder.js';
 
 export { selectorString } from '../../../registry/operations/scale-subresource.js';
 
@@ -52,7 +53,7 @@ export async function handleScale(ctx: RequestContext, registry: Registry, def: 
     if (!made.ok) return ctx.writeStatus(made.error);
     mechanism = made.value;
   }
-  const op = { user: ctx.user, dryRun: options.value.dryRun };
+  const op = { user: ctx.user, dryRun: options.value.dryRun, recorder: requestRecorder((t) => ctx.warn(t)) };
   const result = await guaranteedUpdate(registry, def, { namespace, name }, async (current) => {
     let scale = body;
     if (mechanism !== undefined) {
@@ -66,7 +67,7 @@ export async function handleScale(ctx: RequestContext, registry: Registry, def: 
       ?? preconditionFailure(def, name, current, scale.metadata?.uid ? { uid: scale.metadata.uid } : undefined)
       ?? optimisticLockFailure(def, name, scale.metadata?.resourceVersion ?? '', current);
     if (refused !== undefined) return final(refused);
-    const next = withReplicas(current, scale);
+    const next = withReplicas(def, current, scale);
     return updateObject(registry, def, 'scale', trackUpdate(def, 'scale', current, next, options.value.fieldManager), current, op);
   });
   if (!result.ok) return ctx.writeStatus(result.error);

@@ -13,6 +13,8 @@ import { record } from '../../../registry/conversion/resource-conversion.js';
 import { nowTimestamp } from '../../../registry/operations/prepare.js';
 import { parseWriteOptions, requestNamespace } from '../request-options.js';
 import { readSubresourceBody } from './common.js';
+import { requestRecorder } from '../../../admission/recorder.js';
+import { admissionAttributes, admitRequest } from '../../../registry/operations/admission-attributes.js';
 
 /** The issuer and the audiences tokens get by default. */
 export interface TokenRequestOptions {
@@ -44,6 +46,9 @@ export function tokenRequestHandler(options: TokenRequestOptions | undefined) {
     const read = await readSubresourceBody(ctx, 'TokenRequest', '');
     if (!read.ok) return ctx.writeStatus(read.error);
     const request = read.value;
+    const op = { user: ctx.user, dryRun: writeOptions.value.dryRun, recorder: requestRecorder((t) => ctx.warn(t)) };
+    const refused = await admitRequest(registry, admissionAttributes(def, 'CREATE', 'token', requestNamespace(ctx, def), name, op, request), op);
+    if (refused !== undefined) return ctx.writeStatus(refused);
     const spec = { ...record(request['spec']) };
     const sub = def.subresources.find((s) => s.name === 'token');
     const errs = validateTokenRequest(spec);

@@ -1,0 +1,53 @@
+/**
+ * The aggregator in front of the server's own handlers (kube-aggregator's handler chain): a request under
+ * `/apis/<group>/<version>` whose APIService names a service is proxied to it; every other request goes on to the
+ * server's handlers. Discovery lists the remote groups, and OpenAPI v3 serves their documents as last fetched.
+ */
+import { createHash } from 'node:crypto';
+import type { RequestContext } from '../http/context.js';
+import type { ServedGroup } from '../http/routes/discovery.js';
+import { isLocal } from './apiservice.js';
+import { proxyToApiService, type ProxyOptions } from './proxy.js';
+import type { RemoteApis } from './remote-apis.js';
+
+/** The aggregator's handler and what it adds to discovery and OpenAPI. */
+export interface Aggregator {
+  /** Proxies the request when an extension API server serves its group-version; false to let the server serve it. */
+  handle(ctx: RequestContext): Promise<boolean>;
+  remoteGroups(): readonly ServedGroup[];
+  /** OpenAPI v3 documents of available remote group-versions, by `apis/<group>/<version>`. */
+  openapiV3(): ReadonlyMap<string, { json: string; hash: string }>;
+}
+
+/** Builds the aggregator over the APIServices. */
+export function createAggregator(remote: RemoteApis, options: ProxyOptions): Aggregator {
+  const hashes = new Map<string, { json: string; hash: string }>();
+  return {
+    async handle(ctx) {
+      const parts = ctx.path.split('/').filter(Boolean);
+      if (parts[0] !== 'apis' || parts.length < 3) return false;
+      const apiService = remote.lookup(parts[1]!, parts[2]!);
+      if (apiService === undefined || isLocal(apiService)) return false;
+      await proxyToApiService(ctx, apiService, options);
+      return true;
+    },
+    remoteGroups: () => remote.groups(),
+    openapiV3() {
+      const out = new Map<string, { json: string; hash: string }>();
+      for (const g of remote.groups()) {
+        for (const v of g.versions) {
+          const json = remote.documents(g.name, v.version)?.openapiV3;
+          if (json === undefined || v.resources.length === 0) continue;
+          let built = hashes.get(json);
+          if (built === undefined) {
+            built = { json, hash: createHash('sha512').update(json).digest('hex').toUpperCase() };
+            if (hashes.size > 256) hashes.clear();
+            hashes.set(json, built);
+          }
+          out.set(`apis/${g.name}/${v.version}`, built);
+        }
+      }
+      return out;
+    },
+  };
+}

@@ -1,0 +1,121 @@
+/**
+ * The aggregator's proxy (kube-aggregator's proxyHandler): a request for a group-version registered by an
+ * APIService with a service reference goes to one of the Service's endpoints over TLS — verified with the
+ * APIService's `caBundle` for `<service>.<namespace>.svc`, or not at all with `insecureSkipTLSVerify` — presenting
+ * the front-proxy client certificate and the caller's identity in the request-header authenticator's headers
+ * (`X-Remote-User`, `X-Remote-Group`, `X-Remote-Extra-<key>`); the caller's own credentials are not passed on. The
+ * answer is relayed as it comes, so watches and other long requests stream. An APIService that is not Available,
+ * or whose Service has no endpoint, is a 503.
+ */
+import type { IncomingMessage } from 'node:http';
+import { serviceUnavailable } from '@svc-apiserver/api';
+import type { RequestContext } from '../http/context.js';
+import { openHttpsRequest } from '../outbound/https-request.js';
+import type { ServiceResolver } from '../outbound/service-resolver.js';
+import type { UserInfo } from '../request/user-info.js';
+import { apiServiceSpec, availableCondition, type ApiService } from './apiservice.js';
+import type { FrontProxy } from './front-proxy.js';
+
+/** Headers never passed on: hop-by-hop ones, the caller's credentials, and identity headers a caller might forge. */
+const droppedRequestHeaders = /^(connection|keep-alive|proxy-connection|transfer-encoding|upgrade|te|trailer|host|authorization|content-length|impersonate-.*|x-remote-.*|:.*)$/i;
+const droppedResponseHeaders = /^(connection|keep-alive|transfer-encoding|content-length|trailer|upgrade|proxy-connection)$/i;
+
+/** Answers up to this size are relayed in one write; larger ones, or of unknown size (watches), stream. */
+const bufferedAnswerBytes = 1024 * 1024;
+
+/** The identity headers of a user, as kube's transport.SetAuthProxyHeaders writes them. */
+export function identityHeaders(user: Pick<UserInfo, 'username' | 'groups' | 'extra'>): Record<string, string | string[]> {
+  const headers: Record<string, string | string[]> = { 'X-Remote-User': user.username };
+  if (user.groups.length > 0) headers['X-Remote-Group'] = [...user.groups];
+  for (const [k, values] of Object.entries(user.extra ?? {})) headers[`X-Remote-Extra-${encodeURIComponent(k)}`] = [...values];
+  return headers;
+}
+
+/** What the proxy needs. */
+export interface ProxyOptions {
+  readonly frontProxy: FrontProxy;
+  readonly services: ServiceResolver;
+}
+
+/** The TLS trust of an APIService (CA bundle, or no verification). */
+export function apiServiceTrust(a: ApiService): { ca?: string; insecureSkipVerify?: boolean } {
+  const spec = apiServiceSpec(a);
+  if (spec.insecureSkipTLSVerify === true) return { insecureSkipVerify: true };
+  return spec.caBundle ? { ca: Buffer.from(spec.caBundle, 'base64').toString('utf8') } : {};
+}
+
+/** Proxies the request to the APIService's server. */
+export async function proxyToApiService(ctx: RequestContext, apiService: ApiService, options: ProxyOptions): Promise<void> {
+  if (availableCondition(apiService)?.status !== 'True') return ctx.writeStatus(serviceUnavailable('service unavailable'));
+  const ref = apiServiceSpec(apiService).service ?? {};
+  const namespace = ref.namespace ?? '';
+  const name = ref.name ?? '';
+  const address = await options.services.resolve(namespace, name, ref.port ?? 443);
+  if (!address.ok) return ctx.writeStatus(serviceUnavailable(address.error));
+  let body: Buffer | undefined;
+  if (ctx.method !== 'GET' && ctx.method !== 'HEAD') {
+    const read = await ctx.readBody();
+    if (!read.ok) return ctx.writeStatus(read.error);
+    body = read.value;
+  }
+  const headers: Record<string, string | string[]> = {};
+  for (const [k, v] of Object.entries(ctx.headers)) if (v !== undefined && !droppedRequestHeaders.test(k)) headers[k] = v;
+  Object.assign(headers, identityHeaders(ctx.user));
+  if (body !== undefined) headers['content-length'] = String(body.length);
+  const query = ctx.query.toString();
+  const host = address.value.host.includes(':') ? `[${address.value.host}]` : address.value.host;
+  const url = `https://${host}:${address.value.port}${ctx.path}${query === '' ? '' : `?${query}`}`;
+  const opened = openHttpsRequest(url, {
+    method: ctx.method, headers, signal: ctx.signal,
+    target: {
+      ...apiServiceTrust(apiService), serverName: `${name}.${namespace}.svc`,
+      cert: options.frontProxy.clientCertPem, key: options.frontProxy.clientKeyPem, timeoutMs: 0,
+    },
+  });
+  if (!opened.ok) return ctx.writeStatus(serviceUnavailable(`error trying to reach service: ${opened.error}`));
+  const req = opened.value;
+  await new Promise<void>((resolve) => {
+    req.on('response', (res: IncomingMessage) => {
+      const relayed: Record<string, string | string[]> = {};
+      for (const [k, v] of Object.entries(res.headers)) if (v !== undefined && !droppedResponseHeaders.test(k)) relayed[k] = v;
+      const length = Number(res.headers['content-length'] ?? NaN);
+      if (Number.isFinite(length) && length <= bufferedAnswerBytes) {
+        // An answer of known, modest size goes out in one write: headers and body in the same packets.
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const { 'content-type': type, ...rest } = relayed;
+          const flat = Object.fromEntries(Object.entries(rest).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : v]));
+          ctx.writeBytes(res.statusCode ?? 502, typeof type === 'string' ? type : '', Buffer.concat(chunks), flat);
+          resolve();
+        });
+        res.on('error', () => resolve());
+        return;
+      }
+      const stream = ctx.startRelay(res.statusCode ?? 502, relayed);
+      res.on('data', (chunk: Buffer) => {
+        if (!stream.write(chunk)) {
+          res.pause();
+          void stream.drain().then(() => res.resume());
+        }
+      });
+      res.on('end', () => {
+        stream.end();
+        resolve();
+      });
+      res.on('error', () => {
+        stream.end();
+        resolve();
+      });
+      res.on('close', () => {
+        stream.end();
+        resolve();
+      });
+    });
+    req.on('error', (e) => {
+      if (!ctx.responded) ctx.writeStatus(serviceUnavailable(`error trying to reach service: ${e.message}`));
+      resolve();
+    });
+    req.end(body);
+  });
+}
