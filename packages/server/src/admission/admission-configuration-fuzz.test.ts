@@ -3,7 +3,8 @@ import { test } from 'node:test';
 import { namesFor } from '@svc-apiserver/api';
 import { parseAdmissionConfiguration } from './admission-configuration.js';
 import { createAdmissionChain } from './chain.js';
-import { knownPluginNames, seeded } from './testing/admission-test-kit.js';
+import { knownPluginNames } from './testing/admission-test-kit.js';
+import { seededRandom } from '../testing/seeded-random.js';
 
 const names = namesFor('svc');
 const fragments = [
@@ -18,7 +19,7 @@ const fragments = [
 ];
 
 test('malformed admission configuration files are refused or accepted, never thrown; plugins refuse bad configurations as values', () => {
-  const random = seeded(17);
+  const random = seededRandom(17);
   const every = knownPluginNames(names);
   for (let i = 0; i < 400; i++) {
     const lines = Array.from({ length: 1 + Math.floor(random() * 12) }, () => fragments[Math.floor(random() * fragments.length)]!);

@@ -1,13 +1,12 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
+import { tempDir } from '@svc-apiserver/testing/temp-dir';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { namesFor } from '@svc-apiserver/api';
 import { loadAdmissionConfiguration, parseAdmissionConfiguration } from './admission-configuration.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'admission-config-'));
-after(() => rmSync(dir, { recursive: true, force: true }));
+const dir = tempDir({ after }, 'admission-config-');
 const svc = namesFor('svc');
 
 test('AdmissionConfiguration in both versions: inline configurations and files relative to the configuration file', () => {

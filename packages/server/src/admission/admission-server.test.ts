@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { request as httpsRequest } from 'node:https';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { tempDir } from '@svc-apiserver/testing/temp-dir';
 import { startServer, type RunningServer } from '../server.js';
 
 function send(server: RunningServer, method: string, path: string, body?: unknown): Promise<{ status: number; body: Record<string, unknown>; warnings: string[] }> {
@@ -25,8 +25,8 @@ function send(server: RunningServer, method: string, path: string, body?: unknow
   });
 }
 
-test('over HTTPS: the default plugins enforce pod security and priority classes, webhook configurations are validated, warnings are headers', async () => {
-  const dir = await mkdtemp(join(tmpdir(), 'admission-server-'));
+test('over HTTPS: the default plugins enforce pod security and priority classes, webhook configurations are validated, warnings are headers', async (t) => {
+  const dir = tempDir(t, 'admission-server-');
   const server = await startServer({ dataDir: dir, securePort: 0, storage: 'memory', log: () => {} });
   try {
     const ns = await send(server, 'POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace',
@@ -54,20 +54,15 @@ test('over HTTPS: the default plugins enforce pod security and priority classes,
     assert.deepEqual(warned.warnings, ['299 - "would violate PodSecurity \\"baseline:latest\\": host namespaces (hostPID)"']);
   } finally {
     await server.close();
-    await rm(dir, { recursive: true, force: true });
   }
 });
 
-test('an unknown plugin, a missing configuration and a bad configuration file each stop the start with a message', async () => {
-  const dir = await mkdtemp(join(tmpdir(), 'admission-server-'));
-  try {
-    const start = (o: Record<string, unknown>) => startServer({ dataDir: dir, securePort: 0, storage: 'memory', log: () => {}, ...o });
-    await assert.rejects(start({ enableAdmissionPlugins: ['Nope'] }), /enable-admission-plugins plugin "Nope" is unknown/);
-    await assert.rejects(start({ enableAdmissionPlugins: ['EventRateLimit'] }), /EventRateLimit: invalid configuration/);
-    const file = join(dir, 'admission.yaml');
-    await writeFile(file, 'apiVersion: apiserver.config.svc.io/v1\nkind: Wrong\n');
-    await assert.rejects(start({ admissionControlConfigFile: file }), /no kind "Wrong" is registered/);
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
+test('an unknown plugin, a missing configuration and a bad configuration file each stop the start with a message', async (t) => {
+  const dir = tempDir(t, 'admission-server-');
+  const start = (o: Record<string, unknown>) => startServer({ dataDir: dir, securePort: 0, storage: 'memory', log: () => {}, ...o });
+  await assert.rejects(start({ enableAdmissionPlugins: ['Nope'] }), /enable-admission-plugins plugin "Nope" is unknown/);
+  await assert.rejects(start({ enableAdmissionPlugins: ['EventRateLimit'] }), /EventRateLimit: invalid configuration/);
+  const file = join(dir, 'admission.yaml');
+  await writeFile(file, 'apiVersion: apiserver.config.svc.io/v1\nkind: Wrong\n');
+  await assert.rejects(start({ admissionControlConfigFile: file }), /no kind "Wrong" is registered/);
 });

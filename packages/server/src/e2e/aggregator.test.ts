@@ -12,8 +12,6 @@ import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TLSSocket } from 'node:tls';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { X509Certificate } from 'node:crypto';
 import { namesFor } from '@svc-apiserver/api';
@@ -23,13 +21,13 @@ import { createCa, issueLeaf } from '../pki/certificates.js';
 import { call, eventually } from './http.js';
 import { cronTabCrd } from './crd-fixtures.js';
 import { findKubectls, runKubectl } from '@svc-apiserver/testing/kubectl';
+import { tempDir } from '@svc-apiserver/testing/temp-dir';
 
 const names = namesFor('svc');
 const reg = names.group('apiregistration');
 const group = 'metrics.example.com';
 let server: RunningServer;
 let client: RestClient;
-let dir: string;
 let extension: Server | undefined;
 let extensionPort = 0;
 let extensionCerts: { cert: string; key: string; ca: string };
@@ -93,8 +91,8 @@ async function availability(): Promise<{ status: string; reason: string; message
   return (a.body?.status?.conditions ?? []).find((c: { type: string }) => c.type === 'Available');
 }
 
+const dir = tempDir({ after }, 'aggregator-');
 before(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'aggregator-'));
   server = await startServer({ dataDir: dir, securePort: 0, storage: 'memory', log: () => {}, apiServiceCheckIntervalMs: 300 });
   await server.ready();
   const kc = loadKubeconfig({ path: server.kubeconfigPath });
@@ -107,7 +105,6 @@ before(async () => {
 after(async () => {
   await stopExtension();
   await server?.close();
-  if (dir) await rm(dir, { recursive: true, force: true });
 });
 
 test('every built-in group-version has a Local, Available APIService; custom resource groups get one too', async () => {

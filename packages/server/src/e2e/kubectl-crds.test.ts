@@ -6,24 +6,14 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { findKubectls, runKubectl, type KubectlRun } from '@svc-apiserver/testing/kubectl';
+import { kubectlsOrSkip, runKubectl, succeeded } from '@svc-apiserver/testing/kubectl';
+import { tempDir } from '@svc-apiserver/testing/temp-dir';
 import { startServerProcess, type ServerProcess } from './server-process.js';
 
-const kubectls = findKubectls();
+const kubectls = kubectlsOrSkip('kubectl with custom resources');
 
-if (kubectls.length === 0) {
-  test('kubectl with custom resources', (t) => {
-    t.skip('kubectl is not on PATH');
-  });
-}
-
-function ok(r: KubectlRun, what: string): string {
-  assert.equal(r.code, 0, `${what} failed (${r.code}): ${r.stderr}${r.stdout}`);
-  return r.stdout;
-}
 
 const crdYaml = `apiVersion: apiextensions.k8s.io/v1
 kind: CustomResourceDefinition
@@ -86,43 +76,41 @@ spec:
 if (kubectls.length > 0) {
   describe('kubectl with custom resources (k8s flavour)', () => {
     let server: ServerProcess;
-    let home: string;
+    const home = tempDir({ after }, 'kubectl-crds-');
     before(async () => {
       server = await startServerProcess({ flavour: 'k8s', storage: 'memory' });
-      home = mkdtempSync(join(tmpdir(), 'kubectl-crds-'));
       writeFileSync(join(home, 'crd.yaml'), crdYaml);
     });
     after(async () => {
       await server?.stop();
-      if (home) rmSync(home, { recursive: true, force: true });
     });
 
     for (const bin of kubectls) {
       test(`${bin.label}: apply, wait, create, get, explain, scale, delete`, async () => {
         const run = (args: string[]) => runKubectl(bin, server.kubeconfigPath, join(home, bin.label), args);
         const name = bin.label.replace(/\W/g, '-');
-        ok(await run(['apply', '-f', join(home, 'crd.yaml')]), 'apply crd');
-        ok(await run(['wait', '--for=condition=Established', '--timeout=20s', 'crd/crontabs.stable.example.com']), 'wait');
+        succeeded(await run(['apply', '-f', join(home, 'crd.yaml')]), 'apply crd');
+        succeeded(await run(['wait', '--for=condition=Established', '--timeout=20s', 'crd/crontabs.stable.example.com']), 'wait');
         writeFileSync(join(home, `${name}.yaml`), objectYaml(name));
-        ok(await run(['create', '-f', join(home, `${name}.yaml`)]), 'create');
-        const table = ok(await run(['get', 'crontabs']), 'get crontabs');
+        succeeded(await run(['create', '-f', join(home, `${name}.yaml`)]), 'create');
+        const table = succeeded(await run(['get', 'crontabs']), 'get crontabs');
         assert.match(table.split('\n')[0]!, /^NAME\s+SPEC\s+REPLICAS\s*$/);
         assert.match(table, new RegExp(`${name}\\s+\\*/5 \\* \\* \\* \\*\\s+1`));
-        assert.match(ok(await run(['get', 'ct', name, '-o', 'jsonpath={.spec.replicas}']), 'get by short name'), /^1$/);
-        assert.match(ok(await run(['get', 'all']), 'get all'), new RegExp(`crontab\\.stable\\.example\\.com/${name}`));
-        const explained = ok(await run(['explain', 'crontabs.spec']), 'explain');
+        assert.match(succeeded(await run(['get', 'ct', name, '-o', 'jsonpath={.spec.replicas}']), 'get by short name'), /^1$/);
+        assert.match(succeeded(await run(['get', 'all']), 'get all'), new RegExp(`crontab\\.stable\\.example\\.com/${name}`));
+        const explained = succeeded(await run(['explain', 'crontabs.spec']), 'explain');
         assert.match(explained, /KIND:\s+CronTab/);
         assert.match(explained, /cronSpec/);
         assert.match(explained, /A cron expression\./);
-        ok(await run(['scale', `crontab/${name}`, '--replicas=3']), 'scale');
-        assert.match(ok(await run(['get', 'crontab', name, '-o', 'jsonpath={.spec.replicas}']), 'get scaled'), /^3$/);
-        ok(await run(['delete', 'crontab', name]), 'delete object');
+        succeeded(await run(['scale', `crontab/${name}`, '--replicas=3']), 'scale');
+        assert.match(succeeded(await run(['get', 'crontab', name, '-o', 'jsonpath={.spec.replicas}']), 'get scaled'), /^3$/);
+        succeeded(await run(['delete', 'crontab', name]), 'delete object');
       });
     }
 
     test('kubectl get apiservices lists the built-in and custom group-versions', async () => {
       const bin = kubectls[0]!;
-      const out = ok(await runKubectl(bin, server.kubeconfigPath, join(home, 'apiservices'), ['get', 'apiservices']), 'get apiservices');
+      const out = succeeded(await runKubectl(bin, server.kubeconfigPath, join(home, 'apiservices'), ['get', 'apiservices']), 'get apiservices');
       assert.match(out.split('\n')[0]!, /^NAME\s+SERVICE\s+AVAILABLE\s+AGE\s*$/);
       assert.match(out, /^v1\.apps\s+Local\s+True\s+/m);
       assert.match(out, /^v1\.apiextensions\.k8s\.io\s+Local\s+True\s+/m);
@@ -131,7 +119,7 @@ if (kubectls.length > 0) {
     test('kubectl delete crd removes the resource', async () => {
       const bin = kubectls[0]!;
       const run = (args: string[]) => runKubectl(bin, server.kubeconfigPath, join(home, 'last'), args);
-      ok(await run(['delete', 'crd', 'crontabs.stable.example.com', '--timeout=30s']), 'delete crd');
+      succeeded(await run(['delete', 'crd', 'crontabs.stable.example.com', '--timeout=30s']), 'delete crd');
       // A fresh discovery cache: the delete's own run cached the resource.
       const after = await runKubectl(bin, server.kubeconfigPath, join(home, 'fresh'), ['get', 'crontabs']);
       assert.notEqual(after.code, 0);

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
+import { tempDir } from '@svc-apiserver/testing/temp-dir';
 import { admissionRig } from '../testing/admission-test-kit.js';
 import { pluginConformance } from '../plugin-suite.js';
 import { startTestHttpsServer, type TestHttpsServer } from '../testing/test-https-server.js';
@@ -10,7 +10,7 @@ import { testPod } from '../testing/test-objects.js';
 
 const configuration = (extra: Record<string, unknown> = {}) => ({ ImagePolicyWebhook: { imagePolicy: { kubeConfigFile: kubeconfig, ...extra } } });
 let backend: TestHttpsServer;
-const dir = mkdtempSync(join(tmpdir(), 'image-policy-'));
+const dir = tempDir({ after }, 'image-policy-');
 const kubeconfig = join(dir, 'backend.kubeconfig');
 before(async () => {
   backend = await startTestHttpsServer();
@@ -24,7 +24,6 @@ before(async () => {
 });
 after(async () => {
   await backend.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 pluginConformance('ImagePolicyWebhook', { configuration: configuration() });

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
+import { tempDir } from '@svc-apiserver/testing/temp-dir';
 import { join } from 'node:path';
 import { after, afterEach, before, test } from 'node:test';
 import type { KubeObject } from '@svc-apiserver/api';
@@ -15,7 +15,7 @@ const group = 'admissionregistration.svc.io';
 
 let hooks: TestHttpsServer;
 let rig: AdmissionRig;
-const dir = mkdtempSync(join(tmpdir(), 'admission-webhooks-'));
+const dir = tempDir({ after }, 'admission-webhooks-');
 const credentials = join(dir, 'webhook-credentials.kubeconfig');
 /** Calls to each path, in order. */
 const calls = new Map<string, Json[]>();
@@ -84,7 +84,6 @@ before(async () => {
 after(async () => {
   rig.close();
   await hooks.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 pluginConformance('MutatingAdmissionWebhook');

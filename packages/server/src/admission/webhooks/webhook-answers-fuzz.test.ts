@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { admissionRig, seeded, type AdmissionRig } from '../testing/admission-test-kit.js';
+import { admissionRig, type AdmissionRig } from '../testing/admission-test-kit.js';
+import { seededRandom } from '../../testing/seeded-random.js';
 import { startTestHttpsServer, type Answer, type ReceivedRequest, type TestHttpsServer } from '../testing/test-https-server.js';
 
 const group = 'admissionregistration.svc.io';
@@ -75,7 +76,7 @@ function review(req: ReceivedRequest, response: Record<string, unknown>): Record
 }
 
 test('malformed webhook answers never throw, hang or crash: every request ends with an object or a Status', async () => {
-  const random = seeded(42);
+  const random = seededRandom(42);
   let slow = 0;
   for (let i = 0; i < 70; i++) {
     let pick = answers[Math.floor(random() * answers.length)]!;
