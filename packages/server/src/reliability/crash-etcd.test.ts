@@ -25,17 +25,6 @@ async function outage(ctx: FaultContext, members: readonly EtcdTestMember[]): Pr
   for (const m of members) await m.restart();
 }
 
-/** Crashes the server and checks durability once it is back. */
-async function serverCrash(ctx: FaultContext, replica: ControlledReplica): Promise<void> {
-  await replica.kill();
-  ctx.count('server SIGKILLs');
-  const held = ctx.pauseClients();
-  await replica.restart();
-  await held;
-  await ctx.checkpoint(replica);
-  ctx.resumeClients();
-}
-
 test('SIGKILL of the server and of etcd members under 64-way mixed writes loses no acknowledged write', { skip: binary === undefined ? 'etcd not installed' : false, timeout: scaled(180_000, 7_200_000) }, async (t) => {
   const cluster = await startEtcdCluster({ binary: binary!, members: 3 });
   let replica: ControlledReplica | undefined;
@@ -47,7 +36,7 @@ test('SIGKILL of the server and of etcd members under 64-way mixed writes loses 
       label: `crash-etcd-${round}`, replicas: [server], storeOwnedByServer: false, compaction: false,
       namespace: `crash-etcd-${round}`, objects: 128, clients: 64, mix: crashMix, preconditionRate: 0.5,
       watchers: [{ replica: 0, slow: false }, { replica: 0, slow: true }], watchTimeoutSeconds: [5, 20],
-      probeIntervalMs: 0, endProbes: scaled(10, 30), durationMs: scaled(14_000, 60_000), seed: seed + round,
+      probeIntervalMs: 0, endProbes: scaled(10, 30), durationMs: scaled(10_000, 60_000), minimumCrashes: scaled(2, 5), seed: seed + round,
       async faults(ctx) {
         let outages: Promise<void> = Promise.resolve();
         while (!ctx.stopping()) {
@@ -56,7 +45,7 @@ test('SIGKILL of the server and of etcd members under 64-way mixed writes loses 
           const pick = ctx.random();
           const running = cluster.members.filter((m) => m.running());
           if (pick < 0.45 || running.length < 3) {
-            await serverCrash(ctx, server);
+            await ctx.crash(server, 'server SIGKILLs');
           } else {
             // The outage runs on while the loop goes on, so a server crash may fall inside it.
             const victims = pick < 0.85 ? [running[Math.floor(ctx.random() * 3)]!] : running.slice(0, 2);

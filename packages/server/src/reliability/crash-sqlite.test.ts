@@ -23,22 +23,12 @@ test('SIGKILL at random moments under 64-way mixed writes on SQLite loses no ack
       label: `crash-sqlite-${round}`, replicas: [replica], storeOwnedByServer: true, compaction: false,
       namespace: `crash-sqlite-${round}`, objects: 128, clients: 64, mix: crashMix, preconditionRate: 0.5,
       watchers: [{ replica: 0, slow: false }, { replica: 0, slow: true }], watchTimeoutSeconds: [5, 20],
-      probeIntervalMs: 0, endProbes: scaled(10, 30), durationMs: scaled(14_000, 60_000), seed: seed + round,
+      probeIntervalMs: 0, endProbes: scaled(10, 30), durationMs: scaled(10_000, 60_000), minimumCrashes: scaled(4, 10), seed: seed + round,
       async faults(ctx) {
         while (!ctx.stopping()) {
           await ctx.sleep(300 + ctx.random() * 1700);
           if (ctx.stopping()) break;
-          await replica.kill();
-          ctx.count('server SIGKILLs');
-          const held = ctx.pauseClients();
-          if (ctx.random() < 0.25) {
-            await replica.killDuringStartup!(100 + ctx.random() * 1200);
-            ctx.count('SIGKILLs during startup');
-          }
-          await replica.restart();
-          await held;
-          await ctx.checkpoint(replica);
-          ctx.resumeClients();
+          await ctx.crash(replica, 'server SIGKILLs', ctx.random() < 0.25 ? 100 + ctx.random() * 1200 : undefined);
         }
       },
       storeCheck: (highest) => checkSqliteStore(join(replica.dataDir, 'state.db'), highest),

@@ -39,6 +39,11 @@ export interface FaultContext {
    * acknowledged write survived.
    */
   checkpoint(replica: Replica): Promise<void>;
+  /**
+   * Ends `replica`'s life (SIGKILL for a process), counts it as `what`, optionally kills its next start after
+   * `killDuringStartupMs`, starts it again and, with clients held back, checks durability through it.
+   */
+  crash(replica: ControlledReplica, what: string, killDuringStartupMs?: number): Promise<void>;
   /** Counts a fault for the report. */
   count(what: string, n?: number): void;
 }
@@ -67,6 +72,12 @@ export interface RunOptions {
   readonly endProbes: number;
   /** How long the workload runs (the fault script is told to stop then). */
   readonly durationMs: number;
+  /**
+   * The workload goes on past `durationMs` until the fault script has crashed replicas (through
+   * {@link FaultContext.crash}) this many times: on a loaded machine restarts take longer, and a run with too few
+   * crashes would prove little.
+   */
+  readonly minimumCrashes?: number;
   readonly seed: number;
   readonly faults?: (ctx: FaultContext) => Promise<void>;
   /** Store checks once every replica stopped, given the highest acknowledged resourceVersion. */
@@ -153,6 +164,7 @@ export async function runHistory(o: RunOptions): Promise<RunReport> {
   const faults: Record<string, number> = {};
   const chains: WatchChain[] = [];
   let checkpoints = 0;
+  let crashes = 0;
   const record = (op: Omit<RecordedOperation, 'id'>): void => {
     ops.push({ ...op, id: ops.length });
   };
@@ -225,6 +237,21 @@ export async function runHistory(o: RunOptions): Promise<RunReport> {
     count(what, n = 1) {
       faults[what] = (faults[what] ?? 0) + n;
     },
+    async crash(replica, what, killDuringStartupMs) {
+      await replica.kill();
+      crashes++;
+      ctx.count(what);
+      // Held only now: the crash hits clients in full flight, and none writes again before the check.
+      const held = ctx.pauseClients();
+      if (killDuringStartupMs !== undefined && replica.killDuringStartup !== undefined) {
+        await replica.killDuringStartup(killDuringStartupMs);
+        ctx.count(`${what} during startup`);
+      }
+      await replica.restart();
+      await held;
+      await ctx.checkpoint(replica);
+      ctx.resumeClients();
+    },
   };
 
   // Probes while the run lasts: resume from a resourceVersion some chain delivered, on any replica that is up.
@@ -248,10 +275,16 @@ export async function runHistory(o: RunOptions): Promise<RunReport> {
     }
   })();
 
+  let faultsEnded = false;
   const faulting = (async () => {
-    await o.faults?.(ctx);
+    try {
+      await o.faults?.(ctx);
+    } finally {
+      faultsEnded = true;
+    }
   })();
   await sleep(o.durationMs);
+  while (crashes < (o.minimumCrashes ?? 0) && !faultsEnded) await sleep(100);
   stopping = true;
   wake();
   await faulting;

@@ -140,8 +140,25 @@ async function readAll(res: IncomingMessage): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-/** Runs one watch connection to its end; `onOpen` gets its segment before any event is recorded in it. */
+/**
+ * Runs one watch connection to its end; `onOpen` gets its segment before any event is recorded in it. The connection
+ * has a signal of its own, tied to the caller's: one signal serves a watcher's every connection, and listeners left
+ * on it by each would pile up.
+ */
 async function runSegment(o: SegmentOptions, onOpen: (segment: WatchSegment) => void): Promise<WatchSegment> {
+  const own = new AbortController();
+  const abort = (): void => own.abort();
+  if (o.signal.aborted) own.abort();
+  else o.signal.addEventListener('abort', abort, { once: true });
+  try {
+    return await runConnection({ ...o, signal: own.signal }, onOpen);
+  } finally {
+    o.signal.removeEventListener('abort', abort);
+  }
+}
+
+/** One connection of {@link runSegment}. */
+async function runConnection(o: SegmentOptions, onOpen: (segment: WatchSegment) => void): Promise<WatchSegment> {
   const segment: WatchSegment = { replica: o.replica, generation: o.generation, from: o.from, opened: performance.now(), events: [] };
   onOpen(segment);
   const path = `/api/v1/namespaces/${o.namespace}/configmaps?watch=true&allowWatchBookmarks=true`
