@@ -14,7 +14,7 @@ import { createClient, createTransport } from '@svc-apiserver/client';
 import { checkDurability } from './crash-durability-check.js';
 import { startHistoryClient, type HistoryClient, type VerbMix } from './history-client.js';
 import { registerHistory, type ListOutput, type RecordedOperation } from './history-operation.js';
-import { seededRandom } from './history-random.js';
+import { seededRandom } from '../testing/seeded-random.js';
 import { buildReference } from './history-reference.js';
 import { resolveUnanswered } from './history-resolve.js';
 import { checkRevisions } from './history-revision-check.js';

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { checkLinearizability, type HistoryOperation } from './linearizability-checker.js';
 import { registerModel, type RegisterInput, type RegisterOutput } from './linearizability-register-model.js';
-import { seededRandom } from './history-random.js';
+import { seededRandom } from '../testing/seeded-random.js';
 
 type Op = HistoryOperation<RegisterInput, RegisterOutput>;
 
