@@ -7,6 +7,7 @@ import type { Authorizer } from '../auth/authz/authorizer.js';
 import type { UserInfo } from '../auth/user-info.js';
 import type { Informer } from '../registry/informer.js';
 import type { Registry } from '../registry/registry.js';
+import type { FeatureGates } from '../feature-gates.js';
 import type { AdmissionMetrics } from './admission-metrics.js';
 
 /** The operation admitted. */
@@ -166,6 +167,8 @@ export interface PluginInit {
   configuration(name: string): unknown;
   readonly flags: AdmissionFlags;
   readonly metrics: AdmissionMetrics;
+  /** The server's feature gates (the expression-language plugins and match conditions are gated). */
+  readonly featureGates?: FeatureGates;
 }
 
 /** A factory's refusal of its configuration, with kube's wording of why. */
