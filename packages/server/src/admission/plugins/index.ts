@@ -34,6 +34,7 @@ import { runtimeClassPlugin } from './runtime-class.js';
 import { securityContextDenyPlugin } from './security-context-deny.js';
 import { storageObjectInUseProtectionPlugin } from './storage-object-in-use-protection.js';
 import { taintNodesByConditionPlugin } from './taint-nodes-by-condition.js';
+import { validatingAdmissionPolicyPlugin } from './validating-admission-policy.js';
 
 /** Plugin factories. */
 export const pluginFactories: readonly PluginFactory[] = [
@@ -69,4 +70,5 @@ export const pluginFactories: readonly PluginFactory[] = [
   securityContextDenyPlugin,
   storageObjectInUseProtectionPlugin,
   taintNodesByConditionPlugin,
+  validatingAdmissionPolicyPlugin,
 ];

@@ -45,6 +45,7 @@ import { clusterRoleStrategy } from './clusterroles.js';
 import { roleBindingStrategy } from './rolebindings.js';
 import { clusterRoleBindingStrategy } from './clusterrolebindings.js';
 import { mutatingWebhookConfigurationStrategy, validatingWebhookConfigurationStrategy } from './webhook-configurations.js';
+import { validatingAdmissionPolicyBindingStrategy, validatingAdmissionPolicyStrategy } from './validating-admission-policies.js';
 
 /** Strategy factories by `<groupKey or core>/<resource>`. */
 export const strategyFactories: Readonly<Record<string, (names: Names) => Strategy>> = {
@@ -87,6 +88,8 @@ export const strategyFactories: Readonly<Record<string, (names: Names) => Strate
   'flowcontrol.apiserver/prioritylevelconfigurations': priorityLevelStrategy,
   'admissionregistration/v1/mutatingwebhookconfigurations': mutatingWebhookConfigurationStrategy,
   'admissionregistration/v1/validatingwebhookconfigurations': validatingWebhookConfigurationStrategy,
+  'admissionregistration/v1alpha1/validatingadmissionpolicies': validatingAdmissionPolicyStrategy,
+  'admissionregistration/v1alpha1/validatingadmissionpolicybindings': validatingAdmissionPolicyBindingStrategy,
   // Without the writer check: the server passes its own factories with the escalation guard.
   'rbac.authorization/roles': () => roleStrategy(),
   'rbac.authorization/clusterroles': () => clusterRoleStrategy(),
