@@ -5,7 +5,8 @@
  * durable (WAL + synchronous=FULL) single-row commits and point selects. Loopback only, bounded in time.
  *
  * Flags: --seconds=<per phase, default 5> --clients=<64> --list-items=<1000> --lists=<40>
- * Then, each beside its own baseline: lists and watches at scale, etcd, authorization and admission.
+ * Then, each beside its own baseline: lists and watches at scale, etcd, authorization, admission and the expression
+ * language (CRD rules and policies).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -20,6 +21,7 @@ import { etcdBench } from './etcd.js';
 import { authzBench } from './authz.js';
 import { extensionsBench } from './extensions.js';
 import { admissionBench } from './admission.js';
+import { celBench } from './cel.js';
 import { benchEntry, fmt, percentile, serverEntry, startChild, type Child } from './support.js';
 
 const rawEntry = benchEntry('raw-https-server');
@@ -215,3 +217,4 @@ process.stdout.write(`${(await authzBench(Math.min(seconds, 3), clients)).join('
 process.stdout.write(`${(await extensionsBench(Math.min(seconds, 3), clients)).join('\n')}\n`);
 // Admission: creates with no plugins, the default set, and 1 and 3 no-op webhooks (bench/src/admission.ts).
 process.stdout.write(`${(await admissionBench(Math.min(seconds, 3), clients)).join('\n')}\n`);
+process.stdout.write(`${(await celBench(Math.min(seconds, 3), clients)).join('\n')}\n`);
