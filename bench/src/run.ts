@@ -5,7 +5,8 @@
  * durable (WAL + synchronous=FULL) single-row commits and point selects. Loopback only, bounded in time.
  *
  * Flags: --seconds=<per phase, default 5> --clients=<64> --list-items=<1000> --lists=<40>
- * Then, each beside its own baseline: lists and watches at scale, etcd, authorization and admission.
+ * Then, each beside its own baseline: lists and watches at scale, etcd, authorization, admission and the expression
+ * language (CRD rules and policies).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -21,6 +22,7 @@ import { authzBench } from './authz.js';
 import { launchServer } from '@svc-apiserver/testing/launch-server';
 import { extensionsBench } from './extensions.js';
 import { admissionBench } from './admission.js';
+import { celBench } from './cel.js';
 import { fmt, percentile, startBenchModule } from './support.js';
 
 const { values } = parseArgs({ options: { seconds: { type: 'string' }, clients: { type: 'string' }, 'list-items': { type: 'string' }, lists: { type: 'string' } } });
@@ -212,3 +214,4 @@ process.stdout.write(`${(await authzBench(Math.min(seconds, 3), clients)).join('
 process.stdout.write(`${(await extensionsBench(Math.min(seconds, 3), clients)).join('\n')}\n`);
 // Admission: creates with no plugins, the default set, and 1 and 3 no-op webhooks (bench/src/admission.ts).
 process.stdout.write(`${(await admissionBench(Math.min(seconds, 3), clients)).join('\n')}\n`);
+process.stdout.write(`${(await celBench(Math.min(seconds, 3), clients)).join('\n')}\n`);

@@ -11,6 +11,15 @@ export const defaultFeatureGates = {
   APIListChunking: true,
   /** Alpha in 1.27: watches with `sendInitialEvents=true` (WatchList). */
   WatchList: false,
+  /** Beta since 1.25: `x-kubernetes-validations` rules in CRD schemas are compiled and enforced. */
+  CustomResourceValidationExpressions: true,
+  /**
+   * Alpha in 1.26: the ValidatingAdmissionPolicy admission plugin enforces policies (their API,
+   * `admissionregistration/v1alpha1`, is enabled apart with `--runtime-config`).
+   */
+  ValidatingAdmissionPolicy: false,
+  /** Alpha in 1.27: `matchConditions` of admission webhooks (and policies) decide whether they are called. */
+  AdmissionWebhookMatchConditions: false,
 } as const satisfies Record<string, boolean>;
 
 /** A known gate. */

@@ -192,6 +192,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       enable: [...o.enableAdmissionPlugins], disable: [...o.disableAdmissionPlugins], names,
       ...(admissionConfiguration === undefined ? {} : { configuration: admissionConfiguration.value }),
       flags: { defaultNotReadyTolerationSeconds: o.defaultNotReadyTolerationSeconds, defaultUnreachableTolerationSeconds: o.defaultUnreachableTolerationSeconds },
+      featureGates: o.featureGates,
     });
     if (!admission.ok) throw new Error(admission.error.message ?? 'invalid admission configuration');
     const enabledControllers = selectControllers(o.controllers);

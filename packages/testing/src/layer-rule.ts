@@ -61,7 +61,7 @@ export interface FileFacts {
   readonly module: string;
   readonly isTest: boolean;
   /**
-   * Test support: a test-support package, a `testing/`, `testdata/` or `e2e/` folder, or a conformance suite
+   * Test support: a test-support package, a `testing/`, `testdata/`, `e2e/` or `reliability/` folder, or a conformance suite
    * (`*-suite.ts`) beside the interface it tests.
    */
   readonly isTestSupport: boolean;
@@ -83,7 +83,7 @@ export function factsOf(path: string, packages: readonly WorkspacePackage[], tab
     module,
     isTest: path.endsWith('.test.ts'),
     isTestSupport: table.testSupportPackages.has(packageName)
-      || folders.some((f) => f === 'testing' || f === 'testdata' || f === 'e2e') || path.endsWith('-suite.ts'),
+      || folders.some((f) => f === 'testing' || f === 'testdata' || f === 'e2e' || f === 'reliability') || path.endsWith('-suite.ts'),
   };
 }
 

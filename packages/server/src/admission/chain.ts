@@ -6,6 +6,7 @@
  * admission metrics.
  */
 import { badRequest, fail, ok, type Names, type Result } from '@svc-apiserver/api';
+import { defaultFeatureGates, type FeatureGates } from '../feature-gates.js';
 import { emptyAdmissionConfiguration, type AdmissionConfiguration } from './admission-configuration.js';
 import { admissionInformerPool, type AdmissionInformerPool } from './admission-informers.js';
 import { admissionMetrics, type AdmissionMetrics } from './admission-metrics.js';
@@ -37,13 +38,18 @@ export interface AdmissionChainOptions {
   readonly flags?: AdmissionFlags;
   /** Default: the server's metrics. */
   readonly metrics?: AdmissionMetrics;
+  /** The server's feature gates; default 1.27's. */
+  readonly featureGates?: FeatureGates;
 }
 
 /** Builds the chain; an unknown plugin name or a configuration a plugin refuses is an error. */
 export function createAdmissionChain(options: AdmissionChainOptions): Result<AdmissionChain> {
   const configuration = options.configuration ?? emptyAdmissionConfiguration;
   const metrics = options.metrics ?? admissionMetrics();
-  const init = { configuration: (name: string) => configuration.configuration(name), flags: options.flags ?? defaultAdmissionFlags, metrics };
+  const init = {
+    configuration: (name: string) => configuration.configuration(name), flags: options.flags ?? defaultAdmissionFlags, metrics,
+    featureGates: options.featureGates ?? defaultFeatureGates,
+  };
   const made = pluginFactories.map((make) => make(options.names, init));
   const known = new Set(made.map(madeName));
   for (const [flag, list] of [['enable-admission-plugins', options.enable], ['disable-admission-plugins', options.disable]] as const) {

@@ -12,8 +12,8 @@ test('the default set is 1.27\'s recommended one, in run order; flags add and re
   assert.ok(chain.ok);
   const known = knownPluginNames(names);
   assert.deepEqual(chain.value.plugins.map((p) => p.name), pluginRunOrder.filter((n) => defaultOnPlugins.has(n) && known.includes(n)));
-  assert.deepEqual(chain.value.plugins.map((p) => p.name).slice(-3), ['MutatingAdmissionWebhook', 'ValidatingAdmissionWebhook', 'ResourceQuota'],
-    'webhooks and quota come last');
+  assert.deepEqual(chain.value.plugins.map((p) => p.name).slice(-4), ['MutatingAdmissionWebhook', 'ValidatingAdmissionPolicy', 'ValidatingAdmissionWebhook', 'ResourceQuota'],
+    'webhooks, policies and quota come last');
   for (const name of ['NamespaceLifecycle', 'LimitRanger', 'PodSecurity', 'Priority', 'ResourceQuota', 'RuntimeClass', 'MutatingAdmissionWebhook']) {
     assert.ok(chain.value.plugins.some((p) => p.name === name), `${name} is on by default`);
   }

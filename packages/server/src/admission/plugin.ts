@@ -8,6 +8,7 @@ import type { Names, Result } from '@svc-apiserver/api';
 import type { Informer } from '../registry/informer.js';
 import type { AdmissionAttributes, AdmissionOperation, AdmissionResult } from '../registry/admission-interface.js';
 import type { AdmissionAccess } from '../registry/registry.js';
+import type { FeatureGates } from '../feature-gates.js';
 import type { AdmissionMetrics } from './admission-metrics.js';
 
 export {
@@ -74,6 +75,8 @@ export interface PluginInit {
   configuration(name: string): unknown;
   readonly flags: AdmissionFlags;
   readonly metrics: AdmissionMetrics;
+  /** The server's feature gates (the expression-language plugins and match conditions are gated). */
+  readonly featureGates?: FeatureGates;
 }
 
 /** A factory's refusal of its configuration, with kube's wording of why. */

@@ -16,6 +16,7 @@ import {
 } from './crd.js';
 import { isRecord } from './schema/json-schema-props.js';
 import { validateSchema } from './schema/schema-validation.js';
+import { compileSchemaRules } from './validation-rules/compiled-rules.js';
 
 const columnTypes = ['boolean', 'date', 'integer', 'number', 'string'];
 const columnFormats = ['byte', 'date', 'date-time', 'double', 'float', 'int32', 'int64', 'password'];
@@ -96,7 +97,12 @@ function validateVersion(v: CrdVersion, path: string): FieldError[] {
   const errors: FieldError[] = [];
   const schema = schemaOf(v);
   if (schema === undefined) errors.push(fieldError.required(`${path}.schema.openAPIV3Schema`, 'schemas are required'));
-  else errors.push(...validateSchema(schema, `${path}.schema.openAPIV3Schema`));
+  else {
+    const schemaErrors = validateSchema(schema, `${path}.schema.openAPIV3Schema`);
+    errors.push(...schemaErrors);
+    // Rules are compiled against the structural schema's types, so only a structural schema gets that far.
+    if (schemaErrors.length === 0) errors.push(...compileSchemaRules(schema, `${path}.schema.openAPIV3Schema`).errors);
+  }
   const scale: CrdScale | undefined = isRecord(v.subresources?.scale) ? v.subresources.scale : undefined;
   if (scale !== undefined) {
     const spath = `${path}.subresources.scale`;

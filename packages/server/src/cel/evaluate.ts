@@ -53,7 +53,8 @@ function failure(e: unknown): EvaluationError {
   if (e instanceof HaltEvaluation && e.reason === 'cost') return { kind: 'cost', message: e.message };
   const err = e as { summary?: string; message?: string };
   const message = err?.summary ?? err?.message ?? String(e);
-  return { kind: 'runtime', message: message.replace(internalName, '$1') };
+  // cel-js capitalizes what cel-go words in lower case (`no such key: x`).
+  return { kind: 'runtime', message: message.replace(internalName, '$1').replace(/^No such key: /, 'no such key: ') };
 }
 
 function run(program: Program, input: Activation, limit: number, decisions: DecisionCache): { state: EvaluationState; result: EvaluationResult } {

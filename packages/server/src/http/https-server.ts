@@ -5,6 +5,7 @@
  * requests finish, end long-running ones (watches), then close the connections.
  */
 import { createSecureServer, type Http2SecureServer, type Http2Session } from 'node:http2';
+import type { Socket } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import type { Names } from '@svc-apiserver/api';
 import type { RequestContext } from './context.js';
@@ -103,6 +104,13 @@ export async function startHttpsServer(options: HttpsServerOptions): Promise<Htt
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
   });
+  // Every accepted connection, handshake done or not: one still in its TLS handshake when the server closes is
+  // not among `sockets`, and would keep `server.close` waiting for ever.
+  const connections = new Set<Socket>();
+  server.on('connection', (socket: Socket) => {
+    connections.add(socket);
+    socket.on('close', () => connections.delete(socket));
+  });
   server.on('session', (session: Http2Session) => {
     sessions.add(session);
     session.on('close', () => sessions.delete(session));
@@ -145,6 +153,7 @@ export async function startHttpsServer(options: HttpsServerOptions): Promise<Htt
         }
         for (const s of sessions) s.destroy();
         for (const s of sockets) s.destroy();
+        for (const s of connections) s.destroy();
         await closed;
       })();
       return closing;

@@ -339,8 +339,10 @@ export function createRequestContext(req: NodeRequest, res: NodeResponse, option
         ended = true;
         if (!res.writableEnded && !res.destroyed) res.end();
       },
+      // Not the request's abort signal: a graceful shutdown aborts it to end watches, and the stream must still be
+      // ended (and a GET or LIST in flight written in full), or the response hangs or goes out empty.
       get closed(): boolean {
-        return ended || res.writableEnded || res.destroyed || abortedEarly || (controller?.signal.aborted ?? false);
+        return ended || res.writableEnded || res.destroyed;
       },
     };
     return stream;

@@ -190,7 +190,7 @@ export function createReader(backend: Backend, caches: CacheSet, options: Reader
     const cache = await cacheOf(def);
     if (cache === undefined) return undefined;
     const current = await backend.currentRevision();
-    return (await caches.waitFresh(current, consistentWaitMs)) ? cache : undefined;
+    return (await caches.waitFresh(current, consistentWaitMs, { orStorage: true })) ? cache : undefined;
   };
 
   /** The cache, once it has reached `revision`; a 504 after the brief wait. */

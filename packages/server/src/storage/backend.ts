@@ -76,7 +76,8 @@ export interface BackendWatch {
   cancel(): void;
   /**
    * Asks the store to report, through the listener's `onProgress`, a revision the watch has delivered every event
-   * up to (etcd's RequestProgress). Optional: stores whose every write is watched need no such report.
+   * up to (etcd's RequestProgress). Optional: stores whose every write is watched need no such report. Does nothing
+   * when the store's {@link Backend.reportsProgress} is false.
    */
   requestProgress?(): void;
 }
@@ -122,6 +123,12 @@ export interface Backend {
    * greater than it. Events come in revision order, each once, with no gaps.
    */
   watch(prefix: string, afterRevision: number, listener: WatchListener): BackendWatch;
+  /**
+   * False when the store's watches cannot report their progress (an etcd that does not order progress notifications
+   * with events): a watcher then cannot learn that it is current beyond its last event, and a read that must be
+   * current reads the store, as kube-apiserver does on such an etcd. Absent for stores whose every write is watched.
+   */
+  reportsProgress?(): boolean;
   /** Forgets history at revisions below `revision` (never the current value of a live key). */
   compact(revision: number): Promise<void>;
   /** Releases the store. Pending writes are committed first. */

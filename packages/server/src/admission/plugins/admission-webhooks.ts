@@ -2,7 +2,8 @@
  * MutatingAdmissionWebhook and ValidatingAdmissionWebhook (k8s.io/apiserver/pkg/admission/plugin/webhook): the
  * plugins that call the webhooks of the Mutating- and ValidatingWebhookConfigurations (see webhooks/). Each may
  * be given a WebhookAdmissionConfiguration whose `kubeConfigFile` holds the credentials presented to webhooks by
- * host. Writes of the admission configuration kinds themselves are never sent to webhooks.
+ * host. Writes of the admission configuration kinds themselves are never sent to webhooks. With the
+ * AdmissionWebhookMatchConditions gate, webhooks' `matchConditions` are evaluated in the expression language.
  */
 import { type Names, ok, type Result } from '@svc-apiserver/api';
 import { dependencyHolder } from '../plugin-dependencies.js';
@@ -10,6 +11,7 @@ import { admitted, type AdmissionPlugin, type InitializablePlugin, type PluginCo
 import { dispatchMutating, dispatchValidating, exemptFromWebhooks } from '../webhooks/webhook-dispatch.js';
 import { webhookCredentials, webhookEnvironment, type MatchConditionEvaluator, type WebhookEnvironment } from '../webhooks/webhook-environment.js';
 import { webhookSource, type WebhookSource } from '../webhooks/webhook-source.js';
+import { celMatchConditionEvaluator } from '../webhooks/webhook-match-conditions.js';
 import { createMetricsRegistry } from '../../metrics/metrics-registry.js';
 import { admissionMetrics } from '../admission-metrics.js';
 
@@ -46,6 +48,9 @@ function webhookPlugin(type: 'mutating' | 'validating', names: Names, init?: Plu
     initialize(d) {
       deps.set(d);
       source = webhookSource(deps.informers(), names, type);
+      if (evaluator === undefined && init?.featureGates?.AdmissionWebhookMatchConditions === true) {
+        evaluator = celMatchConditionEvaluator(() => deps.authorizer());
+      }
       env = webhookEnvironment(names, metrics, deps, authInfo, evaluator);
     },
     setMatchConditionEvaluator(e) {

@@ -35,6 +35,7 @@ import { runtimeClassPlugin } from './runtime-class.js';
 import { securityContextDenyPlugin } from './security-context-deny.js';
 import { storageObjectInUseProtectionPlugin } from './storage-object-in-use-protection.js';
 import { taintNodesByConditionPlugin } from './taint-nodes-by-condition.js';
+import { validatingAdmissionPolicyPlugin } from './validating-admission-policy.js';
 
 /** A factory of a plugin that takes no configuration: it always makes its plugin. */
 function plain(make: (names: Names, init: PluginInit) => AdmissionPlugin): PluginFactory {
@@ -75,4 +76,5 @@ export const pluginFactories: readonly PluginFactory[] = [
   plain(securityContextDenyPlugin),
   plain(storageObjectInUseProtectionPlugin),
   plain(taintNodesByConditionPlugin),
+  plain(validatingAdmissionPolicyPlugin),
 ];

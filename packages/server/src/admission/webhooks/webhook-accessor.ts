@@ -44,7 +44,7 @@ export interface WebhookAccessor {
 const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((s): s is string => typeof s === 'string') : []);
 
 /** A selector as kube parses it; an absent selector (v1 defaults it to `{}`) selects everything. */
-function parseSelector(value: unknown): ParsedSelector {
+export function parseSelector(value: unknown): ParsedSelector {
   const o = asObject(value);
   if (o === undefined) return 'everything';
   const parsed = labelSelectorFromMeta(o as never);

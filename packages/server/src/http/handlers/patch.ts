@@ -82,7 +82,10 @@ export async function handlePatch(ctx: RequestContext, registry: Registry, def: 
     if (locked !== undefined) return final(locked);
     (next.metadata ??= {}).resourceVersion = current.metadata?.resourceVersion ?? '';
     const written = await updateObject(registry, def, subresource, next, current, op);
-    return written.ok ? ok({ code: 200, object: written.value, current }) : written;
+    if (written.ok) return ok({ code: 200, object: written.value, current });
+    // An apply whose object was deleted under it reads again, and creates it: kube's GuaranteedUpdate re-reads.
+    if (guarded.ignoreNotFound && written.error.code === 404) return { ...written, conflict: true };
+    return written;
   });
   sendWarnings(ctx, warnings);
   if (!result.ok) return ctx.writeStatus(result.error);

@@ -19,6 +19,7 @@ import { serviceResolver } from '../../outbound/service-resolver.js';
 import { applyDefaults } from '../../apiextensions/schema/defaulting.js';
 import { isRecord, type JsonSchemaProps } from '../../apiextensions/schema/json-schema-props.js';
 import { prune } from '../../apiextensions/schema/pruning.js';
+import { compileSchemaRules } from '../../apiextensions/validation-rules/compiled-rules.js';
 
 /** The verbs of every custom resource, in kube's order. */
 const customVerbs = ['delete', 'deletecollection', 'get', 'list', 'patch', 'create', 'update', 'watch'];
@@ -96,6 +97,8 @@ export function customResourceDefs(crd: CustomResourceDefinition, names: Names, 
     if (version.served !== true || !version.name) continue;
     const schema = schemaOf(version) ?? { type: 'object', 'x-kubernetes-preserve-unknown-fields': true };
     const hasStatus = isRecord(version.subresources?.status);
+    // Compiled once per CRD write; a rule that does not compile was refused when the CRD was written.
+    const rules = compileSchemaRules(schema, '').root;
     const rawScale = scaleSubresourceOf(version);
     const scale: CustomScale | undefined = rawScale !== undefined && rawScale.specReplicasPath && rawScale.statusReplicasPath
       ? {
@@ -117,7 +120,7 @@ export function customResourceDefs(crd: CustomResourceDefinition, names: Names, 
       keyPrefix,
       strategy: customResourceStrategy({
         schema, hasStatus, ...(scale !== undefined ? { scale } : {}), terminating: crd.metadata?.deletionTimestamp !== undefined,
-        qualified: { group, resource: plural },
+        qualified: { group, resource: plural }, ...(rules !== undefined ? { rules } : {}),
       }),
       ...(version.name !== storageVersion && webhook === undefined ? { conversion: noneConversion(group, groupKey, storageVersion, plural, kind, schema) } : {}),
       custom: {

@@ -12,6 +12,8 @@ import { isRecord, type JsonSchemaProps } from '../../apiextensions/schema/json-
 import { applyDefaults } from '../../apiextensions/schema/defaulting.js';
 import { validateListTypes } from '../../apiextensions/schema/list-type-validation.js';
 import { validateValue } from '../../apiextensions/schema/value-validation.js';
+import type { RuleNode } from '../../apiextensions/validation-rules/compiled-rules.js';
+import { validateRules } from '../../apiextensions/validation-rules/rule-validator.js';
 
 /** What a custom resource's strategy is made from. */
 export interface CustomResourceStrategyOptions {
@@ -22,6 +24,8 @@ export interface CustomResourceStrategyOptions {
   readonly terminating?: boolean;
   /** Group and plural, for the refusal's details. */
   readonly qualified?: QualifiedResource;
+  /** The schema's compiled `x-kubernetes-validations` rules, when it has any. */
+  readonly rules?: RuleNode;
 }
 
 const int32Max = 2 ** 31 - 1;
@@ -58,13 +62,24 @@ function validateScaleFields(object: KubeObject, scale: CustomScale): FieldError
   return errors;
 }
 
-/** Everything kube checks of a custom object beyond its metadata. */
-export function validateCustomObject(object: KubeObject, options: CustomResourceStrategyOptions): FieldError[] {
-  return [
+/** kube's message when validation rules are skipped because the object already has type errors (hasBlockingErr). */
+const rulesNotChecked = 'some validation rules were not checked because the object was invalid; correct the existing errors to complete validation';
+
+/**
+ * Everything kube checks of a custom object beyond its metadata; the validation rules run last, on an update
+ * with the old object for transition rules, and not at all when an error already says a value has the wrong type.
+ */
+export function validateCustomObject(object: KubeObject, options: CustomResourceStrategyOptions, old?: KubeObject): FieldError[] {
+  const errors = [
     ...validateValue(options.schema, object, '', { root: true }),
     ...validateListTypes(options.schema, object),
     ...(options.scale !== undefined ? validateScaleFields(object, options.scale) : []),
   ];
+  if (options.rules === undefined) return errors;
+  if (errors.some((e) => e.type === 'FieldValueTypeInvalid' || e.type === 'FieldValueNotSupported')) {
+    return [...errors, fieldError.invalid('<nil>', null, rulesNotChecked)];
+  }
+  return [...errors, ...validateRules(options.rules, object, old)];
 }
 
 function nonMetadata(object: KubeObject): string {
@@ -85,7 +100,7 @@ function refuseCreates(qualified: QualifiedResource): NonNullable<Strategy['auth
 
 /** The strategy of one CRD version's objects. */
 export function customResourceStrategy(options: CustomResourceStrategyOptions): Strategy {
-  const validate = (object: KubeObject): FieldError[] => validateCustomObject(object, options);
+  const validate = (object: KubeObject, old?: KubeObject): FieldError[] => validateCustomObject(object, options, old);
   const strategy = defineStrategy({
     hasStatus: options.hasStatus,
     tracksGeneration: true,
@@ -99,10 +114,10 @@ export function customResourceStrategy(options: CustomResourceStrategyOptions): 
         if (JSON.stringify(object.status) !== JSON.stringify(old.status)) meta.generation = oldGeneration + 1;
       }
     },
-    validate,
-    validateUpdate: validate,
+    validate: (object) => validate(object),
+    validateUpdate: (object, old) => validate(object, old),
     ...(options.hasStatus
-      ? { status: { prepareForUpdate: genericStatusStrategy.prepareForUpdate, validateUpdate: (object: KubeObject) => validate(object) } }
+      ? { status: { prepareForUpdate: genericStatusStrategy.prepareForUpdate, validateUpdate: (object: KubeObject, old: KubeObject) => validate(object, old) } }
       : {}),
   });
   return options.terminating === true ? { ...strategy, authorizeWrite: refuseCreates(options.qualified ?? { group: '', resource: '' }) } : strategy;

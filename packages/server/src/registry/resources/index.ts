@@ -53,6 +53,7 @@ import { csiDriverStrategy } from './csidrivers.js';
 import { csiNodeStrategy } from './csinodes.js';
 import { csiStorageCapacityStrategy } from './csistoragecapacities.js';
 import { volumeAttachmentStrategy } from './volumeattachments.js';
+import { validatingAdmissionPolicyBindingStrategy, validatingAdmissionPolicyStrategy } from './validating-admission-policies.js';
 
 /** Makes a resource's strategy in a flavour. */
 export type StrategyFactory = (names: Names) => Strategy;
@@ -104,6 +105,8 @@ export const strategyFactories: ResourceTable<StrategyFactory> = {
   'flowcontrol.apiserver/prioritylevelconfigurations': priorityLevelStrategy,
   'admissionregistration/v1/mutatingwebhookconfigurations': mutatingWebhookConfigurationStrategy,
   'admissionregistration/v1/validatingwebhookconfigurations': validatingWebhookConfigurationStrategy,
+  'admissionregistration/v1alpha1/validatingadmissionpolicies': validatingAdmissionPolicyStrategy,
+  'admissionregistration/v1alpha1/validatingadmissionpolicybindings': validatingAdmissionPolicyBindingStrategy,
   // Without the writer check: the server passes its own factories with the escalation guard.
   'rbac.authorization/roles': () => roleStrategy(),
   'rbac.authorization/clusterroles': () => clusterRoleStrategy(),

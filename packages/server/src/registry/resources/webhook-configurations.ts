@@ -14,6 +14,7 @@ import { defineStrategy } from '../default-strategy.js';
 import type { Strategy } from '../strategy.js';
 import { record } from '../conversion/resource-conversion.js';
 import { setDefault, validateLabelSelector } from './pod-spec.js';
+import { validateMatchConditions } from '../../cel/match-conditions.js';
 
 type Json = Record<string, unknown>;
 
@@ -79,8 +80,8 @@ function validateResources(resources: unknown[], path: string): FieldError[] {
   return errs;
 }
 
-/** ValidateRuleWithOperations. */
-function validateRule(rule: Json, path: string): FieldError[] {
+/** ValidateRuleWithOperations (policies' resource rules are checked with it too). */
+export function validateRule(rule: Json, path: string): FieldError[] {
   const errs: FieldError[] = [];
   const ops = stringList(rule['operations']);
   if (ops.length === 0) errs.push(fieldError.required(`${path}.operations`));
@@ -219,6 +220,7 @@ function validateWebhook(w: Json, path: string, mutating: boolean, options: Vali
   } else if (service !== undefined) {
     errs.push(...validateService(service, `${path}.clientConfig.service`));
   }
+  errs.push(...validateMatchConditions(w['matchConditions'], `${path}.matchConditions`, false));
   if (mutating) {
     const policy = w['reinvocationPolicy'];
     if (policy !== undefined && policy !== 'Never' && policy !== 'IfNeeded') {

@@ -26,6 +26,7 @@ import type {
 } from '../backend.js';
 import { unavailable } from '../unavailable.js';
 import { etcdClientOptions, type EtcdTlsOptions } from './etcd-client-options.js';
+import { orderedProgressNotifications } from './etcd-progress-support.js';
 import { startKvThread } from './kv-thread.js';
 
 export type { EtcdTlsOptions } from './etcd-client-options.js';
@@ -149,6 +150,26 @@ export function openEtcdBackend(options: EtcdBackendOptions): EtcdBackend {
   const inflight = new Set<Promise<unknown>>();
   const watches = new Set<{ fail(error: Parameters<WatchListener['onError']>[0]): void }>();
 
+  /**
+   * Whether etcd's progress notifications are ordered with events (its version, asked once it answers): until it is
+   * known to be, watches report no progress, as a report that overtakes events would claim revisions not delivered.
+   */
+  let progressTrusted = false;
+  let progressChecked: Promise<void> | undefined;
+  const checkProgressSupport = (): void => {
+    progressChecked ??= client.maintenance.status().then(
+      (s) => {
+        progressTrusted = orderedProgressNotifications(s.version);
+      },
+      () => {
+        // etcd unreachable: ask again next time.
+        progressChecked = undefined;
+      },
+    );
+  };
+
+  checkProgressSupport();
+
   const closedError = () => unavailable(undefined, 'the store is closed');
   const ensureOpen = (): void => {
     if (closed) throw closedError();
@@ -253,6 +274,8 @@ export function openEtcdBackend(options: EtcdBackendOptions): EtcdBackend {
       if (isCompactedError(error)) {
         return { ok: false, error: { code: 'Compacted', compactRevision: await probeCompactRevision(revision) } };
       }
+      // Only etcd's own "future revision" answer is one; a lost member is `Unavailable`, as `request` made it.
+      if (!isFutureError(error)) throw error;
       return { ok: false, error: { code: 'FutureRevision', currentRevision: await currentRevision() } };
     }
   };
@@ -399,6 +422,7 @@ export function openEtcdBackend(options: EtcdBackendOptions): EtcdBackend {
         if (!active) return;
         if (r.events.length === 0 && !r.created && !r.canceled && Number(r.compact_revision) === 0) {
           // A progress notification: every event of this watch up to the header's revision has been sent.
+          if (!progressTrusted) return;
           const revision = Number(r.header.revision);
           if (revision > delivered) delivered = revision;
           listener.onProgress?.(delivered);
@@ -462,7 +486,8 @@ export function openEtcdBackend(options: EtcdBackendOptions): EtcdBackend {
           if (active) stop();
         },
         requestProgress() {
-          if (!active || stream === undefined) return;
+          checkProgressSupport();
+          if (!progressTrusted || !active || stream === undefined) return;
           try {
             stream.write({ progress_request: {} });
           } catch {
@@ -471,6 +496,11 @@ export function openEtcdBackend(options: EtcdBackendOptions): EtcdBackend {
         },
       };
       return handle;
+    },
+
+    reportsProgress() {
+      checkProgressSupport();
+      return progressTrusted;
     },
 
     async compact(revision) {

@@ -27,8 +27,11 @@ export interface EtcdClientSettings {
 const toBuffer = (value: string | Buffer | Uint8Array): Buffer =>
   typeof value === 'string' ? Buffer.from(value, 'utf8') : Buffer.from(value);
 
-/** The `etcd3` options of a backend client. */
-export function etcdClientOptions(settings: EtcdClientSettings): IOptions {
+/**
+ * The `etcd3` options of a backend client. `repeatable`: the client sends only requests that are safe to send
+ * twice (reads, compaction), which may then be tried again on another member.
+ */
+export function etcdClientOptions(settings: EtcdClientSettings, repeatable = false): IOptions {
   const { tls, requestTimeoutMs } = settings;
   const several = settings.endpoints.length > 1;
   return {
@@ -54,10 +57,11 @@ export function etcdClientOptions(settings: EtcdClientSettings): IOptions {
     faultHandling: {
       // A failing member is skipped for a second, then tried again, so service resumes soon after etcd returns.
       host: () => circuitBreaker(handleWhen(isRecoverableError), { halfOpenAfter: 1000, breaker: new ConsecutiveBreaker(3) }),
-      // With several members a failed request is tried once more on another. With one there is nothing to gain:
-      // the caller sees `Unavailable` at once and decides (a retried write whose first attempt did commit would
-      // report a false conflict, which the caller handles like any conflict).
-      global: several ? retry(handleWhen(isRecoverableError), { maxAttempts: 1 }) : noop,
+      // With several members a failed read is tried once more on another. A write never is: one whose connection
+      // failed may have committed, and sent again it fails its own compare (409, or 404 if the object went
+      // meanwhile) though it happened. It reaches the client as 503/504, an answer that says its outcome is
+      // unknown; etcd's clientv3 does not repeat mutations either. With one member there is nothing to gain.
+      global: several && repeatable ? retry(handleWhen(isRecoverableError), { maxAttempts: 1 }) : noop,
     },
   };
 }

@@ -1,17 +1,25 @@
 /**
- * The etcd client thread (see kv-thread.ts): holds one `etcd3` client per backend and runs the KV calls the main
+ * The etcd client thread (see kv-thread.ts): holds the `etcd3` clients of each backend and runs the KV calls the main
  * thread sends, answering each batch of replies in one message. Bytes fields arrive as UTF-8 strings (or Uint8Arrays) and leave as UTF-8 strings.
  */
 import { parentPort } from 'node:worker_threads';
 import { Etcd3 } from 'etcd3';
-import { etcdClientOptions } from './etcd-client-options.js';
+import { etcdClientOptions, type EtcdClientSettings } from './etcd-client-options.js';
 import type { KvCall, KvReply } from './kv-thread.js';
 
 const port = parentPort;
 if (port === null) throw new Error('kv-thread-entry runs as a worker thread');
 
-/** Each backend's client. */
-const clients = new Map<number, Etcd3>();
+/**
+ * Each backend's clients: one for reads, which may be tried again on another member, one for writes, which never
+ * are (see etcd-client-options.ts).
+ */
+const clients = new Map<number, { readonly reads: Etcd3; readonly writes: Etcd3 }>();
+
+const open = (settings: EtcdClientSettings) => ({
+  reads: new Etcd3(etcdClientOptions(settings, true)),
+  writes: new Etcd3(etcdClientOptions(settings)),
+});
 
 /** Request fields of etcd's KV protocol that are bytes. */
 const bytesFields = new Set(['key', 'range_end', 'value']);
@@ -65,11 +73,13 @@ port.on('message', (items: KvCall[]) => {
   for (const item of items) {
     if (item.op === 'open') {
       // A client queued for a thread that was lost is also in the new thread's first message: open it once.
-      if (!clients.has(item.client)) clients.set(item.client, new Etcd3(etcdClientOptions(item.settings)));
+      if (!clients.has(item.client)) clients.set(item.client, open(item.settings));
       continue;
     }
     if (item.op === 'close') {
-      clients.get(item.client)?.close();
+      const closing = clients.get(item.client);
+      closing?.reads.close();
+      closing?.writes.close();
       clients.delete(item.client);
       continue;
     }
@@ -88,7 +98,8 @@ port.on('message', (items: KvCall[]) => {
     }
     try {
       const request = toWire(item.request) as never;
-      const run = item.method === 'txn' ? client.kv.txn(request) : client.kv.range(request);
+      // Every txn the backend sends writes (a read-only one would go with the reads).
+      const run = item.method === 'txn' ? client.writes.kv.txn(request) : client.reads.kv.range(request);
       run.then((value) => reply({ id, ok: true, value: fromWire(value) }), fail);
     } catch (error) {
       // A request the client refuses outright fails alone, not the thread and every call on it.

@@ -42,8 +42,11 @@ export interface CacheSet {
   start(): Promise<boolean>;
   /** True while the feed runs (between its start and a failure or `close`). */
   running(): boolean;
-  /** Resolves true once the caches have seen every change up to `revision`, false after `timeoutMs`. */
-  waitFresh(revision: number, timeoutMs: number): Promise<boolean>;
+  /**
+   * Resolves true once the caches have seen every change up to `revision`, false after `timeoutMs` — or at once,
+   * with `orStorage` (the caller can read storage instead), when the store cannot report its watch's progress.
+   */
+  waitFresh(revision: number, timeoutMs: number, options?: { readonly orStorage?: boolean }): Promise<boolean>;
   /**
    * Forgets the cache of one prefix (its resource's definition changed: a CRD's schema or versions): its watches
    * end, so clients resume, and the next use builds it again.
@@ -218,10 +221,12 @@ export function createCacheSet(backend: Backend, options: CacheSetOptions = {}):
     },
     running: () => feed !== undefined,
     revision: () => seen,
-    waitFresh(revision, timeoutMs) {
+    waitFresh(revision, timeoutMs, options = {}) {
       if (seen >= revision) return Promise.resolve(true);
       if (timeoutMs <= 0 || closed) return Promise.resolve(false);
       void start();
+      // An etcd that does not order progress reports with events cannot say the feed is current: kube reads etcd then.
+      if (options.orStorage === true && backend.reportsProgress?.() === false) return Promise.resolve(false);
       feed?.requestProgress?.();
       return new Promise((resolve) => {
         const timer = setTimeout(() => {
