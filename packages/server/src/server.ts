@@ -347,6 +347,8 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       tlsSans: o.tlsSans,
       names,
       maxRequestBodyBytes: o.maxRequestBodyBytes,
+      maxRequestsInFlight: o.maxRequestsInFlight,
+      maxMutatingRequestsInFlight: o.maxMutatingRequestsInFlight,
       livezGracePeriodMs: o.livezGracePeriodMs,
       shutdownDelayMs: o.shutdownDelayMs,
       resourceHandler: resourceHandler(registry, new Map([
