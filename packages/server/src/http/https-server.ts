@@ -11,6 +11,7 @@ import type { Names } from '@svc-apiserver/api';
 import type { RequestContext } from './context.js';
 import { createRequestContext, type NodeRequest, type NodeResponse, type RequestContextOptions } from './request-context.js';
 import { createLiveRequests } from './live-requests.js';
+import { watchSessionLiveness } from './session-liveness.js';
 
 /** Options of the listener. */
 export interface HttpsServerOptions {
@@ -115,6 +116,7 @@ export async function startHttpsServer(options: HttpsServerOptions): Promise<Htt
     sessions.add(session);
     session.on('close', () => sessions.delete(session));
     session.on('error', () => {});
+    watchSessionLiveness(session);
   });
   server.on('tlsClientError', () => {});
   server.on('sessionError', () => {});

@@ -108,8 +108,10 @@ export function createRequestContext(req: NodeRequest, res: NodeResponse, option
   res.on('close', () => {
     release();
     // Only a request cut off before its response ended has anyone to tell; an abort builds a DOMException, which
-    // costs more than a whole small request's bookkeeping.
-    if (!res.writableFinished) abort();
+    // costs more than a whole small request's bookkeeping. `writableEnded` (the handler called end), not
+    // `writableFinished`: an HTTP/2 response whose stream the client reset reports itself finished, and its watch
+    // would then never learn that the client left.
+    if (!res.writableEnded) abort();
   });
 
   const warnings: string[] = [];
