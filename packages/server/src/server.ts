@@ -85,6 +85,8 @@ export type StartServerOptions = Partial<ServerOptions> & {
   readonly clock?: Clock;
   /** How often APIServices of extension servers are checked for availability (default 30 s, kube's). */
   readonly apiServiceCheckIntervalMs?: number;
+  /** Bytes of events a watcher that does not read may have waiting before its watch is cut off (default 16 MiB). */
+  readonly maxWatchBacklogBytes?: number;
 };
 
 /** A running server: where it serves, the admin credentials, and how long it took to start. */
@@ -233,6 +235,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
         watchList: o.featureGates.WatchList,
         apiListChunking: o.featureGates.APIListChunking,
         minRequestTimeoutSeconds: o.minRequestTimeoutSeconds,
+        ...(options.maxWatchBacklogBytes !== undefined ? { maxWatchBacklogBytes: options.maxWatchBacklogBytes } : {}),
         // Continue tokens outlive a restart on durable storage; with memory storage nothing does, a process key is right.
         ...(o.storage === 'memory' ? {} : { continueTokenKey: await loadContinueTokenKey(dataDir) }),
         cache: {

@@ -55,6 +55,7 @@ const closedStream: WatchStream = {
   write: () => true,
   drain: () => Promise.resolve(),
   end: () => {},
+  abort: () => {},
   closed: true,
 };
 
@@ -309,6 +310,7 @@ export function createRequestContext(req: NodeRequest, res: NodeResponse, option
       },
       drain: () => inner.drain(),
       end: () => inner.end(),
+      abort: () => inner.abort(),
       get closed() {
         return inner.closed;
       },
@@ -322,19 +324,28 @@ export function createRequestContext(req: NodeRequest, res: NodeResponse, option
     head(code, headers);
     (res as ServerResponse).flushHeaders();
     let ended = false;
+    // Kept here rather than read from `res.writableNeedDrain`, which HTTP/2 responses do not have: a stalled HTTP/2
+    // client would otherwise look ready at once and everything written for it would pile up in the server.
+    let needDrain = false;
+    const put = (chunk: string | Uint8Array): boolean => {
+      const more = (res as ServerResponse).write(chunk);
+      if (!more) needDrain = true;
+      return more;
+    };
     const stream: WatchStream = {
       send(event: WatchEvent): boolean {
         if (stream.closed) return false;
-        return (res as ServerResponse).write(encodeJson(event) + '\n');
+        return put(encodeJson(event) + '\n');
       },
       write(chunk: string | Uint8Array): boolean {
         if (stream.closed) return false;
-        return (res as ServerResponse).write(chunk);
+        return put(chunk);
       },
       drain(): Promise<void> {
-        if (stream.closed || !res.writableNeedDrain) return Promise.resolve();
+        if (stream.closed || !needDrain) return Promise.resolve();
         return new Promise((resolve) => {
           const done = (): void => {
+            needDrain = false;
             res.off('drain', done);
             res.off('close', done);
             resolve();
@@ -347,6 +358,10 @@ export function createRequestContext(req: NodeRequest, res: NodeResponse, option
         if (ended) return;
         ended = true;
         if (!res.writableEnded && !res.destroyed) res.end();
+      },
+      abort(): void {
+        ended = true;
+        if (!res.writableFinished && !res.destroyed) res.destroy();
       },
       // Not the request's abort signal: a graceful shutdown aborts it to end watches, and the stream must still be
       // ended (and a GET or LIST in flight written in full), or the response hangs or goes out empty.

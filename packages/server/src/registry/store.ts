@@ -97,6 +97,8 @@ export type StoreOptions = ReaderOptions & {
   readonly minRequestTimeoutSeconds?: number;
   /** Events a slow HTTP watcher may have waiting before it is closed (default 10,000). */
   readonly maxWatchBacklog?: number;
+  /** Bytes of events a slow HTTP watcher may have waiting before it is closed (default 16 MiB). */
+  readonly maxWatchBacklogBytes?: number;
 };
 
 /** The read settings the handlers follow, defaults applied. */
@@ -105,6 +107,7 @@ export interface StoreSettings {
   readonly watchList: boolean;
   readonly minRequestTimeoutSeconds: number;
   readonly maxWatchBacklog: number;
+  readonly maxWatchBacklogBytes: number;
 }
 
 /** Creates the store over a backend. */
@@ -122,6 +125,7 @@ export function createStore(backend: Backend, options: StoreOptions = {}): Store
       watchList: options.watchList ?? false,
       minRequestTimeoutSeconds: options.minRequestTimeoutSeconds ?? 1800,
       maxWatchBacklog: options.maxWatchBacklog ?? 10_000,
+      maxWatchBacklogBytes: options.maxWatchBacklogBytes ?? 16 * 1024 * 1024,
     },
     async get(def, namespace, name, resourceVersion) {
       const got = await reader.get(def, namespace, name, resourceVersion);

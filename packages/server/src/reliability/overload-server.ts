@@ -21,6 +21,7 @@ export type OverloadServerMessage =
 export interface OverloadServerStats {
   readonly rss: number;
   readonly heapUsed: number;
+  /** Memory of buffers and other objects outside V8's heap that JavaScript holds. */
   readonly external: number;
   /** Open TCP connections (the listener not counted). */
   readonly sockets: number;
