@@ -106,7 +106,7 @@ async function watchHttp2(paused: boolean): Promise<Watcher> {
 /** Memory the server's JavaScript holds, in V8's heap and in buffers outside it. */
 const held = (s: OverloadServerStats): number => s.heapUsed + s.external;
 
-test(`watchers that stop reading are cut off past ${mb(limit)} of events while ${mb(writes * objectBytes)} pass`, async () => {
+test(`watchers that stop reading are cut off past ${mb(limit)} of events while ${mb(writes * objectBytes)} pass`, async (t) => {
   const created = await call('POST', path, { metadata: { name: 'big' }, data: { v: '' } });
   assert.equal(created.status, 201, created.text);
   const baseline = await server.stats();
@@ -126,7 +126,7 @@ test(`watchers that stop reading are cut off past ${mb(limit)} of events while $
 
   if (soak) {
     peak = Math.max(peak, held(await server.stats()));
-    process.stderr.write(`slow watchers: ${mb(held(baseline))} before, ${mb(peak)} at most while ${mb(writes * objectBytes)} passed ${stalled} stalled watchers\n`);
+    t.diagnostic(`slow watchers: ${mb(held(baseline))} before, ${mb(peak)} at most while ${mb(writes * objectBytes)} passed ${stalled} stalled watchers`);
     // Stalled watchers share the events they hold; without a limit they would hold all of them.
     assert.ok(peak - held(baseline) < 6 * limit, `the server's memory grew from ${mb(held(baseline))} to ${mb(peak)}`);
     assert.ok(await until(async () => slow.every((w) => w.closed()), 20_000), 'responses whose clients never read their end are dropped');

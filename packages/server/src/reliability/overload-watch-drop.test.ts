@@ -5,7 +5,7 @@
  * RSS stops climbing. `npm test` runs 200 watches a round; `SVC_SOAK=1` runs 2,000 watches, five rounds per mode.
  */
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { after, before, test, type TestContext } from 'node:test';
 import { request } from 'node:https';
 import { connect, constants, type ClientHttp2Stream } from 'node:http2';
 import type { ClientRequest } from 'node:http';
@@ -54,7 +54,7 @@ async function openHttp2() {
 }
 
 /** Runs the rounds of one way of dropping watches; every round must leave the server as it found it. */
-async function dropRounds(mode: string, openAndDrop: () => Promise<void>): Promise<void> {
+async function dropRounds(t: TestContext, mode: string, openAndDrop: () => Promise<void>): Promise<void> {
   const rss: number[] = [];
   for (let round = 1; round <= rounds; round++) {
     await openAndDrop();
@@ -69,30 +69,30 @@ async function dropRounds(mode: string, openAndDrop: () => Promise<void>): Promi
       `${mode} round ${round}: heap ${mb(last.heapUsed)} after collection, baseline ${mb(baseline.heapUsed)}`);
     rss.push(last.rss);
   }
+  t.diagnostic(`${mode}: RSS after each round ${rss.map(mb).join(', ')} (baseline ${mb(baseline.rss)})`);
   if (soak) {
-    process.stderr.write(`${mode}: RSS per round ${rss.map(mb).join(', ')} (baseline ${mb(baseline.rss)})\n`);
     // A watch left behind per drop would add tens of MB per round; what the allocator keeps from the first rounds
     // must stop growing.
     assert.ok(rss[rss.length - 1]! - rss[2]! < 40 * 1048576, `${mode}: RSS keeps climbing: ${rss.map(mb).join(', ')}`);
   }
 }
 
-test(`${watches} HTTP/1.1 watches whose client destroys the connections, ${rounds} rounds`, async () => {
-  await dropRounds('HTTP/1.1', async () => {
+test(`${watches} HTTP/1.1 watches whose client destroys the connections, ${rounds} rounds`, async (t) => {
+  await dropRounds(t, 'HTTP/1.1', async () => {
     const reqs = await openHttp1();
     for (const r of reqs) r.destroy();
   });
 });
 
-test(`${watches} HTTP/2 watches whose client destroys the session, ${rounds} rounds`, async () => {
-  await dropRounds('HTTP/2 session', async () => {
+test(`${watches} HTTP/2 watches whose client destroys the session, ${rounds} rounds`, async (t) => {
+  await dropRounds(t, 'HTTP/2 session', async () => {
     const { session } = await openHttp2();
     session.destroy();
   });
 });
 
-test(`${watches} HTTP/2 watches whose client resets every stream, ${rounds} rounds`, async () => {
-  await dropRounds('HTTP/2 streams', async () => {
+test(`${watches} HTTP/2 watches whose client resets every stream, ${rounds} rounds`, async (t) => {
+  await dropRounds(t, 'HTTP/2 streams', async () => {
     const { session, streams } = await openHttp2();
     for (const s of streams) s.close(constants.NGHTTP2_CANCEL);
     await new Promise((r) => setTimeout(r, 200));

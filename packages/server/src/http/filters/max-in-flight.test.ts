@@ -6,6 +6,9 @@ import type { RequestContext } from '../context.js';
 import { parseRequestInfo } from '../parse-request-info.js';
 import { maxInFlight } from './max-in-flight.js';
 
+/** Lets the requests admitted in this turn of the event loop start. */
+const nextTurn = (): Promise<void> => new Promise((r) => setImmediate(r));
+
 const user: UserInfo = { username: 'u', groups: ['system:authenticated'] };
 const admin: UserInfo = { username: 'admin', groups: ['system:masters', 'system:authenticated'] };
 
@@ -30,6 +33,7 @@ test('max in flight: a full pool answers 429 TooManyRequests with Retry-After 1;
   const a = request(limiter.filter, 'GET', '/api/v1/namespaces/d/configmaps');
   const b = request(limiter.filter, 'GET', '/api/v1/namespaces/d/configmaps/x');
   const c = request(limiter.filter, 'GET', '/healthz');
+  await nextTurn();
   assert.deepEqual([a.served, b.served, c.served], [true, true, false]);
   assert.deepEqual(c.written, [{
     kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'Too many requests, please try again later.',
@@ -39,12 +43,14 @@ test('max in flight: a full pool answers 429 TooManyRequests with Retry-After 1;
   // The mutating pool is separate: a create is served while reads are full, a second one is not.
   const create = request(limiter.filter, 'POST', '/api/v1/namespaces/d/configmaps');
   const patch = request(limiter.filter, 'PATCH', '/api/v1/namespaces/d/configmaps/x');
+  await nextTurn();
   assert.equal(create.served, true);
   assert.equal(patch.written[0]?.code, 429);
   assert.deepEqual(limiter.inFlight(), { readOnly: 2, mutating: 1 });
   a.release();
   await a.done;
   const d = request(limiter.filter, 'GET', '/api/v1/namespaces/d/configmaps');
+  await nextTurn();
   assert.equal(d.served, true, 'the released slot is taken again');
   for (const r of [b, d, create]) r.release();
   await Promise.all([b.done, d.done, create.done]);
@@ -66,6 +72,7 @@ test('max in flight: a handler that throws frees its slot', async () => {
 test('max in flight: long-running requests are not counted; system:masters is served beyond the limit; 0 disables a pool', async () => {
   const limiter = maxInFlight({ maxRequestsInFlight: 1, maxMutatingRequestsInFlight: 0 });
   const held = request(limiter.filter, 'GET', '/api/v1/pods');
+  await nextTurn();
   const longRunning = [
     request(limiter.filter, 'GET', '/api/v1/pods?watch=1'),
     request(limiter.filter, 'GET', '/api/v1/watch/namespaces/d/pods/p'),
@@ -80,6 +87,28 @@ test('max in flight: long-running requests are not counted; system:masters is se
   assert.equal(probe.served, true, 'kube serves system:masters when the pool is full');
   assert.equal(request(limiter.filter, 'GET', '/livez').written[0]?.code, 429, 'others get 429, health checks too');
   const writes = Array.from({ length: 5 }, () => request(limiter.filter, 'DELETE', '/api/v1/namespaces/d/pods/p'));
+  await nextTurn();
   assert.ok(writes.every((w) => w.served), 'a 0 limit never refuses');
   for (const r of [held, probe, ...longRunning, ...writes]) r.release();
+});
+
+test('max in flight: requests arriving in one turn of the event loop count together, even when each finishes at once', async () => {
+  const limiter = maxInFlight({ maxRequestsInFlight: 3, maxMutatingRequestsInFlight: 3 });
+  const url = new URL('https://x/api/v1/namespaces/d/configmaps');
+  const parsed = parseRequestInfo('GET', url.pathname, url.searchParams);
+  assert.ok(parsed.ok);
+  let served = 0;
+  const refused: Status[] = [];
+  // Ten requests read from ten connections in one poll phase; each handler would answer synchronously.
+  const burst = Array.from({ length: 10 }, () => {
+    const ctx = { info: parsed.value, user, writeStatus: (s: Status) => refused.push(s) } as unknown as RequestContext;
+    return limiter.filter(ctx, async () => {
+      served++;
+    });
+  });
+  await Promise.all(burst);
+  assert.equal(served, 3);
+  assert.equal(refused.length, 7);
+  assert.ok(refused.every((s) => s.code === 429));
+  assert.deepEqual(limiter.inFlight(), { readOnly: 0, mutating: 0 });
 });

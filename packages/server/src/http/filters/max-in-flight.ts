@@ -5,11 +5,17 @@
  * that finds its pool full is answered at once with 429 TooManyRequests and `Retry-After: 1`, unless its user is in
  * `system:masters` (kube serves the super-user beyond the limit, so an administrator and the health checks it runs
  * always get an answer). Long-running requests (watches, exec, ...) are not counted. A limit of 0 turns its pool off.
+ *
+ * A request is in flight from the turn of the event loop it arrived in: admitted requests start in the turn
+ * scheduler's slices, so a burst is counted against the limit, its excess refused before any of it is served, and
+ * what is admitted cannot hold the loop while new connections wait. `system:masters` requests start at once, as
+ * kube's priority and fairness exempts them from queueing.
  */
 import { failure, type Status } from '@svc-apiserver/api';
 import { systemPrivilegedGroup } from '../../auth/authz/privileged-groups.js';
 import type { Filter } from '../context.js';
 import { isLongRunning } from '../long-running.js';
+import { createTurnScheduler } from '../turn-scheduler.js';
 
 /** kube-apiserver's default of `--max-requests-inflight`. */
 export const defaultMaxRequestsInFlight = 400;
@@ -53,17 +59,19 @@ interface Pool {
 export function maxInFlight(options: MaxInFlightOptions): MaxInFlight {
   const readOnly: Pool = { limit: options.maxRequestsInFlight, count: 0 };
   const mutating: Pool = { limit: options.maxMutatingRequestsInFlight, count: 0 };
+  const scheduler = createTurnScheduler();
   const filter: Filter = async (ctx, next) => {
     const pool = nonMutatingVerbs.has(ctx.info.verb) ? readOnly : mutating;
     if (pool.limit === 0 || isLongRunning(ctx.info)) return next();
+    const privileged = ctx.user.groups.includes(systemPrivilegedGroup);
     if (pool.count >= pool.limit) {
-      if (ctx.user.groups.includes(systemPrivilegedGroup)) return next();
+      if (privileged) return next();
       ctx.writeStatus(tooManyRequests());
       return;
     }
     pool.count++;
     try {
-      await next();
+      await (privileged ? next() : scheduler.run(next));
     } finally {
       pool.count--;
     }

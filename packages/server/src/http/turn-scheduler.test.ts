@@ -1,0 +1,30 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { createTurnScheduler } from './turn-scheduler.js';
+
+/** Holds the thread for `ms`, as a request served from memory does. */
+function busy(ms: number): void {
+  const end = performance.now() + ms;
+  while (performance.now() < end);
+}
+
+test('turn scheduler: a burst of work is spread over turns, so timers and I/O run in between; order is kept', async () => {
+  const scheduler = createTurnScheduler({ budgetMs: 5 });
+  const order: number[] = [];
+  let doneWhenTimerFired = -1;
+  setTimeout(() => (doneWhenTimerFired = order.length), 0);
+  await Promise.all(Array.from({ length: 20 }, (_, i) => scheduler.run(async () => {
+    busy(2);
+    order.push(i);
+  })));
+  assert.deepEqual(order, Array.from({ length: 20 }, (_, i) => i), 'first come, first served');
+  assert.ok(doneWhenTimerFired >= 0 && doneWhenTimerFired < 10, `the timer waited for ${doneWhenTimerFired} of 20 tasks of 2 ms`);
+});
+
+test('turn scheduler: results and failures of tasks reach their callers', async () => {
+  const scheduler = createTurnScheduler();
+  assert.equal(await scheduler.run(async () => 42), 42);
+  await assert.rejects(scheduler.run(async () => {
+    throw new Error('task failed');
+  }), /task failed/);
+});
