@@ -35,11 +35,14 @@ export function createTurnScheduler(options: TurnSchedulerOptions = {}): TurnSch
   const budgetMs = options.budgetMs ?? 10;
   const now = options.now ?? cpuMs;
   let sliceStart = 0;
+  /** Set once this turn's slice is spent: the remaining tasks move on without reading the clock again. */
+  let spent = false;
   let markerQueued = false;
   // Immediates queued during a check phase run in the next one, in order: a marker queued ahead of a turn's tasks
   // tells where that turn's slice begins.
   const mark = (): void => {
     markerQueued = false;
+    spent = false;
     sliceStart = now();
   };
   const queue = (attempt: () => void): void => {
@@ -53,7 +56,10 @@ export function createTurnScheduler(options: TurnSchedulerOptions = {}): TurnSch
     run<T>(task: () => Promise<T>): Promise<T> {
       return new Promise<T>((resolve, reject) => {
         const attempt = (): void => {
-          if (now() - sliceStart >= budgetMs) return queue(attempt);
+          if (spent || now() - sliceStart >= budgetMs) {
+            spent = true;
+            return queue(attempt);
+          }
           // Started inside this callback: its synchronous part and the microtasks after it count against this slice
           // before the next task's callback looks at the clock.
           task().then(resolve, reject);
