@@ -4,7 +4,7 @@
  * streams (see {@link RequestContext}).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Http2ServerRequest, Http2ServerResponse } from 'node:http2';
+import { constants as http2Constants, type Http2ServerRequest, type Http2ServerResponse } from 'node:http2';
 import type { DetailedPeerCertificate, TLSSocket } from 'node:tls';
 import {
   requestEntityTooLarge,
@@ -361,7 +361,11 @@ export function createRequestContext(req: NodeRequest, res: NodeResponse, option
       },
       abort(): void {
         ended = true;
-        if (!res.writableFinished && !res.destroyed) res.destroy();
+        if (res.writableFinished || res.destroyed) return;
+        // HTTP/2: reset the stream with CANCEL, which tells the client the response was cut off; HTTP/1.1 can only
+        // close the connection.
+        if (isHttp1) res.destroy();
+        else (res as Http2ServerResponse).stream.close(http2Constants.NGHTTP2_CANCEL);
       },
       // Not the request's abort signal: a graceful shutdown aborts it to end watches, and the stream must still be
       // ended (and a GET or LIST in flight written in full), or the response hangs or goes out empty.
