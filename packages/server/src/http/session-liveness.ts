@@ -42,6 +42,18 @@ export function watchSessionLiveness(session: Http2Session, options: SessionLive
     if (resetSeen && !pinging) arm(afterResetMs);
   };
 
+  const end = (): void => {
+    // Node 20 does not close the connection of a session nghttp2 stopped reading, even when the session is destroyed:
+    // the socket is ended too (destroySoon is what the session's socket proxy allows).
+    const socket = session.socket;
+    session.destroy(undefined, constants.NGHTTP2_ENHANCE_YOUR_CALM);
+    try {
+      socket.destroySoon();
+    } catch {
+      // ERR_HTTP2_SOCKET_UNBOUND: the session has already let go of its socket, which it closes itself.
+    }
+  };
+
   function check(): void {
     if (session.destroyed || session.closed || pinging) return;
     const quiet = Date.now() - lastActivity;
@@ -52,7 +64,7 @@ export function watchSessionLiveness(session: Http2Session, options: SessionLive
     const deadline = setTimeout(() => {
       // The answer may be waiting unread behind a busy turn of the event loop: decide after the next poll phase.
       setImmediate(() => {
-        if (!answered && !session.destroyed) session.destroy(undefined, constants.NGHTTP2_ENHANCE_YOUR_CALM);
+        if (!answered && !session.destroyed) end();
       });
     }, timeoutMs);
     deadline.unref();
@@ -61,7 +73,7 @@ export function watchSessionLiveness(session: Http2Session, options: SessionLive
       clearTimeout(deadline);
       pinging = false;
       if (error !== null && !session.destroyed) {
-        session.destroy();
+        end();
         return;
       }
       resetSeen = false;
@@ -70,7 +82,7 @@ export function watchSessionLiveness(session: Http2Session, options: SessionLive
     if (!sent) {
       // Too many PINGs outstanding already: the client is not answering them.
       clearTimeout(deadline);
-      session.destroy(undefined, constants.NGHTTP2_ENHANCE_YOUR_CALM);
+      end();
     }
   }
 
