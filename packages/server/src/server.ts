@@ -87,6 +87,8 @@ export type StartServerOptions = Partial<ServerOptions> & {
   readonly apiServiceCheckIntervalMs?: number;
   /** Bytes of events a watcher that does not read may have waiting before its watch is cut off (default 16 MiB). */
   readonly maxWatchBacklogBytes?: number;
+  /** How long a watcher that does not read may take to read the end of its watch before it is dropped (default 10 s). */
+  readonly stalledWatchLingerMs?: number;
 };
 
 /** A running server: where it serves, the admin credentials, and how long it took to start. */
@@ -236,6 +238,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
         apiListChunking: o.featureGates.APIListChunking,
         minRequestTimeoutSeconds: o.minRequestTimeoutSeconds,
         ...(options.maxWatchBacklogBytes !== undefined ? { maxWatchBacklogBytes: options.maxWatchBacklogBytes } : {}),
+        ...(options.stalledWatchLingerMs !== undefined ? { stalledWatchLingerMs: options.stalledWatchLingerMs } : {}),
         // Continue tokens outlive a restart on durable storage; with memory storage nothing does, a process key is right.
         ...(o.storage === 'memory' ? {} : { continueTokenKey: await loadContinueTokenKey(dataDir) }),
         cache: {

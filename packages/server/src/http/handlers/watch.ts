@@ -23,9 +23,6 @@ import { requestNamespace } from './request-options.js';
 
 const encoder = new TextEncoder();
 
-/** How long a client may take to read the end of its watch before the response is dropped. */
-const lingerMs = 10_000;
-
 /** The ERROR line of a failure. */
 function errorFrame(status: Status): Uint8Array {
   return encoder.encode(`${JSON.stringify({ type: 'ERROR', object: status })}\n`);
@@ -155,6 +152,6 @@ export async function handleWatch(ctx: RequestContext, registry: Registry, def: 
   if (blocked) {
     // abort leaves a response alone once the client has taken it all.
     const ending = stream;
-    setTimeout(() => ending.abort(), lingerMs).unref();
+    setTimeout(() => ending.abort(), settings.stalledWatchLingerMs).unref();
   }
 }
