@@ -17,7 +17,7 @@ import { percentile, soak, startOverloadServer, type OverloadServer } from './ov
 const readOnlyLimit = soak ? 400 : 30;
 const mutatingLimit = soak ? 200 : 15;
 const clients = 10 * readOnlyLimit;
-const probeMs = soak ? 30_000 : 4_000;
+const probeMs = soak ? 30_000 : 3_000;
 const token = 'overload-load-token';
 
 let server: OverloadServer;
