@@ -31,6 +31,16 @@ test('list flags repeat and take comma lists', () => {
   assert.deepEqual(defaultServerOptions.tlsSans, [], 'defaults are not mutated');
 });
 
+test('--max-requests-inflight and --max-mutating-requests-inflight: kube defaults 400 and 200, 0 allowed, negatives refused', () => {
+  assert.equal(defaultServerOptions.maxRequestsInFlight, 400);
+  assert.equal(defaultServerOptions.maxMutatingRequestsInFlight, 200);
+  const o = options(['--max-requests-inflight=0', '--max-mutating-requests-inflight', '15']);
+  assert.equal(o.maxRequestsInFlight, 0);
+  assert.equal(o.maxMutatingRequestsInFlight, 15);
+  assert.equal(parseFlags(['--max-requests-inflight=-1']).kind, 'error');
+  assert.equal(parseFlags(['--max-mutating-requests-inflight=many']).kind, 'error');
+});
+
 test('durations in Go form', () => {
   assert.equal(parseDuration('5s'), 5000);
   assert.equal(parseDuration('1m30s'), 90_000);

@@ -7,6 +7,7 @@ import type { AuthenticationFlags } from './auth/authentication-setup.js';
 import type { AuthorizationFlags } from './auth/authz/authorization-setup.js';
 import { defaultServiceAccountIssuer } from './auth/serviceaccount/claims.js';
 import { defaultFeatureGates, parseFeatureGates, type FeatureGates } from './feature-gates.js';
+import { defaultMaxMutatingRequestsInFlight, defaultMaxRequestsInFlight } from './http/filters/max-in-flight.js';
 
 /** Where state is kept. */
 export type StorageKind = 'sqlite' | 'memory';
@@ -40,6 +41,10 @@ export interface ServerOptions extends AuthenticationFlags, AuthorizationFlags {
   /** Seconds of the unreachable toleration DefaultTolerationSeconds adds to pods. */
   readonly defaultUnreachableTolerationSeconds: number;
   readonly maxRequestBodyBytes: number;
+  /** `--max-requests-inflight`: read-only requests served at once; more get 429 (0: no limit). */
+  readonly maxRequestsInFlight: number;
+  /** `--max-mutating-requests-inflight`: mutating requests served at once; more get 429 (0: no limit). */
+  readonly maxMutatingRequestsInFlight: number;
   readonly storage: StorageKind;
   /** `--runtime-config` entries (`<group>/<version>[=true|false]`, `<group>/<version>/<resource>`, `api/all`). */
   readonly runtimeConfig: readonly string[];
@@ -111,6 +116,8 @@ export const defaultServerOptions: ServerOptions = {
   defaultNotReadyTolerationSeconds: 300,
   defaultUnreachableTolerationSeconds: 300,
   maxRequestBodyBytes: 3 * 1024 * 1024,
+  maxRequestsInFlight: defaultMaxRequestsInFlight,
+  maxMutatingRequestsInFlight: defaultMaxMutatingRequestsInFlight,
   storage: 'sqlite',
   runtimeConfig: [],
   clientCaFile: '',
@@ -216,6 +223,8 @@ const flags: Record<string, FlagSpec> = {
   'default-not-ready-toleration-seconds': { kind: 'int', key: 'defaultNotReadyTolerationSeconds', help: 'Seconds of the toleration for notReady:NoExecute that DefaultTolerationSeconds adds to every pod without one.' },
   'default-unreachable-toleration-seconds': { kind: 'int', key: 'defaultUnreachableTolerationSeconds', help: 'Seconds of the toleration for unreachable:NoExecute that DefaultTolerationSeconds adds to every pod without one.' },
   'max-request-body-bytes': { kind: 'int', key: 'maxRequestBodyBytes', help: 'Largest accepted request body in bytes.' },
+  'max-requests-inflight': { kind: 'int', key: 'maxRequestsInFlight', help: 'The maximum number of non-mutating requests (get, list) in flight; more get 429 TooManyRequests. Watches and other long-running requests are not counted. 0 disables the limit.' },
+  'max-mutating-requests-inflight': { kind: 'int', key: 'maxMutatingRequestsInFlight', help: 'The maximum number of mutating requests in flight; more get 429 TooManyRequests. 0 disables the limit.' },
   storage: { kind: 'storage', key: 'storage', help: 'Storage backend: sqlite (default) or memory (tests).' },
   'runtime-config': { kind: 'list', key: 'runtimeConfig', help: 'API versions to enable or disable: <group>/<version>[=true|false], <group>/<version>/<resource>, api/all, api/ga, api/beta, api/alpha; alpha versions are off by default.' },
   'client-ca-file': { kind: 'string', key: 'clientCaFile', help: 'PEM CA bundle for client certificates (CN = user, O = groups); reloaded when it changes. The generated CA is always trusted too.' },

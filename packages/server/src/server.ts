@@ -86,6 +86,10 @@ export type StartServerOptions = Partial<ServerOptions> & {
   readonly clock?: Clock;
   /** How often APIServices of extension servers are checked for availability (default 30 s, kube's). */
   readonly apiServiceCheckIntervalMs?: number;
+  /** Bytes of events a watcher that does not read may have waiting before its watch is cut off (default 16 MiB). */
+  readonly maxWatchBacklogBytes?: number;
+  /** How long a watcher that does not read may take to read the end of its watch before it is dropped (default 10 s). */
+  readonly stalledWatchLingerMs?: number;
 };
 
 /** A running server: where it serves, the admin credentials, and how long it took to start. */
@@ -234,6 +238,8 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
         watchList: o.featureGates.WatchList,
         apiListChunking: o.featureGates.APIListChunking,
         minRequestTimeoutSeconds: o.minRequestTimeoutSeconds,
+        ...(options.maxWatchBacklogBytes !== undefined ? { maxWatchBacklogBytes: options.maxWatchBacklogBytes } : {}),
+        ...(options.stalledWatchLingerMs !== undefined ? { stalledWatchLingerMs: options.stalledWatchLingerMs } : {}),
         // Continue tokens outlive a restart on durable storage; with memory storage nothing does, a process key is right.
         ...(o.storage === 'memory' ? {} : { continueTokenKey: await loadContinueTokenKey(dataDir) }),
         cache: {
@@ -348,6 +354,8 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       tlsSans: o.tlsSans,
       names,
       maxRequestBodyBytes: o.maxRequestBodyBytes,
+      maxRequestsInFlight: o.maxRequestsInFlight,
+      maxMutatingRequestsInFlight: o.maxMutatingRequestsInFlight,
       livezGracePeriodMs: o.livezGracePeriodMs,
       shutdownDelayMs: o.shutdownDelayMs,
       resourceHandler: resourceHandler(registry, new Map([

@@ -1,8 +1,8 @@
 /**
  * The HTTP side of the server, independent of storage and resources: PKI and the admin kubeconfig, the filter
- * chain (panic recovery → request info → body limit → authentication → authorization), the routes (resource
- * requests to the resource handler, everything else to the non-resource router), health endpoints, listening and
- * graceful shutdown.
+ * chain (panic recovery → request info → body limit → authentication → impersonation → max in-flight →
+ * authorization), the routes (resource requests to the resource handler, everything else to the non-resource
+ * router), health endpoints, listening and graceful shutdown.
  */
 import { mkdir } from 'node:fs/promises';
 import { isIPv6 } from 'node:net';
@@ -28,6 +28,7 @@ import { authentication } from './filters/authentication.js';
 import { impersonation } from './filters/impersonation.js';
 import type { RequestAuthentication } from '../auth/authentication-setup.js';
 import { authorization } from './filters/authorization.js';
+import { defaultMaxMutatingRequestsInFlight, defaultMaxRequestsInFlight, maxInFlight } from './filters/max-in-flight.js';
 import { nonResourceRouter } from './routes/non-resource-router.js';
 import type { ServedGroup } from './routes/discovery.js';
 import type { OpenApiSource } from './routes/openapi.js';
@@ -45,6 +46,10 @@ export interface ApiServerOptions {
   readonly tlsSans: readonly string[];
   readonly names: Names;
   readonly maxRequestBodyBytes: number;
+  /** `--max-requests-inflight` (default 400, kube's; 0: no limit). */
+  readonly maxRequestsInFlight?: number;
+  /** `--max-mutating-requests-inflight` (default 200, kube's; 0: no limit). */
+  readonly maxMutatingRequestsInFlight?: number;
   readonly livezGracePeriodMs: number;
   readonly shutdownDelayMs: number;
   /** Serves every request whose info.isResourceRequest. */
@@ -149,6 +154,10 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
         anonymous: authn?.anonymous ?? true, ...(authn?.stripHeaders ? { stripHeaders: authn.stripHeaders } : {}), log: (m) => log(m),
       }),
       impersonation(authorizer, names),
+      maxInFlight({
+        maxRequestsInFlight: options.maxRequestsInFlight ?? defaultMaxRequestsInFlight,
+        maxMutatingRequestsInFlight: options.maxMutatingRequestsInFlight ?? defaultMaxMutatingRequestsInFlight,
+      }).filter,
       authorization(authorizer),
     ],
     async (ctx) => {

@@ -31,6 +31,11 @@ export interface WatchStream {
   drain(): Promise<void>;
   /** Ends the stream. */
   end(): void;
+  /**
+   * Drops a response its client has not taken in full: HTTP/2 resets the stream, HTTP/1.1 closes the connection,
+   * and whatever was waiting for the client is freed. Does nothing once the response was delivered.
+   */
+  abort(): void;
   /** True once the client went away or `end` was called. */
   readonly closed: boolean;
 }

@@ -11,6 +11,10 @@ import type { Names } from '@svc-apiserver/api';
 import type { RequestContext } from './context.js';
 import { createRequestContext, type NodeRequest, type NodeResponse, type RequestContextOptions } from './request-context.js';
 import { createLiveRequests } from './live-requests.js';
+import { watchSessionLiveness } from './session-liveness.js';
+
+/** The accept queue asked for: more than any kernel grants, so it gets net.core.somaxconn. */
+const listenBacklog = 65535;
 
 /** Options of the listener. */
 export interface HttpsServerOptions {
@@ -115,13 +119,17 @@ export async function startHttpsServer(options: HttpsServerOptions): Promise<Htt
     sessions.add(session);
     session.on('close', () => sessions.delete(session));
     session.on('error', () => {});
+    watchSessionLiveness(session);
   });
   server.on('tlsClientError', () => {});
   server.on('sessionError', () => {});
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(options.port, options.host, () => {
+    // Node asks the kernel for an accept queue of 511; Go's listeners (kube-apiserver's) ask for as many as the kernel
+    // allows, which it caps at net.core.somaxconn. With 511, a burst of new connections overflows the queue and the
+    // kernel drops their SYNs: those clients (a liveness probe among them) wait for SYN retransmission, 1 s, 3 s, 7 s.
+    server.listen({ port: options.port, host: options.host, backlog: listenBacklog }, () => {
       server.off('error', reject);
       resolve();
     });

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, request, type IncomingMessage, type ServerResponse } from 'node:http';
+import { connect, constants, createServer as createHttp2Server } from 'node:http2';
 import type { AddressInfo } from 'node:net';
 import { namesFor } from '@svc-apiserver/api';
 import { createLiveRequests } from './live-requests.js';
@@ -49,4 +50,34 @@ test('a signal read before a shutdown is aborted by it', async () => {
     ctx.writeStatus({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'gone', reason: 'ServiceUnavailable', code: 503 });
   });
   assert.equal(code, 503);
+});
+
+test('an HTTP/2 watch response dropped before its client took its end is reset with CANCEL, never seen as complete', async () => {
+  const live = createLiveRequests();
+  const server = createHttp2Server((req, res) => {
+    const ctx = createRequestContext(req, res, { names: namesFor('svc'), maxRequestBodyBytes: 1024, liveRequests: live });
+    const stream = ctx.startWatch();
+    // More than the client's flow control window: the end waits behind what the client has not read.
+    const line = `${JSON.stringify({ type: 'ADDED', object: { data: 'x'.repeat(1000) } })}\n`;
+    for (let i = 0; i < 1000; i++) stream.write(line);
+    stream.end();
+    setTimeout(() => stream.abort(), 100);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const client = connect(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+  try {
+    const req = client.request({ ':path': '/api/v1/configmaps?watch=1' });
+    req.on('error', () => {});
+    let ended = false;
+    req.on('end', () => (ended = true));
+    const closed = new Promise((resolve) => req.once('close', resolve));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    req.resume();
+    await closed;
+    assert.equal(req.rstCode, constants.NGHTTP2_CANCEL);
+    assert.equal(ended, false, 'a dropped response does not end as a finished one');
+  } finally {
+    client.destroy();
+    await new Promise((resolve) => server.close(resolve));
+  }
 });

@@ -4,7 +4,7 @@
  * streams (see {@link RequestContext}).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Http2ServerRequest, Http2ServerResponse } from 'node:http2';
+import { constants as http2Constants, type Http2ServerRequest, type Http2ServerResponse } from 'node:http2';
 import type { DetailedPeerCertificate, TLSSocket } from 'node:tls';
 import { badRequest, fail, type Names, ok, requestEntityTooLarge, type Result, type Status, unsupportedMediaType, type WatchEvent } from '@svc-apiserver/api';
 import { anonymousUser } from '../request/user-info.js';
@@ -48,6 +48,7 @@ const closedStream: WatchStream = {
   write: () => true,
   drain: () => Promise.resolve(),
   end: () => {},
+  abort: () => {},
   closed: true,
 };
 
@@ -101,8 +102,10 @@ export function createRequestContext(req: NodeRequest, res: NodeResponse, option
   res.on('close', () => {
     release();
     // Only a request cut off before its response ended has anyone to tell; an abort builds a DOMException, which
-    // costs more than a whole small request's bookkeeping.
-    if (!res.writableFinished) abort();
+    // costs more than a whole small request's bookkeeping. `writableEnded` (the handler called end), not
+    // `writableFinished`: an HTTP/2 response whose stream the client reset reports itself finished, and its watch
+    // would then never learn that the client left.
+    if (!res.writableEnded) abort();
   });
 
   const warnings: string[] = [];
@@ -300,6 +303,7 @@ export function createRequestContext(req: NodeRequest, res: NodeResponse, option
       },
       drain: () => inner.drain(),
       end: () => inner.end(),
+      abort: () => inner.abort(),
       get closed() {
         return inner.closed;
       },
@@ -313,19 +317,28 @@ export function createRequestContext(req: NodeRequest, res: NodeResponse, option
     head(code, headers);
     (res as ServerResponse).flushHeaders();
     let ended = false;
+    // Kept here rather than read from `res.writableNeedDrain`, which HTTP/2 responses do not have: a stalled HTTP/2
+    // client would otherwise look ready at once and everything written for it would pile up in the server.
+    let needDrain = false;
+    const put = (chunk: string | Uint8Array): boolean => {
+      const more = (res as ServerResponse).write(chunk);
+      if (!more) needDrain = true;
+      return more;
+    };
     const stream: WatchStream = {
       send(event: WatchEvent): boolean {
         if (stream.closed) return false;
-        return (res as ServerResponse).write(encodeJson(event) + '\n');
+        return put(encodeJson(event) + '\n');
       },
       write(chunk: string | Uint8Array): boolean {
         if (stream.closed) return false;
-        return (res as ServerResponse).write(chunk);
+        return put(chunk);
       },
       drain(): Promise<void> {
-        if (stream.closed || !res.writableNeedDrain) return Promise.resolve();
+        if (stream.closed || !needDrain) return Promise.resolve();
         return new Promise((resolve) => {
           const done = (): void => {
+            needDrain = false;
             res.off('drain', done);
             res.off('close', done);
             resolve();
@@ -338,6 +351,14 @@ export function createRequestContext(req: NodeRequest, res: NodeResponse, option
         if (ended) return;
         ended = true;
         if (!res.writableEnded && !res.destroyed) res.end();
+      },
+      abort(): void {
+        ended = true;
+        if (res.writableFinished || res.destroyed) return;
+        // HTTP/2: reset the stream with CANCEL, which tells the client the response was cut off; HTTP/1.1 can only
+        // close the connection.
+        if (isHttp1) res.destroy();
+        else (res as Http2ServerResponse).stream.close(http2Constants.NGHTTP2_CANCEL);
       },
       // Not the request's abort signal: a graceful shutdown aborts it to end watches, and the stream must still be
       // ended (and a GET or LIST in flight written in full), or the response hangs or goes out empty.

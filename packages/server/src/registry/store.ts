@@ -100,6 +100,10 @@ export type StoreOptions = ReaderOptions & {
   readonly minRequestTimeoutSeconds?: number;
   /** Events a slow HTTP watcher may have waiting before it is closed (default 10,000). */
   readonly maxWatchBacklog?: number;
+  /** Bytes of events a slow HTTP watcher may have waiting before it is closed (default 16 MiB). */
+  readonly maxWatchBacklogBytes?: number;
+  /** How long a client that stopped reading may take to read the end of its watch before it is dropped (default 10 s). */
+  readonly stalledWatchLingerMs?: number;
 };
 
 /** The read settings the handlers follow, defaults applied. */
@@ -108,6 +112,8 @@ export interface StoreSettings {
   readonly watchList: boolean;
   readonly minRequestTimeoutSeconds: number;
   readonly maxWatchBacklog: number;
+  readonly maxWatchBacklogBytes: number;
+  readonly stalledWatchLingerMs: number;
 }
 
 /** Creates the store over a backend. */
@@ -125,6 +131,8 @@ export function createStore(backend: Backend, options: StoreOptions = {}): Store
       watchList: options.watchList ?? false,
       minRequestTimeoutSeconds: options.minRequestTimeoutSeconds ?? 1800,
       maxWatchBacklog: options.maxWatchBacklog ?? 10_000,
+      maxWatchBacklogBytes: options.maxWatchBacklogBytes ?? 16 * 1024 * 1024,
+      stalledWatchLingerMs: options.stalledWatchLingerMs ?? 10_000,
     },
     async get(def, namespace, name, resourceVersion) {
       const got = await reader.get(def, namespace, name, resourceVersion);

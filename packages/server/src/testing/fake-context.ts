@@ -34,6 +34,8 @@ export interface FakeResponse {
   readonly warnings: string[];
   readonly events: WatchEvent[];
   watchEnded: boolean;
+  /** Set when the watch response was dropped rather than ended (its client was not reading). */
+  watchAborted?: boolean;
   /** Called after every watch event (tests wait on it). */
   onEvent?: () => void;
 }
@@ -121,6 +123,10 @@ export function fakeContext(req: FakeRequest): { ctx: RequestContext; response: 
         end() {
           response.watchEnded = true;
         },
+        abort() {
+          response.watchEnded = true;
+          response.watchAborted = true;
+        },
         get closed() {
           return response.watchEnded;
         },
@@ -139,6 +145,10 @@ export function fakeContext(req: FakeRequest): { ctx: RequestContext; response: 
         drain: () => Promise.resolve(),
         end() {
           ended = true;
+        },
+        abort() {
+          ended = true;
+          response.watchAborted = true;
         },
         get closed() {
           return ended;
@@ -161,6 +171,9 @@ export function fakeContext(req: FakeRequest): { ctx: RequestContext; response: 
         end() {
           ended = true;
           response.body = JSON.parse(text) as unknown;
+        },
+        abort() {
+          ended = true;
         },
         get closed() {
           return ended;

@@ -6,6 +6,7 @@ import { namesFor, type Names } from '@svc-apiserver/api';
 import { createAdmissionChain } from '../admission/chain.js';
 import { identityAdmissionPlugins } from '../admission/plugins/identity-plugins.js';
 import { createRegistry, type Registry } from '../registry/registry.js';
+import type { StoreOptions } from '../registry/store.js';
 import { loadCatalog } from '../schema/load-catalog.js';
 import type { Backend } from '../storage/backend.js';
 import { openMemoryBackend } from '../storage/memory/memory-backend.js';
@@ -21,15 +22,15 @@ export interface TestRegistry {
   call(req: FakeRequest): Promise<FakeResponse>;
 }
 
-/** Builds a test registry; with `namespaces`, those namespaces are created first. */
-export async function testRegistry(namespaces: readonly string[] = ['default']): Promise<TestRegistry> {
+/** Builds a test registry; with `namespaces`, those namespaces are created first; `store` tunes its store. */
+export async function testRegistry(namespaces: readonly string[] = ['default'], store?: StoreOptions): Promise<TestRegistry> {
   const names = namesFor('svc');
   const backend = openMemoryBackend();
   // The plugins that need the server's authorizer and service accounts are left out, as kube's handler tests run
   // without them; their own tests and the end-to-end tests cover them.
   const admission = createAdmissionChain({ names, disable: identityAdmissionPlugins });
   if (!admission.ok) throw new Error(admission.error.message);
-  const registry = createRegistry({ backend, catalog: loadCatalog(names), names, admission: admission.value });
+  const registry = createRegistry({ backend, catalog: loadCatalog(names), names, admission: admission.value, ...(store ? { store } : {}) });
   const handle = resourceHandler(registry);
   const call = async (req: FakeRequest): Promise<FakeResponse> => {
     const { ctx, response } = fakeContext(req);

@@ -82,3 +82,25 @@ test('watch from a compacted resourceVersion ends with an ERROR event carrying 4
   assert.equal(status.reason, 'Expired');
   assert.match(status.message ?? '', /^too old resource version: 1 \(\d+\)$/);
 });
+
+test('watch: a watcher that does not read is cut off by the bytes waiting for it, and dropped when it does not take the end', async (t) => {
+  const { registry, call } = await testRegistry(['default'], { maxWatchBacklog: 10_000, maxWatchBacklogBytes: 64 * 1024 });
+  const handle = resourceHandler(registry);
+  t.mock.timers.enable({ apis: ['setTimeout'] });
+  const slow = startWatch(handle, { resource: 'configmaps', namespace: 'default', query: { watch: '1' }, slowWatch: true });
+  const fast = startWatch(handle, { resource: 'configmaps', namespace: 'default', query: { watch: '1' } });
+  // Ten events of 10 KB: far below the event limit, but the bytes pass 64 KiB after the seventh waits.
+  for (let i = 0; i < 10; i++) {
+    await call({ verb: 'create', resource: 'configmaps', namespace: 'default', body: { metadata: { name: `big-${i}` }, data: { a: 'x'.repeat(10_000) } } });
+  }
+  await slow.done;
+  assert.deepEqual(slow.response.events.map((e) => e.type), ['ADDED', 'ERROR']);
+  assert.equal((slow.response.events[1]!.object as unknown as Status).reason, 'Expired');
+  assert.equal(slow.response.watchAborted, undefined, 'the client gets a while to read the ERROR');
+  t.mock.timers.tick(10_000);
+  assert.equal(slow.response.watchAborted, true, 'a client that did not take the end of its watch loses the response');
+  await fast.waitFor(10);
+  const r = await fast.stop();
+  assert.equal(r.events.length, 10);
+  assert.equal(r.watchAborted, undefined, 'a reading client is never dropped');
+});

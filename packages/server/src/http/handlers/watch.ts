@@ -7,9 +7,11 @@
  * just before the timeout; an expired resourceVersion ends the stream with an ERROR event carrying a 410 Status.
  *
  * Events arrive already serialized (once per event, shared by every watcher). A client that reads slower than
- * events come gets a backlog; past the limit its watch ends with a 410 ERROR so it lists again, and nobody else
- * waits for it. Ends on `timeoutSeconds` (default: --min-request-timeout × a random factor in [1, 2), as kube
- * spreads watch reconnections), on client disconnect or shutdown.
+ * events come gets a backlog; past its limit (a number of events and of bytes, as kube's cacher drops a watcher whose
+ * buffer stays full) its watch ends with a 410 ERROR so it lists again, and nobody else waits for it. Ends on
+ * `timeoutSeconds` (default: --min-request-timeout × a random factor in [1, 2), as kube spreads watch
+ * reconnections), on client disconnect or shutdown. A client that has not taken the end of its watch soon after is
+ * not reading at all: its response is dropped, so neither the connection nor what waits in it for the client stays.
  */
 import { badRequest, type Status } from '@svc-apiserver/api';
 import type { RequestContext, WatchStream } from '../context.js';
@@ -50,6 +52,7 @@ export async function handleWatch(ctx: RequestContext, registry: Registry, def: 
   /** Live frames the client has not taken yet. */
   let backlog: Uint8Array[] = [];
   let backlogHead = 0;
+  let backlogBytes = 0;
   let blocked = false;
   let done = false;
   let finish: () => void = () => {};
@@ -64,7 +67,9 @@ export async function handleWatch(ctx: RequestContext, registry: Registry, def: 
     blocked = false;
     if (stream === undefined || done) return;
     while (backlogHead < backlog.length) {
-      const more = stream.write(backlog[backlogHead++]!);
+      const frame = backlog[backlogHead++]!;
+      backlogBytes -= frame.byteLength;
+      const more = stream.write(frame);
       if (!more) {
         blocked = true;
         void stream.drain().then(flush);
@@ -73,6 +78,7 @@ export async function handleWatch(ctx: RequestContext, registry: Registry, def: 
     }
     backlog = [];
     backlogHead = 0;
+    backlogBytes = 0;
   };
   const fail = (status: Status): void => {
     if (done) return;
@@ -89,10 +95,12 @@ export async function handleWatch(ctx: RequestContext, registry: Registry, def: 
     if (stream.closed) return finish();
     if (blocked) {
       backlog.push(bytes);
-      if (live && backlog.length - backlogHead > settings.maxWatchBacklog) {
+      backlogBytes += bytes.byteLength;
+      if (live && (backlog.length - backlogHead > settings.maxWatchBacklog || backlogBytes > settings.maxWatchBacklogBytes)) {
         // This client cannot keep up: drop what it has not taken and tell it to list again.
         backlog = [];
         backlogHead = 0;
+        backlogBytes = 0;
         fail({
           kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', code: 410, reason: 'Expired',
           message: 'the watch fell too far behind the events of its resource; list again and watch from the new resourceVersion',
@@ -139,5 +147,11 @@ export async function handleWatch(ctx: RequestContext, registry: Registry, def: 
   started.value.cancel();
   for (const t of timers) clearTimeout(t);
   ctx.signal.removeEventListener('abort', onAbort);
-  if (!stream.closed) stream.end();
+  if (stream.closed) return;
+  stream.end();
+  if (blocked) {
+    // abort leaves a response alone once the client has taken it all.
+    const ending = stream;
+    setTimeout(() => ending.abort(), settings.stalledWatchLingerMs).unref();
+  }
 }

@@ -51,6 +51,24 @@ test('resource cache: lists in key order across namespaces, per namespace, and a
   assert.equal(c.get(`${prefix}a/zz`), undefined);
 });
 
+test('resource cache: keys stay in order through creations and deletions in any order; a list keeps its snapshot', () => {
+  const c = createResourceCache(prefix, codec, [], 0, { windowMs: 60_000, maxEvents: 10_000, seenRevision: () => 0 });
+  const names = Array.from({ length: 300 }, (_, i) => `n${(i * 7919) % 300}`);
+  let rev = 0;
+  for (const n of names) c.apply(put(kv('ns', n, ++rev)));
+  const snapshot = c.list(`${prefix}ns/`);
+  const inOrder = [...names].sort();
+  assert.deepEqual(snapshot.map((o) => o.key.slice(`${prefix}ns/`.length)), inOrder);
+  // Deletions, updates and creations after a list do not show in the array that list returned.
+  for (const n of names.slice(0, 100)) c.apply({ type: 'delete', kv: kv('ns', n, ++rev), prevKv: kv('ns', n, 1) });
+  for (const n of names.slice(100, 150)) c.apply(put(kv('ns', n, ++rev, 1, { v: '2' }), kv('ns', n, 1)));
+  c.apply(put(kv('ns', 'n0000', ++rev)));
+  assert.deepEqual(snapshot.map((o) => o.key.slice(`${prefix}ns/`.length)), inOrder, 'the earlier page is unchanged');
+  const now = c.list(`${prefix}ns/`).map((o) => o.key.slice(`${prefix}ns/`.length));
+  assert.deepEqual(now, ['n0000', ...names.slice(100)].sort());
+  assert.equal(c.get(`${prefix}ns/${names[120]!}`)?.revision, c.list(`${prefix}ns/`).find((o) => o.key.endsWith(`/${names[120]!}`))?.revision);
+});
+
 test('resource cache: the window evicts by count and by age; watches older than it are refused', () => {
   let now = 1_000;
   const c = createResourceCache(prefix, codec, [], 10, { windowMs: 5_000, maxEvents: 3, seenRevision: () => 0, now: () => now });

@@ -5,8 +5,10 @@
  * replaying the window and then handing every later event to the watcher as it is applied.
  *
  * State is bucketed by namespace (the part of the key after the prefix up to its first `/`), as kube's cacher
- * indexes by namespace, so a namespace's list never scans the others. Each bucket keeps its keys sorted lazily: a
- * list after creations or deletions sorts once, later lists reuse the order.
+ * indexes by namespace, so a namespace's list never scans the others. Each bucket keeps its keys and objects in key
+ * order as changes come (a binary search and an insertion, not a sort per list): a list under a steady stream of
+ * creations costs what the page it returns costs, not a sort of the whole namespace. The object array a list hands
+ * out is never changed afterwards; the next change copies it first, so a paginated list keeps its snapshot.
  */
 import type { BackendEvent } from '../backend.js';
 import type { ObjectCodec, StoredObject } from './stored-object.js';
@@ -94,10 +96,11 @@ export interface ResourceCacheOptions {
 
 interface Bucket {
   readonly objects: Map<string, StoredObject>;
-  /** Keys in order; undefined after a creation or deletion until the next list sorts again. */
-  sorted: string[] | undefined;
-  /** The objects in key order; undefined after any change until the next list (repeated lists allocate nothing). */
-  listed: StoredObject[] | undefined;
+  /** Keys in order; `items` holds their objects at the same indexes. */
+  readonly keys: string[];
+  items: StoredObject[];
+  /** Set once `items` was handed out by a list: the next change works on a copy. */
+  shared: boolean;
 }
 
 interface Watcher {
@@ -136,16 +139,41 @@ export function createResourceCache(
   const bucket = (name: string): Bucket => {
     let b = buckets.get(name);
     if (b === undefined) {
-      b = { objects: new Map(), sorted: undefined, listed: undefined };
+      b = { objects: new Map(), keys: [], items: [], shared: false };
       buckets.set(name, b);
       bucketOrder = undefined;
     }
     return b;
   };
   for (const o of initial) bucket(bucketOf(prefix, o.key)).objects.set(o.key, o);
+  for (const b of buckets.values()) {
+    b.keys.push(...[...b.objects.keys()].sort(byKey));
+    b.items = b.keys.map((k) => b.objects.get(k)!);
+  }
 
-  const sortedKeys = (b: Bucket): string[] => (b.sorted ??= [...b.objects.keys()].sort(byKey));
-  const listed = (b: Bucket): StoredObject[] => (b.listed ??= sortedKeys(b).map((k) => b.objects.get(k)!));
+  const listed = (b: Bucket): StoredObject[] => {
+    b.shared = true;
+    return b.items;
+  };
+  /** The bucket's objects, safe to change: a copy when the current array was handed out. */
+  const writableItems = (b: Bucket): StoredObject[] => {
+    if (b.shared) {
+      b.items = b.items.slice();
+      b.shared = false;
+    }
+    return b.items;
+  };
+  /** Index of the first key not below `key`. */
+  const lowerBound = (keys: readonly string[], key: string): number => {
+    let lo = 0;
+    let hi = keys.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (keys[mid]! < key) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  };
 
   const trim = (): void => {
     const cutoff = now() - options.windowMs;
@@ -218,15 +246,22 @@ export function createResourceCache(
       const b = bucket(bucketOf(prefix, key));
       const previous = b.objects.get(key);
       let object: StoredObject;
+      const at = lowerBound(b.keys, key);
       if (be.type === 'delete') {
         object = previous !== undefined ? previous.at(revision) : codec.decode(be.kv, revision);
-        if (b.objects.delete(key)) b.sorted = undefined;
-        b.listed = undefined;
+        if (b.objects.delete(key)) {
+          b.keys.splice(at, 1);
+          writableItems(b).splice(at, 1);
+        }
       } else {
         object = codec.decode(be.kv);
-        if (previous === undefined) b.sorted = undefined;
-        b.listed = undefined;
         b.objects.set(key, object);
+        if (previous === undefined) {
+          b.keys.splice(at, 0, key);
+          writableItems(b).splice(at, 0, object);
+        } else {
+          writableItems(b)[at] = object;
+        }
       }
       const event: CacheEvent = {
         type: be.type, key, revision, object, frames: new Map(), at: now(),
