@@ -40,6 +40,8 @@ export interface ServerOptions {
   readonly maxRequestsInFlight: number;
   /** `--max-mutating-requests-inflight`: mutating requests served at once; more get 429 (0: no limit). */
   readonly maxMutatingRequestsInFlight: number;
+  /** `--request-timeout`: how long a request that is not long-running may take before it is answered 504. */
+  readonly requestTimeoutMs: number;
   readonly storage: StorageKind;
   /** `--runtime-config` entries (`<group>/<version>[=true|false]`, `<group>/<version>/<resource>`, `api/all`). */
   readonly runtimeConfig: readonly string[];
@@ -151,6 +153,7 @@ export const defaultServerOptions: ServerOptions = {
   maxRequestBodyBytes: 3 * 1024 * 1024,
   maxRequestsInFlight: defaultMaxRequestsInFlight,
   maxMutatingRequestsInFlight: defaultMaxMutatingRequestsInFlight,
+  requestTimeoutMs: 60_000,
   storage: 'sqlite',
   runtimeConfig: [],
   clientCaFile: '',
@@ -258,6 +261,7 @@ const flags: Record<string, FlagSpec> = {
   'max-request-body-bytes': { kind: 'int', key: 'maxRequestBodyBytes', help: 'Largest accepted request body in bytes.' },
   'max-requests-inflight': { kind: 'int', key: 'maxRequestsInFlight', help: 'The maximum number of non-mutating requests (get, list) in flight; more get 429 TooManyRequests. Watches and other long-running requests are not counted. 0 disables the limit.' },
   'max-mutating-requests-inflight': { kind: 'int', key: 'maxMutatingRequestsInFlight', help: 'The maximum number of mutating requests in flight; more get 429 TooManyRequests. 0 disables the limit.' },
+  'request-timeout': { kind: 'duration', key: 'requestTimeoutMs', help: 'How long a request that is not long-running (watch, proxy, exec, attach, log) may take before it is answered 504 Timeout; the timeout query parameter asks for less. 0 disables the deadline.' },
   storage: { kind: 'storage', key: 'storage', help: 'Storage backend: sqlite (default) or memory (tests).' },
   'runtime-config': { kind: 'list', key: 'runtimeConfig', help: 'API versions to enable or disable: <group>/<version>[=true|false], <group>/<version>/<resource>, api/all, api/ga, api/beta, api/alpha; alpha versions are off by default.' },
   'client-ca-file': { kind: 'string', key: 'clientCaFile', help: 'PEM CA bundle for client certificates (CN = user, O = groups); reloaded when it changes. The generated CA is always trusted too.' },

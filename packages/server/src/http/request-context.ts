@@ -22,8 +22,10 @@ import { encodeBody, encodeJson, responseEncoding, type EndpointKind, type Watch
 import { negotiateResponse } from './negotiation.js';
 import { parseMediaType } from './media-type.js';
 import type { LiveRequests } from './live-requests.js';
-import { parseRequestTarget } from './request-target.js';
 import type { TablePrinter } from './table/printer.js';
+import type { RequestTarget } from './request-target.js';
+import { warningRecorder } from './warnings.js';
+import { boundStatus } from './status-bounds.js';
 
 /** Node's request object on either protocol. */
 export type NodeRequest = IncomingMessage | Http2ServerRequest;
@@ -40,6 +42,13 @@ export interface RequestContextOptions {
   /** The Table printer of a resource request's resource when it has its own (custom resources). */
   readonly printerFor?: (info: RequestInfo) => TablePrinter | undefined;
 }
+
+/**
+ * How long the rest of an unwanted request body (over the limit, or left unread by an early answer) is read and
+ * dropped on HTTP/1.1 before the connection is closed: closing a socket with unread data resets it, and the client
+ * may lose the answer with it (as Go's server, which waits before closing for the same reason).
+ */
+const discardWindowMs = 10_000;
 
 /** The placeholder request info before the request-info filter ran. */
 function emptyInfo(path: string, method: string): RequestInfo {
@@ -58,12 +67,6 @@ const closedStream: WatchStream = {
   abort: () => {},
   closed: true,
 };
-
-/** Quotes a warning text the way kube-apiserver does (RFC 7234 warn-text, `"` and `\` escaped). */
-function warningHeader(text: string): string {
-  const clean = text.replace(/[\r\n]+/g, ' ').replace(/[\\"]/g, (c) => '\\' + c);
-  return `299 - "${clean}"`;
-}
 
 const chains = new WeakMap<object, readonly Buffer[]>();
 
@@ -85,9 +88,8 @@ export function peerCertificates(req: NodeRequest): readonly Buffer[] {
   return chain;
 }
 
-/** Builds the context of one request. */
-export function createRequestContext(req: NodeRequest, res: NodeResponse, options: RequestContextOptions): RequestContext {
-  const url = parseRequestTarget(req.url ?? '/');
+/** Builds the context of one request whose target is already read. */
+export function createRequestContext(req: NodeRequest, res: NodeResponse, url: RequestTarget, options: RequestContextOptions): RequestContext {
   const method = (req.method ?? 'GET').toUpperCase();
   // The AbortController is made only when someone reads the signal (watches, long reads): most requests never do,
   // and a controller with its signal per request showed in the profile of small writes. An abort before that is
@@ -115,12 +117,44 @@ export function createRequestContext(req: NodeRequest, res: NodeResponse, option
     if (!res.writableEnded) abort();
   });
 
-  const warnings: string[] = [];
+  const warnings = warningRecorder();
   let responded = false;
+  /** Set once the request timed out: its answer is out and nothing more is written. */
+  let expired = false;
   let bodyRead: Promise<Outcome<Buffer>> | undefined;
-  /** Set when a body over the limit was left unread: an HTTP/1.1 connection cannot be reused after that. */
-  let bodyAbandoned = false;
+  /** Settles a body read still waiting when the request ends early. */
+  let settleBodyRead: ((result: Outcome<Buffer>) => void) | undefined;
   const isHttp1 = req.httpVersionMajor < 2;
+  const limit = options.maxRequestBodyBytes;
+
+  /**
+   * The rest of a body nobody will read, once the answer is out: an HTTP/2 stream is reset with NO_ERROR (the
+   * client's signal to stop sending, RFC 9113 §8.1); on HTTP/1.1 the bytes are read and dropped, up to the body
+   * limit and the discard window, so that the connection stays usable, and past either the socket is closed.
+   */
+  const discardUnreadBody = (): void => {
+    if (req.complete || req.destroyed) return;
+    if (!isHttp1) {
+      const stream = (req as Http2ServerRequest).stream;
+      if (!stream.closed && !stream.destroyed) stream.close(http2Constants.NGHTTP2_NO_ERROR);
+      return;
+    }
+    const socket = req.socket;
+    let dropped = 0;
+    const cut = (): void => {
+      clearTimeout(timer);
+      socket.destroy();
+    };
+    const timer = setTimeout(cut, discardWindowMs);
+    req.on('data', (chunk: Buffer) => {
+      dropped += chunk.length;
+      if (dropped > limit) cut();
+    });
+    req.once('end', () => clearTimeout(timer));
+    socket.once('close', () => clearTimeout(timer));
+    req.resume();
+  };
+  res.once('finish', discardUnreadBody);
 
   const encoding = responseEncoding(options.names);
   /** Resource endpoints convert (Table, PartialObjectMetadata); any endpoint writes protobuf for kinds that have it. */
@@ -134,13 +168,13 @@ export function createRequestContext(req: NodeRequest, res: NodeResponse, option
 
   const head = (code: number, headers: Record<string, string | string[]>): void => {
     responded = true;
-    if (warnings.length > 0) headers['Warning'] = warnings.map(warningHeader);
-    if (bodyAbandoned && isHttp1) headers['Connection'] = 'close';
+    const warned = warnings.headers();
+    if (warned.length > 0) headers['Warning'] = warned;
     (res as ServerResponse).writeHead(code, headers);
   };
 
   const send = (code: number, contentType: string, body: string | Uint8Array, extra: Readonly<Record<string, string>> = {}): void => {
-    if (responded || res.writableEnded || res.destroyed) return;
+    if (responded || expired || res.writableEnded || res.destroyed) return;
     const length = typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength;
     const headers: Record<string, string> = { ...extra, 'Content-Length': String(length) };
     if (contentType !== '') headers['Content-Type'] = contentType;
@@ -149,7 +183,8 @@ export function createRequestContext(req: NodeRequest, res: NodeResponse, option
     else (res as ServerResponse).end(body);
   };
 
-  const writeStatus = (status: Status): void => {
+  const writeStatus = (failed: Status): void => {
+    const status = boundStatus(failed);
     // A Status is negotiated like any object, but a failure must reach the client even if it asked for nothing we
     // write: fall back to JSON then.
     const encoded = encoding.encodeObject(req.headers.accept, url.searchParams, status, endpoint());
@@ -162,11 +197,12 @@ export function createRequestContext(req: NodeRequest, res: NodeResponse, option
 
   const readBody = (): Promise<Outcome<Buffer>> => {
     bodyRead ??= new Promise((resolve) => {
-      const limit = options.maxRequestBodyBytes;
       const declared = Number(req.headers['content-length'] ?? NaN);
+      if (expired) {
+        resolve({ ok: false, status: badRequest('the request ended before its body was read') });
+        return;
+      }
       if (Number.isFinite(declared) && declared > limit) {
-        bodyAbandoned = true;
-        if (!isHttp1) req.resume();
         resolve({ ok: false, status: requestEntityTooLarge(limit) });
         return;
       }
@@ -176,32 +212,33 @@ export function createRequestContext(req: NodeRequest, res: NodeResponse, option
       const finish = (result: Outcome<Buffer>): void => {
         if (done) return;
         done = true;
+        settleBodyRead = undefined;
         req.off('data', onData);
         req.off('end', onEnd);
         req.off('error', onError);
+        req.off('close', onClose);
+        // Whatever is left is dropped once the answer is out (discardUnreadBody).
+        req.pause();
         resolve(result);
       };
+      settleBodyRead = finish;
       const onData = (chunk: Buffer): void => {
         size += chunk.length;
         if (size > limit) {
-          // Stop reading: the rest of the body is never buffered; the connection is closed after the 413.
+          // Nothing more is buffered: the 413 is answered now.
           chunks.length = 0;
-          bodyAbandoned = true;
           finish({ ok: false, status: requestEntityTooLarge(limit) });
-          // Nothing more is buffered. HTTP/1.1 stops reading and closes the connection after the 413; an HTTP/2
-          // stream must be drained (discarding) or it stays open, holding the session.
-          if (isHttp1) req.pause();
-          else req.resume();
           return;
         }
         chunks.push(chunk);
       };
       const onEnd = (): void => finish({ ok: true, value: Buffer.concat(chunks, size) });
       const onError = (): void => finish({ ok: false, status: badRequest('the request body could not be read') });
+      const onClose = (): void => finish({ ok: false, status: badRequest('the client closed the request before sending its body') });
       req.on('data', onData);
       req.on('end', onEnd);
       req.on('error', onError);
-      req.on('close', () => finish({ ok: false, status: badRequest('the client closed the request before sending its body') }));
+      req.on('close', onClose);
     });
     return bodyRead;
   };
@@ -253,7 +290,7 @@ export function createRequestContext(req: NodeRequest, res: NodeResponse, option
       return { ok: true, value: { mediaType, object: value as DecodedBody['object'], duplicateFields: decoded.duplicateFields } };
     },
     warn(text: string): void {
-      if (!warnings.includes(text)) warnings.push(text);
+      warnings.add(text);
     },
     writeObject(code: number, object: unknown): void {
       const encoded = encoding.encodeObject(req.headers.accept, url.searchParams, object, endpoint());
@@ -285,7 +322,16 @@ export function createRequestContext(req: NodeRequest, res: NodeResponse, option
       return stream(code, { 'Content-Type': 'application/json' });
     },
     get responded(): boolean {
-      return responded || res.headersSent;
+      return responded || expired || res.headersSent;
+    },
+    expire(status: Status): void {
+      if (expired) return;
+      if (!responded && !res.headersSent) writeStatus(status);
+      // A response already under way cannot end in a Status: it is cut off, as kube's timeout handler aborts it.
+      else if (!res.writableEnded) res.destroy();
+      expired = true;
+      settleBodyRead?.({ ok: false, status });
+      abort();
     },
   };
 
@@ -370,7 +416,7 @@ export function createRequestContext(req: NodeRequest, res: NodeResponse, option
       // Not the request's abort signal: a graceful shutdown aborts it to end watches, and the stream must still be
       // ended (and a GET or LIST in flight written in full), or the response hangs or goes out empty.
       get closed(): boolean {
-        return ended || res.writableEnded || res.destroyed;
+        return ended || expired || res.writableEnded || res.destroyed;
       },
     };
     return stream;
