@@ -21,16 +21,26 @@ export interface MetaLabelSelectorObject {
  */
 export function labelSelectorFromMeta(selector: MetaLabelSelectorObject | null | undefined): SelectorParse<LabelSelector | 'nothing'> {
   if (selector === undefined || selector === null) return { ok: true, value: 'nothing' };
+  // What storage holds may not have the declared shape: anything else is an invalid selector, never a throw.
+  const isMap = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+  if (!isMap(selector)) return { ok: false, message: 'a label selector must be an object' };
+  const matchLabels: unknown = selector.matchLabels ?? {};
+  const matchExpressions: unknown = selector.matchExpressions ?? [];
+  if (!isMap(matchLabels) || !Array.isArray(matchExpressions)) return { ok: false, message: 'matchLabels must be a map and matchExpressions a list' };
   const requirements: LabelRequirement[] = [];
-  for (const [key, value] of Object.entries(selector.matchLabels ?? {})) {
+  for (const [key, value] of Object.entries(matchLabels)) {
+    if (typeof value !== 'string') return { ok: false, message: `the value of label ${JSON.stringify(key)} must be a string` };
     const bad = labelKeyError(key) ?? labelValueError(value);
     if (bad !== undefined) return { ok: false, message: bad };
     requirements.push({ key, operator: 'equals', values: [value] });
   }
-  for (const expr of selector.matchExpressions ?? []) {
+  for (const expr of matchExpressions as unknown[]) {
+    if (!isMap(expr) || typeof expr.key !== 'string' || (expr.values != null && !Array.isArray(expr.values))) {
+      return { ok: false, message: 'a match expression must have a string key and a list of values' };
+    }
     const keyError = labelKeyError(expr.key);
     if (keyError !== undefined) return { ok: false, message: keyError };
-    const values = [...(expr.values ?? [])];
+    const values = [...((expr.values ?? []) as unknown[])].map((v) => (typeof v === 'string' ? v : String(v)));
     switch (expr.operator) {
       case 'In':
       case 'NotIn':

@@ -2,7 +2,7 @@
  * Command-line flags of svc-apiserver, with kube-apiserver's names and forms (`--flag=value`, `--flag value`,
  * repeatable list flags that also take comma lists, Go durations like `5s` or `1m30s`).
  */
-import { parseFlavour, type Flavour } from '@svc-apiserver/api';
+import { parseFlavour, parseGoDuration, type Flavour } from '@svc-apiserver/api';
 import { defaultServiceAccountIssuer } from './auth/serviceaccount/claims.js';
 import { defaultFeatureGates, parseFeatureGates, type FeatureGates } from './feature-gates.js';
 import { defaultMaxMutatingRequestsInFlight, defaultMaxRequestsInFlight } from './http/filters/max-in-flight.js';
@@ -221,21 +221,10 @@ export const defaultServerOptions: ServerOptions = {
   clusterSigningDurationMs: 365 * 24 * 3_600_000,
 };
 
-/** Parses a Go duration (`300ms`, `5s`, `1m30s`, `1.5h`, `0`) into milliseconds. */
+/** Parses a Go duration (`300ms`, `5s`, `1m30s`, `1.5h`, `0`) into milliseconds; negative ones are refused. */
 export function parseDuration(text: string): number | undefined {
-  const s = text.trim();
-  if (s === '0') return 0;
-  const units: Record<string, number> = { ns: 1e-6, us: 1e-3, 'µs': 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
-  const re = /(\d+(?:\.\d*)?|\.\d+)(ns|us|µs|ms|s|m|h)/gy;
-  let total = 0;
-  let matched = 0;
-  let m: RegExpExecArray | null;
-  while ((m = re.exec(s)) !== null) {
-    total += Number(m[1]) * units[m[2]!]!;
-    matched = re.lastIndex;
-  }
-  if (matched === 0 || matched !== s.length) return undefined;
-  return total;
+  const parsed = parseGoDuration(text.trim());
+  return parsed.ok && parsed.ms >= 0 ? parsed.ms : undefined;
 }
 
 type FlagKind = 'string' | 'list' | 'int' | 'duration' | 'flavour' | 'storage' | 'storageBackend' | 'bool' | 'boolean' | 'featureGates';

@@ -141,6 +141,9 @@ export async function startHttpsServer(options: HttpsServerOptions): Promise<Htt
     // HTTP/2 header lists up to kube's 1 MiB; the field count is checked per request (431) rather than by a reset.
     settings: { maxHeaderListSize: maxHeaderBytes },
     maxHeaderListPairs: Math.floor(maxHeaderBytes / 32),
+    // Node's default of 10 MB per session refuses new streams (ENHANCE_YOUR_CALM, no answer) once a few bodies at
+    // the 3 MiB limit are in flight on one connection, as kubectl's single connection may carry.
+    maxSessionMemory: 64,
   });
   // The HTTP/1.1 side of the server takes these from the server object.
   const http1 = server as unknown as Http1Server & { maxHeaderSize: number };
@@ -151,12 +154,6 @@ export async function startHttpsServer(options: HttpsServerOptions): Promise<Htt
   server.on('clientError', (error: Error, socket: Socket) => answerOnSocket(socket, parserFailure(error)));
   server.on('checkExpectation', (req: NodeRequest, res: NodeResponse) => {
     writeBareStatus(res, expectationFailed(String(req.headers.expect ?? '')));
-  });
-  server.on('checkContinue', (req: NodeRequest, res: NodeResponse) => {
-    // A body over the limit is refused before the client sends it: no 100 Continue, the chain answers 413.
-    const declared = Number(req.headers['content-length'] ?? NaN);
-    if (!(Number.isFinite(declared) && declared > options.maxRequestBodyBytes)) res.writeContinue();
-    onRequest(req, res);
   });
   server.on('secureConnection', (socket: TLSSocket) => {
     sockets.add(socket);

@@ -26,6 +26,7 @@ import type { TablePrinter } from './table/printer.js';
 import type { RequestTarget } from './request-target.js';
 import { warningRecorder } from './warnings.js';
 import { boundStatus } from './status-bounds.js';
+import { nestingTooDeepMessage, valueTooDeep } from '../limits/nesting-depth.js';
 
 /** Node's request object on either protocol. */
 export type NodeRequest = IncomingMessage | Http2ServerRequest;
@@ -49,6 +50,8 @@ export interface RequestContextOptions {
  * may lose the answer with it (as Go's server, which waits before closing for the same reason).
  */
 const discardWindowMs = 10_000;
+/** How long a connection closed after an unwanted body is still read from before it is destroyed. */
+const lingerMs = 2_000;
 
 /** The placeholder request info before the request-info filter ran. */
 function emptyInfo(path: string, method: string): RequestInfo {
@@ -128,30 +131,37 @@ export function createRequestContext(req: NodeRequest, res: NodeResponse, url: R
   const limit = options.maxRequestBodyBytes;
 
   /**
-   * The rest of a body nobody will read, once the answer is out: an HTTP/2 stream is reset with NO_ERROR (the
-   * client's signal to stop sending, RFC 9113 §8.1); on HTTP/1.1 the bytes are read and dropped, up to the body
-   * limit and the discard window, so that the connection stays usable, and past either the socket is closed.
+   * The rest of a body nobody will read, once the answer is out, is read and dropped up to the body limit and for at
+   * most the discard window, so that the connection stays usable: a client that goes on sending after an early
+   * answer (413, 401) is not cut off mid-upload. Past either bound the request is ended: an HTTP/2 stream is reset
+   * with NO_ERROR (the client's signal to stop sending, RFC 9113 §8.1), an HTTP/1.1 connection is closed on our side
+   * and destroyed a while later, so that the peer's unread bytes do not turn the close into a reset that takes the
+   * answer with it.
    */
   const discardUnreadBody = (): void => {
     if (req.complete || req.destroyed) return;
-    if (!isHttp1) {
-      const stream = (req as Http2ServerRequest).stream;
-      if (!stream.closed && !stream.destroyed) stream.close(http2Constants.NGHTTP2_NO_ERROR);
-      return;
-    }
-    const socket = req.socket;
     let dropped = 0;
-    const cut = (): void => {
-      clearTimeout(timer);
-      socket.destroy();
+    let winding = false;
+    const windDown = (): void => {
+      if (winding) return;
+      winding = true;
+      clearTimeout(window);
+      if (!isHttp1) {
+        const stream = (req as Http2ServerRequest).stream;
+        if (!stream.closed && !stream.destroyed) stream.close(http2Constants.NGHTTP2_NO_ERROR);
+        return;
+      }
+      const socket = req.socket;
+      socket.end();
+      setTimeout(() => socket.destroy(), lingerMs).unref();
     };
-    const timer = setTimeout(cut, discardWindowMs);
+    const window = setTimeout(windDown, discardWindowMs);
     req.on('data', (chunk: Buffer) => {
       dropped += chunk.length;
-      if (dropped > limit) cut();
+      if (dropped > limit) windDown();
     });
-    req.once('end', () => clearTimeout(timer));
-    socket.once('close', () => clearTimeout(timer));
+    req.once('end', () => clearTimeout(window));
+    req.once('close', () => clearTimeout(window));
     req.resume();
   };
   res.once('finish', discardUnreadBody);
@@ -271,6 +281,8 @@ export function createRequestContext(req: NodeRequest, res: NodeResponse, url: R
         if (!body.ok) return body;
         const decoded = encoding.decodeProtobuf(body.value);
         if (!decoded.ok) return decoded;
+        // Embedded raw JSON (RawExtension, JSON fields) is decoded with the message: bound its nesting as JSON's.
+        if (valueTooDeep(decoded.value)) return { ok: false, status: badRequest(nestingTooDeepMessage()) };
         return { ok: true, value: { mediaType, object: decoded.value } };
       }
       if (mediaType === undefined || !acceptable.includes(mediaType) ||
@@ -279,7 +291,7 @@ export function createRequestContext(req: NodeRequest, res: NodeResponse, url: R
       }
       const body = await readBody();
       if (!body.ok) return body;
-      const decoded = yamlBodyMediaTypes.has(mediaType) ? decodeYaml(body.value) : decodeJson(body.value);
+      const decoded = yamlBodyMediaTypes.has(mediaType) ? decodeYaml(body.value, false) : decodeJson(body.value);
       if (!decoded.ok) return decoded;
       const value = decoded.value;
       const isObject = value !== null && typeof value === 'object' && !Array.isArray(value);

@@ -5,10 +5,9 @@
  * aborts, an unread body is dropped). A `timeout` that is no duration is 400 BadRequest. Long-running requests
  * (watches, proxy, and the attach, exec, log, portforward and proxy subresources) have no deadline.
  */
-import { badRequest, failure, type Status } from '@svc-apiserver/api';
+import { badRequest, failure, parseGoDuration, type Status } from '@svc-apiserver/api';
 import type { Filter } from '../context.js';
 import type { RequestInfo } from '../request-info.js';
-import { parseGoDuration } from '../go-duration.js';
 
 const longRunningVerbs: ReadonlySet<string> = new Set(['watch', 'proxy']);
 const longRunningSubresources: ReadonlySet<string> = new Set(['attach', 'exec', 'proxy', 'log', 'portforward']);

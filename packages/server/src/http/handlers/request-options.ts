@@ -141,6 +141,13 @@ export function parseWriteOptions(
 /** The body's kind and apiVersion must be the endpoint's (absent ones are filled in). */
 export function checkTypeMeta(def: ResourceDef, object: KubeObject, kind = def.kind): Outcome<void> {
   const expected = apiVersionOf(def.group, def.version);
+  // kube reads the type meta into strings first: anything else fails that decode.
+  for (const field of ['apiVersion', 'kind'] as const) {
+    const value: unknown = object[field];
+    if (value !== undefined && value !== null && typeof value !== 'string') {
+      return { ok: false, status: badRequest(`couldn't get version/kind; json parse error: json: cannot unmarshal ${jsonKind(value)} into Go struct field .${field} of type string`) };
+    }
+  }
   if (object.apiVersion !== undefined && object.apiVersion !== '' && object.apiVersion !== expected) {
     return { ok: false, status: badRequest(`the API version in the data (${String(object.apiVersion)}) does not match the expected API version (${expected})`) };
   }
@@ -166,8 +173,23 @@ export function reconcileNamespace(def: ResourceDef, object: KubeObject, request
   return { ok: true, value: undefined };
 }
 
+/** What encoding/json calls a JSON value in its type errors. */
+function jsonKind(value: unknown): string {
+  if (Array.isArray(value)) return 'array';
+  if (typeof value === 'object') return 'object';
+  if (typeof value === 'boolean') return 'bool';
+  return typeof value === 'string' ? 'string' : 'number';
+}
+
 /** checkName: the body's name and namespace must be the URL's (update, patch). */
 export function checkNameMatches(object: KubeObject, name: string, namespace: string): Outcome<void> {
+  // A name or namespace that is no string fails kube's decode into ObjectMeta before any comparison.
+  for (const field of ['name', 'namespace'] as const) {
+    const value: unknown = object.metadata?.[field];
+    if (value !== undefined && value !== null && typeof value !== 'string') {
+      return { ok: false, status: badRequest(`json: cannot unmarshal ${jsonKind(value)} into Go struct field ObjectMeta.metadata.${field} of type string`) };
+    }
+  }
   const own = object.metadata?.name ?? '';
   if (own !== name) {
     return { ok: false, status: badRequest(`the name of the object (${own}) does not match the name on the URL (${name})`) };

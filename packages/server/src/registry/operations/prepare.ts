@@ -7,6 +7,7 @@ import { invalid, type FieldError, type KubeObject } from '@svc-apiserver/api';
 import type { UserInfo } from '../../auth/user-info.js';
 import type { Outcome } from '../../http/context.js';
 import { generateName } from '../../meta/generate-name.js';
+import { normalizeObjectMeta } from '../../meta/normalize-object-meta.js';
 import { validateObjectMeta, validateObjectMetaUpdate } from '../../meta/object-meta-validation.js';
 import type { ResourceDef } from '../resource-def.js';
 import type { SubresourceStrategy } from '../strategy.js';
@@ -42,6 +43,7 @@ function invalidOutcome(def: ResourceDef, object: KubeObject, errors: FieldError
  */
 export function beforeCreate(def: ResourceDef, object: KubeObject, user?: UserInfo): Outcome<{ generatedName: boolean }> {
   const meta = (object.metadata ??= {});
+  normalizeObjectMeta(meta);
   delete meta.deletionTimestamp;
   delete meta.deletionGracePeriodSeconds;
   delete meta.resourceVersion;
@@ -79,6 +81,7 @@ export function subresourceStrategy(def: ResourceDef, subresource: string): Subr
 /** BeforeUpdate: keep what this write may not change, carry system fields over, bump generation, validate. */
 export function beforeUpdate(def: ResourceDef, subresource: string, object: KubeObject, old: KubeObject): Outcome<void> {
   const meta = (object.metadata ??= {});
+  normalizeObjectMeta(meta);
   const oldMeta = old.metadata ?? {};
   const strategy = subresourceStrategy(def, subresource);
   if (strategy === undefined) throw new Error(`no strategy for subresource ${subresource} of ${def.resource}`);

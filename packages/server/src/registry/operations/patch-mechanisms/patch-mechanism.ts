@@ -5,6 +5,7 @@
  * request (decoding the patch, the apply configuration's checks) run once, when the mechanism is made.
  */
 import { badRequest, notFound, type KubeObject, type QualifiedResource } from '@svc-apiserver/api';
+import { nestingTooDeepMessage, valueTooDeep } from '../../../limits/nesting-depth.js';
 import type { Outcome } from '../outcome.js';
 
 /** A patched object, with the warnings field validation gave on it (sent once, with the answer). */
@@ -29,7 +30,9 @@ export interface PatchTarget {
 
 /**
  * The mechanism of a patch type that patches a stored object (JSON patch, merge patch, strategic merge patch:
- * kube's createNewObject answers 404 for them); the patched document must be an object.
+ * kube's createNewObject answers 404 for them); the patched document must be an object, nested no deeper than
+ * request data may be (400): a patch can add a deep value at a deep path, and what is stored must stay within what
+ * every later walk over it can take.
  */
 export function patchOfStored(target: PatchTarget, patch: (current: KubeObject) => Outcome<unknown>): PatchMechanism {
   return {
@@ -42,6 +45,7 @@ export function patchOfStored(target: PatchTarget, patch: (current: KubeObject) 
       if (typeof object !== 'object' || object === null || Array.isArray(object)) {
         return { ok: false, status: badRequest('the patched document is not an object') };
       }
+      if (valueTooDeep(object)) return { ok: false, status: badRequest(nestingTooDeepMessage('the patched object')) };
       return { ok: true, value: { object: object as KubeObject, warnings: [] } };
     },
   };
