@@ -78,3 +78,20 @@ test('a YAML body that is JSON text reads as YAML would read it', () => {
   assert.ok(dup.ok);
   assert.deepEqual(dup.duplicateFields, ['line 2: key "a" already set in map']);
 });
+
+test('large YAML bodies are decoded on the decoding thread, with the same results', async () => {
+  const { decodeYamlBody, offThreadBytes } = await import('./yaml-decoder.js');
+  const lines = ['apiVersion: v1', 'kind: ConfigMap', 'metadata:', '  name: big', 'data:'];
+  for (let i = 0; lines.join('\n').length < offThreadBytes * 2; i++) lines.push(`  k${i}: "v${i}"`);
+  const body = Buffer.from(lines.join('\n') + '\nbig: 12345678901234567890\n');
+  const inline = decodeYaml(body, false);
+  const threaded = await decodeYamlBody(body, false);
+  assert.ok(threaded.ok && inline.ok);
+  assert.deepEqual(threaded.value, inline.value);
+  assert.equal(typeof (threaded.value as { big: unknown }).big, 'number', 'request bodies hold no bigint');
+  const bomb = await decodeYamlBody(Buffer.from(`x: &x "${'y'.repeat(offThreadBytes)}"\n` + Array.from({ length: 500 }, (_, i) => `k${i}: *x`).join('\n')), false);
+  assert.ok(!bomb.ok);
+  assert.equal(bomb.status.message, 'yaml: document contains excessive aliasing');
+  const json = await decodeYamlBody(Buffer.from(JSON.stringify({ kind: 'ConfigMap', data: Object.fromEntries(Array.from({ length: 10_000 }, (_, i) => [`k${i}`, 'v'])) })), false);
+  assert.ok(json.ok, 'JSON text is read at once');
+});

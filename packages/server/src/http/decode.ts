@@ -64,21 +64,26 @@ export function decodeJson(body: Buffer): DecodeResult {
 }
 
 /**
- * Decodes a YAML body. JSON text takes the JSON parser's way when YAML would read the same: no duplicated keys
- * (their messages are YAML's) and, with `exactIntegers`, no integer a double cannot hold exactly (YAML keeps those).
- * Request bodies are read without `exactIntegers`, so that big integers become doubles as in a JSON body and
- * nothing stored holds a `bigint`.
+ * A YAML body that is JSON text, read by the JSON parser when that gives what YAML would: no duplicated keys (their
+ * messages are YAML's) and, with `exactIntegers`, no integer a double cannot hold exactly (YAML keeps those).
+ * Undefined when the YAML parser must read it.
+ */
+export function decodeYamlAsJson(body: Buffer, exactIntegers: boolean): DecodeResult | undefined {
+  const text = body.toString('utf8');
+  if (!/^\s*\{/.test(text)) return undefined;
+  const parsed = parseJsonText(text);
+  if (!parsed.ok) return parsed.status.message === nestingTooDeepMessage() ? parsed : undefined;
+  if ((exactIntegers && parsed.longInteger) || findDuplicateJsonFields(text).length > 0) return undefined;
+  return { ok: true, value: parsed.value, duplicateFields: [] };
+}
+
+/**
+ * Decodes a YAML body, JSON text through the JSON parser when it reads the same (kubectl's server-side apply sends
+ * JSON as `application/apply-patch+yaml`). Request bodies are read without `exactIntegers`, so that big integers
+ * become doubles as in a JSON body and nothing stored holds a `bigint`.
  */
 export function decodeYaml(body: Buffer, exactIntegers = true): DecodeResult {
-  const text = body.toString('utf8');
-  if (/^\s*\{/.test(text)) {
-    const parsed = parseJsonText(text);
-    if (!parsed.ok && parsed.status.message === nestingTooDeepMessage()) return parsed;
-    if (parsed.ok && !(exactIntegers && parsed.longInteger) && findDuplicateJsonFields(text).length === 0) {
-      return { ok: true, value: parsed.value, duplicateFields: [] };
-    }
-  }
-  return decodeYamlText(body, exactIntegers);
+  return decodeYamlAsJson(body, exactIntegers) ?? decodeYamlText(body, exactIntegers);
 }
 
 /** Where a JSON value sits while scanning: an object (its keys so far, the current key) or an array (its index). */

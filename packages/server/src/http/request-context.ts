@@ -17,7 +17,8 @@ import {
 import { anonymousUser } from '../auth/user-info.js';
 import type { DecodedBody, Outcome, RequestContext, WatchStream } from './context.js';
 import type { RequestInfo } from './request-info.js';
-import { decodeJson, decodeYaml, jsonBodyMediaTypes, yamlBodyMediaTypes } from './decode.js';
+import { decodeJson, jsonBodyMediaTypes, yamlBodyMediaTypes } from './decode.js';
+import { decodeYamlBody } from './yaml-decoder.js';
 import { encodeBody, encodeJson, responseEncoding, type EndpointKind, type WatchEncoder } from './encode.js';
 import { negotiateResponse } from './negotiation.js';
 import { parseMediaType } from './media-type.js';
@@ -291,7 +292,7 @@ export function createRequestContext(req: NodeRequest, res: NodeResponse, url: R
       }
       const body = await readBody();
       if (!body.ok) return body;
-      const decoded = yamlBodyMediaTypes.has(mediaType) ? decodeYaml(body.value, false) : decodeJson(body.value);
+      const decoded = yamlBodyMediaTypes.has(mediaType) ? await decodeYamlBody(body.value, false) : decodeJson(body.value);
       if (!decoded.ok) return decoded;
       const value = decoded.value;
       const isObject = value !== null && typeof value === 'object' && !Array.isArray(value);
