@@ -66,16 +66,22 @@ export function writeBareStatus(res: NodeResponse, status: Status): void {
 
 /**
  * Answers a request the HTTP/1.1 parser refused on its raw socket and closes the connection: the socket is ended
- * after the answer and destroyed a second later, so that the answer is read before any reset.
+ * after the answer and destroyed two seconds later, so that the answer is read before any reset.
  */
 export function answerOnSocket(socket: Socket, status: Status | undefined): void {
+  // The parser may report more errors on the bytes after the first: the answer given stands, and the socket closes
+  // on its own schedule rather than at once, which would reset it before the answer is read.
+  if (answered.has(socket)) return;
   const inFlight = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
   if (status === undefined || !socket.writable || inFlight?.headersSent === true) {
     socket.destroy();
     return;
   }
+  answered.add(socket);
   const text = body(status);
   socket.end(`HTTP/1.1 ${status.code} ${STATUS_CODES[status.code] ?? 'Error'}\r\nContent-Type: application/json\r\n` +
     `Content-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`);
-  setTimeout(() => socket.destroy(), 1000).unref();
+  setTimeout(() => socket.destroy(), 2000).unref();
 }
+
+const answered = new WeakSet<Socket>();
