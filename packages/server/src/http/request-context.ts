@@ -47,8 +47,8 @@ export interface RequestContextOptions {
 
 /**
  * How long the rest of an unwanted request body (over the limit, or left unread by an early answer) is read and
- * dropped on HTTP/1.1 before the connection is closed: closing a socket with unread data resets it, and the client
- * may lose the answer with it (as Go's server, which waits before closing for the same reason).
+ * dropped before the request is ended: closing a socket with unread data resets it, and the client may lose the
+ * answer with it (Go's server waits before closing for the same reason).
  */
 const discardWindowMs = 10_000;
 /** How long a connection closed after an unwanted body is still read from before it is destroyed. */
