@@ -132,15 +132,18 @@ export function createRequestContext(req: NodeRequest, res: NodeResponse, url: R
   const limit = options.maxRequestBodyBytes;
 
   /**
-   * The rest of a body nobody will read, once the answer is out, is read and dropped up to the body limit and for at
-   * most the discard window, so that the connection stays usable: a client that goes on sending after an early
+   * The rest of a body nobody will read, once the answer is ended, is read and dropped up to the body limit and for
+   * at most the discard window, so that the connection stays usable (an HTTP/2 stream whose body is left unread is
+   * never done: flow control stops the client and the stream stays open, holding the session): a client that goes on sending after an early
    * answer (413, 401) is not cut off mid-upload. Past either bound the request is ended: an HTTP/2 stream is reset
    * with NO_ERROR (the client's signal to stop sending, RFC 9113 §8.1), an HTTP/1.1 connection is closed on our side
    * and destroyed a while later, so that the peer's unread bytes do not turn the close into a reset that takes the
    * answer with it.
    */
+  let discarding = false;
   const discardUnreadBody = (): void => {
-    if (req.complete || req.destroyed) return;
+    if (discarding || req.complete || req.destroyed) return;
+    discarding = true;
     let dropped = 0;
     let winding = false;
     const windDown = (): void => {
@@ -165,7 +168,6 @@ export function createRequestContext(req: NodeRequest, res: NodeResponse, url: R
     req.once('close', () => clearTimeout(window));
     req.resume();
   };
-  res.once('finish', discardUnreadBody);
 
   const encoding = responseEncoding(options.names);
   /** Resource endpoints convert (Table, PartialObjectMetadata); any endpoint writes protobuf for kinds that have it. */
@@ -192,6 +194,7 @@ export function createRequestContext(req: NodeRequest, res: NodeResponse, url: R
     head(code, headers);
     if (req.method === 'HEAD' || length === 0) res.end();
     else (res as ServerResponse).end(body);
+    discardUnreadBody();
   };
 
   const writeStatus = (failed: Status): void => {
@@ -343,6 +346,7 @@ export function createRequestContext(req: NodeRequest, res: NodeResponse, url: R
       // A response already under way cannot end in a Status: it is cut off, as kube's timeout handler aborts it.
       else if (!res.writableEnded) res.destroy();
       expired = true;
+      discardUnreadBody();
       settleBodyRead?.({ ok: false, status });
       abort();
     },
@@ -417,6 +421,7 @@ export function createRequestContext(req: NodeRequest, res: NodeResponse, url: R
         if (ended) return;
         ended = true;
         if (!res.writableEnded && !res.destroyed) res.end();
+        discardUnreadBody();
       },
       abort(): void {
         ended = true;

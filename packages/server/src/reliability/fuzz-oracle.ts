@@ -10,7 +10,9 @@
  *   sends stalled bodies and short `timeout` parameters on purpose);
  * - 504 `Timeout: Too large resource version`: a read at a resourceVersion the store has not reached;
  * - 500 `Internal error occurred: ...` for an impersonation request that names groups or extras without a user
- *   (kube's impersonation filter answers these with an internal error).
+ *   (kube's impersonation filter answers these with an internal error);
+ * - 503 from the proxy subresources when there is nothing to proxy to (`no endpoints available for service "x"`,
+ *   and the node proxy of a server that runs no node agent), as kube's proxy answers an unreachable backend.
  *
  * The only ends without an answer allowed are HTTP/2's own refusals: header blocks past what the server advertised
  * (a single field over nghttp2's 64 KiB, a list over 1 MiB) and malformed requests (connection-specific fields,
@@ -37,6 +39,8 @@ const designed5xx: readonly { readonly code: number; readonly message: RegExp }[
   { code: 504, message: /^Timeout: request did not complete within the allotted timeout$/ },
   { code: 504, message: /^Timeout: Too large resource version/ },
   { code: 500, message: /^Internal error occurred: requested .* without impersonating a user$/ },
+  { code: 503, message: /^no endpoints available for service "[^"]*"$/ },
+  { code: 503, message: /^unable to reach the node agent on node "[^"]*" for proxying/ },
 ];
 
 /** Words only JavaScript says. */

@@ -346,6 +346,27 @@ test('several uploads near the body limit on one HTTP/2 connection are all answe
   }
 });
 
+test('uploads over the limit, one after another on one HTTP/2 connection, are each answered 413 and leave no stream open', { timeout: 120_000 }, async () => {
+  const session = http2Connect(server.url, { ca, maxSessionMemory: 1024 });
+  try {
+    const big = Buffer.alloc(4_000_000, 'x');
+    for (let i = 0; i < 30; i++) {
+      const got = await new Promise<string>((resolve) => {
+        const s = session.request({ ':method': 'POST', ':path': cms, 'content-type': 'application/json', authorization: `Bearer ${admin}` });
+        let code = 0;
+        s.on('response', (h) => (code = Number(h[':status'])));
+        s.on('close', () => resolve(`${code}`));
+        s.on('error', () => {});
+        s.resume();
+        s.end(big);
+      });
+      assert.equal(got, '413', `upload ${i}`);
+    }
+  } finally {
+    session.close();
+  }
+});
+
 test('server-side apply of a 100,000-key ConfigMap: field management within a few JSON round trips of it, and answered', async () => {
   const data: Record<string, string> = {};
   for (let i = 0; i < 100_000; i++) data[`k${i}`] = '';

@@ -160,6 +160,8 @@ export function http2Refusable(r: FuzzRequest): boolean {
   // A :path must be an origin-form target of visible ASCII ('*' only for OPTIONS): anything else is malformed.
   if (r.target.length > 60_000 || !(/^\/[\x21-\x7e]*$/.test(r.target) || (r.target === '*' && r.method === 'OPTIONS'))) return true;
   if (r.headers.length > maxHeaderFieldsSent) return true;
+  // A content-length other than the DATA sent is a malformed request.
+  if (r.declaredLength !== undefined && r.declaredLength !== (r.body?.chunks.reduce((n, c) => n + c.length, 0) ?? 0)) return true;
   for (const [k, v] of r.headers) {
     const name = k.toLowerCase();
     if (k.length + v.length > 60_000 || connectionSpecific.has(name) || (name === 'te' && v !== 'trailers')) return true;

@@ -3,7 +3,7 @@
  * client may not set, fill system fields, run the strategy's prepare, then validate metadata and the type.
  */
 import { randomUUID } from 'node:crypto';
-import { invalid, type FieldError, type KubeObject } from '@svc-apiserver/api';
+import { invalid, jsonEquivalent, type FieldError, type KubeObject } from '@svc-apiserver/api';
 import type { UserInfo } from '../../auth/user-info.js';
 import type { Outcome } from '../../http/context.js';
 import { generateName } from '../../meta/generate-name.js';
@@ -101,13 +101,5 @@ export function beforeUpdate(def: ResourceDef, subresource: string, object: Kube
 
 /** True when a write would store exactly what is stored (kube then skips the write: no new resourceVersion). */
 export function unchanged(object: KubeObject, current: KubeObject): boolean {
-  return JSON.stringify(canonical(object)) === JSON.stringify(canonical(current));
-}
-
-function canonical(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(canonical);
-  if (typeof value === 'object' && value !== null) {
-    return Object.fromEntries(Object.keys(value).sort().map((k) => [k, canonical((value as Record<string, unknown>)[k])]));
-  }
-  return value;
+  return jsonEquivalent(object, current);
 }
