@@ -32,9 +32,11 @@ function goYamlTags(tags: Tags): Tags {
  * An upper estimate of a YAML text's nesting depth, from the lexer's tokens (the lexer is iterative and linear):
  * flow collections count exactly; a line in block context counts its indentation plus its block indicators
  * (`-`, `?`, `:`), since every nested block collection but a sequence under a key needs more indentation or an
- * indicator on the same line. True once the estimate passes `limit`.
+ * indicator on the same line. True once the estimate passes `limit`. The estimate only keeps the composer (which
+ * recurses) within what the stack takes; the exact depth is checked on the composed value. Its limit is half again
+ * the depth limit, so that a document indented four spaces a level reads as deep as it is.
  */
-export function yamlTooDeep(text: string, limit = maxNestingDepth): boolean {
+export function yamlTooDeep(text: string, limit = Math.floor(maxNestingDepth * 1.5)): boolean {
   let flow = 0;
   let indent = 0;
   let indicators = 0;

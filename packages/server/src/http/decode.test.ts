@@ -43,6 +43,10 @@ test('bodies nested past the limit are refused before parsing, in JSON and in ev
   }
   const fine = decodeYaml(Buffer.from(Array.from({ length: 100 }, (_, i) => ' '.repeat(i) + 'a:\n').join('') + ' '.repeat(100) + 'b: 1\n'));
   assert.ok(fine.ok, 'a hundred levels are fine');
+  const wide = decodeYaml(Buffer.from(Array.from({ length: 80 }, (_, i) => ' '.repeat(4 * i) + 'a:\n').join('') + ' '.repeat(320) + 'b: 1\n'));
+  assert.ok(wide.ok, 'eighty levels indented four spaces each are fine');
+  const exact = decodeYaml(Buffer.from(Array.from({ length: 300 }, (_, i) => ' '.repeat(i) + 'a:\n').join('') + ' '.repeat(300) + 'b: 1\n'));
+  assert.match(refused(exact), /nested too deeply/, 'past the limit by the composed value');
 });
 
 test('YAML alias bombs are refused as go-yaml refuses them; modest aliasing is expanded', () => {
