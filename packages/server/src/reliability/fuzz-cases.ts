@@ -16,11 +16,12 @@ import {
 } from './fuzz-values.js';
 import { aliasBomb, yamlBody, yamlText } from './fuzz-yaml.js';
 import { protobufBody, type ProtobufEncoder } from './fuzz-protobuf.js';
+import { fuzzCrd, fuzzCrdGroup, fuzzWebhookConfiguration, fuzzWidget } from './fuzz-extensions.js';
 
 /** What a case probes. */
 export const categories = [
   'json-body', 'yaml-body', 'protobuf-body', 'json-patch', 'merge-patch', 'strategic-patch', 'apply', 'selector', 'query',
-  'path', 'header', 'body-size', 'tls', 'watch', 'slow',
+  'path', 'header', 'body-size', 'tls', 'watch', 'slow', 'crd', 'custom-object', 'webhook-config',
 ] as const;
 
 /** A category. */
@@ -59,7 +60,7 @@ export interface FuzzCase {
 const weights: readonly (readonly [number, Category])[] = [
   [14, 'json-body'], [12, 'yaml-body'], [5, 'protobuf-body'], [6, 'json-patch'], [5, 'merge-patch'], [6, 'strategic-patch'],
   [8, 'apply'], [8, 'selector'], [8, 'query'], [8, 'path'], [8, 'header'], [2, 'body-size'], [2, 'tls'], [3, 'watch'],
-  [0.15, 'slow'],
+  [0.15, 'slow'], [2, 'crd'], [5, 'custom-object'], [2, 'webhook-config'],
 ];
 
 /** Keys of the largest ConfigMap applied: 100,000 in the soak run, 20,000 otherwise. */
@@ -103,7 +104,9 @@ function objectName(r: Random): string {
 export function generateCase(world: FuzzWorld, random: Random, index: number, only?: Category): FuzzCase {
   const r = random;
   const category = only ?? r.weighted(weights);
-  const as: Credential = category === 'tls' ? r.pick(['admin', 'anonymous'] as const) : r.weighted<Credential>([[62, 'admin'], [25, 'user'], [9, 'anonymous'], [4, 'garbage']]);
+  const as: Credential = category === 'tls' ? r.pick(['admin', 'anonymous'] as const)
+    : category === 'crd' || category === 'webhook-config' ? r.weighted<Credential>([[9, 'admin'], [1, 'user']])
+      : r.weighted<Credential>([[62, 'admin'], [25, 'user'], [9, 'anonymous'], [4, 'garbage']]);
   const fixture = r.pick(world.fixtures);
   const ns = as === 'admin' ? r.weighted([[8, world.namespace], [1, world.userNamespace]]) : r.weighted([[6, world.userNamespace], [2, world.namespace], [2, world.seedNamespace]]);
   const draft: Draft = {
@@ -319,6 +322,53 @@ export function generateCase(world: FuzzWorld, random: Random, index: number, on
       // Most watches count once their headers are in; some are read to their end, which must come on time.
       draft.headersOnly = r.chance(0.8);
       if (r.chance(0.3)) draft.headers = [['Accept', r.pick(['application/yaml', world.names.name('protobufMediaType'), 'application/json;as=Table;v=v1;g=' + world.names.group('meta'), 'application/json;stream=watch'])]];
+      break;
+    }
+    case 'crd': {
+      const ext = world.names.group('apiextensions');
+      const crd = fuzzCrd(r, world.names);
+      draft.method = r.weighted([[6, 'POST'], [3, 'PUT'], [1, 'DELETE'], [1, 'PATCH']]);
+      draft.target = `/apis/${ext}/v1/customresourcedefinitions${draft.method === 'POST' ? '' : `/${percentEncode(crd.name)}`}`;
+      if (draft.method === 'PATCH') {
+        const apply = r.chance(0.5);
+        if (apply) draft.target += '?fieldManager=fuzz&force=true';
+        setBody(apply && r.chance(0.5) ? Buffer.from(yamlText(crd.body, false)) : json(crd.body), apply ? 'application/apply-patch+yaml' : 'application/merge-patch+json');
+      } else if (draft.method !== 'DELETE') {
+        if (r.chance(0.7)) setBody(json(crd.body), 'application/json');
+        else setBody(Buffer.from(yamlBody(r, crd.body as Record<string, Json>, world.depthLimit)), 'application/yaml');
+      }
+      break;
+    }
+    case 'custom-object': {
+      const version = r.weighted([[9, 'v1'], [2, 'v1beta1'], [1, 'v2']]);
+      const base = `/apis/${fuzzCrdGroup}/${version}/namespaces/${ns}/widgets`;
+      const name = r.chance(0.6) ? `fz-${r.int(3)}` : r.chance(0.8) ? `fz-w${r.int(20)}` : objectName(r);
+      const widget = fuzzWidget(r, version, name, ns, world.depthLimit) as Record<string, Json>;
+      r.weighted<() => void>([
+        [4, () => { draft.method = 'POST'; draft.target = base; setBody(json(widget), 'application/json'); }],
+        [2, () => { draft.method = 'PUT'; draft.target = `${base}/${percentEncode(name)}${r.chance(0.3) ? '/status' : ''}`; setBody(Buffer.from(yamlBody(r, widget, world.depthLimit)), 'application/yaml'); }],
+        [2, () => { draft.method = 'PATCH'; draft.target = `${base}/${percentEncode(name)}?fieldManager=fuzz`; setBody(Buffer.from(yamlText(widget, false)), 'application/apply-patch+yaml'); }],
+        [2, () => { draft.method = 'PATCH'; draft.target = `${base}/${percentEncode(name)}${r.chance(0.3) ? '/status' : ''}`; setBody(json({ spec: widget['spec'] ?? null, ...(r.chance(0.2) ? { status: widget['status'] ?? null } : {}) }), r.pick(['application/merge-patch+json', 'application/strategic-merge-patch+json'])); }],
+        [1, () => { draft.method = 'PATCH'; draft.target = `${base}/${percentEncode(name)}`; setBody(json(jsonPatch(r, widget, world.depthLimit)), 'application/json-patch+json'); }],
+        [2, () => {
+          draft.method = r.pick(['GET', 'PUT', 'PATCH']);
+          draft.target = `${base}/${percentEncode(name)}/scale`;
+          const replicas = r.pick<Json>([0, 3, 600, -1, 'x', null, 2 ** 53]);
+          if (draft.method === 'PUT') setBody(json({ apiVersion: 'autoscaling/v1', kind: 'Scale', metadata: { name, namespace: ns }, spec: { replicas } }), 'application/json');
+          if (draft.method === 'PATCH') setBody(json({ spec: { replicas } }), 'application/merge-patch+json');
+        }],
+        [1, () => { draft.method = 'GET'; draft.target = `${base}?labelSelector=${percentEncode(labelSelector(r))}`; draft.headers = [['Accept', r.pick(['application/json', `application/json;as=Table;v=v1;g=${world.names.group('meta')}`, 'application/yaml'])]]; }],
+        [1, () => { draft.method = 'DELETE'; draft.target = `${base}/${percentEncode(name)}`; }],
+      ])();
+      break;
+    }
+    case 'webhook-config': {
+      const config = fuzzWebhookConfiguration(r, world.names);
+      const root = `/apis/${world.names.group('admissionregistration')}/v1/${config.resource}`;
+      draft.method = r.weighted([[6, 'POST'], [3, 'PUT'], [1, 'DELETE']]);
+      draft.target = draft.method === 'POST' ? root : `${root}/${percentEncode(config.name)}`;
+      if (draft.method !== 'DELETE' && r.chance(0.8)) setBody(json(config.body), 'application/json');
+      else if (draft.method !== 'DELETE') setBody(Buffer.from(yamlText(config.body, false)), 'application/yaml');
       break;
     }
     case 'slow': {

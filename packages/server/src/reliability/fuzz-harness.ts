@@ -9,6 +9,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { namesFor, type KubeObject } from '@svc-apiserver/api';
 import { resourceFixtures } from '../e2e/fixtures.js';
+import { establish } from '../e2e/crd-fixtures.js';
 import { call } from '../e2e/http.js';
 import { startServerProcess, type ServerProcess } from '../e2e/server-process.js';
 import { createCa, issueLeaf, type CertAndKey } from '../pki/certificates.js';
@@ -17,6 +18,7 @@ import { maxNestingDepth } from '../limits/nesting-depth.js';
 import { categories, generateCase, type Category, type FuzzCase, type FuzzWorld } from './fuzz-cases.js';
 import { judge, type Violation } from './fuzz-oracle.js';
 import { seededRandom } from './fuzz-random.js';
+import { widgetCrd, widgetFixture } from './fuzz-extensions.js';
 import { fuzzTransport, type ClientIdentity, type FuzzTransport } from './fuzz-transport.js';
 
 /** A server prepared for fuzzing. */
@@ -65,7 +67,8 @@ export async function startFuzzTarget(requestTimeout = '10s'): Promise<FuzzTarge
   });
   const world: FuzzWorld = {
     names,
-    fixtures: resourceFixtures(names),
+    // The run's custom resource is one more fixture: every generic category reaches custom objects too.
+    fixtures: [...resourceFixtures(names), widgetFixture()],
     namespace: 'fuzz',
     userNamespace: 'fuzz-user',
     seedNamespace: 'fuzz-seed',
@@ -93,6 +96,7 @@ export async function startFuzzTarget(requestTimeout = '10s'): Promise<FuzzTarge
     apiVersion: `${rbac}/v1`, kind: 'RoleBinding', metadata: { name: 'alice-admin' },
     roleRef: { apiGroup: rbac, kind: 'ClusterRole', name: 'admin' }, subjects: [{ apiGroup: rbac, kind: 'User', name: 'alice' }],
   });
+  await establish(server, widgetCrd(names) as Record<string, unknown>, names);
   const namespaced = world.fixtures.filter((f) => f.namespaced);
   // Quotas and limit ranges are not seeded: admission would refuse the seeded pods they do not fit.
   const seedable = namespaced.filter((f) => f.resource !== 'resourcequotas' && f.resource !== 'limitranges');

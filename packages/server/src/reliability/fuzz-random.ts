@@ -1,8 +1,9 @@
 /**
- * The fuzzer's source of choices: a seeded PRNG (xoshiro128**, seeded through splitmix32), so that case `i` of seed
- * `s` is the same request on every run and every machine. Hand-written: a dozen lines, and no randomness package
- * offers a seedable generator with the helpers a request generator wants.
+ * The fuzzer's source of choices: the tests' one seeded generator, seeded per case from the run's seed and the
+ * case's index, so that case `i` of seed `s` is the same request on every run and every machine, whatever order
+ * the cases run in; with the helpers a request generator wants (picks, weights, text).
  */
+import { seededRandom as seededNumbers } from '../testing/seeded-random.js';
 
 /** A deterministic stream of choices. */
 export interface Random {
@@ -22,39 +23,21 @@ export interface Random {
   text(length: number, alphabet?: string): string;
 }
 
-function splitmix32(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x9e3779b9) >>> 0;
-    let z = s;
-    z = Math.imul(z ^ (z >>> 16), 0x85ebca6b) >>> 0;
-    z = Math.imul(z ^ (z >>> 13), 0xc2b2ae35) >>> 0;
-    return (z ^ (z >>> 16)) >>> 0;
-  };
+/** One 32-bit seed for case `stream` of `seed`, mixed (splitmix32's finalizer) so that neighbouring cases differ. */
+function caseSeed(seed: number, stream: number): number {
+  let z = (Math.imul(seed >>> 0, 0x9e3779b1) ^ Math.imul(stream + 1, 0x7feb352d)) >>> 0;
+  z = Math.imul(z ^ (z >>> 16), 0x85ebca6b) >>> 0;
+  z = Math.imul(z ^ (z >>> 13), 0xc2b2ae35) >>> 0;
+  return (z ^ (z >>> 16)) >>> 0;
 }
 
 const lower = 'abcdefghijklmnopqrstuvwxyz0123456789';
 
 /** A generator for `seed` and stream `stream` (one stream per case). */
 export function seededRandom(seed: number, stream = 0): Random {
-  const init = splitmix32((seed * 0x9e3779b1) ^ Math.imul(stream + 1, 0x7feb352d));
-  let a = init();
-  let b = init();
-  let c = init();
-  let d = init() | 1;
-  const nextU32 = (): number => {
-    const result = Math.imul(((Math.imul(b, 5) << 7) | (Math.imul(b, 5) >>> 25)), 9) >>> 0;
-    const t = b << 9;
-    c ^= a;
-    d ^= b;
-    b ^= c;
-    a ^= d;
-    c ^= t;
-    d = (d << 11) | (d >>> 21);
-    return result;
-  };
+  const numbers = seededNumbers(caseSeed(seed, stream));
   const r: Random = {
-    next: () => nextU32() / 0x1_0000_0000,
+    next: numbers,
     int: (n) => Math.floor(r.next() * n),
     range: (lo, hi) => lo + r.int(hi - lo + 1),
     chance: (p) => r.next() < p,
