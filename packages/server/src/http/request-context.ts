@@ -141,6 +141,8 @@ export function createRequestContext(req: NodeRequest, res: NodeResponse, url: R
    * answer with it.
    */
   let discarding = false;
+  /** Body bytes the body read took in before it stopped. */
+  let bodyBytesSeen = 0;
   const discardUnreadBody = (): void => {
     if (discarding || req.complete || req.destroyed) return;
     discarding = true;
@@ -179,10 +181,29 @@ export function createRequestContext(req: NodeRequest, res: NodeResponse, url: R
   };
   const negotiated = () => negotiateResponse(req.headers.accept, url.searchParams, encoding.negotiationOptions(endpoint()));
 
+  /**
+   * An HTTP/1.1 answer sent before its request body was read says `Connection: close` when the rest of the body may
+   * be more than the discard takes (a declared length beyond it, or a chunked body), as Go's server does: otherwise
+   * the client would reuse a connection the discard is about to close. The close lingers (our side ends, the peer's
+   * bytes are still read for a while) instead of Node's immediate destroy, whose reset could take the answer with it.
+   */
+  const closeUnlessDrainable = (headers: Record<string, string | string[]>): void => {
+    if (!isHttp1 || req.complete || req.destroyed) return;
+    const declared = Number(req.headers['content-length'] ?? NaN);
+    if (Number.isFinite(declared) && declared - bodyBytesSeen <= limit) return;
+    headers['Connection'] = 'close';
+    const socket = req.socket as typeof req.socket & { destroySoon?: () => void };
+    socket.destroySoon = () => {
+      socket.end();
+      setTimeout(() => socket.destroy(), lingerMs).unref();
+    };
+  };
+
   const head = (code: number, headers: Record<string, string | string[]>): void => {
     responded = true;
     const warned = warnings.headers();
     if (warned.length > 0) headers['Warning'] = warned;
+    closeUnlessDrainable(headers);
     (res as ServerResponse).writeHead(code, headers);
   };
 
@@ -238,6 +259,7 @@ export function createRequestContext(req: NodeRequest, res: NodeResponse, url: R
       settleBodyRead = finish;
       const onData = (chunk: Buffer): void => {
         size += chunk.length;
+        bodyBytesSeen = size;
         if (size > limit) {
           // Nothing more is buffered: the 413 is answered now.
           chunks.length = 0;

@@ -262,6 +262,23 @@ test('an HTTP/1.1 upload over the body limit that keeps sending gets its 413, an
   assert.equal(after.status, 200);
 });
 
+test('a 413 before a body the discard will not take says Connection: close, so a pooled HTTP/1.1 client does not reuse the connection', async () => {
+  const big = JSON.stringify(cm('big', { data: { blob: 'x'.repeat(3 * 1024 * 1024 + 10) } }));
+  for (let i = 0; i < 3; i++) {
+    const r = await call(server.client, 'POST', cms, big);
+    assert.equal(r.status, 413);
+    // The same keep-alive client at once: before, the server closed the connection it had just kept alive.
+    const next = await call(server.client, 'GET', `${cms}?limit=1`);
+    assert.equal(next.status, 200);
+  }
+  const over = await send({ method: 'POST', target: cms, headers: [['Content-Type', 'application/json']], body: { chunks: [Buffer.from(big)] } });
+  assert.equal(over.status, 413);
+  assert.equal(over.headers['connection'], 'close');
+  const chunked = await send({ method: 'POST', target: cms, headers: [['Content-Type', 'application/json']], body: { chunks: [Buffer.from(big)] }, chunked: true });
+  assert.equal(chunked.status, 413);
+  assert.equal(chunked.headers['connection'], 'close');
+});
+
 test('labelSelector=a in () with literal spaces in the request line is a 400 Status; URL-encoded it selects the empty value, as kube', async () => {
   const r = await send({ target: '', raw: Buffer.from(`GET ${cms}?labelSelector=a in () HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${admin}\r\n\r\n`), closeAfter: true }, undefined);
   assert.equal(r.status, 400);
