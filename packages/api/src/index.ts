@@ -6,3 +6,5 @@ export * from './meta.js';
 export * from './label-selector.js';
 export * from './field-selector.js';
 export * from './meta-label-selector.js';
+export * from './go-duration.js';
+export * from './json-equivalent.js';

@@ -99,3 +99,22 @@ test('gt and lt: integer values (int64), both sides parsed as integers', () => {
   assert.equal(matchesLabels(sel('n>1'), { n: 'abc' }), false);
   assert.equal(matchesLabels(sel('n<1'), {}), false);
 });
+
+test('matching takes whatever storage holds: null or non-map labels are no labels, non-string values are absent', () => {
+  const sel = (s: string) => {
+    const p = parseLabelSelector(s);
+    assert.ok(p.ok);
+    return p.value;
+  };
+  for (const labels of [null, undefined, ['a'], 'a=b', 5] as unknown[]) {
+    const l = labels as Record<string, string> | null;
+    assert.equal(matchesLabels(sel('a'), l), false);
+    assert.equal(matchesLabels(sel('!a'), l), true);
+    assert.equal(matchesLabels(sel('a!=b'), l), true);
+    assert.equal(matchesLabels(sel('a in (b)'), l), false);
+  }
+  const odd = { a: null, n: 5, g: '7' } as unknown as Record<string, string>;
+  assert.equal(matchesLabels(sel('a'), odd), false);
+  assert.equal(matchesLabels(sel('n>1'), odd), false);
+  assert.equal(matchesLabels(sel('g>1'), odd), true);
+});

@@ -220,12 +220,20 @@ export function parseLabelSelector(input: string): Result<LabelSelector, string>
   return ok({ requirements });
 }
 
-/** True when `labels` satisfy every requirement of `selector` (labels.Selector.Matches). */
-export function matchesLabels(selector: LabelSelector, labels: Readonly<Record<string, string>> | undefined): boolean {
-  const has = (key: string): boolean => labels !== undefined && Object.prototype.hasOwnProperty.call(labels, key);
+/**
+ * True when `labels` satisfy every requirement of `selector` (labels.Selector.Matches). Whatever storage may hold is
+ * taken: labels that are no map (`null`, a list) are no labels, and a label whose value is no string is absent.
+ */
+export function matchesLabels(selector: LabelSelector, labels: Readonly<Record<string, string>> | null | undefined): boolean {
+  const map = typeof labels === 'object' && labels !== null && !Array.isArray(labels) ? labels : undefined;
+  const valueOf = (key: string): string | undefined => {
+    if (map === undefined || !Object.prototype.hasOwnProperty.call(map, key)) return undefined;
+    const v: unknown = map[key];
+    return typeof v === 'string' ? v : undefined;
+  };
   for (const r of selector.requirements) {
-    const present = has(r.key);
-    const value = present ? labels![r.key]! : undefined;
+    const value = valueOf(r.key);
+    const present = value !== undefined;
     switch (r.operator) {
       case 'exists':
         if (!present) return false;

@@ -22,16 +22,26 @@ export interface MetaLabelSelectorObject {
  */
 export function labelSelectorFromMeta(selector: MetaLabelSelectorObject | null | undefined): Result<LabelSelector | 'nothing', string> {
   if (selector === undefined || selector === null) return ok('nothing');
+  // What storage holds may not have the declared shape: anything else is an invalid selector, never a throw.
+  const isMap = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+  if (!isMap(selector)) return fail('a label selector must be an object');
+  const matchLabels: unknown = selector.matchLabels ?? {};
+  const matchExpressions: unknown = selector.matchExpressions ?? [];
+  if (!isMap(matchLabels) || !Array.isArray(matchExpressions)) return fail('matchLabels must be a map and matchExpressions a list');
   const requirements: LabelRequirement[] = [];
-  for (const [key, value] of Object.entries(selector.matchLabels ?? {})) {
+  for (const [key, value] of Object.entries(matchLabels)) {
+    if (typeof value !== 'string') return fail(`the value of label ${JSON.stringify(key)} must be a string`);
     const bad = labelKeyError(key) ?? labelValueError(value);
     if (bad !== undefined) return fail(bad);
     requirements.push({ key, operator: 'equals', values: [value] });
   }
-  for (const expr of selector.matchExpressions ?? []) {
+  for (const expr of matchExpressions as unknown[]) {
+    if (!isMap(expr) || typeof expr.key !== 'string' || (expr.values != null && !Array.isArray(expr.values))) {
+      return fail('a match expression must have a string key and a list of values');
+    }
     const keyError = labelKeyError(expr.key);
     if (keyError !== undefined) return fail(keyError);
-    const values = [...(expr.values ?? [])];
+    const values = [...((expr.values ?? []) as unknown[])].map((v) => (typeof v === 'string' ? v : String(v)));
     switch (expr.operator) {
       case 'In':
       case 'NotIn':

@@ -2,7 +2,7 @@
  * Command-line flags of svc-apiserver, with kube-apiserver's names and forms (`--flag=value`, `--flag value`,
  * repeatable list flags that also take comma lists, Go durations like `5s` or `1m30s`).
  */
-import { parseFlavour, type Flavour } from '@svc-apiserver/api';
+import { parseFlavour, parseGoDuration, type Flavour } from '@svc-apiserver/api';
 import type { AuthenticationFlags } from './auth/authentication-setup.js';
 import type { AuthorizationFlags } from './auth/authz/authorization-setup.js';
 import { defaultServiceAccountIssuer } from './auth/serviceaccount/claims.js';
@@ -45,6 +45,8 @@ export interface ServerOptions extends AuthenticationFlags, AuthorizationFlags {
   readonly maxRequestsInFlight: number;
   /** `--max-mutating-requests-inflight`: mutating requests served at once; more get 429 (0: no limit). */
   readonly maxMutatingRequestsInFlight: number;
+  /** `--request-timeout`: how long a request that is not long-running may take before it is answered 504. */
+  readonly requestTimeoutMs: number;
   readonly storage: StorageKind;
   /** `--runtime-config` entries (`<group>/<version>[=true|false]`, `<group>/<version>/<resource>`, `api/all`). */
   readonly runtimeConfig: readonly string[];
@@ -118,6 +120,7 @@ export const defaultServerOptions: ServerOptions = {
   maxRequestBodyBytes: 3 * 1024 * 1024,
   maxRequestsInFlight: defaultMaxRequestsInFlight,
   maxMutatingRequestsInFlight: defaultMaxMutatingRequestsInFlight,
+  requestTimeoutMs: 60_000,
   storage: 'sqlite',
   runtimeConfig: [],
   clientCaFile: '',
@@ -185,21 +188,10 @@ export const defaultServerOptions: ServerOptions = {
   clusterSigningDurationMs: 365 * 24 * 3_600_000,
 };
 
-/** Parses a Go duration (`300ms`, `5s`, `1m30s`, `1.5h`, `0`) into milliseconds. */
+/** Parses a Go duration (`300ms`, `5s`, `1m30s`, `1.5h`, `0`) into milliseconds; negative ones are refused. */
 export function parseDuration(text: string): number | undefined {
-  const s = text.trim();
-  if (s === '0') return 0;
-  const units: Record<string, number> = { ns: 1e-6, us: 1e-3, 'µs': 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
-  const re = /(\d+(?:\.\d*)?|\.\d+)(ns|us|µs|ms|s|m|h)/gy;
-  let total = 0;
-  let matched = 0;
-  let m: RegExpExecArray | null;
-  while ((m = re.exec(s)) !== null) {
-    total += Number(m[1]) * units[m[2]!]!;
-    matched = re.lastIndex;
-  }
-  if (matched === 0 || matched !== s.length) return undefined;
-  return total;
+  const parsed = parseGoDuration(text.trim());
+  return parsed.ok && parsed.value >= 0 ? parsed.value : undefined;
 }
 
 type FlagKind = 'string' | 'list' | 'int' | 'duration' | 'flavour' | 'storage' | 'storageBackend' | 'bool' | 'boolean' | 'featureGates';
@@ -225,6 +217,7 @@ const flags: Record<string, FlagSpec> = {
   'max-request-body-bytes': { kind: 'int', key: 'maxRequestBodyBytes', help: 'Largest accepted request body in bytes.' },
   'max-requests-inflight': { kind: 'int', key: 'maxRequestsInFlight', help: 'The maximum number of non-mutating requests (get, list) in flight; more get 429 TooManyRequests. Watches and other long-running requests are not counted. 0 disables the limit.' },
   'max-mutating-requests-inflight': { kind: 'int', key: 'maxMutatingRequestsInFlight', help: 'The maximum number of mutating requests in flight; more get 429 TooManyRequests. 0 disables the limit.' },
+  'request-timeout': { kind: 'duration', key: 'requestTimeoutMs', help: 'How long a request that is not long-running (watch, proxy, exec, attach, log) may take before it is answered 504 Timeout; the timeout query parameter asks for less. 0 disables the deadline.' },
   storage: { kind: 'storage', key: 'storage', help: 'Storage backend: sqlite (default) or memory (tests).' },
   'runtime-config': { kind: 'list', key: 'runtimeConfig', help: 'API versions to enable or disable: <group>/<version>[=true|false], <group>/<version>/<resource>, api/all, api/ga, api/beta, api/alpha; alpha versions are off by default.' },
   'client-ca-file': { kind: 'string', key: 'clientCaFile', help: 'PEM CA bundle for client certificates (CN = user, O = groups); reloaded when it changes. The generated CA is always trusted too.' },

@@ -356,6 +356,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       maxRequestBodyBytes: o.maxRequestBodyBytes,
       maxRequestsInFlight: o.maxRequestsInFlight,
       maxMutatingRequestsInFlight: o.maxMutatingRequestsInFlight,
+      requestTimeoutMs: o.requestTimeoutMs,
       livezGracePeriodMs: o.livezGracePeriodMs,
       shutdownDelayMs: o.shutdownDelayMs,
       resourceHandler: resourceHandler(registry, new Map([

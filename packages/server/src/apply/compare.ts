@@ -5,8 +5,8 @@
  * A declared struct field holding a non-empty struct is not itself recorded as added: typed (Go) objects always
  * carry their non-pointer structs, so kube-apiserver never reports them as new.
  */
-import { childPath, fieldElement, rootPath } from './field-path.js';
-import type { PathSet } from './path-set.js';
+import { fieldElement } from './field-path.js';
+import { addPath, newNode, type PathSet, type PathSetNode } from './path-set.js';
 import {
   fieldSchemaOf, isAtomicMap, isNamedField, isObject, itemElement, itemSchemaOf, jsonEqual, listKindOf, type ListKind,
   type Schema,
@@ -20,25 +20,22 @@ export interface Comparison {
 }
 
 interface Sink {
-  readonly added: Set<string>;
-  readonly modified: Set<string>;
-  readonly removed: Set<string>;
+  readonly added: PathSetNode;
+  readonly modified: PathSetNode;
+  readonly removed: PathSetNode;
 }
 
 /** Compares `lhs` (before) with `rhs` (after). */
 export function compare(lhs: unknown, rhs: unknown, schema: Schema): Comparison {
-  const out: Sink = { added: new Set(), modified: new Set(), removed: new Set() };
-  walk(lhs, rhs, schema, rootPath, out);
+  const out: Sink = { added: newNode(), modified: newNode(), removed: newNode() };
+  walk(lhs, rhs, schema, [], out);
   return out;
 }
 
-/** True when nothing changed. */
-export function isEmptyComparison(c: Comparison): boolean {
-  return c.added.size === 0 && c.modified.size === 0 && c.removed.size === 0;
+function hasKeys(v: Record<string, unknown>): boolean {
+  for (const _ in v) return true;
+  return false;
 }
-
-const isEmptyOrAbsent = (v: unknown): boolean =>
-  v === undefined || v === null || (isObject(v) && Object.keys(v).length === 0) || (Array.isArray(v) && v.length === 0);
 
 /** Indexes a list's items by path element (the first of duplicates wins). */
 export function indexItems(list: readonly unknown[], kind: ListKind): Map<string, unknown> {
@@ -50,27 +47,34 @@ export function indexItems(list: readonly unknown[], kind: ListKind): Map<string
   return out;
 }
 
-function walk(lhs: unknown, rhs: unknown, schema: Schema, path: string, out: Sink): void {
+/** Compares the values at `path` (a stack the walk pushes and pops). */
+function walk(lhs: unknown, rhs: unknown, schema: Schema, path: string[], out: Sink): void {
   if (lhs === undefined && rhs === undefined) return;
-  const bothEmpty = isEmptyOrAbsent(lhs) && isEmptyOrAbsent(rhs);
-  if (!bothEmpty && !isAtomicMap(schema) && (isObject(lhs) || lhs === undefined) && (isObject(rhs) || rhs === undefined)) {
-    const l = lhs ?? {};
-    const r = rhs ?? {};
-    const keys = new Set([...Object.keys(l), ...Object.keys(r)]);
-    for (const k of keys) {
-      const lv = l[k];
-      const rv = r[k];
-      const child = childPath(path, fieldElement(k));
-      walk(lv, rv, fieldSchemaOf(schema, k), child, out);
-      if (lv === undefined && rv !== undefined && !(isNamedField(schema, k) && isObject(rv) && Object.keys(rv).length > 0)) {
-        out.added.add(child);
-      } else if (rv === undefined && lv !== undefined) {
-        out.removed.add(child);
-      }
+  // Equal scalars (the bulk of any large map) need nothing more.
+  if (lhs === rhs && (typeof lhs !== 'object' || lhs === null)) return;
+  const lObject = isObject(lhs);
+  const rObject = isObject(rhs);
+  if ((lObject || lhs === undefined) && (rObject || rhs === undefined) && !isAtomicMap(schema)) {
+    // Keys are listed once: enumerating a map of many keys is the costly part.
+    const lKeys = lObject ? Object.keys(lhs) : [];
+    const rKeys = rObject ? Object.keys(rhs) : [];
+    if (lKeys.length > 0 || rKeys.length > 0) {
+      const l = (lhs ?? {}) as Record<string, unknown>;
+      const r = (rhs ?? {}) as Record<string, unknown>;
+      const visit = (k: string, lv: unknown, rv: unknown): void => {
+        if (lv === rv && (typeof lv !== 'object' || lv === null)) return;
+        path.push(fieldElement(k));
+        walk(lv, rv, fieldSchemaOf(schema, k), path, out);
+        if (lv === undefined && rv !== undefined && !(isNamedField(schema, k) && isObject(rv) && hasKeys(rv))) addPath(out.added, path);
+        else if (rv === undefined && lv !== undefined) addPath(out.removed, path);
+        path.pop();
+      };
+      for (const k of lKeys) visit(k, l[k], r[k]);
+      for (const k of rKeys) if (!Object.hasOwn(l, k)) visit(k, undefined, r[k]);
+      return;
     }
-    return;
-  }
-  if (!bothEmpty && (Array.isArray(lhs) || lhs === undefined) && (Array.isArray(rhs) || rhs === undefined)) {
+  } else if ((Array.isArray(lhs) || lhs === undefined) && (Array.isArray(rhs) || rhs === undefined)
+    && ((lhs as unknown[] | undefined)?.length ?? 0) + ((rhs as unknown[] | undefined)?.length ?? 0) > 0) {
     const kind = listKindOf(schema);
     if (kind.kind !== 'atomic') {
       const l = indexItems(lhs ?? [], kind);
@@ -79,16 +83,17 @@ function walk(lhs: unknown, rhs: unknown, schema: Schema, path: string, out: Sin
       for (const el of new Set([...l.keys(), ...r.keys()])) {
         const lv = l.get(el);
         const rv = r.get(el);
-        const child = childPath(path, el);
-        walk(lv, rv, items, child, out);
-        if (lv === undefined) out.added.add(child);
-        else if (rv === undefined) out.removed.add(child);
+        path.push(el);
+        walk(lv, rv, items, path, out);
+        if (lv === undefined) addPath(out.added, path);
+        else if (rv === undefined) addPath(out.removed, path);
+        path.pop();
       }
       return;
     }
   }
-  if (path === rootPath) return;
-  if (lhs === undefined) out.added.add(path);
-  else if (rhs === undefined) out.removed.add(path);
-  else if (!jsonEqual(lhs, rhs)) out.modified.add(path);
+  if (path.length === 0) return;
+  if (lhs === undefined) addPath(out.added, path);
+  else if (rhs === undefined) addPath(out.removed, path);
+  else if (!jsonEqual(lhs, rhs)) addPath(out.modified, path);
 }

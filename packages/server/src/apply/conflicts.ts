@@ -4,12 +4,12 @@
  * `Apply failed with 1 conflict: conflict with "m": .spec.x`, or for several, grouped by manager (sorted).
  */
 import { failure, type Status } from '@svc-apiserver/api';
-import { pathString } from './field-path.js';
+import { pathString, type FieldPath } from './field-path.js';
 
 /** One field another manager owns. `manager` is the manager's identifier (managed-fields.ts). */
 export interface FieldConflict {
   readonly manager: string;
-  readonly path: string;
+  readonly path: FieldPath;
 }
 
 /** printManager: `"name"`, `"name" with subresource "status"`, and for Update managers `... using v1`. */
@@ -31,7 +31,7 @@ export function conflictMessageFor(conflicts: readonly FieldConflict[]): string 
   if (conflicts.length === 1) {
     return `Apply failed with 1 conflict: conflict with ${printManager(conflicts[0]!.manager)}: ${pathString(conflicts[0]!.path)}`;
   }
-  const byManager = new Map<string, string[]>();
+  const byManager = new Map<string, FieldPath[]>();
   for (const c of conflicts) byManager.set(c.manager, [...(byManager.get(c.manager) ?? []), c.path]);
   const lines: string[] = [];
   for (const manager of [...byManager.keys()].sort()) {

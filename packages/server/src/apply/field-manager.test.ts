@@ -9,6 +9,7 @@ import { patchSchemaFromOpenApi } from '../patch/patch-schema.js';
 import { generatedSchemas } from '../schema/generated-data.js';
 import { applyConfiguration, updateManagedFields, type FieldManagerScope, type ManagedObject } from './field-manager.js';
 import { decodeManagedFields } from './managed-fields.js';
+import { hasPath } from './path-set.js';
 import { deducedSchema } from './schema-view.js';
 
 const schemas = generatedSchemas();
@@ -42,8 +43,8 @@ function world(scope: FieldManagerScope, initial?: ManagedObject) {
     owners(path: string): string[] {
       const decoded = decodeManagedFields(live?.metadata?.managedFields);
       assert.ok(decoded.ok);
-      const want = path.split('.').map((p) => (p.startsWith('k:') || p.startsWith('v:') ? p : `f:${p}`)).join('\u0000');
-      return [...decoded.value.values()].filter((r) => r.fields.has(want)).map((r) => `${r.manager}/${r.operation}`).sort();
+      const want = path.split('.').map((p) => (p.startsWith('k:') || p.startsWith('v:') ? p : `f:${p}`));
+      return [...decoded.value.values()].filter((r) => hasPath(r.fields, want)).map((r) => `${r.manager}/${r.operation}`).sort();
     },
   };
 }

@@ -19,13 +19,15 @@ import { fail, ok, type Result } from '@svc-apiserver/api';
 import { conflictMessageFor, type FieldConflict } from './conflicts.js';
 import { compare, type Comparison } from './compare.js';
 import { fieldSetOf } from './field-set.js';
-import { childPath, pathElements, pathFromElements, rootPath } from './field-path.js';
+import { isFieldElement } from './field-path.js';
 import {
   capUpdateManagers, decodeManagedFields, encodeManagedFields, isResetManagedFields, managerIdentifier,
   type ManagerRecord, type Managers,
 } from './managed-fields.js';
 import { merge } from './merge.js';
-import { difference, intersection, setOf, sortedPaths, union, type PathSet } from './path-set.js';
+import {
+  difference, emptySet, filterTop, intersection, isEmpty, setOf, setsEqual, sortedPaths, union, type PathSet,
+} from './path-set.js';
 import { removeItems } from './remove-items.js';
 import {
   fieldSchemaOf, isAtomicMap, isNamedField, isObject, itemSchemaOf, jsonEqual, listKindOf, type Schema,
@@ -58,31 +60,19 @@ const strippedFields: PathSet = setOf(
     .map((f) => ['f:metadata', `f:${f}`]),
 );
 
-/** The fields an endpoint resets: status through the main resource, all but status and metadata through /status. */
-function resetBy(scope: FieldManagerScope): (path: string) => boolean {
-  if (scope.subresource === 'status') {
-    return (path) => {
-      const top = path.split('\u0000', 1)[0]!;
-      return top !== 'f:status' && top !== 'f:metadata' && top !== 'f:apiVersion' && top !== 'f:kind';
-    };
-  }
-  if (scope.subresource === '' && scope.hasStatus) return (path) => path === 'f:status' || path.startsWith('f:status\u0000');
-  return () => false;
+/** What an endpoint resets: status through the main resource, all but status and metadata through /status. */
+type Reset = (set: PathSet) => PathSet;
+
+const statusEndpointKeeps = new Set(['f:status', 'f:metadata', 'f:apiVersion', 'f:kind']);
+
+function resetBy(scope: FieldManagerScope): Reset {
+  if (scope.subresource === 'status') return (set) => filterTop(set, (el) => statusEndpointKeeps.has(el));
+  if (scope.subresource === '' && scope.hasStatus) return (set) => filterTop(set, (el) => el !== 'f:status');
+  return (set) => set;
 }
 
-function without(set: PathSet, drop: (path: string) => boolean): PathSet {
-  let out: Set<string> | undefined;
-  for (const p of set) {
-    if (drop(p)) {
-      out ??= new Set(set);
-      out.delete(p);
-    }
-  }
-  return out ?? set;
-}
-
-function excludeFrom(c: Comparison, drop: (path: string) => boolean): Comparison {
-  return { added: without(c.added, drop), modified: without(c.modified, drop), removed: without(c.removed, drop) };
+function excludeFrom(c: Comparison, reset: Reset): Comparison {
+  return { added: reset(c.added), modified: reset(c.modified), removed: reset(c.removed) };
 }
 
 /** The object's value as field management sees it: without managedFields. */
@@ -94,64 +84,79 @@ function valueOf(object: ManagedObject | undefined): Record<string, unknown> {
   return { ...object, metadata: rest };
 }
 
-/** Drops `null` map values, as the typed object kube-apiserver converts back to omits them. */
+/** Drops `null` map values, as the typed object kube-apiserver converts back to omits them (a full copy). */
 function dropNulls(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(dropNulls);
   if (!isObject(value)) return value;
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(value)) if (v !== null) out[k] = dropNulls(v);
+  for (const k of Object.keys(value)) {
+    const v = value[k];
+    if (v !== null) out[k] = typeof v === 'object' ? dropNulls(v) : v;
+  }
   return out;
+}
+
+/**
+ * ReconcileFieldSetWithSchema: a path reaching into what is now atomic is cut back to the atomic node. `cut` tells
+ * the caller that the node's own path becomes a member.
+ */
+function reconcileNode(node: PathSet, schema: Schema, depth: number): { readonly node: PathSet; readonly cut: boolean } {
+  const cutsField = isAtomicMap(schema) && depth > 0;
+  const cutsItem = listKindOf(schema).kind === 'atomic';
+  const qualifies = (el: string): boolean => (isFieldElement(el) ? cutsField : cutsItem);
+  let cut = false;
+  let members: Set<string> | undefined;
+  for (const el of node.members) {
+    if (!qualifies(el)) continue;
+    cut = true;
+    members ??= new Set(node.members);
+    members.delete(el);
+  }
+  let children: Map<string, PathSet> | undefined;
+  for (const [el, child] of node.children) {
+    if (qualifies(el)) {
+      cut = true;
+      children ??= new Map(node.children);
+      children.delete(el);
+      continue;
+    }
+    const inner = reconcileNode(child, isFieldElement(el) ? fieldSchemaOf(schema, el.slice(2)) : itemSchemaOf(schema), depth + 1);
+    if (inner.node === child && !inner.cut) continue;
+    children ??= new Map(node.children);
+    if (inner.cut) {
+      members ??= new Set(node.members);
+      members.add(el);
+    }
+    if (isEmpty(inner.node)) children.delete(el);
+    else children.set(el, inner.node);
+  }
+  if (members === undefined && children === undefined) return { node, cut };
+  return { node: { members: members ?? node.members, children: children ?? node.children }, cut };
 }
 
 /** ReconcileFieldSetWithSchema: a path reaching into what is now atomic is cut back to the atomic node. */
 export function reconcileWithSchema(set: PathSet, schema: Schema): PathSet {
-  let out: Set<string> | undefined;
-  for (const path of set) {
-    const els = pathElements(path);
-    let node = schema;
-    let cut = -1;
-    for (let i = 0; i < els.length; i++) {
-      const el = els[i]!;
-      if (el.startsWith('f:')) {
-        if (isAtomicMap(node) && i > 0) {
-          cut = i;
-          break;
-        }
-        node = fieldSchemaOf(node, el.slice(2));
-      } else {
-        if (listKindOf(node).kind === 'atomic') {
-          cut = i;
-          break;
-        }
-        node = itemSchemaOf(node);
-      }
-    }
-    if (cut < 0) continue;
-    out ??= new Set(set);
-    out.delete(path);
-    out.add(pathFromElements(els.slice(0, cut)));
-  }
-  return out ?? set;
+  return reconcileNode(set, schema, 0).node;
 }
 
 /** EnsureNamedFieldsAreMembers: every declared struct field on the way to a member becomes a member too. */
 function withNamedFields(set: PathSet, schema: Schema): PathSet {
-  const out = new Set(set);
-  for (const path of set) {
-    let node = schema;
-    let at = rootPath;
-    for (const el of pathElements(path)) {
-      at = childPath(at, el);
-      if (el.startsWith('f:')) {
-        const name = el.slice(2);
-        if (isNamedField(node, name)) out.add(at);
-        node = fieldSchemaOf(node, name);
-      } else {
-        node = itemSchemaOf(node);
-      }
+  let members: Set<string> | undefined;
+  let children: Map<string, PathSet> | undefined;
+  for (const [el, child] of set.children) {
+    const field = isFieldElement(el);
+    if (field && !set.members.has(el) && isNamedField(schema, el.slice(2))) {
+      members ??= new Set(set.members);
+      members.add(el);
+    }
+    const inner = withNamedFields(child, field ? fieldSchemaOf(schema, el.slice(2)) : itemSchemaOf(schema));
+    if (inner !== child) {
+      children ??= new Map(set.children);
+      children.set(el, inner);
     }
   }
-  return out;
+  if (members === undefined && children === undefined) return set;
+  return { members: members ?? set.members, children: children ?? set.children };
 }
 
 function withFields(record: ManagerRecord, fields: PathSet): ManagerRecord {
@@ -162,7 +167,7 @@ function prepareManagers(managers: Managers, schema: Schema): Managers {
   const out: Managers = new Map();
   for (const [id, r] of managers) {
     const fields = difference(reconcileWithSchema(r.fields, schema), strippedFields);
-    if (fields.size > 0) out.set(id, withFields(r, fields));
+    if (!isEmpty(fields)) out.set(id, withFields(r, fields));
   }
   return out;
 }
@@ -171,7 +176,7 @@ function finishManagers(managers: Managers): Managers {
   const out: Managers = new Map();
   for (const [id, r] of managers) {
     const fields = difference(r.fields, strippedFields);
-    if (fields.size > 0) out.set(id, withFields(r, fields));
+    if (!isEmpty(fields)) out.set(id, withFields(r, fields));
   }
   return capUpdateManagers(out);
 }
@@ -202,7 +207,7 @@ function takeChanged(managers: Managers, self: string, c: Comparison): { manager
     const clash = intersection(r.fields, changed);
     for (const path of sortedPaths(clash)) conflicts.push({ manager: id, path });
     const fields = difference(difference(r.fields, clash), c.removed);
-    if (fields.size > 0) out.set(id, withFields(r, fields));
+    if (!isEmpty(fields)) out.set(id, withFields(r, fields));
   }
   return { managers: out, conflicts };
 }
@@ -225,8 +230,8 @@ function updateManagers(
   const c = excludeFrom(compare(liveValue, nextValue, scope.schema), reset);
   const self = managerIdentifier({ manager, operation: 'Update', apiVersion: scope.apiVersion, subresource: scope.subresource });
   const { managers: out } = takeChanged(managers, '', c);
-  const gained = without(difference(union(c.modified, c.added), strippedFields), reset);
-  if (gained.size === 0) return out;
+  const gained = reset(difference(union(c.modified, c.added), strippedFields));
+  if (isEmpty(gained)) return out;
   const previous = out.get(self);
   out.set(self, {
     manager, operation: 'Update', apiVersion: scope.apiVersion, subresource: scope.subresource, time: scope.now(),
@@ -278,13 +283,16 @@ export function applyConfiguration(
     return fail({ reason: 'conflict', conflicts: first.conflicts, message: conflictMessageFor(first.conflicts) });
   }
   managers = first.managers;
-  const applied = without(difference(fieldSetOf(config, schema), strippedFields), reset);
+  const fresh = reset(difference(fieldSetOf(config, schema), strippedFields));
   const previous = managers.get(self);
+  // The same fields as last time keep last time's set, so that its FieldsV1 is written back as it was read.
+  const applied = previous !== undefined && setsEqual(previous.fields, fresh) ? previous.fields : fresh;
   managers.set(self, {
     manager, operation: 'Apply', apiVersion: scope.apiVersion, subresource: scope.subresource,
     ...(previous?.time !== undefined ? { time: previous.time } : {}), fields: applied,
+    ...(previous?.read !== undefined ? { read: previous.read } : {}),
   });
-  const pruned = dropNulls(prune(merged, managers, lastSet, schema)) as Record<string, unknown>;
+  const pruned = dropNulls(prune(merged, managers, lastSet, applied, schema)) as Record<string, unknown>;
   managers = takeChanged(managers, self, excludeFrom(compare(liveValue, pruned, schema), reset)).managers;
   const entry = managers.get(self);
   if (entry !== undefined && (live === undefined || !jsonEqual(liveValue, pruned))) managers.set(self, { ...entry, time: scope.now() });
@@ -294,13 +302,17 @@ export function applyConfiguration(
 /**
  * Updater.prune: fields the applier owned last time, that the new configuration and every other manager left, are
  * removed from the merged object (with structured-merge-diff's exact set formulas: remove the last set, add back
- * what anyone owns, add back what was never the applier's).
+ * what anyone owns, add back what was never the applier's). When the configuration still applies all it applied
+ * last time there is nothing to remove.
  */
-function prune(merged: Record<string, unknown>, managers: Managers, lastSet: PathSet | undefined, schema: Schema): Record<string, unknown> {
-  if (lastSet === undefined || lastSet.size === 0) return merged;
+function prune(
+  merged: Record<string, unknown>, managers: Managers, lastSet: PathSet | undefined, applied: PathSet, schema: Schema,
+): Record<string, unknown> {
+  // Nothing applied last time is left out now: nothing to prune (and no need to list the merged object's fields).
+  if (lastSet === undefined || isEmpty(difference(lastSet, applied))) return merged;
   const named = (s: PathSet): PathSet => withNamedFields(s, schema);
   const last = named(lastSet);
-  let owned: PathSet = new Set();
+  let owned: PathSet = emptySet;
   for (const r of managers.values()) owned = union(owned, r.fields);
   const mergedSet = named(fieldSetOf(merged, schema));
   const pruned = removeItems(merged, last, schema);

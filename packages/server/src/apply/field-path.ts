@@ -1,15 +1,12 @@
 /**
  * Field paths as structured-merge-diff names them. A path is a list of path elements, each written as its FieldsV1
  * key: `f:<name>` (a struct field or map key), `k:<json object>` (an item of an associative list, by its key fields,
- * sorted by name), `v:<json value>` (an item of a set), `i:<index>` (an item of a list with no identity).
- * A path is stored as its elements joined by NUL, so a set of paths is a plain `Set<string>`.
+ * sorted by name), `v:<json value>` (an item of a set), `i:<index>` (an item of a list with no identity). Paths are
+ * kept as element lists, never joined into one string: a field name may hold any character.
  */
 
-/** The separator between path elements in a stored path (never part of an element of a valid object). */
-const separator = '\u0000';
-
-/** The root path (the object itself). */
-export const rootPath = '';
+/** A field path: its elements from the root. */
+export type FieldPath = readonly string[];
 
 /** `f:<name>`. */
 export function fieldElement(name: string): string {
@@ -34,35 +31,9 @@ export function keyElement(item: Readonly<Record<string, unknown>>, keys: readon
   return `k:${JSON.stringify(fields)}`;
 }
 
-/** A path extended by one element. */
-export function childPath(path: string, element: string): string {
-  return path === rootPath ? element : path + separator + element;
-}
-
-/** The elements of a stored path. */
-export function pathElements(path: string): string[] {
-  return path === rootPath ? [] : path.split(separator);
-}
-
-/** A stored path from its elements. */
-export function pathFromElements(elements: readonly string[]): string {
-  return elements.join(separator);
-}
-
-/** Every proper prefix of a path, shortest first (the root excluded). */
-export function pathPrefixes(path: string): string[] {
-  const out: string[] = [];
-  let at = path.indexOf(separator);
-  while (at >= 0) {
-    out.push(path.slice(0, at));
-    at = path.indexOf(separator, at + 1);
-  }
-  return out;
-}
-
-/** True when `path` lies under `prefix` (or is it). */
-export function isUnder(path: string, prefix: string): boolean {
-  return prefix === rootPath || path === prefix || path.startsWith(prefix + separator);
+/** True for a struct field or map key element. */
+export function isFieldElement(element: string): boolean {
+  return element.charCodeAt(0) === 0x66 /* f */ && element.charCodeAt(1) === 0x3a /* : */;
 }
 
 /** One element as structured-merge-diff prints it in messages: `.name`, `[name="x"]`, `[="v"]`, `[0]`. */
@@ -83,6 +54,6 @@ export function elementString(element: string): string {
 }
 
 /** A path as structured-merge-diff prints it: `.spec.containers[name="app"].image`. */
-export function pathString(path: string): string {
-  return pathElements(path).map(elementString).join('');
+export function pathString(path: FieldPath): string {
+  return path.map(elementString).join('');
 }

@@ -3,45 +3,54 @@
  * leaves; every item of a granular list and every map key (but not a declared struct field, unless it holds
  * `null` or `{}`) is a member too. Apply records this set of the applied configuration as the applier's fields.
  */
-import { childPath, fieldElement, rootPath } from './field-path.js';
-import type { PathSet } from './path-set.js';
+import { fieldElement } from './field-path.js';
+import { addPath, newNode, type PathSet, type PathSetNode } from './path-set.js';
 import {
   fieldSchemaOf, isAtomicMap, isNamedField, isObject, itemElement, itemSchemaOf, listKindOf, type Schema,
 } from './schema-view.js';
 
 /** The fields `value` sets under `schema`. */
 export function fieldSetOf(value: unknown, schema: Schema): PathSet {
-  const out = new Set<string>();
-  walk(value, schema, rootPath, out);
+  const out = newNode();
+  walk(value, schema, [], out);
   return out;
 }
 
-function walk(value: unknown, schema: Schema, path: string, out: Set<string>): void {
+/** Adds what `value` (at `path`) sets; `path` is a stack the walk pushes and pops. */
+function walk(value: unknown, schema: Schema, path: string[], out: PathSetNode): void {
   if (isObject(value)) {
     if (isAtomicMap(schema)) {
-      if (path !== rootPath) out.add(path);
+      if (path.length > 0) addPath(out, path);
       return;
     }
-    for (const [k, v] of Object.entries(value)) {
-      const child = childPath(path, fieldElement(k));
-      walk(v, fieldSchemaOf(schema, k), child, out);
-      if (v === null || (isObject(v) && Object.keys(v).length === 0) || !isNamedField(schema, k)) out.add(child);
+    for (const k of Object.keys(value)) {
+      const v = value[k];
+      path.push(fieldElement(k));
+      // A scalar or null is a member wherever it sits; an object or list is walked, and is a member itself when
+      // it is an empty object or not a declared field.
+      if (typeof v !== 'object' || v === null) addPath(out, path);
+      else {
+        walk(v, fieldSchemaOf(schema, k), path, out);
+        if (!isNamedField(schema, k) || (!Array.isArray(v) && Object.keys(v).length === 0)) addPath(out, path);
+      }
+      path.pop();
     }
     return;
   }
   if (Array.isArray(value)) {
     const kind = listKindOf(schema);
     if (kind.kind === 'atomic') {
-      out.add(path);
+      if (path.length > 0) addPath(out, path);
       return;
     }
     const items = itemSchemaOf(schema);
-    value.forEach((item, i) => {
-      const child = childPath(path, itemElement(item, kind, i));
-      walk(item, items, child, out);
-      out.add(child);
-    });
+    for (let i = 0; i < value.length; i++) {
+      path.push(itemElement(value[i], kind, i));
+      walk(value[i], items, path, out);
+      addPath(out, path);
+      path.pop();
+    }
     return;
   }
-  if (path !== rootPath) out.add(path);
+  if (path.length > 0) addPath(out, path);
 }

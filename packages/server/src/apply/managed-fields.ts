@@ -6,7 +6,7 @@
  * are kept: the oldest are merged into one `ancient-changes` entry per apiVersion.
  */
 import { fail, ok, type ManagedFieldsEntry, type Result } from '@svc-apiserver/api';
-import { fromFieldsV1, toFieldsV1, union, type PathSet } from './path-set.js';
+import { fromFieldsV1, isEmpty, toFieldsV1, union, type PathSet } from './path-set.js';
 
 /** One manager's record. */
 export interface ManagerRecord {
@@ -17,6 +17,11 @@ export interface ManagerRecord {
   /** RFC 3339; absent when never stamped. */
   readonly time?: string;
   readonly fields: PathSet;
+  /**
+   * The FieldsV1 this record's `fields` were read from, written back as it is while `fields` is that same set (a
+   * large set costs far more to write out than to compare).
+   */
+  readonly read?: { readonly fields: PathSet; readonly fieldsV1: Record<string, unknown> };
 }
 
 /** Managers by identifier. */
@@ -65,6 +70,7 @@ export function decodeManagedFields(entries: unknown): Result<Managers, string> 
       subresource: typeof e.subresource === 'string' ? e.subresource : '',
       ...(typeof e.time === 'string' ? { time: e.time } : {}),
       fields: fields.value,
+      read: { fields: fields.value, fieldsV1: (e.fieldsV1 ?? {}) as Record<string, unknown> },
     };
     out.set(managerIdentifier(record), record);
   }
@@ -85,7 +91,7 @@ function compareStrings(a: string, b: string): number {
 
 /** Writes managers back as managedFields entries, sorted as kube-apiserver sorts them; empty sets are omitted. */
 export function encodeManagedFields(managers: Managers): ManagedFieldsEntry[] {
-  const records = [...managers.values()].filter((r) => r.fields.size > 0);
+  const records = [...managers.values()].filter((r) => !isEmpty(r.fields));
   records.sort((p, q) =>
     compareStrings(p.operation, q.operation) || seconds(p.time) - seconds(q.time) || compareStrings(p.manager, q.manager)
     || compareStrings(p.apiVersion, q.apiVersion) || compareStrings(p.subresource, q.subresource));
@@ -93,7 +99,7 @@ export function encodeManagedFields(managers: Managers): ManagedFieldsEntry[] {
     const entry: ManagedFieldsEntry = { manager: r.manager, operation: r.operation, apiVersion: r.apiVersion };
     if (r.time !== undefined) entry.time = r.time;
     entry.fieldsType = 'FieldsV1';
-    entry.fieldsV1 = toFieldsV1(r.fields);
+    entry.fieldsV1 = r.read !== undefined && r.read.fields === r.fields ? r.read.fieldsV1 : toFieldsV1(r.fields);
     if (r.subresource) entry.subresource = r.subresource;
     return entry;
   });

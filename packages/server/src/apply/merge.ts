@@ -7,20 +7,25 @@
 import { indexItems } from './compare.js';
 import { fieldSchemaOf, isAtomicMap, isObject, itemElement, itemSchemaOf, listKindOf, type ListKind, type Schema } from './schema-view.js';
 
+/** A copy of JSON data (scalars are their own copy). */
+function copy(value: unknown): unknown {
+  return typeof value === 'object' && value !== null ? structuredClone(value) : value;
+}
+
 /** `rhs` merged onto `lhs`; neither input is changed. */
 export function merge(lhs: unknown, rhs: unknown, schema: Schema): unknown {
-  if (rhs === undefined) return lhs === undefined ? undefined : structuredClone(lhs);
-  if (lhs === undefined) return structuredClone(rhs);
+  if (rhs === undefined) return copy(lhs);
+  if (lhs === undefined) return copy(rhs);
   if (isObject(lhs) && isObject(rhs) && !isAtomicMap(schema)) {
     const out: Record<string, unknown> = { ...lhs };
-    for (const [k, v] of Object.entries(rhs)) out[k] = merge(lhs[k], v, fieldSchemaOf(schema, k));
+    for (const k of Object.keys(rhs)) out[k] = merge(lhs[k], rhs[k], fieldSchemaOf(schema, k));
     return out;
   }
   if (Array.isArray(lhs) && Array.isArray(rhs)) {
     const kind = listKindOf(schema);
     if (kind.kind !== 'atomic') return mergeLists(lhs, rhs, kind, itemSchemaOf(schema));
   }
-  return structuredClone(rhs);
+  return copy(rhs);
 }
 
 /**
@@ -46,7 +51,7 @@ function mergeLists(lhs: readonly unknown[], rhs: readonly unknown[], kind: List
         continue;
       }
       if (!rByEl.has(el)) {
-        out.push(structuredClone(lhs[li]));
+        out.push(copy(lhs[li]));
         done.add(el);
         li++;
         continue;

@@ -27,6 +27,12 @@ const leases: ApiResource = {
 async function fakeResourceHandler(ctx: RequestContext): Promise<void> {
   const { info } = ctx;
   if (info.name === 'panic') throw new Error('boom');
+  if (info.name === 'stuck') {
+    // Never answers: the request deadline must.
+    await new Promise<void>((resolve) => ctx.signal.addEventListener('abort', () => resolve(), { once: true }));
+    ctx.writeObject(200, { late: true });
+    return;
+  }
   if (info.verb === 'watch') {
     const w = ctx.startWatch();
     w.send({ type: 'ADDED', object: { kind: 'ConfigMap', metadata: { name: 'a' } } });
@@ -146,13 +152,20 @@ test('/livez?verbose lists checks; /readyz/shutdown answers; health needs no cre
   assert.equal((await call('GET', '/healthz/nope')).status, 404);
 });
 
-test('unknown path: 404 Status in kube-apiserver form; wrong method on a known path: 405', async () => {
-  const r = await call('GET', '/nope');
-  assert.equal(r.status, 404);
-  assert.deepEqual(JSON.parse(r.body), {
+test('unknown path: 404 in kube-apiserver 1.27 form (Status under the API, Go\'s plain text elsewhere); wrong method on a known path: 405', async () => {
+  const api = await call('GET', '/apis/nope.example/v1');
+  assert.equal(api.status, 404);
+  assert.deepEqual(JSON.parse(api.body), {
     kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure',
     message: 'the server could not find the requested resource', reason: 'NotFound', details: {}, code: 404,
   });
+  for (const [method, path] of [['GET', '/nope'], ['POST', '/nope/deeper'], ['GET', '/healthz/nope']] as const) {
+    const r = await call(method, path, method === 'POST' ? { body: '{}' } : {});
+    assert.equal(r.status, 404, path);
+    assert.equal(r.body, '404 page not found\n', path);
+    assert.equal(r.headers['content-type'], 'text/plain; charset=utf-8', path);
+    assert.equal(r.headers['x-content-type-options'], 'nosniff', path);
+  }
   const m = await call('POST', '/version', { body: '{}' });
   assert.equal(m.status, 405);
   assert.equal(JSON.parse(m.body).reason, 'MethodNotAllowed');
@@ -360,5 +373,34 @@ test('50 open watches add no listener to a shared signal (no MaxListenersExceede
     session.destroy();
     await s.close();
     await rm(d, { recursive: true, force: true });
+  }
+});
+
+test('a request past its deadline is answered 504 Timeout; the timeout parameter shortens it; a bad one is 400', async () => {
+  const started = Date.now();
+  const r = await call('GET', '/api/v1/namespaces/d/configmaps/stuck?timeout=200ms', { admin: true });
+  assert.equal(r.status, 504);
+  assert.deepEqual(JSON.parse(r.body), {
+    kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure',
+    message: 'Timeout: request did not complete within the allotted timeout', reason: 'Timeout', details: {}, code: 504,
+  });
+  assert.ok(Date.now() - started < 5000);
+  const bad = await call('GET', '/api/v1/namespaces/d/configmaps/stuck?timeout=soon', { admin: true });
+  assert.equal(bad.status, 400);
+  assert.equal(JSON.parse(bad.body).message, 'invalid timeout specified in the request URL - time: invalid duration "soon"');
+  // Over HTTP/2 the same, and the session goes on serving.
+  const session = http2Connect(server.url, { ca: server.ca, cert: server.adminCert, key: server.adminKey });
+  try {
+    const ask = (path: string) => new Promise<number>((resolve, reject) => {
+      const s = session.request({ ':path': path });
+      s.on('response', (h) => resolve(Number(h[':status'])));
+      s.on('error', reject);
+      s.resume();
+      s.end();
+    });
+    assert.equal(await ask('/api/v1/namespaces/d/configmaps/stuck?timeout=100ms'), 504);
+    assert.equal(await ask('/version'), 200);
+  } finally {
+    session.close();
   }
 });

@@ -1,8 +1,8 @@
 /**
  * The HTTP side of the server, independent of storage and resources: PKI and the admin kubeconfig, the filter
- * chain (panic recovery → request info → body limit → authentication → impersonation → max in-flight →
- * authorization), the routes (resource requests to the resource handler, everything else to the non-resource
- * router), health endpoints, listening and graceful shutdown.
+ * chain (panic recovery → request info → request timeout → body limit → authentication → impersonation → max
+ * in-flight → authorization), the routes (resource requests to the resource handler, everything else to the
+ * non-resource router), health endpoints, listening and graceful shutdown.
  */
 import { mkdir } from 'node:fs/promises';
 import { isIPv6 } from 'node:net';
@@ -23,6 +23,7 @@ import type { RequestContext } from './context.js';
 import { buildChain } from './filters/chain.js';
 import { panicRecovery } from './filters/panic-recovery.js';
 import { requestInfoFilter } from './filters/request-info.js';
+import { requestTimeout } from './filters/request-timeout.js';
 import { bodyLimit } from './filters/body-limit.js';
 import { authentication } from './filters/authentication.js';
 import { impersonation } from './filters/impersonation.js';
@@ -50,6 +51,8 @@ export interface ApiServerOptions {
   readonly maxRequestsInFlight?: number;
   /** `--max-mutating-requests-inflight` (default 200, kube's; 0: no limit). */
   readonly maxMutatingRequestsInFlight?: number;
+  /** `--request-timeout`: the deadline of requests that are not long-running (0: none; default 60 s). */
+  readonly requestTimeoutMs?: number;
   readonly livezGracePeriodMs: number;
   readonly shutdownDelayMs: number;
   /** Serves every request whose info.isResourceRequest. */
@@ -149,6 +152,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
     [
       panicRecovery(log),
       requestInfoFilter(),
+      requestTimeout(options.requestTimeoutMs ?? 60_000, log),
       bodyLimit(options.maxRequestBodyBytes),
       authentication(authn?.authenticator ?? authenticatorUnion([x509Authenticator([pki.ca.certPem])]), {
         anonymous: authn?.anonymous ?? true, ...(authn?.stripHeaders ? { stripHeaders: authn.stripHeaders } : {}), log: (m) => log(m),

@@ -97,6 +97,11 @@ export interface RequestContext {
   startRelay(code: number, headers: Readonly<Record<string, string | readonly string[]>>): WatchStream;
   /** True once a response was started. */
   readonly responded: boolean;
+  /**
+   * Ends the request now, as kube-apiserver's timeout filter does: `status` is answered unless a response is under
+   * way (that one is cut off), later writes are dropped, the signal aborts and a body read still waiting fails.
+   */
+  expire(status: Status): void;
 }
 
 /** A filter: does its part, then calls `next` (or answers and returns without calling it). */

@@ -17,3 +17,85 @@ test('YAML duplicate keys are reported as go-yaml does, by line, sorted; the las
   assert.deepEqual(r.value, { a: 3, spec: { x: 2 }, m: { k: 2 } });
   assert.deepEqual(r.duplicateFields, ['line 4: key "x" already set in map', 'line 5: key "a" already set in map']);
 });
+
+/** The Status message of a failed decode. */
+function refused(r: ReturnType<typeof decodeJson>): string {
+  assert.ok(!r.ok, 'the body is refused');
+  assert.equal(r.error.code, 400);
+  return r.error.message ?? '';
+}
+
+test('bodies nested past the limit are refused before parsing, in JSON and in every YAML style', () => {
+  const deep = 10_000;
+  assert.match(refused(decodeJson(Buffer.from('{"a":'.repeat(deep) + '1' + '}'.repeat(deep)))), /nested too deeply/);
+  assert.match(refused(decodeJson(Buffer.from('['.repeat(1_500_000)))), /nested too deeply/);
+  const bodies = [
+    '{"a":'.repeat(deep) + '1' + '}'.repeat(deep),
+    '['.repeat(deep) + '1' + ']'.repeat(deep),
+    'a: ' + '[{"b": '.repeat(deep),
+    '- '.repeat(deep) + '1\n',
+    Array.from({ length: 400 }, (_, i) => ' '.repeat(i) + 'a:\n').join('') + ' '.repeat(400) + 'b: 1\n',
+  ];
+  for (const body of bodies) {
+    const message = refused(decodeYaml(Buffer.from(body)));
+    assert.match(message, /nested too deeply/, body.slice(0, 40));
+    assert.doesNotMatch(message, /call stack/);
+  }
+  const fine = decodeYaml(Buffer.from(Array.from({ length: 100 }, (_, i) => ' '.repeat(i) + 'a:\n').join('') + ' '.repeat(100) + 'b: 1\n'));
+  assert.ok(fine.ok, 'a hundred levels are fine');
+  const wide = decodeYaml(Buffer.from(Array.from({ length: 80 }, (_, i) => ' '.repeat(4 * i) + 'a:\n').join('') + ' '.repeat(320) + 'b: 1\n'));
+  assert.ok(wide.ok, 'eighty levels indented four spaces each are fine');
+  const exact = decodeYaml(Buffer.from(Array.from({ length: 300 }, (_, i) => ' '.repeat(i) + 'a:\n').join('') + ' '.repeat(300) + 'b: 1\n'));
+  assert.match(refused(exact), /nested too deeply/, 'past the limit by the composed value');
+});
+
+test('YAML alias bombs are refused as go-yaml refuses them; modest aliasing is expanded', () => {
+  const lines = ['a0: &a0 ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]'];
+  for (let i = 1; i < 10; i++) lines.push(`a${i}: &a${i} [${Array.from({ length: 9 }, () => `*a${i - 1}`).join(',')}]`);
+  assert.equal(refused(decodeYaml(Buffer.from(lines.join('\n') + '\n'))), 'yaml: document contains excessive aliasing');
+  const big = `x: &x "${'y'.repeat(100_000)}"\n` + Array.from({ length: 200 }, (_, i) => `k${i}: *x`).join('\n');
+  assert.equal(refused(decodeYaml(Buffer.from(big))), 'yaml: document contains excessive aliasing');
+  const ok = decodeYaml(Buffer.from('base: &b {cpu: 1}\nmerged:\n  <<: *b\n  mem: 2\ncopy: *b\n'));
+  assert.ok(ok.ok);
+  assert.deepEqual(ok.value, { base: { cpu: 1 }, merged: { cpu: 1, mem: 2 }, copy: { cpu: 1 } });
+  const v = ok.value as { base: object; copy: object };
+  assert.notEqual(v.base, v.copy, 'aliases are copies, as go-yaml makes them');
+});
+
+test('YAML tags and scalars become the JSON go-yaml makes; infinities are refused', () => {
+  const r = decodeYaml(Buffer.from('bin: !!binary aGVsbG8=\nset: !!set {a, b}\nomap: !!omap [p: 1, q: 2]\nbig: 18446744073709551615\nhuge: 1' + '0'.repeat(30) + '\nint: 12\n'));
+  assert.ok(r.ok, r.ok ? '' : r.error.message);
+  assert.deepEqual(r.value, { bin: 'hello', set: { a: null, b: null }, omap: { p: 1, q: 2 }, big: 18446744073709551615n, huge: 1e30, int: 12 });
+  assert.equal(refused(decodeYaml(Buffer.from('x: .inf\n'))), 'json: unsupported value: +Inf');
+  assert.equal(refused(decodeYaml(Buffer.from('x: .nan\n'))), 'json: unsupported value: NaN');
+  assert.match(refused(decodeJson(Buffer.from('{"x": 1e999}'))), /out of range/);
+});
+
+test('a YAML body that is JSON text reads as YAML would read it', () => {
+  const r = decodeYaml(Buffer.from('{"apiVersion":"v1","kind":"ConfigMap","data":{"a":"yes"},"n":1.5}'));
+  assert.ok(r.ok);
+  assert.deepEqual(r.value, { apiVersion: 'v1', kind: 'ConfigMap', data: { a: 'yes' }, n: 1.5 });
+  const exact = decodeYaml(Buffer.from('{"n": 9007199254740993}'));
+  assert.ok(exact.ok);
+  assert.deepEqual(exact.value, { n: 9007199254740993n }, 'integers a double cannot hold stay exact');
+  const dup = decodeYaml(Buffer.from('{"a": 1,\n "a": 2}'));
+  assert.ok(dup.ok);
+  assert.deepEqual(dup.duplicateFields, ['line 2: key "a" already set in map']);
+});
+
+test('large YAML bodies are decoded on the decoding thread, with the same results', async () => {
+  const { decodeYamlBody, offThreadBytes } = await import('./yaml-decoder.js');
+  const lines = ['apiVersion: v1', 'kind: ConfigMap', 'metadata:', '  name: big', 'data:'];
+  for (let i = 0; lines.join('\n').length < offThreadBytes * 2; i++) lines.push(`  k${i}: "v${i}"`);
+  const body = Buffer.from(lines.join('\n') + '\nbig: 12345678901234567890\n');
+  const inline = decodeYaml(body, false);
+  const threaded = await decodeYamlBody(body, false);
+  assert.ok(threaded.ok && inline.ok);
+  assert.deepEqual(threaded.value, inline.value);
+  assert.equal(typeof (threaded.value as { big: unknown }).big, 'number', 'request bodies hold no bigint');
+  const bomb = await decodeYamlBody(Buffer.from(`x: &x "${'y'.repeat(offThreadBytes)}"\n` + Array.from({ length: 500 }, (_, i) => `k${i}: *x`).join('\n')), false);
+  assert.ok(!bomb.ok);
+  assert.equal(bomb.error.message, 'yaml: document contains excessive aliasing');
+  const json = await decodeYamlBody(Buffer.from(JSON.stringify({ kind: 'ConfigMap', data: Object.fromEntries(Array.from({ length: 10_000 }, (_, i) => [`k${i}`, 'v'])) })), false);
+  assert.ok(json.ok, 'JSON text is read at once');
+});

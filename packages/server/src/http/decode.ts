@@ -1,20 +1,19 @@
 /**
- * Request body decoding: JSON and YAML documents, read the way kube-apiserver reads them.
+ * Request body decoding: JSON and YAML documents, read the way kube-apiserver reads them, within bounds.
  *
- * YAML follows sigs.k8s.io/yaml on go-yaml v2: YAML 1.1 scalars (`yes`/`no`/`on`/`off` are booleans, `0644` is
- * octal), merge keys, but no timestamp or sexagesimal types (Go unmarshals into JSON, where dates stay strings).
- * Integers are read exactly and become numbers when they fit a double without loss; larger ones stay `bigint`.
- * One document per body.
- *
- * Both decoders also report duplicate fields (for field validation): JSON as sigs.k8s.io/json's strict decoder
- * names them (`duplicate field "spec.replicas"`, the full path), YAML as go-yaml's strict mode does
- * (`line 9: key "replicas" already set in map`). The last value of a duplicated key wins, as in Go.
+ * JSON is refused past the nesting limit before it is parsed (a linear scan of the text), and numbers a double
+ * cannot hold are refused as Go's decoder refuses them. Duplicate fields are reported for field validation as
+ * sigs.k8s.io/json's strict decoder names them (`duplicate field "spec.replicas"`, the full path); the last value
+ * of a duplicated key wins, as in Go. YAML is read in decode-yaml.ts; a YAML body that is JSON text (kubectl's
+ * server-side apply sends JSON as `application/apply-patch+yaml`) is read by the JSON parser when that gives the
+ * same value, which is much faster on large bodies.
  */
-import { isScalar, LineCounter, parseAllDocuments, visit, type Tags } from 'yaml';
 import { badRequest, type Fail, type Ok, type Status } from '@svc-apiserver/api';
+import { nestingTooDeepMessage, scanJsonText } from '../limits/nesting-depth.js';
+import type { DecodeResult } from './decode-result.js';
+import { decodeYaml as decodeYamlText } from './decode-yaml.js';
 
-/** A decode result; `duplicateFields` lists the duplicated keys, in document order, as kube-apiserver words them. */
-export type DecodeResult = (Ok<unknown> & { readonly duplicateFields: readonly string[] }) | Fail<Status>;
+export type { DecodeResult } from './decode-result.js';
 
 /** Media types decoded as JSON text. */
 export const jsonBodyMediaTypes: ReadonlySet<string> = new Set([
@@ -26,17 +25,63 @@ export const jsonBodyMediaTypes: ReadonlySet<string> = new Set([
 /** Media types decoded as YAML text. */
 export const yamlBodyMediaTypes: ReadonlySet<string> = new Set(['application/yaml', 'application/apply-patch+yaml']);
 
-/** Decodes a JSON body. */
-export function decodeJson(body: Buffer): DecodeResult {
-  const text = body.toString('utf8');
-  if (text.trim() === '') return { ok: false, error: badRequest('the request body is empty: expected a JSON document') };
+/** True when a decoded JSON value holds a number a double cannot (JSON.parse makes those infinite). */
+function holdsInfinity(value: unknown): boolean {
+  const stack = [value];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (typeof v === 'number' && !Number.isFinite(v)) return true;
+    if (typeof v === 'object' && v !== null) for (const child of Array.isArray(v) ? v : Object.values(v)) stack.push(child);
+  }
+  return false;
+}
+
+/** Parses JSON text within the bounds; the value, or the Status to answer. */
+function parseJsonText(text: string): (Ok<unknown> & { readonly longInteger: boolean }) | Fail<Status> {
+  const scan = scanJsonText(text);
+  if (scan.tooDeep) return { ok: false, error: badRequest(nestingTooDeepMessage()) };
   let value: unknown;
   try {
     value = JSON.parse(text) as unknown;
   } catch (e) {
     return { ok: false, error: badRequest(`json parse error: ${(e as Error).message}`) };
   }
-  return { ok: true, value, duplicateFields: findDuplicateJsonFields(text).map((p) => `duplicate field "${p}"`) };
+  if (scan.hugeNumber && holdsInfinity(value)) {
+    return { ok: false, error: badRequest('json: cannot unmarshal number into Go value of type float64: value out of range') };
+  }
+  return { ok: true, value, longInteger: scan.longInteger };
+}
+
+/** Decodes a JSON body. */
+export function decodeJson(body: Buffer): DecodeResult {
+  const text = body.toString('utf8');
+  if (text.trim() === '') return { ok: false, error: badRequest('the request body is empty: expected a JSON document') };
+  const parsed = parseJsonText(text);
+  if (!parsed.ok) return parsed;
+  return { ok: true, value: parsed.value, duplicateFields: findDuplicateJsonFields(text).map((p) => `duplicate field "${p}"`) };
+}
+
+/**
+ * A YAML body that is JSON text, read by the JSON parser when that gives what YAML would: no duplicated keys (their
+ * messages are YAML's) and, with `exactIntegers`, no integer a double cannot hold exactly (YAML keeps those).
+ * Undefined when the YAML parser must read it.
+ */
+export function decodeYamlAsJson(body: Buffer, exactIntegers: boolean): DecodeResult | undefined {
+  const text = body.toString('utf8');
+  if (!/^\s*\{/.test(text)) return undefined;
+  const parsed = parseJsonText(text);
+  if (!parsed.ok) return parsed.error.message === nestingTooDeepMessage() ? parsed : undefined;
+  if ((exactIntegers && parsed.longInteger) || findDuplicateJsonFields(text).length > 0) return undefined;
+  return { ok: true, value: parsed.value, duplicateFields: [] };
+}
+
+/**
+ * Decodes a YAML body, JSON text through the JSON parser when it reads the same (kubectl's server-side apply sends
+ * JSON as `application/apply-patch+yaml`). Request bodies are read without `exactIntegers`, so that big integers
+ * become doubles as in a JSON body and nothing stored holds a `bigint`.
+ */
+export function decodeYaml(body: Buffer, exactIntegers = true): DecodeResult {
+  return decodeYamlAsJson(body, exactIntegers) ?? decodeYamlText(body, exactIntegers);
 }
 
 /** Where a JSON value sits while scanning: an object (its keys so far, the current key) or an array (its index). */
@@ -96,80 +141,4 @@ export function findDuplicateJsonFields(text: string): string[] {
     }
   }
   return found;
-}
-
-const dropped = new Set(['timestamp', 'intTime', 'floatTime']);
-
-/** YAML 1.1 tags minus the ones Go's JSON-bound reading does not have (timestamps, sexagesimal numbers). */
-function goYamlTags(tags: Tags): Tags {
-  return tags.filter((t) => (typeof t === 'string'
-    ? !dropped.has(t)
-    : t.tag !== 'tag:yaml.org,2002:timestamp' && (t as { format?: string }).format !== 'TIME'));
-}
-
-function normalizeInts(value: unknown): unknown {
-  if (typeof value === 'bigint') {
-    return value >= BigInt(Number.MIN_SAFE_INTEGER) && value <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(value) : value;
-  }
-  if (Array.isArray(value)) return value.map(normalizeInts);
-  if (value !== null && typeof value === 'object' && !(value instanceof Uint8Array)) {
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) out[k] = normalizeInts(v);
-    return out;
-  }
-  return value;
-}
-
-/** Decodes a YAML body (one document). */
-export function decodeYaml(body: Buffer): DecodeResult {
-  const text = body.toString('utf8');
-  const lineCounter = new LineCounter();
-  let docs;
-  try {
-    docs = parseAllDocuments(text, {
-      lineCounter,
-      version: '1.1',
-      schema: 'yaml-1.1',
-      customTags: goYamlTags,
-      intAsBigInt: true,
-      merge: true,
-      uniqueKeys: false,
-    });
-  } catch (e) {
-    return { ok: false, error: badRequest(`yaml parse error: ${(e as Error).message}`) };
-  }
-  if (!Array.isArray(docs)) return { ok: false, error: badRequest('the request body is empty: expected a YAML document') };
-  const real = docs.filter((d) => d.contents !== null || d.errors.length > 0);
-  if (real.length === 0) return { ok: false, error: badRequest('the request body is empty: expected a YAML document') };
-  if (real.length > 1) {
-    return { ok: false, error: badRequest('the request body holds more than one YAML document: send one object per request') };
-  }
-  const doc = real[0]!;
-  if (doc.errors.length > 0) {
-    return { ok: false, error: badRequest(`yaml parse error: ${doc.errors[0]!.message.split('\n')[0]}`) };
-  }
-  const duplicateFields: string[] = [];
-  visit(doc, {
-    Map(_key, map) {
-      const seen = new Set<string>();
-      for (const pair of map.items) {
-        const key = isScalar(pair.key) ? pair.key.value : pair.key;
-        if (key === '<<' || (typeof key === 'object' && key !== null)) continue;
-        const text = typeof key === 'string' ? key : String(key);
-        if (!seen.has(text)) {
-          seen.add(text);
-          continue;
-        }
-        const at = isScalar(pair.key) && pair.key.range ? lineCounter.linePos(pair.key.range[0]).line : 0;
-        duplicateFields.push(`line ${at}: key ${typeof key === 'string' ? JSON.stringify(key) : text} already set in map`);
-      }
-    },
-  });
-  duplicateFields.sort((a, b) => Number(/\d+/.exec(a)![0]) - Number(/\d+/.exec(b)![0]));
-  try {
-    // Go maps keys to strings; so does toJS with mapAsMap off. maxAliasCount guards against alias bombs.
-    return { ok: true, value: normalizeInts(doc.toJS({ maxAliasCount: 1000 })), duplicateFields };
-  } catch (e) {
-    return { ok: false, error: badRequest(`yaml parse error: ${(e as Error).message}`) };
-  }
 }

@@ -3,18 +3,41 @@
  * certificates so mTLS, token and anonymous clients all connect. It turns each request into a
  * {@link RequestContext}, runs the handler chain, and shuts down gracefully: stop accepting, let in-flight
  * requests finish, end long-running ones (watches), then close the connections.
+ *
+ * Whatever a client sends, the answer is a Status and the process goes on: requests Node's HTTP/1.1 parser
+ * refuses, targets that are no URL, headers over kube-apiserver's 1 MiB or over {@link maxHeaderFields} fields,
+ * unsupported `Expect` values, and a failure while building a request's context are answered before the chain
+ * runs. Sockets send without Nagle's delay: a response leaves as headers and body writes, and the second would
+ * otherwise wait for the client's delayed ACK (about 40 ms per request on HTTP/1.1). Request headers must arrive
+ * within 32 s, as kube-apiserver's ReadHeaderTimeout.
  */
 import { createSecureServer, type Http2SecureServer, type Http2Session } from 'node:http2';
+import type { Server as Http1Server } from 'node:http';
 import type { Socket } from 'node:net';
 import type { TLSSocket } from 'node:tls';
-import type { Names } from '@svc-apiserver/api';
+import { internalError, type Names } from '@svc-apiserver/api';
 import type { RequestContext } from './context.js';
 import { createRequestContext, type NodeRequest, type NodeResponse, type RequestContextOptions } from './request-context.js';
 import { createLiveRequests } from './live-requests.js';
 import { watchSessionLiveness } from './session-liveness.js';
+import { parseRequestTarget } from './request-target.js';
+import {
+  answerOnSocket, expectationFailed, invalidTarget, maxHeaderBytes, maxHeaderFields, parserFailure, tooManyHeaderFields,
+  writeBareStatus,
+} from './bare-status.js';
 
 /** The accept queue asked for: more than any kernel grants, so it gets net.core.somaxconn. */
 const listenBacklog = 65535;
+
+/** kube-apiserver's ReadHeaderTimeout. */
+const headersTimeoutMs = 32_000;
+
+/** The header fields of a request, pseudo-headers of HTTP/2 not counted. */
+function headerFieldCount(req: NodeRequest): number {
+  let n = 0;
+  for (let i = 0; i < req.rawHeaders.length; i += 2) if (!req.rawHeaders[i]!.startsWith(':')) n++;
+  return n;
+}
 
 /** Options of the listener. */
 export interface HttpsServerOptions {
@@ -69,26 +92,38 @@ export async function startHttpsServer(options: HttpsServerOptions): Promise<Htt
     };
     res.on('close', done);
     res.on('finish', done);
-    const ctx = createRequestContext(req, res, {
-      names: options.names,
-      maxRequestBodyBytes: options.maxRequestBodyBytes,
-      liveRequests,
-      ...(options.printerFor !== undefined ? { printerFor: options.printerFor } : {}),
-    });
-    options.handler(ctx).then(
-      () => {
-        // A handler that returns without answering is a bug; do not leave the client hanging.
-        if (!ctx.responded && !res.writableEnded) {
-          options.log(`no response written for ${ctx.method} ${ctx.path}`);
-          res.statusCode = 500;
-          res.end();
-        }
-      },
+    if (headerFieldCount(req) > maxHeaderFields) return writeBareStatus(res, tooManyHeaderFields());
+    const raw = req.url ?? '/';
+    const target = parseRequestTarget(raw);
+    if (target === undefined) return writeBareStatus(res, invalidTarget(raw));
+    let ctx: RequestContext;
+    let served: Promise<void>;
+    try {
+      ctx = createRequestContext(req, res, target, {
+        names: options.names,
+        maxRequestBodyBytes: options.maxRequestBodyBytes,
+        liveRequests,
+        ...(options.printerFor !== undefined ? { printerFor: options.printerFor } : {}),
+      });
+      served = options.handler(ctx);
+    } catch (error) {
+      options.log(`panic serving ${req.method ?? ''} ${target.pathname}`, error);
+      return writeBareStatus(res, internalError('an unexpected error occurred while serving the request'));
+    }
+    const unanswered = (why: string, error?: unknown): void => {
+      options.log(`${why} for ${ctx.method} ${ctx.path}`, error);
+      if (!ctx.responded) ctx.writeStatus(internalError('an unexpected error occurred while serving the request'));
+      else if (!res.writableEnded) res.destroy();
+    };
+    served.then(
+      // A handler that returns without answering is a bug; do not leave the client hanging.
+      () => (ctx.responded || res.writableEnded ? undefined : unanswered('no response written')),
       (error: unknown) => {
-        options.log(`unhandled failure serving ${ctx.method} ${ctx.path}`, error);
-        if (!res.writableEnded) {
-          if (!ctx.responded) res.statusCode = 500;
-          res.end();
+        try {
+          unanswered('unhandled failure', error);
+        } catch (again) {
+          options.log('answering a failed request failed too', again);
+          res.destroy();
         }
       },
     );
@@ -102,8 +137,24 @@ export async function startHttpsServer(options: HttpsServerOptions): Promise<Htt
     requestCert: true,
     rejectUnauthorized: false,
     minVersion: 'TLSv1.2',
+    noDelay: true,
+    // HTTP/2 header lists up to kube's 1 MiB; the field count is checked per request (431) rather than by a reset.
+    settings: { maxHeaderListSize: maxHeaderBytes },
+    maxHeaderListPairs: Math.floor(maxHeaderBytes / 32),
+    // Node's default of 10 MB per session refuses new streams (ENHANCE_YOUR_CALM, no answer) once a few bodies at
+    // the 3 MiB limit are in flight on one connection, as kubectl's single connection may carry.
+    maxSessionMemory: 64,
   });
+  // The HTTP/1.1 side of the server takes these from the server object.
+  const http1 = server as unknown as Http1Server & { maxHeaderSize: number };
+  http1.maxHeaderSize = maxHeaderBytes;
+  http1.maxHeadersCount = maxHeaderFields + 1;
+  http1.headersTimeout = headersTimeoutMs;
   server.on('request', onRequest);
+  server.on('clientError', (error: Error, socket: Socket) => answerOnSocket(socket, parserFailure(error)));
+  server.on('checkExpectation', (req: NodeRequest, res: NodeResponse) => {
+    writeBareStatus(res, expectationFailed(String(req.headers.expect ?? '')));
+  });
   server.on('secureConnection', (socket: TLSSocket) => {
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));

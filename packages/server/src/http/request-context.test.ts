@@ -6,13 +6,14 @@ import type { AddressInfo } from 'node:net';
 import { namesFor } from '@svc-apiserver/api';
 import { createLiveRequests } from './live-requests.js';
 import { createRequestContext } from './request-context.js';
+import { parseRequestTarget } from './request-target.js';
 import type { RequestContext } from './context.js';
 
 /** Serves one request with `handle` on a loopback server and answers its status code. */
 async function serveOne(handle: (ctx: RequestContext, live: ReturnType<typeof createLiveRequests>) => void): Promise<number> {
   const live = createLiveRequests();
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
-    handle(createRequestContext(req, res, { names: namesFor('svc'), maxRequestBodyBytes: 1024, liveRequests: live }), live);
+    handle(createRequestContext(req, res, parseRequestTarget(req.url ?? '/')!, { names: namesFor('svc'), maxRequestBodyBytes: 1024, liveRequests: live }), live);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   try {
@@ -55,7 +56,7 @@ test('a signal read before a shutdown is aborted by it', async () => {
 test('an HTTP/2 watch response dropped before its client took its end is reset with CANCEL, never seen as complete', async () => {
   const live = createLiveRequests();
   const server = createHttp2Server((req, res) => {
-    const ctx = createRequestContext(req, res, { names: namesFor('svc'), maxRequestBodyBytes: 1024, liveRequests: live });
+    const ctx = createRequestContext(req, res, parseRequestTarget(req.url ?? '/')!, { names: namesFor('svc'), maxRequestBodyBytes: 1024, liveRequests: live });
     const stream = ctx.startWatch();
     // More than the client's flow control window: the end waits behind what the client has not read.
     const line = `${JSON.stringify({ type: 'ADDED', object: { data: 'x'.repeat(1000) } })}\n`;

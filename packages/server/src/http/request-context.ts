@@ -10,13 +10,17 @@ import { badRequest, fail, type Names, ok, requestEntityTooLarge, type Result, t
 import { anonymousUser } from '../request/user-info.js';
 import type { DecodedBody, RequestContext, WatchStream } from './context.js';
 import type { RequestInfo } from '../request/request-info.js';
-import { decodeJson, decodeYaml, jsonBodyMediaTypes, yamlBodyMediaTypes } from './decode.js';
+import { decodeJson, jsonBodyMediaTypes, yamlBodyMediaTypes } from './decode.js';
+import { decodeYamlBody } from './yaml-decoder.js';
 import { encodeBody, encodeJson, responseEncoding, type EndpointKind, type WatchEncoder } from './encode.js';
 import { negotiateResponse } from './negotiation.js';
 import { parseMediaType } from './media-type.js';
 import type { LiveRequests } from './live-requests.js';
-import { parseRequestTarget } from './request-target.js';
 import type { TablePrinter } from './table/printer.js';
+import type { RequestTarget } from './request-target.js';
+import { warningRecorder } from './warnings.js';
+import { boundStatus } from './status-bounds.js';
+import { nestingTooDeepMessage, valueTooDeep } from '../limits/nesting-depth.js';
 
 /** Node's request object on either protocol. */
 export type NodeRequest = IncomingMessage | Http2ServerRequest;
@@ -33,6 +37,15 @@ export interface RequestContextOptions {
   /** The Table printer of a resource request's resource when it has its own (custom resources). */
   readonly printerFor?: (info: RequestInfo) => TablePrinter | undefined;
 }
+
+/**
+ * How long the rest of an unwanted request body (over the limit, or left unread by an early answer) is read and
+ * dropped before the request is ended: closing a socket with unread data resets it, and the client may lose the
+ * answer with it (Go's server waits before closing for the same reason).
+ */
+const discardWindowMs = 10_000;
+/** How long a connection closed after an unwanted body is still read from before it is destroyed. */
+const lingerMs = 2_000;
 
 /** The placeholder request info before the request-info filter ran. */
 function emptyInfo(path: string, method: string): RequestInfo {
@@ -51,12 +64,6 @@ const closedStream: WatchStream = {
   abort: () => {},
   closed: true,
 };
-
-/** Quotes a warning text the way kube-apiserver does (RFC 7234 warn-text, `"` and `\` escaped). */
-function warningHeader(text: string): string {
-  const clean = text.replace(/[\r\n]+/g, ' ').replace(/[\\"]/g, (c) => '\\' + c);
-  return `299 - "${clean}"`;
-}
 
 const chains = new WeakMap<object, readonly Buffer[]>();
 
@@ -78,9 +85,8 @@ export function peerCertificates(req: NodeRequest): readonly Buffer[] {
   return chain;
 }
 
-/** Builds the context of one request. */
-export function createRequestContext(req: NodeRequest, res: NodeResponse, options: RequestContextOptions): RequestContext {
-  const url = parseRequestTarget(req.url ?? '/');
+/** Builds the context of one request whose target is already read. */
+export function createRequestContext(req: NodeRequest, res: NodeResponse, url: RequestTarget, options: RequestContextOptions): RequestContext {
   const method = (req.method ?? 'GET').toUpperCase();
   // The AbortController is made only when someone reads the signal (watches, long reads): most requests never do,
   // and a controller with its signal per request showed in the profile of small writes. An abort before that is
@@ -108,12 +114,55 @@ export function createRequestContext(req: NodeRequest, res: NodeResponse, option
     if (!res.writableEnded) abort();
   });
 
-  const warnings: string[] = [];
+  const warnings = warningRecorder();
   let responded = false;
+  /** Set once the request timed out: its answer is out and nothing more is written. */
+  let expired = false;
   let bodyRead: Promise<Result<Buffer>> | undefined;
-  /** Set when a body over the limit was left unread: an HTTP/1.1 connection cannot be reused after that. */
-  let bodyAbandoned = false;
+  /** Settles a body read still waiting when the request ends early. */
+  let settleBodyRead: ((result: Result<Buffer>) => void) | undefined;
   const isHttp1 = req.httpVersionMajor < 2;
+  const limit = options.maxRequestBodyBytes;
+
+  /**
+   * The rest of a body nobody will read, once the answer is ended, is read and dropped up to the body limit and for
+   * at most the discard window, so that the connection stays usable (an HTTP/2 stream whose body is left unread is
+   * never done: flow control stops the client and the stream stays open, holding the session): a client that goes on sending after an early
+   * answer (413, 401) is not cut off mid-upload. Past either bound the request is ended: an HTTP/2 stream is reset
+   * with NO_ERROR (the client's signal to stop sending, RFC 9113 §8.1), an HTTP/1.1 connection is closed on our side
+   * and destroyed a while later, so that the peer's unread bytes do not turn the close into a reset that takes the
+   * answer with it.
+   */
+  let discarding = false;
+  /** Body bytes the body read took in before it stopped. */
+  let bodyBytesSeen = 0;
+  const discardUnreadBody = (): void => {
+    if (discarding || req.complete || req.destroyed) return;
+    discarding = true;
+    let dropped = 0;
+    let winding = false;
+    const windDown = (): void => {
+      if (winding) return;
+      winding = true;
+      clearTimeout(window);
+      if (!isHttp1) {
+        const stream = (req as Http2ServerRequest).stream;
+        if (!stream.closed && !stream.destroyed) stream.close(http2Constants.NGHTTP2_NO_ERROR);
+        return;
+      }
+      const socket = req.socket;
+      socket.end();
+      setTimeout(() => socket.destroy(), lingerMs).unref();
+    };
+    const window = setTimeout(windDown, discardWindowMs);
+    req.on('data', (chunk: Buffer) => {
+      dropped += chunk.length;
+      if (dropped > limit) windDown();
+    });
+    req.once('end', () => clearTimeout(window));
+    req.once('close', () => clearTimeout(window));
+    req.resume();
+  };
 
   const encoding = responseEncoding(options.names);
   /** Resource endpoints convert (Table, PartialObjectMetadata); any endpoint writes protobuf for kinds that have it. */
@@ -125,24 +174,45 @@ export function createRequestContext(req: NodeRequest, res: NodeResponse, option
   };
   const negotiated = () => negotiateResponse(req.headers.accept, url.searchParams, encoding.negotiationOptions(endpoint()));
 
+  /**
+   * An HTTP/1.1 answer sent before its request body was read says `Connection: close` when the rest of the body may
+   * be more than the discard takes (a declared length beyond it, or a chunked body), as Go's server does: otherwise
+   * the client would reuse a connection the discard is about to close. The close lingers (our side ends, the peer's
+   * bytes are still read for a while) instead of Node's immediate destroy, whose reset could take the answer with it.
+   */
+  const closeUnlessDrainable = (headers: Record<string, string | string[]>): void => {
+    if (!isHttp1 || req.complete || req.destroyed) return;
+    const declared = Number(req.headers['content-length'] ?? NaN);
+    if (Number.isFinite(declared) && declared - bodyBytesSeen <= limit) return;
+    headers['Connection'] = 'close';
+    const socket = req.socket as typeof req.socket & { destroySoon?: () => void };
+    socket.destroySoon = () => {
+      socket.end();
+      setTimeout(() => socket.destroy(), lingerMs).unref();
+    };
+  };
+
   const head = (code: number, headers: Record<string, string | string[]>): void => {
     responded = true;
-    if (warnings.length > 0) headers['Warning'] = warnings.map(warningHeader);
-    if (bodyAbandoned && isHttp1) headers['Connection'] = 'close';
+    const warned = warnings.headers();
+    if (warned.length > 0) headers['Warning'] = warned;
+    closeUnlessDrainable(headers);
     (res as ServerResponse).writeHead(code, headers);
   };
 
   const send = (code: number, contentType: string, body: string | Uint8Array, extra: Readonly<Record<string, string>> = {}): void => {
-    if (responded || res.writableEnded || res.destroyed) return;
+    if (responded || expired || res.writableEnded || res.destroyed) return;
     const length = typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength;
     const headers: Record<string, string> = { ...extra, 'Content-Length': String(length) };
     if (contentType !== '') headers['Content-Type'] = contentType;
     head(code, headers);
     if (req.method === 'HEAD' || length === 0) res.end();
     else (res as ServerResponse).end(body);
+    discardUnreadBody();
   };
 
-  const writeStatus = (status: Status): void => {
+  const writeStatus = (failed: Status): void => {
+    const status = boundStatus(failed);
     // A Status is negotiated like any object, but a failure must reach the client even if it asked for nothing we
     // write: fall back to JSON then.
     const encoded = encoding.encodeObject(req.headers.accept, url.searchParams, status, endpoint());
@@ -155,11 +225,12 @@ export function createRequestContext(req: NodeRequest, res: NodeResponse, option
 
   const readBody = (): Promise<Result<Buffer>> => {
     bodyRead ??= new Promise((resolve) => {
-      const limit = options.maxRequestBodyBytes;
       const declared = Number(req.headers['content-length'] ?? NaN);
+      if (expired) {
+        resolve(fail(badRequest('the request ended before its body was read')));
+        return;
+      }
       if (Number.isFinite(declared) && declared > limit) {
-        bodyAbandoned = true;
-        if (!isHttp1) req.resume();
         resolve(fail(requestEntityTooLarge(limit)));
         return;
       }
@@ -169,32 +240,34 @@ export function createRequestContext(req: NodeRequest, res: NodeResponse, option
       const finish = (result: Result<Buffer>): void => {
         if (done) return;
         done = true;
+        settleBodyRead = undefined;
         req.off('data', onData);
         req.off('end', onEnd);
         req.off('error', onError);
+        req.off('close', onClose);
+        // Whatever is left is dropped once the answer is out (discardUnreadBody).
+        req.pause();
         resolve(result);
       };
+      settleBodyRead = finish;
       const onData = (chunk: Buffer): void => {
         size += chunk.length;
+        bodyBytesSeen = size;
         if (size > limit) {
-          // Stop reading: the rest of the body is never buffered; the connection is closed after the 413.
+          // Nothing more is buffered: the 413 is answered now.
           chunks.length = 0;
-          bodyAbandoned = true;
           finish(fail(requestEntityTooLarge(limit)));
-          // Nothing more is buffered. HTTP/1.1 stops reading and closes the connection after the 413; an HTTP/2
-          // stream must be drained (discarding) or it stays open, holding the session.
-          if (isHttp1) req.pause();
-          else req.resume();
           return;
         }
         chunks.push(chunk);
       };
       const onEnd = (): void => finish(ok(Buffer.concat(chunks, size)));
       const onError = (): void => finish(fail(badRequest('the request body could not be read')));
+      const onClose = (): void => finish(fail(badRequest('the client closed the request before sending its body')));
       req.on('data', onData);
       req.on('end', onEnd);
       req.on('error', onError);
-      req.on('close', () => finish(fail(badRequest('the client closed the request before sending its body'))));
+      req.on('close', onClose);
     });
     return bodyRead;
   };
@@ -227,6 +300,8 @@ export function createRequestContext(req: NodeRequest, res: NodeResponse, option
         if (!body.ok) return body;
         const decoded = encoding.decodeProtobuf(body.value);
         if (!decoded.ok) return decoded;
+        // Embedded raw JSON (RawExtension, JSON fields) is decoded with the message: bound its nesting as JSON's.
+        if (valueTooDeep(decoded.value)) return fail(badRequest(nestingTooDeepMessage()));
         return ok({ mediaType, object: decoded.value });
       }
       if (mediaType === undefined || !acceptable.includes(mediaType) ||
@@ -235,7 +310,7 @@ export function createRequestContext(req: NodeRequest, res: NodeResponse, option
       }
       const body = await readBody();
       if (!body.ok) return body;
-      const decoded = yamlBodyMediaTypes.has(mediaType) ? decodeYaml(body.value) : decodeJson(body.value);
+      const decoded = yamlBodyMediaTypes.has(mediaType) ? await decodeYamlBody(body.value, false) : decodeJson(body.value);
       if (!decoded.ok) return decoded;
       const value = decoded.value;
       const isObject = value !== null && typeof value === 'object' && !Array.isArray(value);
@@ -246,7 +321,7 @@ export function createRequestContext(req: NodeRequest, res: NodeResponse, option
       return ok({ mediaType, object: value as DecodedBody['object'], duplicateFields: decoded.duplicateFields });
     },
     warn(text: string): void {
-      if (!warnings.includes(text)) warnings.push(text);
+      warnings.add(text);
     },
     writeObject(code: number, object: unknown): void {
       const encoded = encoding.encodeObject(req.headers.accept, url.searchParams, object, endpoint());
@@ -278,7 +353,17 @@ export function createRequestContext(req: NodeRequest, res: NodeResponse, option
       return stream(code, { 'Content-Type': 'application/json' });
     },
     get responded(): boolean {
-      return responded || res.headersSent;
+      return responded || expired || res.headersSent;
+    },
+    expire(status: Status): void {
+      if (expired) return;
+      if (!responded && !res.headersSent) writeStatus(status);
+      // A response already under way cannot end in a Status: it is cut off, as kube's timeout handler aborts it.
+      else if (!res.writableEnded) res.destroy();
+      expired = true;
+      discardUnreadBody();
+      settleBodyRead?.(fail(status));
+      abort();
     },
   };
 
@@ -351,6 +436,7 @@ export function createRequestContext(req: NodeRequest, res: NodeResponse, option
         if (ended) return;
         ended = true;
         if (!res.writableEnded && !res.destroyed) res.end();
+        discardUnreadBody();
       },
       abort(): void {
         ended = true;
@@ -363,7 +449,7 @@ export function createRequestContext(req: NodeRequest, res: NodeResponse, option
       // Not the request's abort signal: a graceful shutdown aborts it to end watches, and the stream must still be
       // ended (and a GET or LIST in flight written in full), or the response hangs or goes out empty.
       get closed(): boolean {
-        return ended || res.writableEnded || res.destroyed;
+        return ended || expired || res.writableEnded || res.destroyed;
       },
     };
     return stream;

@@ -17,12 +17,18 @@ test('request targets read as the URL parser reads them', () => {
     '/api/v1/namespaces/{x}/pods', '/a|b^c[d]', '/a?q=<x>',
   ];
   for (const raw of targets) {
-    const got = parseRequestTarget(raw);
+    const got = parseRequestTarget(raw)!;
     assert.deepEqual({ pathname: got.pathname, query: [...got.searchParams] }, viaUrl(raw), raw);
   }
 });
 
 test('dot segments and scheme-relative targets are resolved, not taken as they are', () => {
-  assert.equal(parseRequestTarget('/api/v1/../version').pathname, '/api/version');
-  assert.equal(parseRequestTarget('//host/path').pathname, '/path');
+  assert.equal(parseRequestTarget('/api/v1/../version')?.pathname, '/api/version');
+  assert.equal(parseRequestTarget('//host/path')?.pathname, '/path');
+});
+
+test('a target the URL parser refuses is no target, not a throw', () => {
+  for (const raw of ['//', '//[', '//a:b:c/x', '//%zz/x', 'http://', '//host:99999/']) {
+    assert.equal(parseRequestTarget(raw), undefined, raw);
+  }
 });

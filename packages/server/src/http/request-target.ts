@@ -2,7 +2,8 @@
  * The path and query of a request target (the origin-form `/path?query` of the request line), as the WHATWG URL
  * parser reads them against an `https:` base. Most targets are plain: their path and query come out of the parser
  * unchanged, so they are split here without building a URL; any other target (dot segments, characters the parser
- * would percent-encode or change, absolute or scheme-relative forms) goes through the URL parser.
+ * would percent-encode or change, absolute or scheme-relative forms) goes through the URL parser. A target the
+ * parser refuses (`//`, `//[`, a scheme-relative form with a bad host) is no target at all: the caller answers 400.
  */
 
 /** The parts of a request target the server reads. */
@@ -21,8 +22,8 @@ const dotSegment = /(^|\/)(\.|%2e){1,2}(\/|$)/i;
 /** Characters the URL parser leaves as they are in the query of a special URL (no `'`, `#`, spaces or controls). */
 const plainQuery = /^[A-Za-z0-9\-._~!$&()*+,;=:@%/?]*$/;
 
-/** Reads a request target: by hand when it is plain, else with the URL parser. */
-export function parseRequestTarget(raw: string): RequestTarget {
+/** Reads a request target: by hand when it is plain, else with the URL parser; undefined when it is no valid URL. */
+export function parseRequestTarget(raw: string): RequestTarget | undefined {
   const q = raw.indexOf('?');
   const path = q === -1 ? raw : raw.slice(0, q);
   const query = q === -1 ? '' : raw.slice(q + 1);
@@ -30,6 +31,12 @@ export function parseRequestTarget(raw: string): RequestTarget {
     // With its `?`: URLSearchParams drops one leading `?`, and a query that itself starts with `?` keeps its own.
     return { pathname: path, searchParams: new URLSearchParams(q === -1 ? '' : raw.slice(q)) };
   }
-  const url = new URL(raw, 'https://placeholder');
+  // URL.parse would say so without throwing, but Node 20 lacks it.
+  let url: URL;
+  try {
+    url = new URL(raw, 'https://placeholder');
+  } catch {
+    return undefined;
+  }
   return { pathname: url.pathname, searchParams: url.searchParams };
 }

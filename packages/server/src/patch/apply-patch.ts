@@ -39,10 +39,12 @@ export function checkApplyConfiguration(target: ApplyTarget, config: KubeObject)
     return fail(badRequest(`Incorrect version specified in apply patch. Specified patch version: ${version}, expected: ${expected}`));
   }
   if (config.kind !== target.kind) {
-    return fail(badRequest(`the kind in the data (${String(config.kind ?? '')}) does not match the expected kind (${target.kind}) of ${expected}`));
+    // unstructured's GetKind: a kind that is no string reads as empty.
+    const kind = typeof config.kind === 'string' ? config.kind : '';
+    return fail(badRequest(`the kind in the data (${kind}) does not match the expected kind (${target.kind}) of ${expected}`));
   }
-  const meta = config.metadata as Record<string, unknown> | undefined;
-  if (meta !== undefined && meta !== null && 'managedFields' in meta && meta.managedFields !== null) {
+  const meta: unknown = config.metadata;
+  if (typeof meta === 'object' && meta !== null && 'managedFields' in meta && (meta as { managedFields: unknown }).managedFields !== null) {
     return fail(badRequest('metadata.managedFields must be nil'));
   }
   return ok();

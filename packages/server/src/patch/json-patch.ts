@@ -1,18 +1,34 @@
 /**
  * JSON patch (RFC 6902: add, remove, replace, move, copy, test) through `fast-json-patch`, with failures reported
  * the way kube-apiserver reports them: a malformed patch is a 400, an operation that does not apply (a failed
- * `test`, a missing path) a 422 naming the cause.
+ * `test`, a missing path) a 422 naming the cause, more than 10,000 operations a 413 (kube's
+ * maxJSONPatchOperations). `copy` is the one operation that grows an object beyond the patch's own bytes (a few
+ * dozen copies of the root double it each time): the bytes copied are counted, and past `copyLimitBytes` the
+ * patch fails as evanphx/json-patch fails past its AccumulatedCopySizeLimit.
  */
 import jsonPatchLib from 'fast-json-patch';
 import type { Operation } from 'fast-json-patch';
-import { badRequest, fail, failure, ok, type Result, type Status } from '@svc-apiserver/api';
+import { badRequest, fail, failure, ok, type Result } from '@svc-apiserver/api';
+
+/** kube-apiserver's maxJSONPatchOperations. */
+export const maxJsonPatchOperations = 10_000;
 
 const operations = new Set(['add', 'remove', 'replace', 'move', 'copy', 'test']);
 
-/** Applies a JSON patch document to a copy of `target`. */
-export function applyJsonPatch(target: unknown, patch: unknown): Result<unknown> {
+/** The 422 of an operation that does not apply. */
+function notApplied(why: string): Result<unknown> {
+  return fail(failure('Invalid', 'the server rejected our request due to an error in our request', {
+    causes: [{ reason: 'UnexpectedServerResponse', message: why }],
+  }));
+}
+
+/** Applies a JSON patch document to a copy of `target`; copies may add at most `copyLimitBytes` (JSON bytes). */
+export function applyJsonPatch(target: unknown, patch: unknown, copyLimitBytes = 3 * 1024 * 1024): Result<unknown> {
   if (!Array.isArray(patch)) {
     return fail(badRequest('json: cannot unmarshal object into Go value of type jsonpatch.Patch'));
+  }
+  if (patch.length > maxJsonPatchOperations) {
+    return fail(failure('RequestEntityTooLarge', `The allowed maximum operations in a JSON patch is ${maxJsonPatchOperations}, got ${patch.length}`));
   }
   for (const op of patch as unknown[]) {
     const o = op as { op?: unknown; path?: unknown };
@@ -22,12 +38,28 @@ export function applyJsonPatch(target: unknown, patch: unknown): Result<unknown>
     if (typeof o.path !== 'string') return fail(badRequest(`operation ${o.op} is missing path`));
   }
   try {
-    const result = jsonPatchLib.applyPatch(structuredClone(target), patch as Operation[], true, true, true);
-    return ok(result.newDocument);
+    const ops = patch as Operation[];
+    if (!ops.some((op) => op.op === 'copy')) return ok(jsonPatchLib.applyPatch(structuredClone(target), ops, true, true, true).newDocument);
+    let document = structuredClone(target);
+    let copied = 0;
+    for (let i = 0; i < ops.length; i++) {
+      const op = ops[i]!;
+      if (op.op === 'copy' && typeof op.from === 'string') {
+        let value: unknown;
+        try {
+          value = jsonPatchLib.getValueByPointer(document, op.from);
+        } catch {
+          value = undefined;
+        }
+        copied += value === undefined ? 0 : (JSON.stringify(value)?.length ?? 0);
+        if (copied > copyLimitBytes) {
+          return notApplied(`Unable to complete the copy, the accumulated size increase of copy is ${copied}, exceeding the limit ${copyLimitBytes}`);
+        }
+      }
+      document = jsonPatchLib.applyOperation(document, op, true, true, true, i).newDocument;
+    }
+    return ok(document);
   } catch (err) {
-    const why = err instanceof Error ? err.message.split('\n')[0]! : String(err);
-    return fail(failure('Invalid', 'the server rejected our request due to an error in our request', {
-        causes: [{ reason: 'UnexpectedServerResponse', message: why }],
-      }));
+    return notApplied(err instanceof Error ? err.message.split('\n')[0]! : String(err));
   }
 }

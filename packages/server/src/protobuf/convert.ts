@@ -233,6 +233,8 @@ function fillJson(plan: MessagePlan, msg: Message, out: Json, nested: NestedDeco
 
 /** The JSON value of a decoded message; undefined for values JSON leaves out (a zero time). */
 export function fromMessage(type: Protobuf.Type, msg: Message, nested: NestedDecoder): unknown {
+  // A map entry or list item whose message is missing on the wire decodes as null: Go decodes it as the zero value.
+  if (msg === null || msg === undefined) return undefined;
   const plan = messagePlan(type);
   if (plan.special) return specialToJson(plan, msg, nested);
   const out: Json = {};

@@ -4,6 +4,7 @@
  * `time.Duration` text (`1h2m3.5s`). Written by hand: JavaScript has no Go duration format and `Date` keeps only
  * milliseconds.
  */
+import { parseGoDuration as parseDuration } from '@svc-apiserver/api';
 
 /** Seconds and nanoseconds since the epoch (the `Timestamp` shape of the Time messages). */
 export interface Instant {
@@ -36,30 +37,11 @@ export function formatMicroTime(t: Instant): string {
   return `${utcSeconds(t.seconds)}.${String(Math.floor(t.nanos / 1000)).padStart(6, '0')}Z`;
 }
 
-const units: ReadonlyArray<readonly [string, number]> = [
-  ['ns', 1], ['us', 1e3], ['µs', 1e3], ['μs', 1e3], ['ms', 1e6], ['s', 1e9], ['m', 60e9], ['h', 3600e9],
-];
 
 /** Parses Go duration text (`300ms`, `-1.5h`, `2h45m`) into nanoseconds; undefined when malformed. */
 export function parseGoDuration(text: string): number | undefined {
-  let s = text;
-  let sign = 1;
-  if (s.startsWith('-') || s.startsWith('+')) {
-    if (s[0] === '-') sign = -1;
-    s = s.slice(1);
-  }
-  if (s === '0') return 0;
-  if (s === '') return undefined;
-  let total = 0;
-  const part = /^(\d+(?:\.\d*)?|\.\d+)(ns|us|µs|μs|ms|s|m|h)/;
-  while (s !== '') {
-    const m = part.exec(s);
-    if (!m) return undefined;
-    const unit = units.find(([u]) => u === m[2])![1];
-    total += Number(m[1]) * unit;
-    s = s.slice(m[0].length);
-  }
-  return sign * Math.round(total);
+  const parsed = parseDuration(text);
+  return parsed.ok ? Math.round(parsed.value * 1e6) : undefined;
 }
 
 function trimFraction(value: number, digits: number): string {

@@ -183,6 +183,9 @@ export function fakeContext(req: FakeRequest): { ctx: RequestContext; response: 
     get responded() {
       return responded;
     },
+    expire(status: Status) {
+      if (!responded) ctx.writeStatus(status);
+    },
   };
   return { ctx, response };
 }

@@ -5,7 +5,7 @@
  * `PatchOptions` or `DeleteOptions` of the meta group, listing every problem, as kube's ValidateXOptions do.
  */
 import {
-  apiVersionOf, badRequest, fieldError, invalid, namesFor, type FieldError, type KubeObject, type Names, type Result,
+  apiVersionOf, badRequest, fail, fieldError, invalid, namesFor, type FieldError, type KubeObject, type Names, type Result,
   type Status,
 } from '@svc-apiserver/api';
 import type { RequestContext } from '../context.js';
@@ -142,6 +142,13 @@ export function parseWriteOptions(
 /** The body's kind and apiVersion must be the endpoint's (absent ones are filled in). */
 export function checkTypeMeta(def: ResourceDef, object: KubeObject, kind = def.kind): Result<void> {
   const expected = apiVersionOf(def.group, def.version);
+  // kube reads the type meta into strings first: anything else fails that decode.
+  for (const field of ['apiVersion', 'kind'] as const) {
+    const value: unknown = object[field];
+    if (value !== undefined && value !== null && typeof value !== 'string') {
+      return fail(badRequest(`couldn't get version/kind; json parse error: json: cannot unmarshal ${jsonKind(value)} into Go struct field .${field} of type string`));
+    }
+  }
   if (object.apiVersion !== undefined && object.apiVersion !== '' && object.apiVersion !== expected) {
     return { ok: false, error: badRequest(`the API version in the data (${String(object.apiVersion)}) does not match the expected API version (${expected})`) };
   }
@@ -167,8 +174,23 @@ export function reconcileNamespace(def: ResourceDef, object: KubeObject, request
   return { ok: true, value: undefined };
 }
 
+/** What encoding/json calls a JSON value in its type errors. */
+function jsonKind(value: unknown): string {
+  if (Array.isArray(value)) return 'array';
+  if (typeof value === 'object') return 'object';
+  if (typeof value === 'boolean') return 'bool';
+  return typeof value === 'string' ? 'string' : 'number';
+}
+
 /** checkName: the body's name and namespace must be the URL's (update, patch). */
 export function checkNameMatches(object: KubeObject, name: string, namespace: string): Result<void> {
+  // A name or namespace that is no string fails kube's decode into ObjectMeta before any comparison.
+  for (const field of ['name', 'namespace'] as const) {
+    const value: unknown = object.metadata?.[field];
+    if (value !== undefined && value !== null && typeof value !== 'string') {
+      return fail(badRequest(`json: cannot unmarshal ${jsonKind(value)} into Go struct field ObjectMeta.metadata.${field} of type string`));
+    }
+  }
   const own = object.metadata?.name ?? '';
   if (own !== name) {
     return { ok: false, error: badRequest(`the name of the object (${own}) does not match the name on the URL (${name})`) };

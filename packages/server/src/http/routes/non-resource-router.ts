@@ -1,6 +1,7 @@
 /**
- * The non-resource routes: `/version`, discovery, OpenAPI and health. Unknown paths are 404 NotFound with
- * kube-apiserver's message; a known path with a method other than GET or HEAD is 405.
+ * The non-resource routes: `/version`, discovery, OpenAPI and health. Unknown paths are 404 as kube-apiserver
+ * answers them (a Status under `/api` and `/apis`, `404 page not found` elsewhere); a known path with a method
+ * other than GET or HEAD is 405.
  */
 import { methodNotAllowed, notAcceptable, type Names } from '@svc-apiserver/api';
 import type { ApiResource } from '../../schema/catalog.js';
@@ -10,7 +11,7 @@ import { apiGroup, apiGroupList, apiResourceList, apiVersions, groupServed, type
 import { aggregatedDiscoveryMediaType, apiGroupDiscoveryList, discoveryFormat } from './aggregated-discovery.js';
 import { serveOpenApiV2, serveOpenApiV3, type OpenApiSource } from './openapi.js';
 import { versionInfo } from './version.js';
-import { notFoundPath } from './not-found.js';
+import { writeNotFound } from './not-found.js';
 import { issuerDiscoveryDocument, serveIssuerDiscovery } from './service-account-issuer-discovery.js';
 import type { IssuerDiscovery } from '../../auth/serviceaccount/issuer-discovery.js';
 
@@ -133,10 +134,10 @@ export function nonResourceRouter(options: NonResourceRouterOptions): (ctx: Requ
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') {
       // A path that exists for GET answers 405 to other methods; anything else is 404.
       if (knownPath(parts, options)) ctx.writeStatus(methodNotAllowed());
-      else ctx.writeStatus(notFoundPath());
+      else writeNotFound(ctx);
       return;
     }
-    if (!(await route(ctx, parts))) ctx.writeStatus(notFoundPath());
+    if (!(await route(ctx, parts))) writeNotFound(ctx);
   };
 }
 

@@ -3,9 +3,10 @@
  * client may not set, fill system fields, run the strategy's prepare, then validate metadata and the type.
  */
 import { randomUUID } from 'node:crypto';
-import { fail, invalid, ok, type FieldError, type KubeObject, type Result } from '@svc-apiserver/api';
+import { fail, invalid, jsonEquivalent, ok, type FieldError, type KubeObject, type Result } from '@svc-apiserver/api';
 import type { UserInfo } from '../../request/user-info.js';
 import { generateName } from '../../meta/generate-name.js';
+import { normalizeObjectMeta } from '../../meta/normalize-object-meta.js';
 import { validateObjectMeta, validateObjectMetaUpdate } from '../../meta/object-meta-validation.js';
 import type { ResourceDef } from '../resource-def.js';
 import type { SubresourceStrategy } from '../strategy.js';
@@ -41,6 +42,7 @@ function invalidOutcome(def: ResourceDef, object: KubeObject, errors: FieldError
  */
 export function beforeCreate(def: ResourceDef, object: KubeObject, user?: UserInfo): Result<{ generatedName: boolean }> {
   const meta = (object.metadata ??= {});
+  normalizeObjectMeta(meta);
   delete meta.deletionTimestamp;
   delete meta.deletionGracePeriodSeconds;
   delete meta.resourceVersion;
@@ -78,6 +80,7 @@ export function subresourceStrategy(def: ResourceDef, subresource: string): Subr
 /** BeforeUpdate: keep what this write may not change, carry system fields over, bump generation, validate. */
 export function beforeUpdate(def: ResourceDef, subresource: string, object: KubeObject, old: KubeObject): Result<void> {
   const meta = (object.metadata ??= {});
+  normalizeObjectMeta(meta);
   const oldMeta = old.metadata ?? {};
   const strategy = subresourceStrategy(def, subresource);
   if (strategy === undefined) throw new Error(`no strategy for subresource ${subresource} of ${def.resource}`);
@@ -97,13 +100,5 @@ export function beforeUpdate(def: ResourceDef, subresource: string, object: Kube
 
 /** True when a write would store exactly what is stored (kube then skips the write: no new resourceVersion). */
 export function unchanged(object: KubeObject, current: KubeObject): boolean {
-  return JSON.stringify(canonical(object)) === JSON.stringify(canonical(current));
-}
-
-function canonical(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(canonical);
-  if (typeof value === 'object' && value !== null) {
-    return Object.fromEntries(Object.keys(value).sort().map((k) => [k, canonical((value as Record<string, unknown>)[k])]));
-  }
-  return value;
+  return jsonEquivalent(object, current);
 }

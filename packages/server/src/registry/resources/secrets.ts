@@ -21,7 +21,8 @@ const base64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$
 /** Merges `stringData` into `data` (base64-encoded, stringData wins) and defaults `type`, as kube's conversion does. */
 function normalize(object: KubeObject): void {
   const secret = object as KubeObject & SecretShape;
-  if (secret.stringData !== undefined) {
+  // A null stringData is Go's nil map: nothing to merge.
+  if (secret.stringData !== undefined && secret.stringData !== null) {
     const data = { ...(secret.data ?? {}) };
     for (const [k, v] of Object.entries(secret.stringData)) data[k] = Buffer.from(String(v), 'utf8').toString('base64');
     secret.data = data;

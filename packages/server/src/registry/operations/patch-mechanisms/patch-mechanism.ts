@@ -7,6 +7,7 @@
 import {
   badRequest, fail, notFound, ok, type KubeObject, type QualifiedResource, type Result,
 } from '@svc-apiserver/api';
+import { nestingTooDeepMessage, valueTooDeep } from '../../../limits/nesting-depth.js';
 
 /** A patched object, with the warnings field validation gave on it (sent once, with the answer). */
 export interface Patched {
@@ -30,7 +31,9 @@ export interface PatchTarget {
 
 /**
  * The mechanism of a patch type that patches a stored object (JSON patch, merge patch, strategic merge patch:
- * kube's createNewObject answers 404 for them); the patched document must be an object.
+ * kube's createNewObject answers 404 for them); the patched document must be an object, nested no deeper than
+ * request data may be (400): a patch can add a deep value at a deep path, and what is stored must stay within what
+ * every later walk over it can take.
  */
 export function patchOfStored(target: PatchTarget, patch: (current: KubeObject) => Result<unknown>): PatchMechanism {
   return {
@@ -43,6 +46,7 @@ export function patchOfStored(target: PatchTarget, patch: (current: KubeObject) 
       if (typeof object !== 'object' || object === null || Array.isArray(object)) {
         return fail(badRequest('the patched document is not an object'));
       }
+      if (valueTooDeep(object)) return fail(badRequest(nestingTooDeepMessage('the patched object')));
       return ok({ object: object as KubeObject, warnings: [] });
     },
   };

@@ -1,0 +1,61 @@
+/**
+ * Request deadlines (k8s.io/apiserver's WithRequestDeadline and WithTimeoutForNonLongRunningRequests): every
+ * request that is not long-running gets `--request-timeout`, or less when its `timeout` query parameter (a Go
+ * duration) asks for less; a request still unanswered at its deadline is answered 504 Timeout and ends (its signal
+ * aborts, an unread body is dropped). A `timeout` that is no duration is 400 BadRequest. Long-running requests
+ * (watches, proxy, and the attach, exec, log, portforward and proxy subresources) have no deadline.
+ */
+import { badRequest, failure, parseGoDuration, type Status } from '@svc-apiserver/api';
+import type { Filter } from '../context.js';
+import type { RequestInfo } from '../../request/request-info.js';
+
+const longRunningVerbs: ReadonlySet<string> = new Set(['watch', 'proxy']);
+const longRunningSubresources: ReadonlySet<string> = new Set(['attach', 'exec', 'proxy', 'log', 'portforward']);
+
+/** kube's BasicLongRunningRequestCheck with kube-apiserver's verbs and subresources. */
+export function isLongRunning(info: RequestInfo): boolean {
+  if (longRunningVerbs.has(info.verb)) return true;
+  if (info.isResourceRequest) return longRunningSubresources.has(info.subresource);
+  return info.path.startsWith('/debug/pprof/');
+}
+
+/** The 504 of a request past its deadline, as kube's timeout filter words it. */
+export function requestTimedOut(): Status {
+  return failure('Timeout', 'Timeout: request did not complete within the allotted timeout', {});
+}
+
+/** Where failures of work that outlived its deadline are reported. */
+export type LateFailureLogger = (message: string, error: unknown) => void;
+
+/** The request-timeout filter; `maxMs` is `--request-timeout` (0: no deadline unless the request asks for one). */
+export function requestTimeout(maxMs: number, log: LateFailureLogger): Filter {
+  return async (ctx, next) => {
+    if (isLongRunning(ctx.info)) return next();
+    let deadlineMs = maxMs;
+    const asked = ctx.query.get('timeout');
+    if (asked !== null && asked !== '') {
+      const parsed = parseGoDuration(asked);
+      if (!parsed.ok) {
+        ctx.writeStatus(badRequest(`invalid timeout specified in the request URL - ${parsed.error}`));
+        return;
+      }
+      // A zero or negative timeout asks for no deadline of the client's own; more than the maximum gets the maximum.
+      if (parsed.value > 0 && (maxMs === 0 || parsed.value < maxMs)) deadlineMs = parsed.value;
+    }
+    if (deadlineMs <= 0) return next();
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<'expired'>((resolve) => {
+      timer = setTimeout(() => resolve('expired'), deadlineMs);
+    });
+    const work = next();
+    try {
+      const first = await Promise.race([work, deadline]);
+      if (first !== 'expired') return;
+    } finally {
+      clearTimeout(timer);
+    }
+    ctx.expire(requestTimedOut());
+    // The work goes on until it notices the aborted signal; a failure after the answer is only logged.
+    work.catch((error: unknown) => log(`failure after the deadline of ${ctx.method} ${ctx.path}`, error));
+  };
+}

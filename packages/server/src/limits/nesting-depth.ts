@@ -1,0 +1,84 @@
+/**
+ * The nesting depth of request data, bounded before any recursive walk sees it. kube-apiserver's decoders stop at
+ * 10,000 levels; Go's stacks grow, JavaScript's do not: V8 serializes (JSON.stringify) about 4,000 levels and
+ * clones (structuredClone) about 1,900, and the YAML writer about 600, from an empty stack. Every recursive walk
+ * over request data here (clone, merge, diff, field sets, validation, conversion, encoding) is safe below
+ * {@link maxNestingDepth}, with room to spare for the stack a request already uses: bodies and patch results
+ * deeper than that are refused with 400 before anything recurses.
+ *
+ * The checks themselves never recurse: JSON text is scanned character by character and decoded values are
+ * walked with an explicit stack.
+ */
+
+/** The deepest nesting of objects and lists accepted in a body or a patched object. */
+export const maxNestingDepth = 256;
+
+/** The message of a body nested deeper than the limit. */
+export function nestingTooDeepMessage(what = 'the request body'): string {
+  return `${what} is nested too deeply: objects and lists may nest at most ${maxNestingDepth} levels`;
+}
+
+/** What a scan of JSON text found. */
+export interface JsonTextScan {
+  /** True when objects and arrays nest deeper than the limit given. */
+  readonly tooDeep: boolean;
+  /** True when some number literal may not fit a double (very long, or a large exponent). */
+  readonly hugeNumber: boolean;
+  /** True when some integer literal has more digits than a double holds exactly (16 or more). */
+  readonly longInteger: boolean;
+}
+
+/**
+ * Scans JSON text (valid or not) for its nesting depth and for number literals that may overflow, outside
+ * strings; linear, stops at the first level past `limit`.
+ */
+export function scanJsonText(text: string, limit = maxNestingDepth): JsonTextScan {
+  let depth = 0;
+  let hugeNumber = false;
+  let longInteger = false;
+  const n = text.length;
+  for (let i = 0; i < n; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22 /* " */) {
+      i++;
+      while (i < n) {
+        const d = text.charCodeAt(i);
+        if (d === 0x5c /* \ */) i += 2;
+        else if (d === 0x22) break;
+        else i++;
+      }
+    } else if (c === 0x7b /* { */ || c === 0x5b /* [ */) {
+      if (++depth > limit) return { tooDeep: true, hugeNumber, longInteger };
+    } else if (c === 0x7d /* } */ || c === 0x5d /* ] */) {
+      depth--;
+    } else if ((c >= 0x30 && c <= 0x39) || c === 0x2d /* - */) {
+      // A double holds about 308 decimal digits and exponents up to 308.
+      const start = i;
+      let exponentAt = -1;
+      let fraction = false;
+      while (i + 1 < n) {
+        const d = text.charCodeAt(i + 1);
+        if (d === 0x65 || d === 0x45 /* e E */) exponentAt = i + 1;
+        else if (d === 0x2e /* . */) fraction = true;
+        else if (!((d >= 0x30 && d <= 0x39) || d === 0x2d || d === 0x2b)) break;
+        i++;
+      }
+      if (exponentAt < 0 && !fraction && i + 1 - start - (c === 0x2d ? 1 : 0) >= 16) longInteger = true;
+      if (i - start > 300 || (exponentAt >= 0 && !(Math.abs(Number(text.slice(exponentAt + 1, i + 1))) <= 300))) hugeNumber = true;
+    }
+  }
+  return { tooDeep: false, hugeNumber, longInteger };
+}
+
+/** True when a decoded value nests objects and arrays deeper than `limit` (an explicit stack, no recursion). */
+export function valueTooDeep(value: unknown, limit = maxNestingDepth): boolean {
+  const stack: { readonly v: unknown; readonly d: number }[] = [{ v: value, d: 0 }];
+  while (stack.length > 0) {
+    const { v, d } = stack.pop()!;
+    if (typeof v !== 'object' || v === null) continue;
+    if (d + 1 > limit) return true;
+    const children = Array.isArray(v) ? v : Object.values(v as Record<string, unknown>);
+    for (const child of children) if (typeof child === 'object' && child !== null) stack.push({ v: child, d: d + 1 });
+  }
+  return false;
+}
