@@ -72,6 +72,7 @@ import { registryServiceLookup } from './registry/service-lookup.js';
 import { serviceResolver } from './outbound/service-resolver.js';
 import { anonymousAuthInfo } from './outbound/auth-info-resolver.js';
 import { customColumnsPrinter } from './http/table/custom-columns.js';
+import { buildAuditor } from './audit/audit-setup.js';
 
 /** Options of {@link startServer}: the flags, each optional (defaults as the flags'). */
 export type StartServerOptions = Partial<ServerOptions> & {
@@ -340,6 +341,13 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       v3: (gv) => openapiV3Document(catalog, gv, served()) ?? customOpenApi.documents().get(gv) ?? aggregator.openapiV3().get(gv),
     };
 
+    const auditor = await buildAuditor(o, names, (m) => log(m));
+    if (!auditor.ok) throw new Error(auditor.error);
+    // Flushed on close, after the listener closed and the last request was audited.
+    if (auditor.value !== undefined) {
+      const backend = auditor.value.backend;
+      cleanups.push(() => backend.shutdown());
+    }
     // The cluster-info bootstrap needs the URL the listener gets; its readyz check stands in until then.
     let clusterInfo: ClusterInfo | undefined;
     const clusterInfoCheck = {
@@ -369,6 +377,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       authorizer,
       authentication: (generatedCaPem) => authn.value.forServer(generatedCaPem),
       resources: () => registry.all(),
+      ...(auditor.value === undefined ? {} : { auditor: auditor.value }),
       openapi,
       checks: [storageCheck(backend), ...controllers.checks, clusterInfoCheck],
       ...(identity.value.issuerDiscovery === undefined ? {} : { issuerDiscovery: identity.value.issuerDiscovery }),

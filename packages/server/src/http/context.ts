@@ -7,6 +7,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { KubeObject, Names, Status, WatchEvent } from '@svc-apiserver/api';
 import type { UserInfo } from '../auth/user-info.js';
 import type { RequestInfo } from './request-info.js';
+import type { RequestRecord } from './request-record.js';
 
 /** A result of a step that can fail with a client-visible Status. */
 export type Outcome<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly status: Status };
@@ -64,6 +65,8 @@ export interface RequestContext {
   info: RequestInfo;
   /** Set by authentication. */
   user: UserInfo;
+  /** What the filters keep about the request: audit ID, response headers, audit annotations, the response. */
+  readonly record: RequestRecord;
   /** Aborted when the client goes away or the server shuts down. */
   readonly signal: AbortSignal;
   /** The raw body, up to the body limit (413 RequestEntityTooLarge beyond it). */

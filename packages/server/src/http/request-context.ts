@@ -17,6 +17,7 @@ import {
 import { anonymousUser } from '../auth/user-info.js';
 import type { DecodedBody, Outcome, RequestContext, WatchStream } from './context.js';
 import type { RequestInfo } from './request-info.js';
+import { createRequestRecord } from './request-record.js';
 import { decodeJson, decodeYaml, jsonBodyMediaTypes, yamlBodyMediaTypes } from './decode.js';
 import { encodeBody, encodeJson, responseEncoding, type EndpointKind, type WatchEncoder } from './encode.js';
 import { negotiateResponse } from './negotiation.js';
@@ -116,6 +117,7 @@ export function createRequestContext(req: NodeRequest, res: NodeResponse, option
   });
 
   const warnings: string[] = [];
+  const record = createRequestRecord(req.socket?.remoteAddress ?? '');
   let responded = false;
   let bodyRead: Promise<Outcome<Buffer>> | undefined;
   /** Set when a body over the limit was left unread: an HTTP/1.1 connection cannot be reused after that. */
@@ -134,6 +136,9 @@ export function createRequestContext(req: NodeRequest, res: NodeResponse, option
 
   const head = (code: number, headers: Record<string, string | string[]>): void => {
     responded = true;
+    for (const [k, v] of Object.entries(record.responseHeaders)) headers[k] ??= v;
+    record.responseCode = code;
+    record.onResponseStart?.(code);
     if (warnings.length > 0) headers['Warning'] = warnings.map(warningHeader);
     if (bodyAbandoned && isHttp1) headers['Connection'] = 'close';
     (res as ServerResponse).writeHead(code, headers);
@@ -152,6 +157,7 @@ export function createRequestContext(req: NodeRequest, res: NodeResponse, option
   const writeStatus = (status: Status): void => {
     // A Status is negotiated like any object, but a failure must reach the client even if it asked for nothing we
     // write: fall back to JSON then.
+    record.responseObject = status;
     const encoded = encoding.encodeObject(req.headers.accept, url.searchParams, status, endpoint());
     // kube-apiserver's response writer turns details.retryAfterSeconds into a Retry-After header (504, 429, 503).
     const retry = status.details?.retryAfterSeconds;
@@ -218,6 +224,7 @@ export function createRequestContext(req: NodeRequest, res: NodeResponse, option
     },
     info: emptyInfo(url.pathname, method),
     user: anonymousUser,
+    record,
     get signal(): AbortSignal {
       return signal();
     },
@@ -234,6 +241,7 @@ export function createRequestContext(req: NodeRequest, res: NodeResponse, option
         if (!body.ok) return body;
         const decoded = encoding.decodeProtobuf(body.value);
         if (!decoded.ok) return decoded;
+        record.requestObject = decoded.value;
         return { ok: true, value: { mediaType, object: decoded.value } };
       }
       if (mediaType === undefined || !acceptable.includes(mediaType) ||
@@ -250,12 +258,14 @@ export function createRequestContext(req: NodeRequest, res: NodeResponse, option
       if (!isObject && !(mediaType === 'application/json-patch+json' && Array.isArray(value))) {
         return { ok: false, status: badRequest('the request body must be a JSON or YAML object') };
       }
+      record.requestObject = value;
       return { ok: true, value: { mediaType, object: value as DecodedBody['object'], duplicateFields: decoded.duplicateFields } };
     },
     warn(text: string): void {
       if (!warnings.includes(text)) warnings.push(text);
     },
     writeObject(code: number, object: unknown): void {
+      record.responseObject = object;
       const encoded = encoding.encodeObject(req.headers.accept, url.searchParams, object, endpoint());
       if (!encoded.ok) return writeStatus(encoded.status);
       send(code, encoded.value.contentType, encoded.value.body);
