@@ -17,18 +17,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { namesFor } from '@svc-apiserver/api';
-import { createClient, loadKubeconfig, type RestClient } from '@svc-apiserver/client';
+import type { RestClient } from '@svc-apiserver/client';
 import { defaultOnPlugins } from 'svc-apiserver/admission/plugin-order';
 import { pluginFactories } from 'svc-apiserver/admission/plugins/index';
 import { defaultAdmissionFlags } from 'svc-apiserver/admission/plugin';
 import { admissionMetrics } from 'svc-apiserver/admission/admission-metrics';
 import { createMetricsRegistry } from 'svc-apiserver/metrics/metrics-registry';
 import { createCa, issueLeaf } from 'svc-apiserver/pki/certificates';
-import { benchEntry, fmt, isMain, percentile, serverEntry, startChild, type Child } from './support.js';
+import { benchEntry, fmt, isMain, percentile, startChild, type Child } from './support.js';
+import { creates, post, startTarget } from './create-load.js';
 
 const names = namesFor('svc');
 const group = names.group('admissionregistration');
-const json = { 'content-type': 'application/json', accept: 'application/json' };
 
 /** The default-on plugins this server knows: disabling them all leaves no admission. */
 function defaultPluginNames(): string[] {
@@ -41,50 +41,6 @@ interface Figures {
   readonly p50: number;
   readonly p99: number;
   readonly errors: number;
-}
-
-/** One phase's raw counts. */
-interface Phase {
-  readonly ops: number;
-  readonly seconds: number;
-  readonly errors: number;
-  readonly latencies: number[];
-}
-
-async function post(client: RestClient, path: string, body: unknown): Promise<void> {
-  const r = await client.raw({ method: 'POST', path, headers: json, body: JSON.stringify(body) });
-  if (!r.ok || r.value.status !== 201) throw new Error(`POST ${path}: ${r.ok ? `${r.value.status} ${r.value.body.toString()}` : r.status.message}`);
-}
-
-/** Creates of configmaps from `workers` for `ms`; names carry `phase` so phases never collide. */
-async function creates(workers: readonly RestClient[], ms: number, phase: string): Promise<Phase> {
-  await Promise.all(workers.map((c) => c.raw({ method: 'GET', path: '/version', headers: { accept: 'application/json' } })));
-  const latencies: number[] = [];
-  let errors = 0;
-  const start = performance.now();
-  const end = start + ms;
-  await Promise.all(workers.map(async (c, w) => {
-    for (let i = 0; performance.now() < end; i++) {
-      const t0 = performance.now();
-      const r = await c.raw({ method: 'POST', path: '/api/v1/namespaces/bench/configmaps', headers: json,
-        body: JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `${phase}-${w}-${i}` }, data: { k: 'v'.repeat(64) } }) });
-      latencies.push(performance.now() - t0);
-      if (!r.ok || r.value.status !== 201) errors++;
-    }
-  }));
-  return { ops: latencies.length - errors, seconds: (performance.now() - start) / 1000, errors, latencies };
-}
-
-/** A server started with `flags`, its admin client and `clients` workers. */
-async function startTarget(dir: string, flags: readonly string[], clients: number): Promise<{ child: Child; admin: RestClient; workers: RestClient[] }> {
-  const started = await startChild([...serverEntry, `--data-dir=${dir}`, '--secure-port=0', '--bind-address=127.0.0.1', ...flags],
-    /svc-apiserver: ready in (\d+(?:\.\d+)?)ms/);
-  const conn = loadKubeconfig({ path: join(dir, 'admin.kubeconfig') });
-  if (!conn.ok) throw new Error(conn.error);
-  const admin = createClient(conn.value);
-  await post(admin, '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'bench' } });
-  const workers = Array.from({ length: clients }, () => createClient(conn.value, { maxSockets: 1, timeoutMs: 30_000 }));
-  return { child: started.child, admin, workers };
 }
 
 /** A ValidatingWebhookConfiguration of `count` no-op webhooks on configmap creates. */

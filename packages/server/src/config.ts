@@ -295,7 +295,7 @@ const flags: Record<string, FlagSpec> = {
   'authorization-webhook-version': { kind: 'string', key: 'authorizationWebhookVersion', help: 'SubjectAccessReview version sent to and expected from the authorization webhook: v1beta1 or v1.' },
   'authorization-webhook-cache-authorized-ttl': { kind: 'duration', key: 'authorizationWebhookCacheAuthorizedTtlMs', help: 'How long "authorized" answers of the authorization webhook are cached.' },
   'authorization-webhook-cache-unauthorized-ttl': { kind: 'duration', key: 'authorizationWebhookCacheUnauthorizedTtlMs', help: 'How long "unauthorized" answers of the authorization webhook are cached.' },
-  'feature-gates': { kind: 'featureGates', key: 'featureGates', help: 'Comma list of Name=bool: APIListChunking (default true), WatchList (alpha, default false).' },
+  'feature-gates': { kind: 'featureGates', key: 'featureGates', help: 'Comma list of Name=bool: APIListChunking (default true), APIPriorityAndFairness (default true), WatchList (alpha, default false).' },
   'min-request-timeout': { kind: 'int', key: 'minRequestTimeoutSeconds', help: 'Seconds a watch lasts at least when it sets no timeoutSeconds (randomized up to twice as long).' },
   'service-cluster-ip-range': { kind: 'string', key: 'serviceClusterIpRange', help: 'IPv4 CIDR from which Service cluster IPs are allocated.' },
   'service-node-port-range': { kind: 'string', key: 'serviceNodePortRange', help: 'Port range from which NodePort Services get node ports.' },

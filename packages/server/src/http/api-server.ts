@@ -1,8 +1,8 @@
 /**
  * The HTTP side of the server, independent of storage and resources: PKI and the admin kubeconfig, the filter
- * chain (audit ID → panic recovery → request info → body limit → authentication → audit → impersonation → max
- * in-flight → authorization), the routes (resource requests to the resource handler, everything else to the
- * non-resource router), health endpoints, listening and graceful shutdown.
+ * chain (audit ID → panic recovery → request info → body limit → authentication → audit → impersonation →
+ * priority and fairness, or max in-flight without it → authorization), the routes (resource requests to the
+ * resource handler, everything else to the non-resource router), health endpoints, listening and graceful shutdown.
  */
 import { mkdir } from 'node:fs/promises';
 import { isIPv6 } from 'node:net';
@@ -32,6 +32,8 @@ import { defaultMaxMutatingRequestsInFlight, defaultMaxRequestsInFlight, maxInFl
 import { auditId } from './filters/audit-id.js';
 import { audit } from './filters/audit.js';
 import type { Auditor } from '../audit/auditor.js';
+import type { FlowController } from '../flowcontrol/flow-controller.js';
+import { priorityAndFairness } from './filters/priority-and-fairness.js';
 import { nonResourceRouter } from './routes/non-resource-router.js';
 import type { ServedGroup } from './routes/discovery.js';
 import type { OpenApiSource } from './routes/openapi.js';
@@ -87,6 +89,8 @@ export interface ApiServerOptions {
   readonly authorizer?: Authorizer;
   /** The auditor of `--audit-policy-file`; undefined audits nothing (responses still carry `Audit-Id`). */
   readonly auditor?: Auditor;
+  /** API Priority and Fairness (the APIPriorityAndFairness gate); undefined: no flow control. */
+  readonly flowController?: FlowController;
   /** The service account issuer discovery documents, given this server's `host:port`; undefined serves none. */
   readonly issuerDiscovery?: (serverAddress: string) => IssuerDiscovery | undefined;
 }
@@ -159,10 +163,12 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
       authn?.filter ?? authentication(authenticatorUnion([x509Authenticator([pki.ca.certPem])])),
       audit(options.auditor),
       impersonation(authorizer, names),
-      maxInFlight({
-        maxRequestsInFlight: options.maxRequestsInFlight ?? defaultMaxRequestsInFlight,
-        maxMutatingRequestsInFlight: options.maxMutatingRequestsInFlight ?? defaultMaxMutatingRequestsInFlight,
-      }).filter,
+      options.flowController !== undefined
+        ? priorityAndFairness(options.flowController)
+        : maxInFlight({
+          maxRequestsInFlight: options.maxRequestsInFlight ?? defaultMaxRequestsInFlight,
+          maxMutatingRequestsInFlight: options.maxMutatingRequestsInFlight ?? defaultMaxMutatingRequestsInFlight,
+        }).filter,
       authorization(authorizer),
     ],
     async (ctx) => {

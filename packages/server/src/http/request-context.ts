@@ -136,7 +136,11 @@ export function createRequestContext(req: NodeRequest, res: NodeResponse, option
 
   const head = (code: number, headers: Record<string, string | string[]>): void => {
     responded = true;
-    for (const [k, v] of Object.entries(record.responseHeaders)) headers[k] ??= v;
+    for (const [k, v] of Object.entries(record.responseHeaders)) {
+      // A relayed answer may carry the header already, in any case: its own value stands.
+      const lower = k.toLowerCase();
+      if (!Object.keys(headers).some((h) => h.toLowerCase() === lower)) headers[k] = v;
+    }
     record.responseCode = code;
     record.onResponseStart?.(code);
     if (warnings.length > 0) headers['Warning'] = warnings.map(warningHeader);

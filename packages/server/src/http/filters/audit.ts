@@ -13,13 +13,7 @@ import { auditEvent, emitEvent, preciseNow, type AuditedRequest, type Auditor, t
 import type { AuditObjectRef, AuditResponseStatus, AuditStage, AuditUser } from '../../audit/event.js';
 import type { Filter, RequestContext } from '../context.js';
 import type { RequestInfo } from '../request-info.js';
-
-const longRunningSubresources: ReadonlySet<string> = new Set(['attach', 'exec', 'log', 'portforward', 'proxy']);
-
-/** Whether a request streams (kube's long-running check): it gets a ResponseStarted event. */
-export function isLongRunning(info: RequestInfo): boolean {
-  return info.verb === 'watch' || info.verb === 'proxy' || (info.isResourceRequest && longRunningSubresources.has(info.subresource));
-}
+import { isLongRunning } from '../long-running.js';
 
 /** The user as an event names it. */
 function auditUser(user: UserInfo): AuditUser {
