@@ -135,3 +135,19 @@ test('audit: watches get ResponseStarted; impersonation shows the impersonated u
   const sent = await call(client, 'GET', '/api/v1/namespaces/default/pods', undefined, { 'Audit-ID': 'front-proxy-id-1' });
   assert.equal(sent.headers['audit-id'], 'front-proxy-id-1', 'an ID a front server sent is kept');
 });
+
+test('audit: a request refused by authentication is audited without a user', async () => {
+  const stranger = createClient({ server: server.url, ca: Buffer.from(server.ca), token: 'not-a-token', namespace: 'default' });
+  try {
+    const refused = await call(stranger, 'GET', '/api/v1/namespaces/default/pods');
+    assert.equal(refused.status, 401);
+    const [event, ...rest] = await eventsOf(String(refused.headers['audit-id']), 'ResponseStarted');
+    assert.equal(rest.length, 0);
+    assert.deepEqual(event!.user, {});
+    assert.equal(event!.level, 'RequestResponse');
+    assert.deepEqual(event!.responseStatus, { metadata: {}, status: 'Failure', message: 'Authentication failed', reason: 'Unauthorized', code: 401 });
+    assert.equal(event!.objectRef?.resource, 'pods');
+  } finally {
+    stranger.close();
+  }
+});

@@ -22,7 +22,8 @@ export function levelAtLeast(level: AuditLevel, atLeast: AuditLevel): boolean {
 
 /** The identity of an event's user (authentication/v1 UserInfo). */
 export interface AuditUser {
-  readonly username: string;
+  /** Absent for a request whose authentication failed. */
+  readonly username?: string;
   readonly uid?: string;
   readonly groups?: readonly string[];
   readonly extra?: Readonly<Record<string, readonly string[]>>;

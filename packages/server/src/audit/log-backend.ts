@@ -26,8 +26,8 @@ const quoted = (s: string): string => JSON.stringify(s);
 
 /** The legacy text form of an event (k8s.io/apiserver's audit.EventString). */
 export function legacyEventLine(ev: AuditEvent): string {
-  const username = ev.user.username === '' ? '<none>' : ev.user.username;
-  const groups = ev.user.username !== '' && (ev.user.groups?.length ?? 0) > 0 ? (ev.user.groups ?? []).map(quoted).join(',') : '<none>';
+  const username = ev.user.username ? ev.user.username : '<none>';
+  const groups = ev.user.username && (ev.user.groups?.length ?? 0) > 0 ? (ev.user.groups ?? []).map(quoted).join(',') : '<none>';
   const as = ev.impersonatedUser?.username ?? '<self>';
   const asGroups = ev.impersonatedUser?.groups !== undefined ? ev.impersonatedUser.groups.map(quoted).join(',') : '<lookup>';
   const namespace = ev.objectRef?.namespace || '<none>';

@@ -30,7 +30,7 @@ import type { RequestAuthentication } from '../auth/authentication-setup.js';
 import { authorization } from './filters/authorization.js';
 import { defaultMaxMutatingRequestsInFlight, defaultMaxRequestsInFlight, maxInFlight } from './filters/max-in-flight.js';
 import { auditId } from './filters/audit-id.js';
-import { audit } from './filters/audit.js';
+import { audit, failedAuthenticationAudit } from './filters/audit.js';
 import type { Auditor } from '../audit/auditor.js';
 import type { FlowController } from '../flowcontrol/flow-controller.js';
 import { priorityAndFairness } from './filters/priority-and-fairness.js';
@@ -160,6 +160,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
       panicRecovery(log),
       requestInfoFilter(),
       bodyLimit(options.maxRequestBodyBytes),
+      failedAuthenticationAudit(options.auditor),
       authn?.filter ?? authentication(authenticatorUnion([x509Authenticator([pki.ca.certPem])])),
       audit(options.auditor),
       impersonation(authorizer, names),

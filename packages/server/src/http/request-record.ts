@@ -24,6 +24,8 @@ export interface RequestRecord {
   responseObject: unknown;
   /** Told once when the response headers go out (audit's ResponseStarted of long-running requests). */
   onResponseStart: ((code: number) => void) | undefined;
+  /** Set once the audit filter took the request (requests refused before it are audited as failed authentications). */
+  audited: boolean;
 }
 
 /** A fresh record. */
@@ -37,6 +39,7 @@ export function createRequestRecord(remoteAddress: string): RequestRecord {
     responseCode: undefined,
     responseObject: undefined,
     onResponseStart: undefined,
+    audited: false,
   };
 }
 

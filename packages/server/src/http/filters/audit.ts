@@ -65,6 +65,47 @@ function responseStatusOf(code: number, object: unknown): AuditResponseStatus {
   return { metadata: {}, code };
 }
 
+/** The shared part of a request's events. */
+function auditedRequest(ctx: RequestContext, user: AuditUser, receivedAt: number): AuditedRequest {
+  const query = ctx.query.toString();
+  const objectRef = objectRefOf(ctx.info);
+  const userAgent = ctx.headers['user-agent'];
+  return {
+    auditID: ctx.record.auditID,
+    requestURI: query === '' ? ctx.path : `${ctx.path}?${query}`,
+    verb: ctx.info.verb,
+    user,
+    sourceIPs: sourceIPs(ctx),
+    ...(userAgent === undefined ? {} : { userAgent }),
+    ...(objectRef === undefined ? {} : { objectRef }),
+    receivedAt,
+  };
+}
+
+/**
+ * The audit of failed authentication (k8s.io/apiserver's WithFailedAuthenticationAudit), before authentication: a
+ * request refused with 401 before the audit filter saw it is audited as the policy says for a request without a
+ * user, in one ResponseStarted event.
+ */
+export function failedAuthenticationAudit(auditor: Auditor | undefined): Filter {
+  if (auditor === undefined) return (_ctx, next) => next();
+  return async (ctx, next) => {
+    const receivedAt = preciseNow();
+    await next();
+    if (ctx.record.audited || ctx.record.responseCode !== 401) return;
+    const { info } = ctx;
+    const evaluation = auditor.evaluate({
+      username: '', groups: [], verb: info.verb, isResourceRequest: info.isResourceRequest, apiGroup: info.apiGroup,
+      resource: info.resource, subresource: info.subresource, namespace: info.namespace, name: info.name, path: ctx.path,
+    });
+    auditMetrics().levels.inc({ level: evaluation.level });
+    if (evaluation.level === 'None' || evaluation.omitStages.includes('ResponseStarted')) return;
+    emitEvent(auditor, auditEvent(auditor.apiVersion, auditedRequest(ctx, {}, receivedAt), 'ResponseStarted', { ...evaluation, level: evaluation.level }, {
+      responseStatus: { metadata: {}, status: 'Failure', message: 'Authentication failed', reason: 'Unauthorized', code: 401 },
+    }));
+  };
+}
+
 /** The audit filter; without an auditor (no policy file) it only passes the request on. */
 export function audit(auditor: Auditor | undefined): Filter {
   if (auditor === undefined) return (_ctx, next) => next();
@@ -77,21 +118,10 @@ export function audit(auditor: Auditor | undefined): Filter {
       name: info.name, path: ctx.path,
     });
     auditMetrics().levels.inc({ level: evaluation.level });
+    ctx.record.audited = true;
     if (evaluation.level === 'None') return next();
     const level = evaluation.level;
-    const query = ctx.query.toString();
-    const objectRef = objectRefOf(info);
-    const userAgent = ctx.headers['user-agent'];
-    const request: AuditedRequest = {
-      auditID: ctx.record.auditID,
-      requestURI: query === '' ? ctx.path : `${ctx.path}?${query}`,
-      verb: info.verb,
-      user: auditUser(user),
-      sourceIPs: sourceIPs(ctx),
-      ...(userAgent === undefined ? {} : { userAgent }),
-      ...(objectRef === undefined ? {} : { objectRef }),
-      receivedAt,
-    };
+    const request = auditedRequest(ctx, auditUser(user), receivedAt);
     const emit = (stage: AuditStage, details: StageDetails): void => {
       if (evaluation.omitStages.includes(stage)) return;
       emitEvent(auditor, auditEvent(auditor.apiVersion, request, stage, { ...evaluation, level }, details));
