@@ -344,6 +344,9 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     };
 
     // API Priority and Fairness in the place of the max-in-flight limit; its seats are the two limits together.
+    if (o.featureGates.APIPriorityAndFairness && o.maxRequestsInFlight + o.maxMutatingRequestsInFlight <= 0) {
+      throw new Error(`--max-requests-inflight=${o.maxRequestsInFlight} and --max-mutating-requests-inflight=${o.maxMutatingRequestsInFlight} must sum to a positive value`);
+    }
     const flowController = o.featureGates.APIPriorityAndFairness
       ? createFlowController({ serverConcurrencyLimit: o.maxRequestsInFlight + o.maxMutatingRequestsInFlight, waitLimitMs: 15_000 })
       : undefined;
