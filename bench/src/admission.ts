@@ -24,8 +24,8 @@ import { defaultAdmissionFlags } from 'svc-apiserver/admission/plugin';
 import { admissionMetrics } from 'svc-apiserver/admission/admission-metrics';
 import { createMetricsRegistry } from 'svc-apiserver/metrics/metrics-registry';
 import { createCa, issueLeaf } from 'svc-apiserver/pki/certificates';
-import { benchEntry, fmt, isMain, percentile, startChild, type Child } from './support.js';
-import { creates, post, startTarget } from './create-load.js';
+import { benchEntry, isMain, startChild, type Child } from './support.js';
+import { createsLine, interleavedCreates, post, startTarget, type Figures } from './create-load.js';
 
 const names = namesFor('svc');
 const group = names.group('admissionregistration');
@@ -36,12 +36,6 @@ function defaultPluginNames(): string[] {
   return pluginFactories.map((make) => make(names, init).name).filter((n) => defaultOnPlugins.has(n));
 }
 
-interface Figures {
-  readonly perSecond: number;
-  readonly p50: number;
-  readonly p99: number;
-  readonly errors: number;
-}
 
 /** A ValidatingWebhookConfiguration of `count` no-op webhooks on configmap creates. */
 function noopWebhooks(name: string, count: number, port: number, caBundle: string): unknown {
@@ -83,26 +77,8 @@ export async function admissionBench(seconds = 3, clients = 64): Promise<string[
     }
     await post(oneHook.admin, `/apis/${group}/v1/validatingwebhookconfigurations`, noopWebhooks('one', 1, port, caBundle));
     await post(threeHooks.admin, `/apis/${group}/v1/validatingwebhookconfigurations`, noopWebhooks('three', 3, port, caBundle));
-    const rounds = 4;
-    const totals = targets.map(() => ({ ops: 0, seconds: 0, errors: 0, latencies: [] as number[] }));
-    for (let r = 0; r < rounds; r++) {
-      for (const [i, t] of targets.entries()) {
-        const f = await creates(t.workers, (seconds * 1000) / rounds, `r${r}`);
-        const total = totals[i]!;
-        total.ops += f.ops;
-        total.seconds += f.seconds;
-        total.errors += f.errors;
-        total.latencies.push(...f.latencies);
-      }
-    }
-    const [baseline, defaults, one, three] = totals.map((t): Figures => {
-      const sorted = t.latencies.sort((a, b) => a - b);
-      return { perSecond: t.ops / t.seconds, p50: percentile(sorted, 50), p99: percentile(sorted, 99), errors: t.errors };
-    }) as [Figures, Figures, Figures, Figures];
-
-    const line = (label: string, f: Figures, goal?: number) =>
-      `${label.padEnd(28)}${fmt(f.perSecond).padStart(8)} creates/s (p50/p99 ${fmt(f.p50, 1)}/${fmt(f.p99, 1)} ms)   ratio ${fmt(f.perSecond / baseline.perSecond, 3)}` +
-      (goal === undefined ? '' : ` (goal ≥ ${goal})`);
+    const [baseline, defaults, one, three] = await interleavedCreates(targets, seconds) as [Figures, Figures, Figures, Figures];
+    const line = (label: string, f: Figures, goal?: number) => createsLine(label, f, baseline, goal);
     return [
       `admission: ${clients} HTTPS clients creating configmaps, ${seconds}s per phase, beside a server without admission plugins`,
       line('no admission plugins', baseline),

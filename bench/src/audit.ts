@@ -11,8 +11,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { RestClient } from '@svc-apiserver/client';
-import { fmt, isMain, percentile, type Child } from './support.js';
-import { creates, startTarget, type Phase } from './create-load.js';
+import { isMain, type Child } from './support.js';
+import { createsLine, interleavedCreates, startTarget, type Figures } from './create-load.js';
 
 const policy = `apiVersion: audit.svc.io/v1
 kind: Policy
@@ -35,27 +35,10 @@ export async function auditBench(seconds = 3, clients = 64): Promise<string[]> {
       children.push(t.child);
       open.push(t.admin, ...t.workers);
     }
-    const rounds = 4;
-    const totals: Phase[] = targets.map(() => ({ ops: 0, seconds: 0, errors: 0, latencies: [] }));
-    for (let r = 0; r < rounds; r++) {
-      for (const [i, t] of targets.entries()) {
-        const f = await creates(t.workers, (seconds * 1000) / rounds, `r${r}`);
-        const total = totals[i]! as { ops: number; seconds: number; errors: number; latencies: number[] };
-        total.ops += f.ops;
-        total.seconds += f.seconds;
-        total.errors += f.errors;
-        total.latencies.push(...f.latencies);
-      }
-    }
-    const [baseline, audited] = totals.map((t) => {
-      const sorted = [...t.latencies].sort((a, b) => a - b);
-      return { perSecond: t.ops / t.seconds, p50: percentile(sorted, 50), p99: percentile(sorted, 99), errors: t.errors };
-    }) as [{ perSecond: number; p50: number; p99: number; errors: number }, { perSecond: number; p50: number; p99: number; errors: number }];
+    const [baseline, audited] = await interleavedCreates(targets, seconds) as [Figures, Figures];
     await on.child.stop();
     const lines = readFileSync(logPath, 'utf8').split('\n').filter((l) => l !== '').length;
-    const line = (label: string, f: typeof baseline, goal?: number) =>
-      `${label.padEnd(28)}${fmt(f.perSecond).padStart(8)} creates/s (p50/p99 ${fmt(f.p50, 1)}/${fmt(f.p99, 1)} ms)   ratio ${fmt(f.perSecond / baseline.perSecond, 3)}` +
-      (goal === undefined ? '' : ` (goal ≥ ${goal})`);
+    const line = (label: string, f: Figures, goal?: number) => createsLine(label, f, baseline, goal);
     return [
       `audit: ${clients} HTTPS clients creating configmaps, ${seconds}s per server, beside a server without auditing`,
       line('no audit', baseline),

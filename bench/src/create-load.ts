@@ -4,7 +4,7 @@
  */
 import { join } from 'node:path';
 import { createClient, loadKubeconfig, type RestClient } from '@svc-apiserver/client';
-import { serverEntry, startChild, type Child } from './support.js';
+import { fmt, percentile, serverEntry, startChild, type Child } from './support.js';
 
 const json = { 'content-type': 'application/json', accept: 'application/json' };
 
@@ -53,3 +53,39 @@ export async function startTarget(dir: string, flags: readonly string[], clients
   return { child: started.child, admin, workers };
 }
 
+
+/** Creates/s and latencies of one server over a comparison. */
+export interface Figures {
+  readonly perSecond: number;
+  readonly p50: number;
+  readonly p99: number;
+  readonly errors: number;
+}
+
+/**
+ * Creates against each target's workers for `seconds` in all, in `rounds` interleaved rounds, so that drift of the
+ * shared machine touches each server alike; the figures in the targets' order.
+ */
+export async function interleavedCreates(targets: readonly { readonly workers: readonly RestClient[] }[], seconds: number, rounds = 4): Promise<Figures[]> {
+  const totals = targets.map(() => ({ ops: 0, seconds: 0, errors: 0, latencies: [] as number[] }));
+  for (let r = 0; r < rounds; r++) {
+    for (const [i, t] of targets.entries()) {
+      const f = await creates(t.workers, (seconds * 1000) / rounds, `r${r}`);
+      const total = totals[i]!;
+      total.ops += f.ops;
+      total.seconds += f.seconds;
+      total.errors += f.errors;
+      total.latencies.push(...f.latencies);
+    }
+  }
+  return totals.map((t) => {
+    const sorted = t.latencies.sort((a, b) => a - b);
+    return { perSecond: t.ops / t.seconds, p50: percentile(sorted, 50), p99: percentile(sorted, 99), errors: t.errors };
+  });
+}
+
+/** One report line: creates/s, latencies and the ratio to `baseline`, with the goal when there is one. */
+export function createsLine(label: string, f: Figures, baseline: Figures, goal?: number): string {
+  return `${label.padEnd(28)}${fmt(f.perSecond).padStart(8)} creates/s (p50/p99 ${fmt(f.p50, 1)}/${fmt(f.p99, 1)} ms)   ratio ${fmt(f.perSecond / baseline.perSecond, 3)}` +
+    (goal === undefined ? '' : ` (goal ≥ ${goal})`);
+}

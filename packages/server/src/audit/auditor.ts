@@ -7,19 +7,21 @@
 import type { AuditBackend } from './backend.js';
 import { auditMetrics } from './audit-metrics.js';
 import { levelAtLeast, microTime, type AuditEvent, type AuditLevel, type AuditObjectRef, type AuditResponseStatus, type AuditStage, type AuditUser } from './event.js';
-import { evaluatePolicy, type AuditPolicy, type PolicyAttributes, type RuleEvaluation } from './policy.js';
+import type { UserInfo } from '../auth/user-info.js';
+import type { RequestInfo } from '../http/request-info.js';
+import { evaluatePolicy, type AuditPolicy, type RuleEvaluation } from './policy.js';
 
 /** The policy and where events go. */
 export interface Auditor {
   /** The Event apiVersion (`audit.svc.io/v1`). */
   readonly apiVersion: string;
-  evaluate(attributes: PolicyAttributes): RuleEvaluation;
+  evaluate(user: UserInfo, info: RequestInfo): RuleEvaluation;
   readonly backend: AuditBackend;
 }
 
 /** Builds an auditor. */
 export function createAuditor(policy: AuditPolicy, backend: AuditBackend, apiVersion: string): Auditor {
-  return { apiVersion, backend, evaluate: (a) => evaluatePolicy(policy, a) };
+  return { apiVersion, backend, evaluate: (user, info) => evaluatePolicy(policy, user, info) };
 }
 
 /** An annotation with the lowest level it shows at (admission's `Request` annotations show from Request up). */

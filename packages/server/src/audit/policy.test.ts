@@ -1,11 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { namesFor } from '@svc-apiserver/api';
-import { evaluatePolicy, parsePolicy, type PolicyAttributes } from './policy.js';
+import { evaluatePolicy, parsePolicy } from './policy.js';
+import { userAndInfo, type FlatRequest } from '../testing/request-attributes.js';
 
 const names = namesFor('svc');
 
-const attrs = (over: Partial<PolicyAttributes>): PolicyAttributes => ({
+const attrs = (over: Partial<FlatRequest>) => userAndInfo({
   username: 'alice', groups: ['devs', 'system:authenticated'], verb: 'get', isResourceRequest: true, apiGroup: '',
   resource: 'pods', subresource: '', namespace: 'ns', name: 'p', path: '/api/v1/namespaces/ns/pods/p', ...over,
 });
@@ -26,25 +27,25 @@ test('audit policy: the first matching rule decides; users, groups, verbs, resou
     { level: 'Request', resources: [{ group: '', resources: ['pods'], resourceNames: ['special'] }], namespaces: ['prod'] },
     { level: 'Metadata', omitStages: ['RequestReceived'] },
   ], { omitStages: ['Panic'] });
-  assert.equal(evaluatePolicy(p, attrs({ username: 'system:kube-proxy', verb: 'watch' })).level, 'None');
-  assert.equal(evaluatePolicy(p, attrs({ username: 'system:kube-proxy', verb: 'list' })).level, 'Metadata');
-  assert.equal(evaluatePolicy(p, attrs({ isResourceRequest: false, path: '/healthz/etcd', verb: 'get' })).level, 'None');
-  assert.equal(evaluatePolicy(p, attrs({ isResourceRequest: false, path: '/versions', verb: 'get' })).level, 'Metadata');
-  assert.equal(evaluatePolicy(p, attrs({ resource: 'secrets' })).level, 'Metadata');
-  assert.equal(evaluatePolicy(p, attrs({ apiGroup: 'apps', resource: 'deployments' })).level, 'Metadata', 'not in ops');
-  assert.equal(evaluatePolicy(p, attrs({ apiGroup: 'apps', resource: 'deployments', groups: ['ops'] })).level, 'Request');
-  assert.equal(evaluatePolicy(p, attrs({ subresource: 'log' })).level, 'RequestResponse');
-  assert.equal(evaluatePolicy(p, attrs({ resource: 'nodes', subresource: 'status', namespace: '' })).level, 'RequestResponse');
-  assert.equal(evaluatePolicy(p, attrs({ name: 'special', namespace: 'prod' })).level, 'Request');
-  assert.equal(evaluatePolicy(p, attrs({ name: 'special', namespace: 'dev' })).level, 'Metadata');
-  assert.deepEqual(evaluatePolicy(p, attrs({})).omitStages, ['Panic', 'RequestReceived'], 'the policy\'s omitted stages and the rule\'s');
-  assert.equal(evaluatePolicy(policy([{ level: 'Metadata', users: ['bob'] }]), attrs({})).level, 'None', 'no rule matches: not audited');
+  assert.equal(evaluatePolicy(p, ...attrs({ username: 'system:kube-proxy', verb: 'watch' })).level, 'None');
+  assert.equal(evaluatePolicy(p, ...attrs({ username: 'system:kube-proxy', verb: 'list' })).level, 'Metadata');
+  assert.equal(evaluatePolicy(p, ...attrs({ isResourceRequest: false, path: '/healthz/etcd', verb: 'get' })).level, 'None');
+  assert.equal(evaluatePolicy(p, ...attrs({ isResourceRequest: false, path: '/versions', verb: 'get' })).level, 'Metadata');
+  assert.equal(evaluatePolicy(p, ...attrs({ resource: 'secrets' })).level, 'Metadata');
+  assert.equal(evaluatePolicy(p, ...attrs({ apiGroup: 'apps', resource: 'deployments' })).level, 'Metadata', 'not in ops');
+  assert.equal(evaluatePolicy(p, ...attrs({ apiGroup: 'apps', resource: 'deployments', groups: ['ops'] })).level, 'Request');
+  assert.equal(evaluatePolicy(p, ...attrs({ subresource: 'log' })).level, 'RequestResponse');
+  assert.equal(evaluatePolicy(p, ...attrs({ resource: 'nodes', subresource: 'status', namespace: '' })).level, 'RequestResponse');
+  assert.equal(evaluatePolicy(p, ...attrs({ name: 'special', namespace: 'prod' })).level, 'Request');
+  assert.equal(evaluatePolicy(p, ...attrs({ name: 'special', namespace: 'dev' })).level, 'Metadata');
+  assert.deepEqual(evaluatePolicy(p, ...attrs({})).omitStages, ['Panic', 'RequestReceived'], 'the policy\'s omitted stages and the rule\'s');
+  assert.equal(evaluatePolicy(policy([{ level: 'Metadata', users: ['bob'] }]), ...attrs({})).level, 'None', 'no rule matches: not audited');
 });
 
 test('audit policy: omitManagedFields from the rule, else the policy', () => {
   const p = policy([{ level: 'Request', resources: [{ group: '', resources: ['pods'] }], omitManagedFields: false }, { level: 'Request' }], { omitManagedFields: true });
-  assert.equal(evaluatePolicy(p, attrs({})).omitManagedFields, false);
-  assert.equal(evaluatePolicy(p, attrs({ resource: 'secrets' })).omitManagedFields, true);
+  assert.equal(evaluatePolicy(p, ...attrs({})).omitManagedFields, false);
+  assert.equal(evaluatePolicy(p, ...attrs({ resource: 'secrets' })).omitManagedFields, true);
 });
 
 test('audit policy: invalid documents are refused with what is wrong', () => {

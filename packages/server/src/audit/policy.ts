@@ -8,6 +8,8 @@
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import type { Names } from '@svc-apiserver/api';
+import type { UserInfo } from '../auth/user-info.js';
+import type { RequestInfo } from '../http/request-info.js';
 import { auditLevels, auditStages, type AuditLevel, type AuditStage } from './event.js';
 
 /** A group and resources of a rule (audit.GroupResources). */
@@ -40,20 +42,6 @@ export interface AuditPolicy {
   readonly omitManagedFields: boolean;
 }
 
-/** What a request is, as the policy reads it. */
-export interface PolicyAttributes {
-  readonly username: string;
-  readonly groups: readonly string[];
-  readonly verb: string;
-  readonly isResourceRequest: boolean;
-  readonly apiGroup: string;
-  readonly resource: string;
-  readonly subresource: string;
-  readonly namespace: string;
-  readonly name: string;
-  readonly path: string;
-}
-
 /** What the policy decides for a request (audit.RequestAuditConfig). */
 export interface RuleEvaluation {
   readonly level: AuditLevel;
@@ -63,7 +51,7 @@ export interface RuleEvaluation {
 
 const has = (list: readonly string[], value: string): boolean => list.includes(value);
 
-function matchesResource(rule: PolicyRule, a: PolicyAttributes): boolean {
+function matchesResource(rule: PolicyRule, a: RequestInfo): boolean {
   if (!a.isResourceRequest) return false;
   if (rule.namespaces.length > 0 && !has(rule.namespaces, a.namespace)) return false;
   if (rule.resources.length === 0) return true;
@@ -82,25 +70,25 @@ function matchesResource(rule: PolicyRule, a: PolicyAttributes): boolean {
   return false;
 }
 
-function matchesNonResource(rule: PolicyRule, a: PolicyAttributes): boolean {
+function matchesNonResource(rule: PolicyRule, a: RequestInfo): boolean {
   if (a.isResourceRequest) return false;
   return rule.nonResourceURLs.some((u) => u === '*' || u === a.path || (u.endsWith('*') && a.path.startsWith(u.slice(0, -1))));
 }
 
-/** Whether `rule` matches the request (k8s.io/apiserver's ruleMatches). */
-export function ruleMatches(rule: PolicyRule, a: PolicyAttributes): boolean {
-  if (rule.users.length > 0 && !has(rule.users, a.username)) return false;
-  if (rule.userGroups.length > 0 && !a.groups.some((g) => has(rule.userGroups, g))) return false;
-  if (rule.verbs.length > 0 && !has(rule.verbs, a.verb)) return false;
-  if (rule.namespaces.length > 0 || rule.resources.length > 0) return matchesResource(rule, a);
-  if (rule.nonResourceURLs.length > 0) return matchesNonResource(rule, a);
+/** Whether `rule` matches the request of `user` (k8s.io/apiserver's ruleMatches). */
+export function ruleMatches(rule: PolicyRule, user: UserInfo, info: RequestInfo): boolean {
+  if (rule.users.length > 0 && !has(rule.users, user.username)) return false;
+  if (rule.userGroups.length > 0 && !user.groups.some((g) => has(rule.userGroups, g))) return false;
+  if (rule.verbs.length > 0 && !has(rule.verbs, info.verb)) return false;
+  if (rule.namespaces.length > 0 || rule.resources.length > 0) return matchesResource(rule, info);
+  if (rule.nonResourceURLs.length > 0) return matchesNonResource(rule, info);
   return true;
 }
 
 /** The level, stages to omit and managedFields choice for a request: the first matching rule's, else None. */
-export function evaluatePolicy(policy: AuditPolicy, a: PolicyAttributes): RuleEvaluation {
+export function evaluatePolicy(policy: AuditPolicy, user: UserInfo, info: RequestInfo): RuleEvaluation {
   for (const rule of policy.rules) {
-    if (!ruleMatches(rule, a)) continue;
+    if (!ruleMatches(rule, user, info)) continue;
     return {
       level: rule.level,
       omitStages: [...new Set([...policy.omitStages, ...rule.omitStages])],

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { namesFor } from '@svc-apiserver/api';
 import { createMetricsRegistry } from '../metrics/metrics-registry.js';
 import { mandatoryConfiguration, suggestedConfiguration } from './bootstrap-configuration.js';
-import type { ClassifiedRequest } from './classification.js';
+import { userAndInfo, type FlatRequest } from '../testing/request-attributes.js';
 import { createFlowController } from './flow-controller.js';
 import { flowcontrolMetrics } from './flowcontrol-metrics.js';
 
@@ -17,15 +17,15 @@ function controller() {
   return c;
 }
 
-const request = (over: Partial<ClassifiedRequest>): ClassifiedRequest => ({
+const request = (over: Partial<FlatRequest>) => userAndInfo({
   username: 'alice', groups: ['system:authenticated'], verb: 'get', isResourceRequest: true, apiGroup: '', resource: 'pods',
-  subresource: '', namespace: 'default', path: '/api/v1/namespaces/default/pods/p', ...over,
+  subresource: '', namespace: 'default', name: 'p', path: '/api/v1/namespaces/default/pods/p', ...over,
 });
 
 test('flow control: the default FlowSchemas classify as kube-apiserver 1.27 does', () => {
   const c = controller();
   const sa = (ns: string, name: string) => ({ username: `system:serviceaccount:${ns}:${name}`, groups: ['system:serviceaccounts', `system:serviceaccounts:${ns}`, 'system:authenticated'] });
-  const cases: [string, Partial<ClassifiedRequest>, string, string, string][] = [
+  const cases: [string, Partial<FlatRequest>, string, string, string][] = [
     ['admin', { username: 'admin', groups: ['system:masters', 'system:authenticated'], verb: 'delete' }, 'exempt', 'exempt', ''],
     ['health check', { username: 'system:anonymous', groups: ['system:unauthenticated'], isResourceRequest: false, path: '/livez', resource: '', namespace: '' }, 'probes', 'exempt', ''],
     ['health check of one check', { username: 'system:anonymous', groups: ['system:unauthenticated'], isResourceRequest: false, path: '/readyz/ping', resource: '', namespace: '' }, 'global-default', 'global-default', 'system:anonymous'],
@@ -43,7 +43,7 @@ test('flow control: the default FlowSchemas classify as kube-apiserver 1.27 does
     ['anonymous', { username: 'system:anonymous', groups: ['system:unauthenticated'] }, 'global-default', 'global-default', 'system:anonymous'],
   ];
   for (const [what, over, fs, pl, flow] of cases) {
-    const got = c.classify(request(over));
+    const got = c.classify(...request(over));
     assert.deepEqual([got.flowSchema.metadata.name, got.priorityLevel.metadata.name, got.distinguisher], [fs, pl, flow], what);
   }
 });
@@ -55,22 +55,22 @@ test('flow control: nominal seats are shares of the server limit; missing mandat
   assert.deepEqual(limits, { exempt: 0, 'catch-all': 13, system: 74, 'node-high': 98, 'leader-election': 25, 'workload-high': 98, 'workload-low': 245, 'global-default': 49 });
   const bare = createFlowController({ serverConcurrencyLimit: 600, waitLimitMs: 1000, metrics: flowcontrolMetrics(createMetricsRegistry()) });
   assert.deepEqual(bare.levels().map((l) => [l.name, l.nominalLimit]), [['exempt', 0], ['catch-all', 600]]);
-  assert.equal(bare.classify(request({})).flowSchema.metadata.name, 'catch-all');
+  assert.equal(bare.classify(...request({})).flowSchema.metadata.name, 'catch-all');
   const dangling = { metadata: { name: 'orphan' }, spec: { priorityLevelConfiguration: { name: 'gone' }, matchingPrecedence: 5, rules: [{ subjects: [{ kind: 'Group' as const, group: { name: '*' } }], resourceRules: [{ verbs: ['*'], apiGroups: ['*'], resources: ['*'], namespaces: ['*'] }] }] } };
   bare.configure([dangling], []);
   assert.equal(bare.isDangling(dangling), true);
-  assert.equal(bare.classify(request({})).flowSchema.metadata.name, 'catch-all', 'a dangling FlowSchema is skipped');
+  assert.equal(bare.classify(...request({})).flowSchema.metadata.name, 'catch-all', 'a dangling FlowSchema is skipped');
 });
 
 test('flow control: exempt requests execute beyond every limit; a Reject level refuses at once', async () => {
   const c = createFlowController({ serverConcurrencyLimit: 1, waitLimitMs: 1000, metrics: flowcontrolMetrics(createMetricsRegistry()) });
-  const user = c.classify(request({}));
+  const user = c.classify(...request({}));
   assert.equal(user.priorityLevel.metadata.name, 'catch-all');
   const first = await c.admit(user);
   assert.equal(first.kind, 'execute');
   const second = await c.admit(user);
   assert.deepEqual(second.kind === 'reject' ? second.reason : second.kind, 'concurrency-limit');
-  const admin = c.classify(request({ username: 'admin', groups: ['system:masters'] }));
+  const admin = c.classify(...request({ username: 'admin', groups: ['system:masters'] }));
   const seats = await Promise.all(Array.from({ length: 50 }, () => c.admit(admin)));
   assert.ok(seats.every((s) => s.kind === 'execute'));
   if (first.kind === 'execute') first.release();

@@ -3,24 +3,13 @@
  * matchingPrecedence (then name), the first whose rules match the request's user and target wins; its
  * distinguisher method splits its requests into flows by user or namespace.
  */
+import type { UserInfo } from '../auth/user-info.js';
+import type { RequestInfo } from '../http/request-info.js';
 import type { FlowSchema, NonResourcePolicyRule, PolicyRulesWithSubjects, ResourcePolicyRule, Subject } from './configuration-objects.js';
-
-/** What classification reads of a request. */
-export interface ClassifiedRequest {
-  readonly username: string;
-  readonly groups: readonly string[];
-  readonly verb: string;
-  readonly isResourceRequest: boolean;
-  readonly apiGroup: string;
-  readonly resource: string;
-  readonly subresource: string;
-  readonly namespace: string;
-  readonly path: string;
-}
 
 const any = (list: readonly string[] | undefined, value: string): boolean => (list ?? []).some((v) => v === '*' || v === value);
 
-function subjectMatches(s: Subject, r: ClassifiedRequest): boolean {
+function subjectMatches(s: Subject, r: UserInfo): boolean {
   switch (s.kind) {
     case 'User':
       return s.user.name === '*' || s.user.name === r.username;
@@ -33,14 +22,14 @@ function subjectMatches(s: Subject, r: ClassifiedRequest): boolean {
   }
 }
 
-function resourceRuleMatches(rule: ResourcePolicyRule, r: ClassifiedRequest): boolean {
+function resourceRuleMatches(rule: ResourcePolicyRule, r: RequestInfo): boolean {
   if (!r.isResourceRequest) return false;
   const resource = r.subresource === '' ? r.resource : `${r.resource}/${r.subresource}`;
   if (!any(rule.verbs, r.verb) || !any(rule.apiGroups, r.apiGroup) || !any(rule.resources, resource)) return false;
   return r.namespace === '' ? rule.clusterScope === true : any(rule.namespaces, r.namespace);
 }
 
-function nonResourceRuleMatches(rule: NonResourcePolicyRule, r: ClassifiedRequest): boolean {
+function nonResourceRuleMatches(rule: NonResourcePolicyRule, r: RequestInfo): boolean {
   if (r.isResourceRequest || !any(rule.verbs, r.verb)) return false;
   return rule.nonResourceURLs.some((u) => {
     if (u === '*' || u === r.path) return true;
@@ -50,14 +39,14 @@ function nonResourceRuleMatches(rule: NonResourcePolicyRule, r: ClassifiedReques
   });
 }
 
-function rulesMatch(rules: PolicyRulesWithSubjects, r: ClassifiedRequest): boolean {
-  if (!rules.subjects.some((s) => subjectMatches(s, r))) return false;
-  return (rules.resourceRules ?? []).some((x) => resourceRuleMatches(x, r)) || (rules.nonResourceRules ?? []).some((x) => nonResourceRuleMatches(x, r));
+function rulesMatch(rules: PolicyRulesWithSubjects, user: UserInfo, info: RequestInfo): boolean {
+  if (!rules.subjects.some((s) => subjectMatches(s, user))) return false;
+  return (rules.resourceRules ?? []).some((x) => resourceRuleMatches(x, info)) || (rules.nonResourceRules ?? []).some((x) => nonResourceRuleMatches(x, info));
 }
 
-/** Whether a FlowSchema matches the request. */
-export function flowSchemaMatches(fs: FlowSchema, r: ClassifiedRequest): boolean {
-  return (fs.spec.rules ?? []).some((rules) => rulesMatch(rules, r));
+/** Whether a FlowSchema matches the request of `user`. */
+export function flowSchemaMatches(fs: FlowSchema, user: UserInfo, info: RequestInfo): boolean {
+  return (fs.spec.rules ?? []).some((rules) => rulesMatch(rules, user, info));
 }
 
 /** FlowSchemas in the order they are tried: matchingPrecedence, then name. */
@@ -67,12 +56,12 @@ export function inMatchingOrder(schemas: readonly FlowSchema[]): FlowSchema[] {
 }
 
 /** The flow distinguisher of a request under a FlowSchema: the user, the namespace, or nothing. */
-export function flowDistinguisher(fs: FlowSchema, r: ClassifiedRequest): string {
+export function flowDistinguisher(fs: FlowSchema, user: UserInfo, info: RequestInfo): string {
   switch (fs.spec.distinguisherMethod?.type) {
     case 'ByUser':
-      return r.username;
+      return user.username;
     case 'ByNamespace':
-      return r.namespace;
+      return info.namespace;
     default:
       return '';
   }

@@ -8,7 +8,9 @@
  * shares). The mandatory objects are used from memory while the stored ones are missing, as kube does.
  */
 import { catchAllName, exemptName, mandatoryConfiguration } from './bootstrap-configuration.js';
-import { flowDistinguisher, flowSchemaMatches, inMatchingOrder, type ClassifiedRequest } from './classification.js';
+import type { UserInfo } from '../auth/user-info.js';
+import type { RequestInfo } from '../http/request-info.js';
+import { flowDistinguisher, flowSchemaMatches, inMatchingOrder } from './classification.js';
 import type { FlowSchema, PriorityLevelConfiguration } from './configuration-objects.js';
 import { flowcontrolMetrics, type FlowcontrolMetrics } from './flowcontrol-metrics.js';
 import { createQueueSet, type Admission, type QueueSet, type QueueSetConfig } from './queue-set.js';
@@ -43,7 +45,7 @@ export interface FlowControllerOptions {
 export interface FlowController {
   /** Takes the stored configuration (the mandatory objects fill in for missing ones). */
   configure(flowSchemas: readonly FlowSchema[], priorityLevels: readonly PriorityLevelConfiguration[]): void;
-  classify(request: ClassifiedRequest): Classification;
+  classify(user: UserInfo, info: RequestInfo): Classification;
   /** A seat for a classified request; `signal` aborts a wait in a queue. */
   admit(classification: Classification, signal?: () => AbortSignal): Admission | Promise<Admission>;
   levels(): LevelState[];
@@ -116,15 +118,15 @@ export function createFlowController(options: FlowControllerOptions): FlowContro
       for (const name of [...levels.keys()]) if (!seen.has(name)) levels.delete(name);
       schemas = inMatchingOrder(fss);
     },
-    classify(request) {
+    classify(user, info) {
       for (const fs of schemas) {
         const level = levels.get(fs.spec.priorityLevelConfiguration.name);
-        if (level === undefined || !flowSchemaMatches(fs, request)) continue;
-        return { flowSchema: fs, priorityLevel: level.object, distinguisher: flowDistinguisher(fs, request) };
+        if (level === undefined || !flowSchemaMatches(fs, user, info)) continue;
+        return { flowSchema: fs, priorityLevel: level.object, distinguisher: flowDistinguisher(fs, user, info) };
       }
       // Only a configuration without a catch-all can get here; the mandatory one is always present in memory.
       const fs = schemas.find((s) => s.metadata.name === catchAllName)!;
-      return { flowSchema: fs, priorityLevel: levels.get(catchAllName)!.object, distinguisher: request.username };
+      return { flowSchema: fs, priorityLevel: levels.get(catchAllName)!.object, distinguisher: user.username };
     },
     admit(c, signal) {
       const level = levels.get(c.priorityLevel.metadata.name);

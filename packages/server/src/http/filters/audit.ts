@@ -65,6 +65,9 @@ function responseStatusOf(code: number, object: unknown): AuditResponseStatus {
   return { metadata: {}, code };
 }
 
+/** The user a request refused by authentication is evaluated as. */
+const noUser: UserInfo = { username: '', groups: [] };
+
 /** The shared part of a request's events. */
 function auditedRequest(ctx: RequestContext, user: AuditUser, receivedAt: number): AuditedRequest {
   const query = ctx.query.toString();
@@ -93,11 +96,7 @@ export function failedAuthenticationAudit(auditor: Auditor | undefined): Filter 
     const receivedAt = preciseNow();
     await next();
     if (ctx.record.audited || ctx.record.responseCode !== 401) return;
-    const { info } = ctx;
-    const evaluation = auditor.evaluate({
-      username: '', groups: [], verb: info.verb, isResourceRequest: info.isResourceRequest, apiGroup: info.apiGroup,
-      resource: info.resource, subresource: info.subresource, namespace: info.namespace, name: info.name, path: ctx.path,
-    });
+    const evaluation = auditor.evaluate(noUser, ctx.info);
     auditMetrics().levels.inc({ level: evaluation.level });
     if (evaluation.level === 'None' || evaluation.omitStages.includes('ResponseStarted')) return;
     emitEvent(auditor, auditEvent(auditor.apiVersion, auditedRequest(ctx, {}, receivedAt), 'ResponseStarted', { ...evaluation, level: evaluation.level }, {
@@ -112,11 +111,7 @@ export function audit(auditor: Auditor | undefined): Filter {
   return async (ctx, next) => {
     const receivedAt = preciseNow();
     const { info, user } = ctx;
-    const evaluation = auditor.evaluate({
-      username: user.username, groups: user.groups, verb: info.verb, isResourceRequest: info.isResourceRequest,
-      apiGroup: info.apiGroup, resource: info.resource, subresource: info.subresource, namespace: info.namespace,
-      name: info.name, path: ctx.path,
-    });
+    const evaluation = auditor.evaluate(user, info);
     auditMetrics().levels.inc({ level: evaluation.level });
     ctx.record.audited = true;
     if (evaluation.level === 'None') return next();

@@ -32,14 +32,10 @@ export function tooManyRequests(): Status {
 export function priorityAndFairness(controller: FlowController): Filter {
   const scheduler = createTurnScheduler();
   return async (ctx, next) => {
-    const { info, user } = ctx;
-    const c = controller.classify({
-      username: user.username, groups: user.groups, verb: info.verb, isResourceRequest: info.isResourceRequest,
-      apiGroup: info.apiGroup, resource: info.resource, subresource: info.subresource, namespace: info.namespace, path: ctx.path,
-    });
+    const c = controller.classify(ctx.user, ctx.info);
     ctx.record.responseHeaders[flowSchemaUidHeader] = c.flowSchema.metadata.uid ?? '';
     ctx.record.responseHeaders[priorityLevelUidHeader] = c.priorityLevel.metadata.uid ?? '';
-    if (isLongRunning(info)) return next();
+    if (isLongRunning(ctx.info)) return next();
     const admission = await controller.admit(c, () => ctx.signal);
     if (admission.kind === 'reject') {
       if (admission.reason !== 'cancelled') ctx.writeStatus(tooManyRequests());
