@@ -69,6 +69,8 @@ export const renamedGroupKeys = [
   'apiextensions',
   'apiregistration',
   'apidiscovery',
+  // The audit policy file's group (not served).
+  'audit',
   'authentication',
   'authorization',
   'certificates',

@@ -10,6 +10,7 @@ import { badRequest, fail, type Names, ok, requestEntityTooLarge, type Result, t
 import { anonymousUser } from '../request/user-info.js';
 import type { DecodedBody, RequestContext, WatchStream } from './context.js';
 import type { RequestInfo } from '../request/request-info.js';
+import { createRequestRecord } from './request-record.js';
 import { decodeJson, decodeYaml, jsonBodyMediaTypes, yamlBodyMediaTypes } from './decode.js';
 import { encodeBody, encodeJson, responseEncoding, type EndpointKind, type WatchEncoder } from './encode.js';
 import { negotiateResponse } from './negotiation.js';
@@ -109,6 +110,7 @@ export function createRequestContext(req: NodeRequest, res: NodeResponse, option
   });
 
   const warnings: string[] = [];
+  const record = createRequestRecord(req.socket?.remoteAddress ?? '');
   let responded = false;
   let bodyRead: Promise<Result<Buffer>> | undefined;
   /** Set when a body over the limit was left unread: an HTTP/1.1 connection cannot be reused after that. */
@@ -127,6 +129,13 @@ export function createRequestContext(req: NodeRequest, res: NodeResponse, option
 
   const head = (code: number, headers: Record<string, string | string[]>): void => {
     responded = true;
+    for (const [k, v] of Object.entries(record.responseHeaders)) {
+      // A relayed answer may carry the header already, in any case: its own value stands.
+      const lower = k.toLowerCase();
+      if (!Object.keys(headers).some((h) => h.toLowerCase() === lower)) headers[k] = v;
+    }
+    record.responseCode = code;
+    record.onResponseStart?.(code);
     if (warnings.length > 0) headers['Warning'] = warnings.map(warningHeader);
     if (bodyAbandoned && isHttp1) headers['Connection'] = 'close';
     (res as ServerResponse).writeHead(code, headers);
@@ -145,6 +154,7 @@ export function createRequestContext(req: NodeRequest, res: NodeResponse, option
   const writeStatus = (status: Status): void => {
     // A Status is negotiated like any object, but a failure must reach the client even if it asked for nothing we
     // write: fall back to JSON then.
+    record.responseObject = status;
     const encoded = encoding.encodeObject(req.headers.accept, url.searchParams, status, endpoint());
     // kube-apiserver's response writer turns details.retryAfterSeconds into a Retry-After header (504, 429, 503).
     const retry = status.details?.retryAfterSeconds;
@@ -211,6 +221,7 @@ export function createRequestContext(req: NodeRequest, res: NodeResponse, option
     },
     info: emptyInfo(url.pathname, method),
     user: anonymousUser,
+    record,
     get signal(): AbortSignal {
       return signal();
     },
@@ -227,6 +238,7 @@ export function createRequestContext(req: NodeRequest, res: NodeResponse, option
         if (!body.ok) return body;
         const decoded = encoding.decodeProtobuf(body.value);
         if (!decoded.ok) return decoded;
+        record.requestObject = decoded.value;
         return ok({ mediaType, object: decoded.value });
       }
       if (mediaType === undefined || !acceptable.includes(mediaType) ||
@@ -243,12 +255,14 @@ export function createRequestContext(req: NodeRequest, res: NodeResponse, option
       if (!isObject && !(mediaType === 'application/json-patch+json' && Array.isArray(value))) {
         return fail(badRequest('the request body must be a JSON or YAML object'));
       }
+      record.requestObject = value;
       return ok({ mediaType, object: value as DecodedBody['object'], duplicateFields: decoded.duplicateFields });
     },
     warn(text: string): void {
       if (!warnings.includes(text)) warnings.push(text);
     },
     writeObject(code: number, object: unknown): void {
+      record.responseObject = object;
       const encoded = encoding.encodeObject(req.headers.accept, url.searchParams, object, endpoint());
       if (!encoded.ok) return writeStatus(encoded.error);
       send(code, encoded.value.contentType, encoded.value.body);
