@@ -50,14 +50,15 @@ export async function resources(s: Session): Promise<Result<DiscoveredResource[]
 }
 
 /**
- * The flavour the server speaks, read from its groups: a server serving `*.svc.io` groups speaks `svc`, any other
+ * The flavour the server speaks, read from its groups: a server serving the svc flavour's RBAC group speaks `svc`, any other
  * (kube-apiserver, or this server with `--flavour=k8s`) `k8s`. Renamed names (annotations, signers) follow it.
  */
 export async function serverNames(s: Session): Promise<Result<Names>> {
   if (s.names) return ok(s.names);
   const rs = await resources(s);
   if (!rs.ok) return rs;
-  const flavour: Flavour = rs.value.some((r) => r.group.endsWith('.svc.io')) ? 'svc' : 'k8s';
+  const svcRbac = namesFor('svc').group('rbac.authorization');
+  const flavour: Flavour = rs.value.some((r) => r.group === svcRbac) ? 'svc' : 'k8s';
   s.names = namesFor(flavour);
   return ok(s.names);
 }
