@@ -8,3 +8,5 @@ export * from './transport.js';
 export * from './rest-client.js';
 export * from './watch.js';
 export * from './discovery.js';
+export * from './exec-config.js';
+export * from './exec-credential.js';
