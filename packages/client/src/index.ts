@@ -10,3 +10,6 @@ export * from './watch.js';
 export * from './discovery.js';
 export * from './exec-config.js';
 export * from './exec-credential.js';
+export * from './rest-mapper.js';
+export * from './retry-policy.js';
+export * from './codec.js';
