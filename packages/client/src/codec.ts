@@ -17,7 +17,8 @@ export const encodingMediaTypes: Readonly<Record<Encoding, string>> = {
 
 /** Writes a value in an encoding. */
 export function encodeBody(value: unknown, encoding: Encoding): string {
-  return encoding === 'yaml' ? stringify(value) : JSON.stringify(value);
+  // YAML 1.1 quoting, so `yes`, `on` or `0644` stay strings for a server that reads YAML 1.1
+  return encoding === 'yaml' ? stringify(value, { version: '1.1' }) : JSON.stringify(value);
 }
 
 /** Reads a body by its `content-type` (JSON when absent). */

@@ -172,7 +172,7 @@ export function createClient(config: ConnectionConfig, options: ClientOptions = 
     const res = await raw(req);
     if (!res.ok) return res;
     const { status, body, headers } = res.value;
-    if (status < 200 || status > 299) return fail(statusFromResponse(status, body));
+    if (status < 200 || status > 299) return fail(statusFromResponse(status, body, headers['content-type']));
     const decoded = decodeBody(body, headers['content-type']);
     return decoded.ok ? ok(decoded.value as T) : fail(transportFailure(decoded.error));
   }

@@ -149,7 +149,7 @@ export function watchResource<T extends KubeObject = KubeObject>(transport: Tran
         } catch {
           // the status line is enough
         }
-        const status = statusFromResponse(res.statusCode ?? 0, Buffer.concat(chunks));
+        const status = statusFromResponse(res.statusCode ?? 0, Buffer.concat(chunks), res.headers['content-type']);
         if (reconnect && transient(status) && ++failures <= maxRetries) {
           await sleep(retryAfterMs(headerText(res.headers['retry-after'])) ?? backoff(failures), signal);
           continue;
