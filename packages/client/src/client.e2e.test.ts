@@ -149,7 +149,7 @@ for (const flavour of ['svc', 'k8s'] as const satisfies readonly Flavour[]) {
     test('an informer: initial list, add/update/delete with old and new, indexes, late handlers, in order', async () => {
       const ref = cm('two');
       for (const n of ['i1', 'i2']) assert.ok((await client.create(ref, { metadata: { name: n, labels: { tier: n === 'i1' ? 'a' : 'b' } } })).ok);
-      const informer = createInformer(client, { group: '', version: 'v1', resource: 'configmaps' }, { labelSelector: 'tier' });
+      const informer = createInformer(client, { group: '', version: 'v1', resource: 'configmaps' }, { labelSelector: 'tier', watchList: 'auto' });
       const events: string[] = [];
       informer.addEventHandler({
         onAdd: (o, initial) => events.push(`add ${o.metadata?.name}${initial ? ' (initial)' : ''}`),

@@ -2,7 +2,7 @@
  * A shared informer, as client-go's: a reflector lists a resource and then watches it from the list's
  * resourceVersion into an indexed store, and every registered handler hears each change once, in order.
  * - With WatchList (`watchList: true`, or `'auto'` when the server accepts `sendInitialEvents`) the initial state
- *   comes from the watch itself and ends at the initial-events-end bookmark; otherwise from a paged list.
+ *   comes from the watch itself and ends at the initial-events-end bookmark; otherwise from a list.
  * - A dropped watch resumes from the last resourceVersion seen (bookmarks included); a 410 Expired (the server lost
  *   that history, e.g. after a restart) lists again and replaces the store, telling the handlers only what changed
  *   meanwhile: objects whose resourceVersion is unchanged are not delivered again, vanished ones are deleted.
@@ -32,9 +32,15 @@ export interface InformerOptions<T extends KubeObject = KubeObject> {
   readonly fieldSelector?: string;
   /** Re-deliver the whole cache to `onUpdate` this often; 0 (default) never. */
   readonly resyncPeriodMs?: number;
-  /** Page size of the initial list. Default 500, as client-go's reflector. */
+  /**
+   * Page size of a list. Default none: one consistent list, as client-go's reflector gets when kube-apiserver serves
+   * it whole from its watch cache.
+   */
   readonly pageSize?: number;
-  /** Use WatchList for the initial state: always, never, or when the server accepts it (default `'auto'`). */
+  /**
+   * Use WatchList for the initial state: always, never (default, as client-go 1.27 where it is opt-in), or `'auto'`:
+   * when the server accepts `sendInitialEvents`, falling back to list+watch when it refuses.
+   */
   readonly watchList?: boolean | 'auto';
   /** Extra indexes beyond `namespace` and `label`. */
   readonly indexers?: Readonly<Record<string, IndexFunc<T>>>;
@@ -74,7 +80,7 @@ export function createInformer<T extends KubeObject = KubeObject>(client: RestCl
   let stopped = false;
   let synced = false;
   let lastRv: string | undefined;
-  let watchList = options.watchList ?? 'auto';
+  let watchList = options.watchList ?? false;
   let current: WatchHandle<T> | undefined;
   let loop: Promise<void> | undefined;
   let resyncTimer: NodeJS.Timeout | undefined;
@@ -172,7 +178,7 @@ export function createInformer<T extends KubeObject = KubeObject>(client: RestCl
     const listed = await client.listAll<T>(ref, {
       ...(options.labelSelector ? { labelSelector: options.labelSelector } : {}),
       ...(options.fieldSelector ? { fieldSelector: options.fieldSelector } : {}),
-      limit: options.pageSize ?? 500,
+      ...(options.pageSize !== undefined ? { limit: options.pageSize } : {}),
     });
     if (stopped) return 'relist';
     if (!listed.ok) {

@@ -102,7 +102,7 @@ export interface RestClient {
   apply<T extends KubeObject = KubeObject>(ref: ResourceRef, object: T, options: ApplyOptions): Promise<Result<T>>;
   /** The pages of a list, `limit` objects each (default 500), all from one snapshot; an expired continue token ends it with the 410. */
   listPages<T extends KubeObject = KubeObject>(ref: ResourceRef, options?: ListOptions): AsyncGenerator<Result<KubeList<T>>>;
-  /** Every object of a list, read in pages; when a continue token expires, one full list instead (client-go's pager). */
+  /** Every object of a list, in pages of `limit` when set; when a continue token expires, one full list instead (client-go's pager). */
   listAll<T extends KubeObject = KubeObject>(ref: ResourceRef, options?: ListOptions): Promise<Result<KubeList<T>>>;
   /** The deleted object (or the object now being deleted), or a success Status when the server sends one. */
   delete(ref: ResourceRef, name: string, options?: DeleteOptions): Promise<Result<KubeObject | Status>>;
@@ -201,6 +201,7 @@ export function createClient(config: ConnectionConfig, options: ClientOptions = 
     },
     listPages,
     async listAll<T extends KubeObject>(ref: ResourceRef, o?: ListOptions): Promise<Result<KubeList<T>>> {
+      if (o?.limit === undefined) return client.list<T>(ref, o);
       let first: KubeList<T> | undefined;
       const items: T[] = [];
       for await (const page of listPages<T>(ref, o)) {

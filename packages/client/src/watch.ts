@@ -77,13 +77,16 @@ async function* lines(stream: IncomingMessage): AsyncGenerator<string> {
   let pending = '';
   stream.setEncoding('utf8');
   for await (const chunk of stream as AsyncIterable<string>) {
-    pending += chunk;
+    // scan with an index and keep only the unfinished tail: slicing the rest per line is quadratic in a chunk
+    const text = pending + chunk;
+    let start = 0;
     let nl: number;
-    while ((nl = pending.indexOf('\n')) >= 0) {
-      const line = pending.slice(0, nl).trim();
-      pending = pending.slice(nl + 1);
+    while ((nl = text.indexOf('\n', start)) >= 0) {
+      const line = text.slice(start, nl).trim();
+      start = nl + 1;
       if (line) yield line;
     }
+    pending = text.slice(start);
   }
   if (pending.trim()) yield pending.trim();
 }
