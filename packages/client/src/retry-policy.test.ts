@@ -4,12 +4,15 @@ import { retryAfterMs, retryDelay } from './retry-policy.js';
 import { createClient } from './rest-client.js';
 import { sendJson, startFakeServer } from './testing/fake-server.js';
 
-test('retry decisions follow client-go: Retry-After for any verb, back-off for reads only, never 501 or 4xx', () => {
+test('retry decisions: reads on 429, 5xx and no answer; writes only on 429; Retry-After honoured; never 501 or other 4xx', () => {
   assert.equal(retryAfterMs('2'), 2000);
   assert.equal(retryAfterMs(new Date(10_000).toUTCString(), 9_000), 1000);
   assert.equal(retryAfterMs('soon'), undefined);
   assert.equal(retryDelay({ method: 'POST', status: 429, retryAfter: '1' }, 1), 1000);
   assert.equal(retryDelay({ method: 'POST', status: 503 }, 1), undefined);
+  assert.equal(retryDelay({ method: 'POST', status: 504, retryAfter: '1' }, 1), undefined, 'a write that timed out may have been stored');
+  assert.ok((retryDelay({ method: 'PATCH', status: 429 }, 1) ?? 0) > 0);
+  assert.equal(retryDelay({ method: 'GET', status: 500, retryAfter: '2' }, 1), 2000);
   assert.ok((retryDelay({ method: 'GET', status: 503 }, 3, { baseDelayMs: 100 }) ?? 0) >= 400);
   assert.equal(retryDelay({ method: 'GET', status: 501 }, 1), undefined);
   assert.equal(retryDelay({ method: 'GET', status: 404 }, 1), undefined);

@@ -1,8 +1,10 @@
 /**
- * When a request is sent again, as client-go's rest client decides: a 429 or a 5xx answer carrying `Retry-After`
- * is retried after the delay the server asked for, whatever the verb (the server said it did nothing); a 429 or
- * 5xx without it, and a connection that failed before any answer, are retried only for reads (GET, HEAD), after an
- * exponential back-off with jitter. 501 Not Implemented is never retried.
+ * When a request is sent again, after the delay of `Retry-After` when the server sent one, else an exponential
+ * back-off with jitter:
+ * - reads (GET, HEAD) on a 429, a 5xx (not 501) or a connection that failed before any answer, as client-go does;
+ * - writes only on a 429, which kube-apiserver sends before doing any work (max-in-flight, priority and fairness).
+ *   client-go also re-sends writes on a 5xx with `Retry-After`, but a 500 or 504 may come after the write was
+ *   stored, and sending it again would apply it twice; a caller that knows its write is idempotent retries itself.
  */
 
 /** How often and how patiently to retry. */
@@ -39,10 +41,10 @@ export function retryDelay(outcome: AttemptOutcome, attempt: number, options: Re
   const retryable = status === 0 || status === 429 || (status >= 500 && status !== 501);
   if (!retryable) return undefined;
   const maxDelay = options.maxDelayMs ?? 10_000;
+  const read = outcome.method === 'GET' || outcome.method === 'HEAD';
+  if (!read && status !== 429) return undefined;
   const asked = status === 0 ? undefined : retryAfterMs(outcome.retryAfter);
   if (asked !== undefined) return Math.min(asked, maxDelay);
-  const read = outcome.method === 'GET' || outcome.method === 'HEAD';
-  if (!read) return undefined;
   const base = (options.baseDelayMs ?? 200) * 2 ** (attempt - 1);
   return Math.min(base * (1 + Math.random() * 0.1), maxDelay);
 }
