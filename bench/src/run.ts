@@ -17,6 +17,7 @@ import { createClient, loadKubeconfig, type ConnectionConfig, type RestClient } 
 import { encodingBench } from './encoding.js';
 import { applyVersusPut } from './apply.js';
 import { listWatchBench } from './list-watch.js';
+import { informerBench } from './informer.js';
 import { etcdBench } from './etcd.js';
 import { authzBench } from './authz.js';
 import { launchServer } from '@svc-apiserver/testing/launch-server';
@@ -208,6 +209,8 @@ async function main(): Promise<void> {
 await main();
 // Lists and watches at scale, each beside its raw baseline (bench/src/list-watch.ts).
 process.stdout.write(`${(await listWatchBench()).join('\n')}\n`);
+// An informer syncing 10,000 configmaps beside a raw list+watch of them (bench/src/informer.ts).
+process.stdout.write(`${(await informerBench()).join('\n')}\n`);
 // The server on etcd beside raw etcd3 (bench/src/etcd.ts); skipped with a message when etcd is not installed.
 process.stdout.write(`${(await etcdBench(Math.min(seconds, 3), clients)).join('\n')}\n`);
 process.stdout.write(`${(await authzBench(Math.min(seconds, 3), clients)).join('\n')}\n`);

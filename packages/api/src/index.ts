@@ -6,3 +6,5 @@ export * from './meta.js';
 export * from './label-selector.js';
 export * from './field-selector.js';
 export * from './meta-label-selector.js';
+export * from './rate-limiter.js';
+export * from './work-queue.js';

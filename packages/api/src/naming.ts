@@ -74,6 +74,8 @@ export const renamedGroupKeys = [
   'authentication',
   'authorization',
   'certificates',
+  // The ExecCredential group of client credential plugins (read from a plugin's output, not served).
+  'client.authentication',
   'coordination',
   'custom.metrics',
   'discovery',
