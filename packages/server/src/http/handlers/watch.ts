@@ -18,8 +18,7 @@ import type { RequestContext, WatchStream } from '../context.js';
 import type { Registry } from '../../registry/registry.js';
 import type { ResourceDef } from '../../registry/resource-def.js';
 import { parseSelection } from '../../registry/selection.js';
-import { booleanParameter } from './list.js';
-import { requestNamespace } from './request-options.js';
+import { parseListQuery, requestNamespace } from './request-options.js';
 
 const encoder = new TextEncoder();
 
@@ -38,12 +37,11 @@ export async function handleWatch(ctx: RequestContext, registry: Registry, def: 
   }
   const selection = parseSelection(def, q.get('labelSelector'), fieldSelector);
   if (!selection.ok) return ctx.writeStatus(selection.status);
-  const timeoutText = q.get('timeoutSeconds') ?? '';
-  if (timeoutText !== '' && !/^\d+$/.test(timeoutText)) return ctx.writeStatus(badRequest(`invalid timeoutSeconds: ${JSON.stringify(timeoutText)}`));
-  const sendInitialEvents = booleanParameter(q, 'sendInitialEvents');
-  if (!sendInitialEvents.ok) return ctx.writeStatus(badRequest(sendInitialEvents.message));
-  const bookmarks = booleanParameter(q, 'allowWatchBookmarks');
-  if (!bookmarks.ok) return ctx.writeStatus(badRequest(bookmarks.message));
+  const listOptions = parseListQuery(q);
+  if (!listOptions.ok) return ctx.writeStatus(listOptions.status);
+  const timeoutSeconds = listOptions.value.timeoutSeconds ?? 0;
+  const sendInitialEvents = { value: listOptions.value.sendInitialEvents };
+  const bookmarks = { value: listOptions.value.allowWatchBookmarks };
   const settings = registry.store.settings;
 
   let stream: WatchStream | undefined;
@@ -134,8 +132,8 @@ export async function handleWatch(ctx: RequestContext, registry: Registry, def: 
     if (!stream.write(f)) blocked = true;
   }
   if (blocked) void stream.drain().then(flush);
-  const timeoutMs = timeoutText !== '' && Number(timeoutText) > 0
-    ? Number(timeoutText) * 1000
+  const timeoutMs = timeoutSeconds > 0
+    ? timeoutSeconds * 1000
     : settings.minRequestTimeoutSeconds * 1000 * (1 + Math.random());
   const timers: NodeJS.Timeout[] = [setTimeout(finish, timeoutMs)];
   // kube's cacher sends a bookmark up to 2 s before a watch times out, so the client resumes from a fresh revision.

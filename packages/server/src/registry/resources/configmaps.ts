@@ -5,6 +5,7 @@
 import { fieldError, type FieldError, type KubeObject } from '@svc-apiserver/api';
 import { defineStrategy } from '../default-strategy.js';
 import type { Strategy } from '../strategy.js';
+import { semanticEqual } from './semantic-equal.js';
 
 /** Largest total size of a ConfigMap's or Secret's data (MaxSecretSize). */
 export const maxDataSize = 1024 * 1024;
@@ -58,10 +59,10 @@ export function configMapStrategy(): Strategy {
       const before = old as ConfigMapShape;
       if (before.immutable === true) {
         if (cm.immutable !== true) errs.push(fieldError.forbidden('immutable', 'field is immutable when `immutable` is set'));
-        if (JSON.stringify(cm.data ?? {}) !== JSON.stringify(before.data ?? {})) {
+        if (!semanticEqual(cm.data ?? {}, before.data ?? {})) {
           errs.push(fieldError.forbidden('data', 'field is immutable when `immutable` is set'));
         }
-        if (JSON.stringify(cm.binaryData ?? {}) !== JSON.stringify(before.binaryData ?? {})) {
+        if (!semanticEqual(cm.binaryData ?? {}, before.binaryData ?? {})) {
           errs.push(fieldError.forbidden('binaryData', 'field is immutable when `immutable` is set'));
         }
       }

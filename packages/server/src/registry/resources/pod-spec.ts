@@ -8,6 +8,7 @@ import { fieldError, type FieldError, type KubeObject } from '@svc-apiserver/api
 import { labelKeyError, labelValueError } from '@svc-apiserver/api/label-selector';
 import { isDns1123Label, isDns1123Subdomain } from '../../meta/name-rules.js';
 import { record } from '../conversion/resource-conversion.js';
+import { semanticEqual } from './semantic-equal.js';
 
 type Json = Record<string, unknown>;
 
@@ -269,9 +270,9 @@ export function selectorMatches(selector: unknown, labels: Readonly<Record<strin
   return true;
 }
 
-/** True when two JSON values are equal. */
+/** True when two JSON values are semantically equal (key order ignored, absent equals empty; see semantic-equal.ts). */
 export function sameJson(a: unknown, b: unknown): boolean {
-  return JSON.stringify(a) === JSON.stringify(b);
+  return semanticEqual(a, b);
 }
 
 /** The `field is immutable` error of a field that changed. */

@@ -7,6 +7,7 @@
 import { fieldError, type FieldError, type KubeObject, type Names } from '@svc-apiserver/api';
 import { defineStrategy, fieldsAt } from '../default-strategy.js';
 import type { Strategy } from '../strategy.js';
+import { semanticEqual } from './semantic-equal.js';
 import { maxDataSize, validateDataKey } from './configmaps.js';
 
 interface SecretShape {
@@ -72,7 +73,7 @@ export function secretStrategy(names: Names): Strategy {
       if ((secret.type ?? 'Opaque') !== (before.type ?? 'Opaque')) errs.push(fieldError.invalid('type', secret.type, 'field is immutable'));
       if (before.immutable === true) {
         if (secret.immutable !== true) errs.push(fieldError.forbidden('immutable', 'field is immutable when `immutable` is set'));
-        if (JSON.stringify(secret.data ?? {}) !== JSON.stringify(before.data ?? {})) {
+        if (!semanticEqual(secret.data ?? {}, before.data ?? {})) {
           errs.push(fieldError.forbidden('data', 'field is immutable when `immutable` is set'));
         }
       }
