@@ -39,11 +39,11 @@ function validateConfigMap(object: KubeObject): FieldError[] {
     if (cm.binaryData && Object.prototype.hasOwnProperty.call(cm.binaryData, k)) {
       errs.push(fieldError.invalid(`data[${k}]`, k, 'duplicate of key present in binaryData'));
     }
-    size += k.length + Buffer.byteLength(String(v));
+    size += Buffer.byteLength(String(v));
   }
   for (const [k, v] of Object.entries(cm.binaryData ?? {})) {
     errs.push(...validateDataKey(`binaryData[${k}]`, k));
-    size += k.length + Buffer.from(String(v), 'base64').length;
+    size += Buffer.from(String(v), 'base64').length;
   }
   if (size > maxDataSize) errs.push(fieldError.tooLong('', maxDataSize));
   return errs;
@@ -54,7 +54,7 @@ export function configMapStrategy(): Strategy {
   return defineStrategy({
     validate: validateConfigMap,
     validateUpdate(object, old) {
-      const errs = validateConfigMap(object);
+      const errs: FieldError[] = [];
       const cm = object as ConfigMapShape;
       const before = old as ConfigMapShape;
       if (before.immutable === true) {
@@ -66,7 +66,7 @@ export function configMapStrategy(): Strategy {
           errs.push(fieldError.forbidden('binaryData', 'field is immutable when `immutable` is set'));
         }
       }
-      return errs;
+      return [...errs, ...validateConfigMap(object)];
     },
   });
 }

@@ -6,7 +6,7 @@ import { fieldError, type FieldError, type KubeObject } from '@svc-apiserver/api
 import { record } from '../conversion/resource-conversion.js';
 import { defineStrategy, fieldsAt } from '../default-strategy.js';
 import type { Strategy } from '../strategy.js';
-import { defaultPodSpec, defaultRequestsFromLimits, sameJson, specOf, validatePodSpec } from './pod-spec.js';
+import { defaultPodOnly, defaultPodSpec, sameJson, specOf, validatePodSpec } from './pod-spec.js';
 import { ephemeralContainersStrategy } from './pod-ephemeral-containers.js';
 
 /** ValidatePod's checks kept here (pod-spec.ts), on the pod's `spec`. */
@@ -175,12 +175,13 @@ function podStrategyBase(): Strategy {
     prepareForCreate(object) {
       const spec = specOf(object);
       defaultPodSpec(spec);
-      defaultRequestsFromLimits(spec);
+      defaultPodOnly(spec);
       object.status = { phase: 'Pending', qosClass: podQosClass(spec) };
     },
     prepareForUpdate(object) {
-      defaultPodSpec(specOf(object));
-      defaultRequestsFromLimits(specOf(object));
+      const spec = specOf(object);
+      defaultPodSpec(spec);
+      defaultPodOnly(spec);
     },
     validate: validatePod,
     validateUpdate: validatePodUpdate,
