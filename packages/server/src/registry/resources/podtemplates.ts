@@ -1,10 +1,27 @@
 /**
- * PodTemplates (pkg/registry/core/podtemplate): a delete answers with the object.
+ * PodTemplates (pkg/registry/core/podtemplate; ValidatePodTemplate and its update): the template's pod spec gets
+ * SetDefaults_PodSpec and is checked as a pod spec, its labels as labels; a delete answers with the object.
  */
+import type { KubeObject } from '@svc-apiserver/api';
+import { record } from '../conversion/resource-conversion.js';
 import { defineStrategy } from '../default-strategy.js';
 import type { Strategy } from '../strategy.js';
+import { child, defaultPodSpec, validateLabelMap, validatePodSpec } from './pod-spec.js';
+
+function defaults(object: KubeObject): void {
+  const template = record(object['template']);
+  if (template !== undefined) defaultPodSpec(child(template, 'spec'));
+}
+
+function validate(object: KubeObject) {
+  const template = record(object['template']) ?? {};
+  return [
+    ...validateLabelMap(record(template['metadata'])?.['labels'], 'template.metadata.labels'),
+    ...validatePodSpec(record(template['spec']), 'template.spec'),
+  ];
+}
 
 /** The podtemplate strategy. */
 export function podTemplateStrategy(): Strategy {
-  return defineStrategy({ returnDeletedObject: true });
+  return defineStrategy({ returnDeletedObject: true, prepareForCreate: defaults, prepareForUpdate: defaults, validate, validateUpdate: validate });
 }

@@ -63,6 +63,14 @@ function jsonObjectError(text: string): string | undefined {
   } catch {
     const first = trimmed[0]!;
     if (!'{["-0123456789tfn'.includes(first)) return `invalid character '${first}' looking for beginning of value`;
+    const literal = first === 't' ? 'true' : first === 'f' ? 'false' : first === 'n' ? 'null' : undefined;
+    if (literal !== undefined) {
+      for (let i = 1; i < literal.length; i++) {
+        if (i >= trimmed.length) return 'unexpected end of JSON input';
+        if (trimmed[i] !== literal[i]) return `invalid character '${trimmed[i]}' in literal ${literal} (expecting '${literal[i]}')`;
+      }
+      return `invalid character '${trimmed[literal.length]}' after top-level value`;
+    }
     return 'unexpected end of JSON input';
   }
   if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) return undefined;

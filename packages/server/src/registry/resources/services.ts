@@ -123,8 +123,15 @@ export function serviceStrategy(allocator: ServiceAllocator = defaultAllocator()
       defaultService(spec);
       if (spec['type'] !== 'ExternalName') pending.set(object, allocator.allocate(object, old));
     },
-    validate: (object) => [...allocationErrors(object), ...validateService(object)],
-    validateUpdate: (object, old) => [...allocationErrors(object), ...validateServiceUpdate(object, old)],
+    // kube allocates in BeginCreate/BeginUpdate, after validation passed: allocation errors only show on a valid object.
+    validate(object) {
+      const errs = validateService(object);
+      return errs.length > 0 ? errs : allocationErrors(object);
+    },
+    validateUpdate(object, old) {
+      const errs = validateServiceUpdate(object, old);
+      return errs.length > 0 ? errs : allocationErrors(object);
+    },
   });
   return {
     ...strategy,

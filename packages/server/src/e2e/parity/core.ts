@@ -1,0 +1,199 @@
+/**
+ * Core group (`v1`) cases: ConfigMaps, Secrets of every built-in type, Pods (defaults, update rules, resources),
+ * Services, Namespaces, PersistentVolumes and Claims, ServiceAccounts, Nodes, Endpoints, LimitRanges,
+ * ResourceQuotas, PodTemplates, ReplicationControllers and Events.
+ */
+import type { Names } from '@svc-apiserver/api';
+import { core, created, invalid, lifecycle, ok, rejectedCreate, type ParityCase } from './corpus.js';
+
+const b64 = (s: string): string => Buffer.from(s).toString('base64');
+const container = { name: 'app', image: 'nginx:1.25' };
+const podSpec = { containers: [container] };
+const template = { metadata: { labels: { app: 'p' } }, spec: podSpec };
+
+/** The core group's corpus in a flavour. */
+export function coreCases(names: Names): ParityCase[] {
+  const configmaps = core('configmaps', 'ConfigMap');
+  const secrets = core('secrets', 'Secret');
+  const pods = core('pods', 'Pod');
+  const services = core('services', 'Service');
+  const namespaces = core('namespaces', 'Namespace', false);
+  const pvs = core('persistentvolumes', 'PersistentVolume', false);
+  const pvcs = core('persistentvolumeclaims', 'PersistentVolumeClaim');
+  const tls = names.domain('tls');
+  const claimSpec = { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } };
+  const pvSpec = { capacity: { storage: '1Gi' }, accessModes: ['ReadWriteOnce'], hostPath: { path: '/srv/pv' } };
+  return [
+    // ConfigMaps
+    lifecycle('ConfigMap: immutable data', configmaps, { data: { a: '1' }, immutable: true },
+      { merge: { metadata: { labels: { l: 'v' } } } }, { merge: { data: { a: '2' } }, causes: ['data'], message: ['field is immutable when `immutable` is set'] }),
+    lifecycle('ConfigMap: immutable may not be unset', configmaps, { data: { a: '1' }, immutable: true },
+      { merge: { metadata: { annotations: { n: 'v' } } } }, { merge: { immutable: false }, causes: ['immutable'] }),
+    lifecycle('ConfigMap: keys are config keys', configmaps, { data: { 'a.b_c-D': '1' } },
+      { merge: { data: { other: '2' } } }, { merge: { data: { 'bad key': 'x' } }, causes: ['data[bad key]'] }),
+    rejectedCreate('ConfigMap: a key in both data and binaryData', configmaps, { data: { k: 'v' }, binaryData: { k: b64('v') } }, ['data[k]'], ['duplicate of key present in binaryData']),
+
+    // Secrets
+    lifecycle('Secret: Opaque by default, type immutable', secrets, { stringData: { user: 'admin' } },
+      { merge: { data: { pass: b64('x') } } }, { merge: { type: tls }, causes: ['type', 'data[tls.crt]', 'data[tls.key]'], message: ['field is immutable'] },
+      { type: 'Opaque', 'data.user': b64('admin') }),
+    lifecycle('Secret: immutable data', secrets, { data: { k: b64('v') }, immutable: true },
+      { merge: { metadata: { labels: { l: 'v' } } } }, { merge: { data: { k: b64('w') } }, causes: ['data'] }),
+    rejectedCreate('Secret: tls without tls.key', secrets, { type: tls, data: { 'tls.crt': b64('cert') } }, ['data[tls.key]']),
+    rejectedCreate('Secret: tls with empty data', secrets, { type: tls, data: {} }, ['data[tls.crt]', 'data[tls.key]']),
+    {
+      name: 'Secret: tls with both keys, then one removed', resource: secrets,
+      steps: [
+        { op: 'create', object: { type: tls, data: { 'tls.crt': b64('c'), 'tls.key': b64('k') } }, expect: created() },
+        { op: 'patch', type: 'merge', body: { data: { 'tls.key': null } }, expect: invalid(['data[tls.key]']) },
+      ],
+    },
+    rejectedCreate('Secret: basic-auth with neither username nor password', secrets, { type: names.domain('basic-auth'), data: { other: b64('x') } }, ['data[username]', 'data[password]']),
+    { name: 'Secret: basic-auth with a username only', resource: secrets, steps: [{ op: 'create', object: { type: names.domain('basic-auth'), stringData: { username: 'u' } }, expect: created() }] },
+    rejectedCreate('Secret: ssh-auth without a private key', secrets, { type: names.domain('ssh-auth'), data: {} }, ['data[ssh-privatekey]']),
+    rejectedCreate('Secret: dockerconfigjson that is not JSON', secrets, { type: names.domain('dockerconfigjson'), stringData: { '.dockerconfigjson': 'nope' } }, ['data[.dockerconfigjson]'], ["invalid character 'o' in literal null (expecting 'u')"]),
+    rejectedCreate('Secret: dockercfg missing', secrets, { type: names.domain('dockercfg'), data: {} }, ['data[.dockercfg]']),
+    { name: 'Secret: dockerconfigjson object', resource: secrets, steps: [{ op: 'create', object: { type: names.domain('dockerconfigjson'), stringData: { '.dockerconfigjson': '{"auths":{}}' } }, expect: created() }] },
+    rejectedCreate('Secret: service account token without its account', secrets, { type: names.domain('service-account-token') }, [`metadata.annotations[${names.domain('service-account.name')}]`]),
+
+    // Pods
+    {
+      name: 'Pod: defaults, replace of what was read, image update', resource: pods,
+      steps: [
+        {
+          op: 'create', object: { spec: podSpec },
+          expect: created({
+            'spec.restartPolicy': 'Always', 'spec.dnsPolicy': 'ClusterFirst', 'spec.terminationGracePeriodSeconds': 30,
+            'spec.enableServiceLinks': true, 'spec.schedulerName': 'default-scheduler', 'spec.containers[0].imagePullPolicy': 'IfNotPresent',
+            'spec.containers[0].terminationMessagePolicy': 'File', 'status.phase': 'Pending', 'status.qosClass': 'BestEffort',
+          }),
+        },
+        { op: 'update', merge: { metadata: { labels: { a: 'c' } } }, expect: ok({ 'metadata.labels.a': 'c' }) },
+        { op: 'patch', type: 'json', body: [{ op: 'replace', path: '/spec/containers/0/image', value: 'nginx:1.26' }], expect: ok({ 'spec.containers[0].image': 'nginx:1.26' }) },
+        { op: 'update', merge: { spec: { hostname: 'other' } }, expect: invalid(['spec'], ['pod updates may not change fields other than `spec.containers[*].image`']) },
+        { op: 'update', merge: { spec: { containers: [{ ...container, image: 'nginx:1.26' }, { name: 'b', image: 'b' }] } }, expect: invalid(['spec.containers'], ['pod updates may not add or remove containers']) },
+      ],
+    },
+    {
+      name: 'Pod: requests default to limits; QoS follows', resource: pods,
+      steps: [{
+        op: 'create', object: { spec: { containers: [{ ...container, resources: { limits: { cpu: '500m' } } }] } },
+        expect: created({ 'spec.containers[0].resources.requests.cpu': '500m', 'status.qosClass': 'Burstable' }),
+      }],
+    },
+    {
+      name: 'Pod: guaranteed when limits give every request', resource: pods,
+      steps: [{
+        op: 'create', object: { spec: { containers: [{ ...container, resources: { limits: { cpu: '1', memory: '1Gi' } } }] } },
+        expect: created({ 'spec.containers[0].resources.requests.memory': '1Gi', 'status.qosClass': 'Guaranteed' }),
+      }],
+    },
+    rejectedCreate('Pod: a request above its limit', pods, { spec: { containers: [{ ...container, resources: { requests: { cpu: '2' }, limits: { cpu: '1' } } }] } },
+      ['spec.containers[0].resources.requests'], ['must be less than or equal to cpu limit of 1']),
+    rejectedCreate('Pod: a negative quantity', pods, { spec: { containers: [{ ...container, resources: { requests: { memory: '-1' } } }] } },
+      ['spec.containers[0].resources.requests[memory]']),
+    rejectedCreate('Pod: no containers', pods, { spec: { containers: [] } }, ['spec.containers']),
+    rejectedCreate('Pod: duplicate container names, bad restart policy', pods, { spec: { restartPolicy: 'Sometimes', containers: [container, container] } },
+      ['spec.containers[1].name', 'spec.restartPolicy']),
+    {
+      name: 'Pod: activeDeadlineSeconds may only be set or lowered; tolerations only added', resource: pods,
+      steps: [
+        { op: 'create', object: { spec: { ...podSpec, activeDeadlineSeconds: 100, tolerations: [{ key: 'k', operator: 'Exists', effect: 'NoSchedule' }] } }, expect: created() },
+        { op: 'update', merge: { spec: { activeDeadlineSeconds: 50 } }, expect: ok({ 'spec.activeDeadlineSeconds': 50 }) },
+        { op: 'update', merge: { spec: { activeDeadlineSeconds: 60 } }, expect: invalid(['spec.activeDeadlineSeconds'], ['must be less than or equal to previous value']) },
+        { op: 'update', merge: { spec: { tolerations: [] } }, expect: invalid(['spec.tolerations'], ['existing toleration can not be modified except its tolerationSeconds']) },
+      ],
+    },
+
+    // Services
+    {
+      name: 'Service: defaults, selector update, cluster IP fixed', resource: services,
+      steps: [
+        {
+          op: 'create', object: { spec: { selector: { app: 'p' }, ports: [{ port: 80 }] } },
+          expect: created({ 'spec.type': 'ClusterIP', 'spec.sessionAffinity': 'None', 'spec.ports[0].protocol': 'TCP', 'spec.ports[0].targetPort': 80, 'spec.internalTrafficPolicy': 'Cluster' }),
+        },
+        { op: 'update', merge: { spec: { selector: { app: 'q' } } }, expect: ok({ 'spec.selector.app': 'q' }) },
+        { op: 'update', merge: { spec: { clusterIP: '10.0.0.251', clusterIPs: ['10.0.0.251'] } }, expect: invalid(['spec.clusterIPs[0]'], ['may not change once set']) },
+      ],
+    },
+    rejectedCreate('Service: ClusterIP without ports', services, { spec: { selector: { app: 'p' } } }, ['spec.ports']),
+    rejectedCreate('Service: unknown type', services, { spec: { type: 'Magic', ports: [{ port: 80 }] } }, ['spec.type']),
+
+    // Namespaces
+    lifecycle('Namespace: finalizer, phase and name label', namespaces, {},
+      { merge: { metadata: { labels: { team: 'a' } } } }, { merge: { metadata: { labels: { 'bad key!': 'x' } } }, causes: ['metadata.labels'] },
+      { 'spec.finalizers': [names.name('namespaceFinalizer')], 'status.phase': 'Active' }),
+
+    // PersistentVolumeClaims
+    lifecycle('PersistentVolumeClaim: spec immutable while pending', pvcs, { spec: claimSpec },
+      { merge: { metadata: { labels: { l: 'v' } } } },
+      { merge: { spec: { resources: { requests: { storage: '2Gi' } } } }, causes: ['spec'], message: ['spec is immutable after creation except resources.requests for bound claims'] },
+      { 'spec.volumeMode': 'Filesystem', 'status.phase': 'Pending' }),
+    {
+      name: 'PersistentVolumeClaim: merge patch of the storage request of a pending claim', resource: pvcs,
+      steps: [
+        { op: 'create', object: { spec: claimSpec }, expect: created() },
+        { op: 'patch', type: 'merge', body: { spec: { resources: { requests: { storage: '5Gi' } } } }, expect: invalid(['spec']) },
+        { op: 'patch', type: 'merge', body: { spec: { volumeName: 'pv-1' } }, expect: ok({ 'spec.volumeName': 'pv-1' }) },
+        { op: 'patch', type: 'merge', body: { spec: { volumeName: 'pv-2' } }, expect: invalid(['spec']) },
+      ],
+    },
+    rejectedCreate('PersistentVolumeClaim: no access modes, no storage', pvcs, { spec: { resources: {} } }, ['spec.accessModes', 'spec.resources[storage]']),
+    rejectedCreate('PersistentVolumeClaim: ReadWriteOncePod with another mode', pvcs, { spec: { ...claimSpec, accessModes: ['ReadWriteOncePod', 'ReadWriteOnce'] } }, ['spec.accessModes']),
+    rejectedCreate('PersistentVolumeClaim: zero storage', pvcs, { spec: { ...claimSpec, resources: { requests: { storage: '0' } } } }, ['spec.resources[storage]'], ['must be greater than zero']),
+
+    // PersistentVolumes
+    lifecycle('PersistentVolume: reclaim policy changes, source fixed', pvs, { spec: pvSpec },
+      { merge: { spec: { persistentVolumeReclaimPolicy: 'Delete' } }, expect: ok({ 'spec.persistentVolumeReclaimPolicy': 'Delete' }) },
+      { merge: { spec: { hostPath: { path: '/other' } } }, causes: ['spec.persistentvolumesource'] },
+      { 'spec.persistentVolumeReclaimPolicy': 'Retain', 'spec.volumeMode': 'Filesystem', 'status.phase': 'Pending' }),
+    rejectedCreate('PersistentVolume: no volume type', pvs, { spec: { capacity: { storage: '1Gi' }, accessModes: ['ReadWriteOnce'] } }, ['spec'], ['must specify a volume type']),
+    rejectedCreate('PersistentVolume: bad reclaim policy', pvs, { spec: { ...pvSpec, persistentVolumeReclaimPolicy: 'Keep' } }, ['spec.persistentVolumeReclaimPolicy']),
+
+    // ServiceAccounts
+    lifecycle('ServiceAccount', core('serviceaccounts', 'ServiceAccount'), {},
+      { merge: { automountServiceAccountToken: false } }, { merge: { metadata: { annotations: { '': 'x' } } }, causes: ['metadata.annotations'] }),
+
+    // PodTemplates
+    lifecycle('PodTemplate: the template is a pod spec', core('podtemplates', 'PodTemplate'), { template },
+      { merge: { template: { spec: { containers: [{ ...container, image: 'nginx:2' }] } } } },
+      { merge: { template: { spec: { containers: [{ ...container, image: '' }] } } }, causes: ['template.spec.containers[0].image'] },
+      { 'template.spec.restartPolicy': 'Always', 'template.spec.dnsPolicy': 'ClusterFirst' }),
+
+    // ReplicationControllers
+    lifecycle('ReplicationController: replicas and selector', core('replicationcontrollers', 'ReplicationController'), { spec: { selector: { app: 'p' }, template } },
+      { merge: { spec: { replicas: 3 } }, expect: ok({ 'spec.replicas': 3, 'metadata.generation': 2 }) },
+      { merge: { spec: { replicas: -1 } }, causes: ['spec.replicas'] },
+      { 'spec.replicas': 1, 'metadata.generation': 1 }),
+    rejectedCreate('ReplicationController: selector not matching the template', core('replicationcontrollers', 'ReplicationController'),
+      { spec: { selector: { app: 'other' }, template } }, ['spec.template.metadata.labels'], ['`selector` does not match template `labels`']),
+
+    // Nodes
+    lifecycle('Node: taints', core('nodes', 'Node', false), { spec: { taints: [{ key: 'k', value: 'v', effect: 'NoSchedule' }] } },
+      { merge: { spec: { unschedulable: true } } },
+      { merge: { spec: { taints: [{ key: 'k', value: 'v', effect: 'Sometimes' }] } }, causes: ['spec.taints[0].effect'] }),
+    lifecycle('Node: provider ID set once', core('nodes', 'Node', false), { spec: {} },
+      { merge: { spec: { providerID: 'cloud://a' } } },
+      { merge: { spec: { providerID: 'cloud://b' } }, causes: ['spec.providerID'] }),
+
+    // Endpoints
+    lifecycle('Endpoints: addresses and ports', core('endpoints', 'Endpoints'), { subsets: [{ addresses: [{ ip: '10.1.2.3' }], ports: [{ port: 80 }] }] },
+      { merge: { subsets: [{ addresses: [{ ip: '10.1.2.4' }], ports: [{ port: 8080, protocol: 'UDP' }] }] } },
+      { merge: { subsets: [{ addresses: [{ ip: 'not-an-ip' }], ports: [{ port: 70000 }] }] }, causes: ['subsets[0].addresses[0].ip', 'subsets[0].ports[0].port'] },
+      { 'subsets[0].ports[0].protocol': 'TCP' }),
+
+    // LimitRanges and ResourceQuotas
+    lifecycle('LimitRange: min not above max', core('limitranges', 'LimitRange'), { spec: { limits: [{ type: 'Container', max: { cpu: '2' }, min: { cpu: '100m' } }] } },
+      { merge: { spec: { limits: [{ type: 'Container', max: { cpu: '4' }, min: { cpu: '100m' } }] } } },
+      { merge: { spec: { limits: [{ type: 'Container', max: { cpu: '1' }, min: { cpu: '2' } }] } }, causes: ['spec.limits[0].min[cpu]'] }),
+    lifecycle('ResourceQuota: quantities not negative', core('resourcequotas', 'ResourceQuota'), { spec: { hard: { pods: '10' } } },
+      { merge: { spec: { hard: { pods: '20' } } } },
+      { merge: { spec: { hard: { pods: '-1' } } }, causes: ['spec.hard[pods]'] }),
+
+    // Events (core)
+    lifecycle('Event (v1): involved object namespace', core('events', 'Event'), {
+      involvedObject: { kind: 'Pod', name: 'p', namespace: 'parity' }, reason: 'R', message: 'm', type: 'Normal', source: { component: 'parity' },
+    }, { merge: { count: 2 } }, { merge: { involvedObject: { namespace: 'elsewhere' } }, causes: ['involvedObject.namespace'] }),
+  ];
+}
