@@ -12,6 +12,8 @@ export interface ResourceRef {
   readonly resource: string;
   readonly kind: string;
   readonly namespaced: boolean;
+  /** A virtual kind (reviews): objects are sent without a name and not stored. */
+  readonly virtual?: boolean;
 }
 
 /** What the server must answer. */
@@ -38,7 +40,9 @@ export type Step =
     readonly op: 'patch'; readonly type: 'merge' | 'strategic' | 'json' | 'apply'; readonly body: unknown; readonly subresource?: string;
     readonly query?: string; readonly expect: Expectation;
   }
-  | { readonly op: 'get'; readonly expect: Expectation };
+  | { readonly op: 'get'; readonly expect: Expectation }
+  /** POST a Binding of the (pod) object to the node `target` through its `binding` subresource. */
+  | { readonly op: 'binding'; readonly target: string; readonly expect: Expectation };
 
 /** One case: a named sequence of writes on one object of one resource. */
 export interface ParityCase {
@@ -58,6 +62,11 @@ export function core(resource: string, kind: string, namespaced = true): Resourc
 /** A resource of a named group (neutral group key). */
 export function grouped(groupKey: string, version: string, resource: string, kind: string, namespaced = true): ResourceRef {
   return { groupKey, version, resource, kind, namespaced };
+}
+
+/** A virtual (create-only, unnamed) resource of a named group. */
+export function review(groupKey: string, version: string, resource: string, kind: string): ResourceRef {
+  return { groupKey, version, resource, kind, namespaced: false, virtual: true };
 }
 
 /** A 201 answer holding `values`. */

@@ -93,7 +93,7 @@ async function runCase(server: ServerProcess, names: Names, c: ParityCase, index
     const query = 'query' in step && step.query ? `?${step.query}` : '';
     switch (step.op) {
       case 'create': {
-        const meta = { ...(step.object['metadata'] as Record<string, unknown> | undefined), name };
+        const meta = { ...(step.object['metadata'] as Record<string, unknown> | undefined), ...(c.resource.virtual ? {} : { name }) };
         const body = { apiVersion: apiVersionOf(names, c.resource), kind: c.resource.kind, ...step.object, metadata: meta };
         reply = await call(server.client, 'POST', collection + query, body);
         break;
@@ -116,6 +116,9 @@ async function runCase(server: ServerProcess, names: Names, c: ParityCase, index
       }
       case 'get':
         reply = await call(server.client, 'GET', item);
+        break;
+      case 'binding':
+        reply = await call(server.client, 'POST', `${item}/binding`, { apiVersion: 'v1', kind: 'Binding', metadata: { name }, target: { kind: 'Node', name: step.target } });
         break;
     }
     for (const m of mismatches(reply, step.expect)) failures.push(`step ${i} (${step.op}): ${m}`);

@@ -46,6 +46,9 @@ import { roleBindingStrategy } from './rolebindings.js';
 import { clusterRoleBindingStrategy } from './clusterrolebindings.js';
 import { mutatingWebhookConfigurationStrategy, validatingWebhookConfigurationStrategy } from './webhook-configurations.js';
 import { validatingAdmissionPolicyBindingStrategy, validatingAdmissionPolicyStrategy } from './validating-admission-policies.js';
+import { controllerRevisionStrategy } from './controllerrevisions.js';
+import { endpointSliceStrategy } from './endpointslices.js';
+import { csiDriverStrategy, csiNodeStrategy, csiStorageCapacityStrategy, volumeAttachmentStrategy } from './storage-objects.js';
 
 /** Strategy factories by `<groupKey or core>/<resource>`. */
 export const strategyFactories: Readonly<Record<string, (names: Names) => Strategy>> = {
@@ -72,12 +75,18 @@ export const strategyFactories: Readonly<Record<string, (names: Names) => Strate
   'apps/replicasets': replicaSetStrategy,
   'apps/daemonsets': daemonSetStrategy,
   'apps/statefulsets': statefulSetStrategy,
+  'apps/controllerrevisions': controllerRevisionStrategy,
   'batch/jobs': jobStrategy,
   'batch/cronjobs': cronJobStrategy,
   'autoscaling/v1/horizontalpodautoscalers': hpaV1Strategy,
   'autoscaling/v2/horizontalpodautoscalers': hpaV2Strategy,
   'certificates/certificatesigningrequests': certificateSigningRequestStrategy,
   'storage/storageclasses': storageClassStrategy,
+  'storage/csidrivers': csiDriverStrategy,
+  'storage/csinodes': csiNodeStrategy,
+  'storage/csistoragecapacities': csiStorageCapacityStrategy,
+  'storage/volumeattachments': volumeAttachmentStrategy,
+  'discovery/endpointslices': endpointSliceStrategy,
   'policy/poddisruptionbudgets': podDisruptionBudgetStrategy,
   'scheduling/priorityclasses': priorityClassStrategy,
   'node/runtimeclasses': runtimeClassStrategy,

@@ -1,0 +1,73 @@
+/**
+ * Workload cases: apps/v1 (Deployments, ReplicaSets, DaemonSets, StatefulSets, ControllerRevisions) and batch/v1
+ * (Jobs, CronJobs): defaults, generation, immutable selectors and templates, and the checks of each spec.
+ */
+import type { Names } from '@svc-apiserver/api';
+import { created, grouped, invalid, lifecycle, ok, rejectedCreate, type ParityCase } from './corpus.js';
+
+const labels = { app: 'w' };
+const selector = { matchLabels: labels };
+const container = { name: 'app', image: 'nginx:1.25', ports: [{ containerPort: 80 }] };
+const template = { metadata: { labels }, spec: { containers: [container] } };
+const jobTemplate = { metadata: { labels }, spec: { containers: [container], restartPolicy: 'Never' } };
+
+/** The workload groups' corpus in a flavour. */
+export function workloadCases(_names: Names): ParityCase[] {
+  const deployments = grouped('apps', 'v1', 'deployments', 'Deployment');
+  const replicasets = grouped('apps', 'v1', 'replicasets', 'ReplicaSet');
+  const daemonsets = grouped('apps', 'v1', 'daemonsets', 'DaemonSet');
+  const statefulsets = grouped('apps', 'v1', 'statefulsets', 'StatefulSet');
+  const revisions = grouped('apps', 'v1', 'controllerrevisions', 'ControllerRevision');
+  const jobs = grouped('batch', 'v1', 'jobs', 'Job');
+  const cronjobs = grouped('batch', 'v1', 'cronjobs', 'CronJob');
+  return [
+    lifecycle('Deployment: defaults, scale, immutable selector', deployments, { spec: { selector, template } },
+      { merge: { spec: { replicas: 3 } }, expect: ok({ 'spec.replicas': 3, 'metadata.generation': 2 }) },
+      { merge: { spec: { selector: { matchLabels: { app: 'w', x: 'y' } }, template: { metadata: { labels: { app: 'w', x: 'y' } } } } }, causes: ['spec.selector'], message: ['field is immutable'] },
+      {
+        'spec.replicas': 1, 'spec.strategy.type': 'RollingUpdate', 'spec.strategy.rollingUpdate.maxSurge': '25%', 'spec.revisionHistoryLimit': 10,
+        'spec.progressDeadlineSeconds': 600, 'spec.template.spec.containers[0].ports[0].protocol': 'TCP', 'metadata.generation': 1,
+        'spec.template.spec.restartPolicy': 'Always',
+      }),
+    rejectedCreate('Deployment: selector not matching the template', deployments, { spec: { selector: { matchLabels: { app: 'other' } }, template } }, ['spec.template.metadata.labels']),
+    rejectedCreate('Deployment: Recreate with rollingUpdate', deployments, { spec: { selector, template, strategy: { type: 'Recreate', rollingUpdate: { maxSurge: 1 } } } }, ['spec.strategy.rollingUpdate']),
+    rejectedCreate('Deployment: template restart policy Never', deployments, { spec: { selector, template: { ...template, spec: { ...template.spec, restartPolicy: 'Never' } } } }, ['spec.template.spec.restartPolicy']),
+    {
+      name: 'Deployment: server-side apply after client-side writes keys ports by containerPort and protocol', resource: deployments,
+      steps: [
+        { op: 'create', object: { metadata: { name: 'ssa-migrate' }, spec: { selector, template } }, query: 'fieldManager=kubectl-client-side-apply', expect: created() },
+        {
+          op: 'patch', type: 'apply', query: 'fieldManager=kubectl',
+          body: { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'ssa-migrate' }, spec: { selector, template } },
+          expect: ok({ 'spec.template.spec.containers[0].ports': [{ containerPort: 80, protocol: 'TCP' }] }),
+        },
+      ],
+    },
+    lifecycle('ReplicaSet: defaults and immutable selector', replicasets, { spec: { selector, template } },
+      { merge: { spec: { replicas: 2 } } },
+      { merge: { spec: { replicas: -1 } }, causes: ['spec.replicas'] },
+      { 'spec.replicas': 1 }),
+    lifecycle('DaemonSet: update strategy defaults', daemonsets, { spec: { selector, template } },
+      { merge: { spec: { minReadySeconds: 5 } } },
+      { merge: { spec: { updateStrategy: { type: 'Sometimes' } } }, causes: ['spec.updateStrategy.type'] },
+      { 'spec.updateStrategy.type': 'RollingUpdate', 'spec.updateStrategy.rollingUpdate.maxUnavailable': 1, 'spec.revisionHistoryLimit': 10 }),
+    lifecycle('StatefulSet: only some spec fields change', statefulsets, { spec: { selector, template, serviceName: 'svc' } },
+      { merge: { spec: { replicas: 2 } } },
+      { merge: { spec: { serviceName: 'other' } }, causes: ['spec'], message: ['updates to statefulset spec for fields other than'] },
+      { 'spec.podManagementPolicy': 'OrderedReady', 'spec.updateStrategy.rollingUpdate.partition': 0, 'spec.persistentVolumeClaimRetentionPolicy.whenDeleted': 'Retain' }),
+    lifecycle('ControllerRevision: data immutable', revisions, { data: { a: 1 }, revision: 1 },
+      { merge: { metadata: { labels: { l: 'v' } } } },
+      { merge: { data: { a: 2 } }, causes: ['data'], message: ['field is immutable'] }),
+    rejectedCreate('ControllerRevision: negative revision', revisions, { data: {}, revision: -1 }, ['revision']),
+    lifecycle('Job: generated selector, template immutable', jobs, { spec: { template: jobTemplate } },
+      { merge: { spec: { parallelism: 2 } }, expect: ok({ 'spec.parallelism': 2 }) },
+      { merge: { spec: { template: { spec: { containers: [{ ...container, image: 'nginx:2' }] } } } }, causes: ['spec.template'] },
+      { 'spec.backoffLimit': 6, 'spec.completions': 1, 'spec.completionMode': 'NonIndexed', 'spec.suspend': false }),
+    rejectedCreate('Job: restart policy Always', jobs, { spec: { template: { ...jobTemplate, spec: { ...jobTemplate.spec, restartPolicy: 'Always' } } } }, ['spec.template.spec.restartPolicy']),
+    lifecycle('CronJob: schedule and history defaults', cronjobs, { spec: { schedule: '*/5 * * * *', jobTemplate: { spec: { template: jobTemplate } } } },
+      { merge: { spec: { suspend: true } } },
+      { merge: { spec: { schedule: 'not a schedule' } }, causes: ['spec.schedule'] },
+      { 'spec.concurrencyPolicy': 'Allow', 'spec.successfulJobsHistoryLimit': 3, 'spec.failedJobsHistoryLimit': 1, 'spec.suspend': false }),
+    rejectedCreate('CronJob: unknown concurrency policy', cronjobs, { spec: { schedule: '@hourly', concurrencyPolicy: 'Sometimes', jobTemplate: { spec: { template: jobTemplate } } } }, ['spec.concurrencyPolicy']),
+  ];
+}
