@@ -39,7 +39,7 @@ const bodies: Record<string, Record<string, unknown>> = {
   'apps/ReplicaSet': { spec: { selector, template } },
   'apps/DaemonSet': { spec: { selector, template } },
   'apps/StatefulSet': { spec: { selector, template, serviceName: 's' } },
-  'apps/ControllerRevision': { revision: 1 },
+  'apps/ControllerRevision': { data: {}, revision: 1 },
   'batch/Job': { spec: { template: jobTemplate } },
   'batch/CronJob': { spec: { schedule: '*/5 * * * *', jobTemplate: { spec: { template: jobTemplate } } } },
   'autoscaling/HorizontalPodAutoscaler': { spec: { scaleTargetRef: { kind: 'Deployment', name: 'd', apiVersion: 'apps/v1' }, maxReplicas: 3 } },
