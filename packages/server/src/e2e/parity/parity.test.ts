@@ -1,12 +1,19 @@
 /**
  * The parity corpus end to end: every case of every corpus file runs against a real server of each flavour (one
  * server per flavour, cases in parallel, each on its own object), and every answer must be what kube-apiserver
- * 1.27 gives: status code, reason, the causes' field paths, and the values the stored object holds.
+ * 1.27 gives: status code, reason, the causes' field paths, and the values the stored object holds. Beside the
+ * corpus, on the same servers: kubectl 1.27 and 1.32 client-side validation and `explain` enums, and the Python
+ * client's `force=True` (skipped where the client is not installed).
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { namesFor, type Names } from '@svc-apiserver/api';
 import { call, createNamespace, type Reply } from '../http.js';
+import { findKubectls, runKubectl } from '../kubectl.js';
 import { startServerProcess, type ServerProcess } from '../server-process.js';
 import { corpusFiles } from './index.js';
 import type { Expectation, ParityCase, ResourceRef, Step } from './corpus.js';
@@ -156,6 +163,70 @@ for (const flavour of ['svc', 'k8s'] as const) {
       const { count, failures } = await runAll(server!, names);
       assert.ok(count > 0);
       assert.deepEqual(failures, [], `${failures.length} of ${count} cases differ`);
+    });
+
+    test('kubectl 1.27 and 1.32: client-side validation of kinds without PATCH, enums in explain', async (t) => {
+      const kubectls = findKubectls(['1.27', '1.32']).filter((k) => k.label !== 'kubectl');
+      if (kubectls.length === 0) {
+        t.skip('versioned kubectl binaries are not installed');
+        return;
+      }
+      const home = mkdtempSync(join(tmpdir(), 'parity-kubectl-'));
+      try {
+        const authz = names.group('authorization');
+        const write = (file: string, text: string): string => {
+          writeFileSync(join(home, file), text);
+          return join(home, file);
+        };
+        const ssar = write('ssar.yaml', `apiVersion: ${authz}/v1\nkind: SelfSubjectAccessReview\nspec:\n  resourceAttributes:\n    verb: get\n    resource: pods\n`);
+        const ssrr = write('ssrr.yaml', `apiVersion: ${authz}/v1\nkind: SelfSubjectRulesReview\nspec:\n  namespace: ${namespace}\n`);
+        const bad = write('bad.yaml', `apiVersion: ${authz}/v1\nkind: SelfSubjectAccessReview\nspec:\n  resourceAttributes:\n    verb: get\n    bogus: 1\n`);
+        for (const bin of kubectls) {
+          const run = (args: string[]) => runKubectl(bin, server!.kubeconfigPath, join(home, bin.label), args);
+          const allowed = await run(['create', '-f', ssar, '-o', 'jsonpath={.status.allowed}']);
+          assert.equal(allowed.code, 0, `${bin.label} SelfSubjectAccessReview: ${allowed.stderr}`);
+          assert.equal(allowed.stdout, 'true');
+          const rules = await run(['create', '-f', ssrr, '-o', 'name']);
+          assert.equal(rules.code, 0, `${bin.label} SelfSubjectRulesReview: ${rules.stderr}`);
+          const rejected = await run(['create', '-f', bad, '-o', 'name']);
+          assert.notEqual(rejected.code, 0);
+          assert.match(rejected.stderr, /ValidationError\(SelfSubjectAccessReview\.spec\.resourceAttributes\): unknown field "bogus"/, `${bin.label}: ${rejected.stderr}`);
+          assert.doesNotMatch(rejected.stderr, /failed to check CRD/);
+          const explain = await run(['explain', 'deployments.spec.strategy']);
+          assert.equal(explain.code, 0, explain.stderr);
+          assert.match(explain.stdout, /Possible enum values:\n\s+- `"Recreate"` Kill all existing pods before creating new ones\./);
+        }
+      } finally {
+        rmSync(home, { recursive: true, force: true });
+      }
+    });
+
+    test('the Python client\'s force=True is read as true', async (t) => {
+      const script = [
+        'import json, sys',
+        'from kubernetes import client, config',
+        'config.load_kube_config(sys.argv[1])',
+        'api = client.ApiClient()',
+        'body = {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "py-force"}, "data": {"k": sys.argv[2]}}',
+        'r = api.call_api("/api/v1/namespaces/{namespace}/configmaps/{name}", "PATCH", {"namespace": "parity", "name": "py-force"},',
+        '    [("fieldManager", sys.argv[3]), ("force", True)], {"Content-Type": "application/apply-patch+yaml", "Accept": "application/json"},',
+        '    body=json.dumps(body), response_type="object", auth_settings=["BearerToken"], _return_http_data_only=True)',
+        'print(r["data"]["k"], ",".join(sorted(e["manager"] for e in r["metadata"]["managedFields"])))',
+      ].join('\n');
+      const python = (value: string, manager: string) => new Promise<{ code: number; out: string }>((resolve) => {
+        execFile('/usr/bin/python3', ['-c', script, server!.kubeconfigPath, value, manager], { timeout: 60_000 }, (err, stdout, stderr) => {
+          resolve({ code: err ? 1 : 0, out: `${stdout}${stderr}` });
+        });
+      });
+      const probe = await python('a', 'first');
+      if (probe.code !== 0 && /No module named 'kubernetes'|No such file/.test(probe.out)) {
+        t.skip('the Python client is not installed');
+        return;
+      }
+      assert.equal(probe.code, 0, probe.out);
+      const forced = await python('b', 'second');
+      assert.equal(forced.code, 0, forced.out);
+      assert.equal(forced.out.trim(), 'b second', 'force=True took the field from the first manager');
     });
   });
 }
