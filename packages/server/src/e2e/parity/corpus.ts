@@ -27,6 +27,8 @@ export interface Expectation {
   readonly message?: readonly string[];
   /** Values the answered object must hold, by dotted path (`spec.replicas`; `[0]` indexes a list). */
   readonly values?: Readonly<Record<string, unknown>>;
+  /** Substrings string values at these dotted paths must contain. */
+  readonly contains?: Readonly<Record<string, string>>;
   /** Dotted paths the answered object must not hold. */
   readonly absent?: readonly string[];
 }

@@ -76,6 +76,10 @@ function mismatches(reply: Reply, expect: Expectation): string[] {
     const got = valueAt(body, path);
     if (JSON.stringify(got) !== JSON.stringify(want)) out.push(`${path} = ${JSON.stringify(got)}, expected ${JSON.stringify(want)}`);
   }
+  for (const [path, part] of Object.entries(expect.contains ?? {})) {
+    const got = valueAt(body, path);
+    if (typeof got !== 'string' || !got.includes(part)) out.push(`${path} = ${JSON.stringify(got)}, expected to contain ${JSON.stringify(part)}`);
+  }
   for (const path of expect.absent ?? []) {
     if (valueAt(body, path) !== undefined) out.push(`${path} present (${JSON.stringify(valueAt(body, path))}), expected absent`);
   }

@@ -12,7 +12,9 @@ const template = { metadata: { labels }, spec: { containers: [container] } };
 const jobTemplate = { metadata: { labels }, spec: { containers: [container], restartPolicy: 'Never' } };
 
 /** The workload groups' corpus in a flavour. */
-export function workloadCases(_names: Names): ParityCase[] {
+export function workloadCases(names: Names): ParityCase[] {
+  const lastApplied = names.domain('last-applied-configuration', 'kubectl');
+  const csaConfig = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'csa-to-ssa', namespace: 'parity' }, spec: { selector, template } };
   const deployments = grouped('apps', 'v1', 'deployments', 'Deployment');
   const replicasets = grouped('apps', 'v1', 'replicasets', 'ReplicaSet');
   const daemonsets = grouped('apps', 'v1', 'daemonsets', 'DaemonSet');
@@ -41,6 +43,27 @@ export function workloadCases(_names: Names): ParityCase[] {
           body: { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'ssa-migrate' }, spec: { selector, template } },
           expect: ok({ 'spec.template.spec.containers[0].ports': [{ containerPort: 80, protocol: 'TCP' }] }),
         },
+      ],
+    },
+    {
+      name: 'Deployment: kubectl server-side apply takes over what its client-side apply recorded', resource: deployments,
+      steps: [
+        {
+          op: 'create', query: 'fieldManager=kubectl-client-side-apply',
+          object: { metadata: { name: 'csa-to-ssa', annotations: { [lastApplied]: `${JSON.stringify(csaConfig)}\n` } }, spec: { selector, template } },
+          expect: created(),
+        },
+        {
+          op: 'patch', type: 'apply', query: 'fieldManager=other',
+          body: { ...csaConfig, spec: { selector, template: { ...template, spec: { containers: [{ ...container, image: 'nginx:1.26' }] } } } },
+          expect: { code: 409, reason: 'Conflict' },
+        },
+        {
+          op: 'patch', type: 'apply', query: 'fieldManager=kubectl',
+          body: { ...csaConfig, spec: { selector, template: { ...template, spec: { containers: [{ ...container, image: 'nginx:1.26' }] } } } },
+          expect: { code: 200, values: { 'spec.template.spec.containers[0].image': 'nginx:1.26' }, message: [] },
+        },
+        { op: 'get', expect: { code: 200, contains: { [`metadata.annotations[${lastApplied}]`]: 'nginx:1.26' } } },
       ],
     },
     lifecycle('ReplicaSet: defaults and immutable selector', replicasets, { spec: { selector, template } },
