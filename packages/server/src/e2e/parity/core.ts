@@ -88,6 +88,28 @@ export function coreCases(names: Names): ParityCase[] {
         expect: created({ 'spec.containers[0].resources.requests.memory': '1Gi', 'status.qosClass': 'Guaranteed' }),
       }],
     },
+    {
+      name: 'Pod: warnings for deprecated node labels, annotations, duplicate env names and fractional bytes', resource: pods,
+      steps: [{
+        op: 'create',
+        object: {
+          metadata: { annotations: { [names.domain('critical-pod', 'scheduler.alpha')]: '' } },
+          spec: {
+            nodeSelector: { [names.domain('os', 'beta')]: 'linux' },
+            containers: [{ ...container, env: [{ name: 'A', value: '1' }, { name: 'A', value: '2' }], resources: { requests: { memory: '1.5' } } }],
+          },
+        },
+        expect: {
+          code: 201,
+          warnings: [
+            `spec.nodeSelector[${names.domain('os', 'beta')}]: deprecated since v1.14; use "${names.domain('os')}" instead`,
+            `metadata.annotations[${names.domain('critical-pod', 'scheduler.alpha')}]: non-functional in v1.16+; use the "priorityClassName" field instead`,
+            'spec.containers[0].env[1].name: duplicate name "A"',
+            'spec.containers[0].resources.requests[memory]: fractional byte value "1.5" is invalid, must be an integer',
+          ],
+        },
+      }],
+    },
     rejectedCreate('Pod: a request above its limit', pods, { spec: { containers: [{ ...container, resources: { requests: { cpu: '2' }, limits: { cpu: '1' } } }] } },
       ['spec.containers[0].resources.requests'], ['must be less than or equal to cpu limit of 1']),
     rejectedCreate('Pod: a negative quantity', pods, { spec: { containers: [{ ...container, resources: { requests: { memory: '-1' } } }] } },

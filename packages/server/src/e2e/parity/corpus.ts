@@ -29,6 +29,8 @@ export interface Expectation {
   readonly values?: Readonly<Record<string, unknown>>;
   /** Substrings string values at these dotted paths must contain. */
   readonly contains?: Readonly<Record<string, string>>;
+  /** Texts that must each be one of the answer's `Warning` headers (`299 - "<text>"`). */
+  readonly warnings?: readonly string[];
   /** Dotted paths the answered object must not hold. */
   readonly absent?: readonly string[];
 }

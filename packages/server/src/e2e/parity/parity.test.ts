@@ -76,6 +76,11 @@ function mismatches(reply: Reply, expect: Expectation): string[] {
     const got = valueAt(body, path);
     if (JSON.stringify(got) !== JSON.stringify(want)) out.push(`${path} = ${JSON.stringify(got)}, expected ${JSON.stringify(want)}`);
   }
+  const header = reply.headers['warning'];
+  const warningText = Array.isArray(header) ? header.join('\n') : String(header ?? '');
+  for (const w of expect.warnings ?? []) {
+    if (!warningText.includes(`299 - ${JSON.stringify(w)}`)) out.push(`warning ${JSON.stringify(w)} missing from ${JSON.stringify(warningText)}`);
+  }
   for (const [path, part] of Object.entries(expect.contains ?? {})) {
     const got = valueAt(body, path);
     if (typeof got !== 'string' || !got.includes(part)) out.push(`${path} = ${JSON.stringify(got)}, expected to contain ${JSON.stringify(part)}`);
@@ -152,16 +157,28 @@ async function runAll(server: ServerProcess, names: Names): Promise<{ count: num
   return { count: cases.length, failures };
 }
 
-for (const flavour of ['svc', 'k8s'] as const) {
+const flavours = ['svc', 'k8s'] as const;
+const servers = new Map<string, ServerProcess>();
+
+// Both servers start at once: their start-up is most of this file's wall time.
+before(async () => {
+  await Promise.all(flavours.map(async (flavour) => {
+    const started = await startServerProcess({ flavour, storage: 'memory' });
+    servers.set(flavour, started);
+    await createNamespace(started.client, namespace);
+  }));
+});
+
+after(async () => {
+  await Promise.all([...servers.values()].map((s) => s.stop()));
+});
+
+for (const flavour of flavours) {
   describe(`parity corpus (${flavour} flavour)`, () => {
-    let server: ServerProcess | undefined;
     const names = namesFor(flavour);
-    before(async () => {
-      server = await startServerProcess({ flavour, storage: 'memory' });
-      await createNamespace(server.client, namespace);
-    });
-    after(async () => {
-      await server?.stop();
+    let server: ServerProcess | undefined;
+    before(() => {
+      server = servers.get(flavour);
     });
     test('every case answers as kube-apiserver 1.27 does', async () => {
       const { count, failures } = await runAll(server!, names);

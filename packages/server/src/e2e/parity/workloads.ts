@@ -31,6 +31,14 @@ export function workloadCases(names: Names): ParityCase[] {
         'spec.progressDeadlineSeconds': 600, 'spec.template.spec.containers[0].ports[0].protocol': 'TCP', 'metadata.generation': 1,
         'spec.template.spec.restartPolicy': 'Always',
       }),
+    {
+      name: 'Deployment: pod template warnings under spec.template', resource: deployments,
+      steps: [{
+        op: 'create',
+        object: { spec: { selector, template: { ...template, spec: { ...template.spec, volumes: [{ name: 'g', gitRepo: { repository: 'https://example.com/r.git' } }], terminationGracePeriodSeconds: -1 } } } },
+        expect: { code: 201, warnings: ['spec.template.spec.volumes[0].gitRepo: deprecated in v1.11', 'spec.template.spec.terminationGracePeriodSeconds: must be >= 0; negative values are invalid and will be treated as 1'] },
+      }],
+    },
     rejectedCreate('Deployment: selector not matching the template', deployments, { spec: { selector: { matchLabels: { app: 'other' } }, template } }, ['spec.template.metadata.labels']),
     rejectedCreate('Deployment: Recreate with rollingUpdate', deployments, { spec: { selector, template, strategy: { type: 'Recreate', rollingUpdate: { maxSurge: 1 } } } }, ['spec.strategy.rollingUpdate']),
     rejectedCreate('Deployment: template restart policy Never', deployments, { spec: { selector, template: { ...template, spec: { ...template.spec, restartPolicy: 'Never' } } } }, ['spec.template.spec.restartPolicy']),

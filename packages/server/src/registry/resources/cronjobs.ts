@@ -4,7 +4,8 @@
  * schedule must be a cron expression of five fields (or a `@` macro) and the template's restart policy OnFailure
  * or Never.
  */
-import { fieldError, type FieldError, type KubeObject } from '@svc-apiserver/api';
+import { fieldError, type FieldError, type KubeObject, type Names } from '@svc-apiserver/api';
+import { podTemplateWarnings } from './pod-warnings.js';
 import { record } from '../conversion/resource-conversion.js';
 import { defineStrategy } from '../default-strategy.js';
 import type { Strategy } from '../strategy.js';
@@ -55,8 +56,9 @@ function validate(object: KubeObject): FieldError[] {
 }
 
 /** The cronjob strategy. */
-export function cronJobStrategy(): Strategy {
+export function cronJobStrategy(names?: Names): Strategy {
   return defineStrategy({
+    warnings: (object) => (names === undefined ? [] : podTemplateWarnings(names, record(record(record(object['spec'])?.['jobTemplate'])?.['spec'])?.['template'], 'spec.jobTemplate.spec.template.')),
     hasStatus: true,
     tracksGeneration: true,
     prepareForCreate: prepare,

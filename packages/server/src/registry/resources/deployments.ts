@@ -3,7 +3,7 @@
  * with `maxUnavailable` and `maxSurge` 25%, `revisionHistoryLimit` 10, `progressDeadlineSeconds` 600 (document 1's
  * apps/v1 row), the progress deadline above `minReadySeconds`, and the workload rules (workload.ts).
  */
-import { fieldError, type FieldError } from '@svc-apiserver/api';
+import { fieldError, type FieldError, type Names } from '@svc-apiserver/api';
 import { record } from '../conversion/resource-conversion.js';
 import type { Strategy } from '../strategy.js';
 import { child, setDefault } from './pod-spec.js';
@@ -26,9 +26,10 @@ function validateDeployment(spec: Record<string, unknown>): FieldError[] {
 }
 
 /** The deployment strategy. */
-export function deploymentStrategy(): Strategy {
+export function deploymentStrategy(names?: Names): Strategy {
   return workloadStrategy({
     kindWord: 'deployment',
+    ...(names ? { names } : {}),
     defaults(spec) {
       setDefault(spec, 'replicas', 1);
       const strategy = child(spec, 'strategy');

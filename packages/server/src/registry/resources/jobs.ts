@@ -42,6 +42,7 @@ export function jobStrategy(names: Names): Strategy {
   const nameLabel = names.domain('job-name', 'batch');
   return workloadStrategy({
     kindWord: 'job',
+    names,
     selectorOptional: false,
     restartPolicies: ['OnFailure', 'Never'],
     defaults(spec, object: KubeObject) {

@@ -316,8 +316,7 @@ export function validatePodSpec(spec: Json | undefined, path: string, allowedRes
   const dns = s['dnsPolicy'];
   const dnsPolicies = ['ClusterFirst', 'ClusterFirstWithHostNet', 'Default', 'None'];
   if (dns !== undefined && !dnsPolicies.includes(String(dns))) errs.push(fieldError.notSupported(`${path}.dnsPolicy`, dns, dnsPolicies));
-  const grace = s['terminationGracePeriodSeconds'];
-  if (typeof grace === 'number' && grace < 0) errs.push(fieldError.invalid(`${path}.terminationGracePeriodSeconds`, grace, 'must be greater than or equal to 0'));
+  // A negative terminationGracePeriodSeconds is accepted (a warning says it is treated as 1), as kube 1.27 accepts it.
   const sa = s['serviceAccountName'];
   if (typeof sa === 'string' && sa !== '') for (const msg of isDns1123Subdomain(sa)) errs.push(fieldError.invalid(`${path}.serviceAccountName`, sa, msg));
   const volumeNames = new Set<string>();

@@ -2,7 +2,8 @@
  * Pods (pkg/registry/core/pod): status subresource, status Pending with its QoS class on create, the field
  * selectors kube serves, the pod spec's defaults and checks (pod-spec.ts) and ValidatePodUpdate's immutable spec.
  */
-import { fieldError, type FieldError, type KubeObject } from '@svc-apiserver/api';
+import { fieldError, type FieldError, type KubeObject, type Names } from '@svc-apiserver/api';
+import { podWarnings } from './pod-warnings.js';
 import { record } from '../conversion/resource-conversion.js';
 import { defineStrategy, fieldsAt } from '../default-strategy.js';
 import type { Strategy } from '../strategy.js';
@@ -164,12 +165,13 @@ export function podGracePeriod(object: KubeObject, requested: number | undefined
 }
 
 /** The pod strategy. */
-export function podStrategy(): Strategy {
-  return { ...podStrategyBase(), gracePeriodFor: podGracePeriod };
+export function podStrategy(names?: Names): Strategy {
+  return { ...podStrategyBase(names), gracePeriodFor: podGracePeriod };
 }
 
-function podStrategyBase(): Strategy {
+function podStrategyBase(names: Names | undefined): Strategy {
   return defineStrategy({
+    warnings: (object) => (names === undefined ? [] : podWarnings(names, record(object['spec']) ?? {}, (object.metadata ?? {}) as Record<string, unknown>)),
     hasStatus: true,
     returnDeletedObject: true,
     prepareForCreate(object) {

@@ -2,7 +2,8 @@
  * PodTemplates (pkg/registry/core/podtemplate; ValidatePodTemplate and its update): the template's pod spec gets
  * SetDefaults_PodSpec and is checked as a pod spec, its labels as labels; a delete answers with the object.
  */
-import type { KubeObject } from '@svc-apiserver/api';
+import type { KubeObject, Names } from '@svc-apiserver/api';
+import { podTemplateWarnings } from './pod-warnings.js';
 import { record } from '../conversion/resource-conversion.js';
 import { defineStrategy } from '../default-strategy.js';
 import type { Strategy } from '../strategy.js';
@@ -22,6 +23,8 @@ function validate(object: KubeObject) {
 }
 
 /** The podtemplate strategy. */
-export function podTemplateStrategy(): Strategy {
-  return defineStrategy({ returnDeletedObject: true, prepareForCreate: defaults, prepareForUpdate: defaults, validate, validateUpdate: validate });
+export function podTemplateStrategy(names?: Names): Strategy {
+  return defineStrategy({
+    warnings: (object) => (names === undefined ? [] : podTemplateWarnings(names, object['template'], 'template.')),
+    returnDeletedObject: true, prepareForCreate: defaults, prepareForUpdate: defaults, validate, validateUpdate: validate });
 }

@@ -5,7 +5,8 @@
  * set and select the template, whose restart policy is Always; the template is a pod template with the pod spec's
  * defaults and checks.
  */
-import { fieldError, type FieldError, type KubeObject } from '@svc-apiserver/api';
+import { fieldError, type FieldError, type KubeObject, type Names } from '@svc-apiserver/api';
+import { podTemplateWarnings } from './pod-warnings.js';
 import { record } from '../conversion/resource-conversion.js';
 import { defineStrategy } from '../default-strategy.js';
 import type { Strategy } from '../strategy.js';
@@ -52,8 +53,9 @@ function validateRc(object: KubeObject): FieldError[] {
 }
 
 /** The replicationcontroller strategy. */
-export function replicationControllerStrategy(): Strategy {
+export function replicationControllerStrategy(names?: Names): Strategy {
   return defineStrategy({
+    warnings: (object) => (names === undefined ? [] : podTemplateWarnings(names, record(object['spec'])?.['template'], 'spec.template.')),
     hasStatus: true, tracksGeneration: true, returnDeletedObject: true, selectableFields: rcFields,
     prepareForCreate: defaultRc,
     prepareForUpdate: defaultRc,

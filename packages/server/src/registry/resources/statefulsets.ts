@@ -4,7 +4,7 @@
  * and ValidateStatefulSetUpdate's rule that only replicas, template, updateStrategy, minReadySeconds,
  * persistentVolumeClaimRetentionPolicy and ordinals change.
  */
-import { fieldError, type FieldError } from '@svc-apiserver/api';
+import { fieldError, type FieldError, type Names } from '@svc-apiserver/api';
 import type { Strategy } from '../strategy.js';
 import { child, sameJson, setDefault } from './pod-spec.js';
 import { workloadStrategy } from './workload.js';
@@ -16,9 +16,10 @@ function fixedPart(spec: Record<string, unknown>): Record<string, unknown> {
 }
 
 /** The statefulset strategy. */
-export function statefulSetStrategy(): Strategy {
+export function statefulSetStrategy(names?: Names): Strategy {
   return workloadStrategy({
     kindWord: 'statefulset',
+    ...(names ? { names } : {}),
     defaults(spec) {
       setDefault(spec, 'replicas', 1);
       setDefault(spec, 'podManagementPolicy', 'OrderedReady');

@@ -4,10 +4,11 @@
  * select the template's labels (ValidateDeploymentSpec and friends: "`selector` does not match template
  * `labels`"), and an immutable selector (apps/v1). Each kind adds its own defaults and checks.
  */
-import { fieldError, type FieldError, type KubeObject } from '@svc-apiserver/api';
+import { fieldError, type FieldError, type KubeObject, type Names } from '@svc-apiserver/api';
 import { record } from '../conversion/resource-conversion.js';
 import { defineStrategy } from '../default-strategy.js';
 import type { Strategy } from '../strategy.js';
+import { podTemplateWarnings } from './pod-warnings.js';
 import { defaultPodTemplate, immutable, selectorMatches, specOf, validateLabelMap, validateLabelSelector, validatePodSpec } from './pod-spec.js';
 
 type Json = Record<string, unknown>;
@@ -24,6 +25,8 @@ export interface WorkloadOptions {
   readonly restartPolicies?: readonly string[];
   /** `spec.selector` may be absent (Jobs generate it). Default false. */
   readonly selectorOptional?: boolean;
+  /** The flavour's names, for the pod template's warnings (GetWarningsForPodTemplate); none without. */
+  readonly names?: Names;
   /** The word of the empty-selector message (`deployment` for Deployments and ReplicaSets, as kube words it). */
   readonly kindWord: string;
 }
@@ -76,6 +79,7 @@ export function workloadStrategy(options: WorkloadOptions): Strategy {
     prepareForCreate: prepare,
     prepareForUpdate: prepare,
     validate: (object) => validateWorkload(object, options),
+    warnings: (object) => (options.names === undefined ? [] : podTemplateWarnings(options.names, record(object['spec'])?.['template'], 'spec.template.')),
     validateUpdate(object, old) {
       const spec = record(object['spec']) ?? {};
       const before = record(old['spec']) ?? {};
