@@ -110,6 +110,18 @@ export function coreCases(names: Names): ParityCase[] {
         },
       }],
     },
+    rejectedCreate('Pod: a mount of a volume the pod lacks, a bad env name, a probe without handler', pods, {
+      spec: { containers: [{ ...container, volumeMounts: [{ name: 'missing', mountPath: '/data' }], env: [{ name: '1BAD', value: 'x' }], livenessProbe: { periodSeconds: 5 } }] },
+    }, ['spec.containers[0].volumeMounts[0].name', 'spec.containers[0].env[0].name', 'spec.containers[0].livenessProbe'], ['Not found: "missing"', 'must specify a handler type']),
+    rejectedCreate('Pod: volumes with two sources or none, tolerations with a value and Exists', pods, {
+      spec: {
+        containers: [container],
+        volumes: [{ name: 'a', emptyDir: {}, hostPath: { path: '/x' } }, { name: 'a', secret: {} }],
+        tolerations: [{ key: 'k', operator: 'Exists', value: 'v' }],
+      },
+    }, ['spec.volumes[0].hostPath', 'spec.volumes[1].name', 'spec.volumes[1].secret.secretName', 'spec.tolerations[0].operator']),
+    rejectedCreate('Pod: hostname, node name and deadline', pods, { spec: { ...podSpec, hostname: 'Not_A_Label', nodeName: 'bad node', activeDeadlineSeconds: 0 } },
+      ['spec.hostname', 'spec.nodeName', 'spec.activeDeadlineSeconds']),
     rejectedCreate('Pod: a request above its limit', pods, { spec: { containers: [{ ...container, resources: { requests: { cpu: '2' }, limits: { cpu: '1' } } }] } },
       ['spec.containers[0].resources.requests'], ['must be less than or equal to cpu limit of 1']),
     rejectedCreate('Pod: a negative quantity', pods, { spec: { containers: [{ ...container, resources: { requests: { memory: '-1' } } }] } },

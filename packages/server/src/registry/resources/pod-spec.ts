@@ -8,6 +8,7 @@ import { fieldError, type FieldError, type KubeObject } from '@svc-apiserver/api
 import { labelKeyError, labelValueError } from '@svc-apiserver/api/label-selector';
 import { isDns1123Label, isDns1123Subdomain, isQualifiedName } from '../../meta/name-rules.js';
 import { quantityFormatMessage, quantityValue } from './quantity.js';
+import { validateContainerDetails, validateSpecFields, validateVolumes } from './pod-spec-checks.js';
 import { record } from '../conversion/resource-conversion.js';
 import { semanticEqual } from './semantic-equal.js';
 
@@ -221,7 +222,7 @@ export function validatePortNumber(path: string, value: unknown, allowZero = fal
 
 const protocols = ['SCTP', 'TCP', 'UDP'];
 
-function validateContainers(list: unknown, path: string, required: boolean, names: Set<string>): FieldError[] {
+function validateContainers(list: unknown, path: string, required: boolean, names: Set<string>, volumes: ReadonlySet<string>): FieldError[] {
   const errs: FieldError[] = [];
   if (!Array.isArray(list) || list.length === 0) {
     if (required) errs.push(fieldError.required(path));
@@ -244,13 +245,15 @@ function validateContainers(list: unknown, path: string, required: boolean, name
     }
     (Array.isArray(c['ports']) ? c['ports'] : []).forEach((rawPort, j) => {
       const p = record(rawPort) ?? {};
-      errs.push(...validatePortNumber(`${at}.ports[${j}].containerPort`, p['containerPort']));
+      if (p['containerPort'] === undefined || p['containerPort'] === 0) errs.push(fieldError.required(`${at}.ports[${j}].containerPort`));
+      else errs.push(...validatePortNumber(`${at}.ports[${j}].containerPort`, p['containerPort']));
       if (p['hostPort'] !== undefined && p['hostPort'] !== 0) errs.push(...validatePortNumber(`${at}.ports[${j}].hostPort`, p['hostPort']));
       if (p['protocol'] !== undefined && !protocols.includes(String(p['protocol']))) {
         errs.push(fieldError.notSupported(`${at}.ports[${j}].protocol`, p['protocol'], protocols));
       }
     });
     errs.push(...validateResourceRequirements(record(c['resources']) ?? {}, `${at}.resources`));
+    errs.push(...validateContainerDetails(c, at, volumes, path.endsWith('initContainers')));
   });
   return errs;
 }
@@ -305,9 +308,11 @@ export function validateResourceRequirements(resources: Json, path: string): Fie
 export function validatePodSpec(spec: Json | undefined, path: string, allowedRestartPolicies: readonly string[] = ['Always', 'OnFailure', 'Never']): FieldError[] {
   const s = spec ?? {};
   const names = new Set<string>();
+  const volumes = validateVolumes(s['volumes'], `${path}.volumes`);
   const errs = [
-    ...validateContainers(s['containers'], `${path}.containers`, true, names),
-    ...validateContainers(s['initContainers'], `${path}.initContainers`, false, names),
+    ...volumes.errs,
+    ...validateContainers(s['containers'], `${path}.containers`, true, names, volumes.names),
+    ...validateContainers(s['initContainers'], `${path}.initContainers`, false, names, volumes.names),
   ];
   const restart = s['restartPolicy'];
   if (restart !== undefined && !allowedRestartPolicies.includes(String(restart))) {
@@ -319,13 +324,7 @@ export function validatePodSpec(spec: Json | undefined, path: string, allowedRes
   // A negative terminationGracePeriodSeconds is accepted (a warning says it is treated as 1), as kube 1.27 accepts it.
   const sa = s['serviceAccountName'];
   if (typeof sa === 'string' && sa !== '') for (const msg of isDns1123Subdomain(sa)) errs.push(fieldError.invalid(`${path}.serviceAccountName`, sa, msg));
-  const volumeNames = new Set<string>();
-  (Array.isArray(s['volumes']) ? s['volumes'] : []).forEach((raw, i) => {
-    const name = record(raw)?.['name'];
-    if (typeof name !== 'string' || name === '') errs.push(fieldError.required(`${path}.volumes[${i}].name`));
-    else if (volumeNames.has(name)) errs.push(fieldError.duplicate(`${path}.volumes[${i}].name`, name));
-    else volumeNames.add(name);
-  });
+  errs.push(...validateSpecFields(s, path));
   return errs;
 }
 
