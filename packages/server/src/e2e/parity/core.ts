@@ -151,6 +151,19 @@ export function coreCases(names: Names): ParityCase[] {
         { op: 'update', merge: { spec: { clusterIP: '10.0.0.251', clusterIPs: ['10.0.0.251'] } }, expect: invalid(['spec.clusterIPs[0]'], ['may not change once set']) },
       ],
     },
+    {
+      name: 'Service: NodePort to ClusterIP wipes the node ports it allocated; ClusterIP to ExternalName its cluster IPs', resource: services,
+      steps: [
+        { op: 'create', object: { spec: { type: 'NodePort', ports: [{ port: 80 }] } }, expect: created({ 'spec.externalTrafficPolicy': 'Cluster' }) },
+        { op: 'update', merge: { spec: { type: 'ClusterIP' } }, expect: ok({ 'spec.type': 'ClusterIP' }, ['spec.ports[0].nodePort', 'spec.externalTrafficPolicy']) },
+        { op: 'update', merge: { spec: { type: 'ExternalName', externalName: 'db.example.com' } }, expect: ok({ 'spec.type': 'ExternalName' }, ['spec.clusterIP', 'spec.clusterIPs', 'spec.ipFamilies']) },
+        { op: 'update', merge: { spec: { externalName: 'not a name' } }, expect: invalid(['spec.externalName']) },
+      ],
+    },
+    rejectedCreate('Service: the same port and protocol twice', services, { spec: { ports: [{ name: 'a', port: 80 }, { name: 'b', port: 80 }] } }, ['spec.ports[1]']),
+    rejectedCreate('Service: two ports, one unnamed; session affinity config without ClientIP', services,
+      { spec: { ports: [{ port: 80 }, { name: 'b', port: 81 }], sessionAffinityConfig: { clientIP: { timeoutSeconds: 10 } } } },
+      ['spec.ports[0].name', 'spec.sessionAffinityConfig']),
     rejectedCreate('Service: ClusterIP without ports', services, { spec: { selector: { app: 'p' } } }, ['spec.ports']),
     rejectedCreate('Service: unknown type', services, { spec: { type: 'Magic', ports: [{ port: 80 }] } }, ['spec.type']),
 
