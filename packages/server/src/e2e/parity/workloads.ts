@@ -41,6 +41,8 @@ export function workloadCases(names: Names): ParityCase[] {
     },
     rejectedCreate('Deployment: selector not matching the template', deployments, { spec: { selector: { matchLabels: { app: 'other' } }, template } }, ['spec.template.metadata.labels']),
     rejectedCreate('Deployment: Recreate with rollingUpdate', deployments, { spec: { selector, template, strategy: { type: 'Recreate', rollingUpdate: { maxSurge: 1 } } } }, ['spec.strategy.rollingUpdate']),
+    rejectedCreate('Deployment: maxSurge and maxUnavailable both 0', deployments, { spec: { selector, template, strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: 0, maxUnavailable: 0 } } } },
+      ['spec.strategy.rollingUpdate.maxUnavailable'], ['may not be 0 when `maxSurge` is 0']),
     rejectedCreate('Deployment: template restart policy Never', deployments, { spec: { selector, template: { ...template, spec: { ...template.spec, restartPolicy: 'Never' } } } }, ['spec.template.spec.restartPolicy']),
     {
       name: 'Deployment: server-side apply after client-side writes keys ports by containerPort and protocol', resource: deployments,
@@ -94,6 +96,22 @@ export function workloadCases(names: Names): ParityCase[] {
       { merge: { spec: { parallelism: 2 } }, expect: ok({ 'spec.parallelism': 2 }) },
       { merge: { spec: { template: { spec: { containers: [{ ...container, image: 'nginx:2' }] } } } }, causes: ['spec.template'] },
       { 'spec.backoffLimit': 6, 'spec.completions': 1, 'spec.completionMode': 'NonIndexed', 'spec.suspend': false }),
+    {
+      name: 'Job: a suspended job that never started may change its scheduling directives, not its containers', resource: jobs,
+      steps: [
+        { op: 'create', object: { spec: { suspend: true, template: jobTemplate } }, expect: created({ 'spec.suspend': true }) },
+        { op: 'update', merge: { spec: { template: { spec: { nodeSelector: { disk: 'ssd' } } } } }, expect: ok({ 'spec.template.spec.nodeSelector.disk': 'ssd' }) },
+        { op: 'patch', type: 'json', body: [{ op: 'replace', path: '/spec/template/spec/containers/0/image', value: 'nginx:2' }], expect: invalid(['spec.template']) },
+      ],
+    },
+    {
+      name: 'Job: an Indexed job changes completions only with parallelism', resource: jobs,
+      steps: [
+        { op: 'create', object: { spec: { completionMode: 'Indexed', completions: 2, parallelism: 2, template: jobTemplate } }, expect: created() },
+        { op: 'update', merge: { spec: { completions: 3, parallelism: 3 } }, expect: ok({ 'spec.completions': 3 }) },
+        { op: 'update', merge: { spec: { completions: 4 } }, expect: invalid(['spec.completions'], ['can only be modified in tandem with spec.parallelism']) },
+      ],
+    },
     rejectedCreate('Job: restart policy Always', jobs, { spec: { template: { ...jobTemplate, spec: { ...jobTemplate.spec, restartPolicy: 'Always' } } } }, ['spec.template.spec.restartPolicy']),
     lifecycle('CronJob: schedule and history defaults', cronjobs, { spec: { schedule: '*/5 * * * *', jobTemplate: { spec: { template: jobTemplate } } } },
       { merge: { spec: { suspend: true } } },

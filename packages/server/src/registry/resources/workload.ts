@@ -20,7 +20,7 @@ export interface WorkloadOptions {
   /** The kind's spec checks beyond the shared ones. */
   readonly validateSpec?: (spec: Json) => FieldError[];
   /** The kind's update checks beyond the immutable selector. */
-  readonly validateSpecUpdate?: (spec: Json, old: Json) => FieldError[];
+  readonly validateSpecUpdate?: (spec: Json, old: Json, object: KubeObject, oldObject: KubeObject) => FieldError[];
   /** Restart policies the template may use (Jobs: OnFailure, Never). */
   readonly restartPolicies?: readonly string[];
   /** `spec.selector` may be absent (Jobs generate it). Default false. */
@@ -86,7 +86,7 @@ export function workloadStrategy(options: WorkloadOptions): Strategy {
       return [
         ...validateWorkload(object, options),
         ...immutable('spec.selector', spec['selector'], before['selector']),
-        ...(options.validateSpecUpdate?.(spec, before) ?? []),
+        ...(options.validateSpecUpdate?.(spec, before, object, old) ?? []),
       ];
     },
   });
