@@ -75,10 +75,21 @@ function validateNodeUpdate(object: KubeObject, old: KubeObject): FieldError[] {
   return errs;
 }
 
+/** The v1 conversion of a node's pod CIDRs: `spec.podCIDRs` from a lone `spec.podCIDR`, `spec.podCIDR` the first of them. */
+function mirrorPodCidrs(object: KubeObject): void {
+  const spec = record(object['spec']);
+  if (spec === undefined) return;
+  const cidrs = Array.isArray(spec['podCIDRs']) ? spec['podCIDRs'] : [];
+  if (cidrs.length === 0 && typeof spec['podCIDR'] === 'string' && spec['podCIDR'] !== '') spec['podCIDRs'] = [spec['podCIDR']];
+  const first = (spec['podCIDRs'] as unknown[] | undefined)?.[0];
+  if (typeof first === 'string' && first !== '') spec['podCIDR'] = first;
+}
+
 /** The node strategy. */
 export function nodeStrategy(): Strategy {
   return defineStrategy({
     hasStatus: true, clearStatusOnCreate: false, selectableFields: nodeFields,
+    prepareForCreate: mirrorPodCidrs, prepareForUpdate: mirrorPodCidrs,
     validate: validateNode, validateUpdate: validateNodeUpdate,
   });
 }

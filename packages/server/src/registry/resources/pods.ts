@@ -3,9 +3,12 @@
  * selectors kube serves, the pod spec's defaults and checks (pod-spec.ts) and ValidatePodUpdate's immutable spec.
  */
 import { fieldError, type FieldError, type KubeObject, type Names } from '@svc-apiserver/api';
+import { isDns1123Subdomain } from '../../meta/name-rules.js';
 import { podWarnings } from './pod-warnings.js';
 import { record } from '../conversion/resource-conversion.js';
-import { defineStrategy, fieldsAt } from '../default-strategy.js';
+import { defineStrategy, fieldsAt, genericStatusStrategy } from '../default-strategy.js';
+import type { SubresourceStrategy } from '../strategy.js';
+import { endpointIpErrors } from './endpoints.js';
 import type { Strategy } from '../strategy.js';
 import { defaultPodOnly, defaultPodSpec, sameJson, specOf, validatePodSpec } from './pod-spec.js';
 import { ephemeralContainersStrategy } from './pod-ephemeral-containers.js';
@@ -164,6 +167,46 @@ export function podGracePeriod(object: KubeObject, requested: number | undefined
   return period;
 }
 
+/**
+ * The v1 conversion of a pod's IPs: `status.podIPs` is taken from a lone `status.podIP`, and `status.podIP` is always
+ * the first of `status.podIPs` (Convert_v1_PodStatus_To_core_PodStatus and back).
+ */
+export function mirrorPodIps(object: KubeObject): void {
+  const status = record(object.status);
+  if (status === undefined) return;
+  const ips = Array.isArray(status['podIPs']) ? status['podIPs'] : [];
+  if (ips.length === 0 && typeof status['podIP'] === 'string' && status['podIP'] !== '') status['podIPs'] = [{ ip: status['podIP'] }];
+  const first = record((status['podIPs'] as unknown[] | undefined)?.[0])?.['ip'];
+  if (typeof first === 'string' && first !== '') status['podIP'] = first;
+  else delete status['podIP'];
+}
+
+/**
+ * The pod status strategy (podStatusStrategy, ValidatePodStatusUpdate): the spec stays, IPs are mirrored and must be
+ * valid, the node name may not change through status, a nominated node name is a node name.
+ */
+const podStatusStrategy: SubresourceStrategy = {
+  prepareForUpdate(object, old) {
+    genericStatusStrategy.prepareForUpdate(object, old);
+    mirrorPodIps(object);
+  },
+  validateUpdate(object, old) {
+    const errs: FieldError[] = [];
+    const status = record(object.status) ?? {};
+    if (!sameJson(record(object['spec'])?.['nodeName'], record(old['spec'])?.['nodeName'])) errs.push(fieldError.forbidden('status.nodeName', 'may not be changed directly'));
+    const nominated = status['nominatedNodeName'];
+    if (typeof nominated === 'string' && nominated !== '' && nominated !== record(old.status)?.['nominatedNodeName']) {
+      for (const msg of isDns1123Subdomain(nominated)) errs.push(fieldError.invalid('status.nominatedNodeName', nominated, msg));
+    }
+    (Array.isArray(status['podIPs']) ? status['podIPs'] : []).forEach((ip, i) => {
+      for (const e of endpointIpErrors(record(ip)?.['ip'], `status.podIPs[${i}]`)) {
+        if (e.detail.startsWith('must be a valid IP')) errs.push(e);
+      }
+    });
+    return errs;
+  },
+};
+
 /** The pod strategy. */
 export function podStrategy(names?: Names): Strategy {
   return { ...podStrategyBase(names), gracePeriodFor: podGracePeriod };
@@ -189,5 +232,6 @@ function podStrategyBase(names: Names | undefined): Strategy {
     validateUpdate: validatePodUpdate,
     selectableFields: podFields,
     subresources: { ephemeralcontainers: ephemeralContainersStrategy },
+    status: podStatusStrategy,
   });
 }
