@@ -130,6 +130,23 @@ export function coreCases(names: Names): ParityCase[] {
         { op: 'update', subresource: 'status', merge: { status: { podIP: null, podIPs: [{ ip: 'nope' }] } }, expect: invalid(['status.podIPs[0]']) },
       ],
     },
+    {
+      name: 'Pod ephemeral containers: added through the subresource, existing ones fixed, no ports or resources', resource: pods,
+      steps: [
+        { op: 'create', object: { spec: podSpec }, expect: created() },
+        {
+          op: 'patch', type: 'strategic', subresource: 'ephemeralcontainers',
+          body: { spec: { ephemeralContainers: [{ name: 'debug', image: 'busybox', targetContainerName: 'app' }] } },
+          expect: ok({ 'spec.ephemeralContainers[0].imagePullPolicy': 'Always', 'spec.ephemeralContainers[0].terminationMessagePolicy': 'File' }),
+        },
+        {
+          op: 'patch', type: 'strategic', subresource: 'ephemeralcontainers',
+          body: { spec: { ephemeralContainers: [{ name: 'more', image: 'busybox', ports: [{ containerPort: 80 }], resources: { limits: { cpu: '1' } }, targetContainerName: 'nobody' }] } },
+          // A strategic merge patch puts items new to the list first (upstream's mergeSortedSlice).
+          expect: invalid(['spec.ephemeralContainers[0].ports', 'spec.ephemeralContainers[0].resources', 'spec.ephemeralContainers[0].targetContainerName']),
+        },
+      ],
+    },
     rejectedCreate('Pod: a request above its limit', pods, { spec: { containers: [{ ...container, resources: { requests: { cpu: '2' }, limits: { cpu: '1' } } }] } },
       ['spec.containers[0].resources.requests'], ['must be less than or equal to cpu limit of 1']),
     rejectedCreate('Pod: a negative quantity', pods, { spec: { containers: [{ ...container, resources: { requests: { memory: '-1' } } }] } },
