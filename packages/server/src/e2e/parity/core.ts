@@ -31,6 +31,24 @@ export function coreCases(names: Names): ParityCase[] {
       { merge: { metadata: { annotations: { n: 'v' } } } }, { merge: { immutable: false }, causes: ['immutable'] }),
     lifecycle('ConfigMap: keys are config keys', configmaps, { data: { 'a.b_c-D': '1' } },
       { merge: { data: { other: '2' } } }, { merge: { data: { 'bad key': 'x' } }, causes: ['data[bad key]'] }),
+    {
+      name: 'ConfigMap: managedFields [{}] with another change strips every manager; another applier meets no conflict', resource: configmaps,
+      steps: [
+        { op: 'patch', type: 'apply', query: 'fieldManager=first', body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'reset-with-change' }, data: { k: 'v' } }, expect: created() },
+        { op: 'create', object: { metadata: { name: 'reset-with-change' } }, expect: { code: 409, reason: 'AlreadyExists' } },
+        { op: 'patch', type: 'merge', query: 'fieldManager=resetter', body: { metadata: { managedFields: [{}], labels: { l: 'v' } } }, expect: ok({ 'metadata.managedFields[0].manager': 'resetter' }, ['metadata.managedFields[1]']) },
+        { op: 'patch', type: 'apply', query: 'fieldManager=second', body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'reset-with-change' }, data: { k: 'w' } }, expect: ok({ 'data.k': 'w' }) },
+      ],
+    },
+    {
+      name: 'ConfigMap: managedFields [{}] alone strips them; the next apply finds the fields with before-first-apply, as kube does', resource: configmaps,
+      steps: [
+        { op: 'patch', type: 'apply', query: 'fieldManager=first', body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'reset-alone' }, data: { k: 'v' } }, expect: created() },
+        { op: 'patch', type: 'merge', body: { metadata: { managedFields: [{}] } }, expect: ok({}, ['metadata.managedFields']) },
+        { op: 'patch', type: 'apply', query: 'fieldManager=second', body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'reset-alone' }, data: { k: 'v' } }, expect: ok({ 'data.k': 'v' }) },
+        { op: 'patch', type: 'apply', query: 'fieldManager=third', body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'reset-alone' }, data: { k: 'w' } }, expect: { code: 409, reason: 'Conflict', message: ['conflicts with "before-first-apply" using v1', 'conflicts with "second"'] } },
+      ],
+    },
     rejectedCreate('ConfigMap: a key in both data and binaryData', configmaps, { data: { k: 'v' }, binaryData: { k: b64('v') } }, ['data[k]'], ['duplicate of key present in binaryData']),
 
     // Secrets

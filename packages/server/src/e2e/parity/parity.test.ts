@@ -99,8 +99,10 @@ const contentTypes = {
 /** Runs one case; returns its failures, each naming the step. */
 async function runCase(server: ServerProcess, names: Names, c: ParityCase, index: number): Promise<string[]> {
   const collection = collectionPath(names, c.resource);
-  const firstObject = c.steps.find((s): s is Extract<Step, { op: 'create' }> => s.op === 'create')?.object;
-  const fixedName = (firstObject?.['metadata'] as { name?: string } | undefined)?.name;
+  // A case names its object in its first create or patch body, or gets a name of its own.
+  const first = c.steps.find((s) => s.op === 'create' || s.op === 'patch');
+  const firstBody = first?.op === 'create' ? first.object : first?.op === 'patch' ? first.body : undefined;
+  const fixedName = ((firstBody as { metadata?: { name?: string } } | undefined)?.metadata)?.name;
   const name = fixedName ?? `p${index}-${c.resource.resource.slice(0, 30)}`;
   const failures: string[] = [];
   for (const [i, step] of c.steps.entries()) {
