@@ -165,6 +165,14 @@ export function coreCases(names: Names): ParityCase[] {
         },
       ],
     },
+    {
+      name: 'Pod: fields of alpha features off in 1.27 are dropped (resizePolicy, resourceClaims, hostUsers)', resource: pods,
+      steps: [{
+        op: 'create',
+        object: { spec: { hostUsers: false, resourceClaims: [{ name: 'c', source: { resourceClaimName: 'x' } }], containers: [{ ...container, resizePolicy: [{ resourceName: 'cpu', restartPolicy: 'NotRequired' }] }] } },
+        expect: created({}, ['spec.hostUsers', 'spec.resourceClaims', 'spec.containers[0].resizePolicy']),
+      }],
+    },
     rejectedCreate('Pod: a request above its limit', pods, { spec: { containers: [{ ...container, resources: { requests: { cpu: '2' }, limits: { cpu: '1' } } }] } },
       ['spec.containers[0].resources.requests'], ['must be less than or equal to cpu limit of 1']),
     rejectedCreate('Pod: a negative quantity', pods, { spec: { containers: [{ ...container, resources: { requests: { memory: '-1' } } }] } },

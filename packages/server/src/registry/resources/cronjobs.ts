@@ -6,6 +6,7 @@
  */
 import { fieldError, type FieldError, type KubeObject, type Names } from '@svc-apiserver/api';
 import { podTemplateWarnings } from './pod-warnings.js';
+import { dropDisabledTemplateFields } from './dropped-fields.js';
 import { record } from '../conversion/resource-conversion.js';
 import { defineStrategy } from '../default-strategy.js';
 import type { Strategy } from '../strategy.js';
@@ -25,7 +26,9 @@ export function isCronSchedule(schedule: string): boolean {
   return fields.length === 5 && fields.every((f) => cronField.test(f));
 }
 
-function prepare(object: KubeObject): void {
+function prepare(object: KubeObject, old?: KubeObject): void {
+  const jobTemplateOf = (o: KubeObject | undefined): unknown => record(record(record(o?.['spec'])?.['jobTemplate'])?.['spec'])?.['template'];
+  dropDisabledTemplateFields(jobTemplateOf(object), jobTemplateOf(old));
   const spec = specOf(object);
   setDefault(spec, 'concurrencyPolicy', 'Allow');
   setDefault(spec, 'suspend', false);
@@ -61,7 +64,7 @@ export function cronJobStrategy(names?: Names): Strategy {
     warnings: (object) => (names === undefined ? [] : podTemplateWarnings(names, record(record(record(object['spec'])?.['jobTemplate'])?.['spec'])?.['template'], 'spec.jobTemplate.spec.template.')),
     hasStatus: true,
     tracksGeneration: true,
-    prepareForCreate: prepare,
+    prepareForCreate: (object) => prepare(object),
     prepareForUpdate: prepare,
     validate,
     validateUpdate: validate,

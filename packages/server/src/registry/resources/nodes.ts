@@ -10,6 +10,7 @@ import { record } from '../conversion/resource-conversion.js';
 import { defineStrategy } from '../default-strategy.js';
 import type { Strategy } from '../strategy.js';
 import { sameJson } from './pod-spec.js';
+import { dropDisabledNodeFields } from './dropped-fields.js';
 
 const taintEffects = ['NoSchedule', 'PreferNoSchedule', 'NoExecute'];
 
@@ -85,11 +86,22 @@ function mirrorPodCidrs(object: KubeObject): void {
   if (typeof first === 'string' && first !== '') spec['podCIDR'] = first;
 }
 
+function specOfNode(object: KubeObject): Record<string, unknown> {
+  return record(object['spec']) ?? {};
+}
+
 /** The node strategy. */
 export function nodeStrategy(): Strategy {
   return defineStrategy({
     hasStatus: true, clearStatusOnCreate: false, selectableFields: nodeFields,
-    prepareForCreate: mirrorPodCidrs, prepareForUpdate: mirrorPodCidrs,
+    prepareForCreate(object) {
+      dropDisabledNodeFields(specOfNode(object), undefined);
+      mirrorPodCidrs(object);
+    },
+    prepareForUpdate(object, old) {
+      dropDisabledNodeFields(specOfNode(object), record(old['spec']));
+      mirrorPodCidrs(object);
+    },
     validate: validateNode, validateUpdate: validateNodeUpdate,
   });
 }

@@ -12,6 +12,7 @@ import { defineStrategy } from '../default-strategy.js';
 import type { Strategy } from '../strategy.js';
 import { sameJson, setDefault, specOf, validateLabelSelector } from './pod-spec.js';
 import { quantityValue } from './quantity.js';
+import { dropDisabledClaimFields } from './dropped-fields.js';
 
 type Json = Record<string, unknown>;
 
@@ -111,10 +112,14 @@ export function persistentVolumeClaimStrategy(): Strategy {
     hasStatus: true,
     returnDeletedObject: true,
     prepareForCreate: (object) => {
+      dropDisabledClaimFields(specOf(object), undefined);
       defaultPersistentVolumeClaim(object);
       object.status = { phase: 'Pending' };
     },
-    prepareForUpdate: defaultPersistentVolumeClaim,
+    prepareForUpdate: (object, old) => {
+      dropDisabledClaimFields(specOf(object), record(old['spec']));
+      defaultPersistentVolumeClaim(object);
+    },
     validate: validateClaim,
     validateUpdate: validateClaimUpdate,
   });

@@ -5,6 +5,7 @@
 import { fieldError, type FieldError, type KubeObject, type Names } from '@svc-apiserver/api';
 import { isDns1123Subdomain } from '../../meta/name-rules.js';
 import { podWarnings } from './pod-warnings.js';
+import { dropDisabledPodFields } from './dropped-fields.js';
 import { record } from '../conversion/resource-conversion.js';
 import { defineStrategy, fieldsAt, genericStatusStrategy } from '../default-strategy.js';
 import type { SubresourceStrategy } from '../strategy.js';
@@ -219,12 +220,14 @@ function podStrategyBase(names: Names | undefined): Strategy {
     returnDeletedObject: true,
     prepareForCreate(object) {
       const spec = specOf(object);
+      dropDisabledPodFields(spec, undefined);
       defaultPodSpec(spec);
       defaultPodOnly(spec);
       object.status = { phase: 'Pending', qosClass: podQosClass(spec) };
     },
-    prepareForUpdate(object) {
+    prepareForUpdate(object, old) {
       const spec = specOf(object);
+      dropDisabledPodFields(spec, record(old['spec']));
       defaultPodSpec(spec);
       defaultPodOnly(spec);
     },

@@ -4,12 +4,14 @@
  */
 import type { KubeObject, Names } from '@svc-apiserver/api';
 import { podTemplateWarnings } from './pod-warnings.js';
+import { dropDisabledTemplateFields } from './dropped-fields.js';
 import { record } from '../conversion/resource-conversion.js';
 import { defineStrategy } from '../default-strategy.js';
 import type { Strategy } from '../strategy.js';
 import { child, defaultPodSpec, validateLabelMap, validatePodSpec } from './pod-spec.js';
 
-function defaults(object: KubeObject): void {
+function defaults(object: KubeObject, old?: KubeObject): void {
+  dropDisabledTemplateFields(object['template'], old?.['template']);
   const template = record(object['template']);
   if (template !== undefined) defaultPodSpec(child(template, 'spec'));
 }
@@ -26,5 +28,5 @@ function validate(object: KubeObject) {
 export function podTemplateStrategy(names?: Names): Strategy {
   return defineStrategy({
     warnings: (object) => (names === undefined ? [] : podTemplateWarnings(names, object['template'], 'template.')),
-    returnDeletedObject: true, prepareForCreate: defaults, prepareForUpdate: defaults, validate, validateUpdate: validate });
+    returnDeletedObject: true, prepareForCreate: (object) => defaults(object), prepareForUpdate: defaults, validate, validateUpdate: validate });
 }

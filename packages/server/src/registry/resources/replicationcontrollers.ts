@@ -7,6 +7,7 @@
  */
 import { fieldError, type FieldError, type KubeObject, type Names } from '@svc-apiserver/api';
 import { podTemplateWarnings } from './pod-warnings.js';
+import { dropDisabledTemplateFields } from './dropped-fields.js';
 import { record } from '../conversion/resource-conversion.js';
 import { defineStrategy } from '../default-strategy.js';
 import type { Strategy } from '../strategy.js';
@@ -19,8 +20,9 @@ function rcFields(object: KubeObject): Record<string, string> {
   return { 'status.replicas': String(typeof replicas === 'number' ? replicas : 0) };
 }
 
-function defaultRc(object: KubeObject): void {
+function defaultRc(object: KubeObject, old?: KubeObject): void {
   const spec = specOf(object);
+  dropDisabledTemplateFields(spec['template'], record(old?.['spec'])?.['template']);
   const labels = record(record(record(spec['template'])?.['metadata'])?.['labels']);
   if (labels !== undefined && Object.keys(labels).length > 0) {
     if (Object.keys(record(spec['selector']) ?? {}).length === 0) spec['selector'] = { ...labels };
@@ -57,7 +59,7 @@ export function replicationControllerStrategy(names?: Names): Strategy {
   return defineStrategy({
     warnings: (object) => (names === undefined ? [] : podTemplateWarnings(names, record(object['spec'])?.['template'], 'spec.template.')),
     hasStatus: true, tracksGeneration: true, returnDeletedObject: true, selectableFields: rcFields,
-    prepareForCreate: defaultRc,
+    prepareForCreate: (object) => defaultRc(object),
     prepareForUpdate: defaultRc,
     validate: validateRc,
     validateUpdate: validateRc,

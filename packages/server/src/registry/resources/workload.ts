@@ -9,6 +9,7 @@ import { record } from '../conversion/resource-conversion.js';
 import { defineStrategy } from '../default-strategy.js';
 import type { Strategy } from '../strategy.js';
 import { podTemplateWarnings } from './pod-warnings.js';
+import { dropDisabledTemplateFields } from './dropped-fields.js';
 import { defaultPodTemplate, immutable, selectorMatches, specOf, validateLabelMap, validateLabelSelector, validatePodSpec } from './pod-spec.js';
 
 type Json = Record<string, unknown>;
@@ -67,8 +68,9 @@ function validateWorkload(object: KubeObject, options: WorkloadOptions): FieldEr
 
 /** The strategy of a workload kind. */
 export function workloadStrategy(options: WorkloadOptions): Strategy {
-  const prepare = (object: KubeObject): void => {
+  const prepare = (object: KubeObject, old?: KubeObject): void => {
     const spec = specOf(object);
+    dropDisabledTemplateFields(spec['template'], record(old?.['spec'])?.['template']);
     options.defaults?.(spec, object);
     defaultPodTemplate(spec);
   };
@@ -76,7 +78,7 @@ export function workloadStrategy(options: WorkloadOptions): Strategy {
     hasStatus: true,
     tracksGeneration: true,
     returnDeletedObject: false,
-    prepareForCreate: prepare,
+    prepareForCreate: (object) => prepare(object),
     prepareForUpdate: prepare,
     validate: (object) => validateWorkload(object, options),
     warnings: (object) => (options.names === undefined ? [] : podTemplateWarnings(options.names, record(object['spec'])?.['template'], 'spec.template.')),
