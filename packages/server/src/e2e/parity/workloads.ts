@@ -88,6 +88,12 @@ export function workloadCases(names: Names): ParityCase[] {
       { merge: { spec: { replicas: 2 } } },
       { merge: { spec: { serviceName: 'other' } }, causes: ['spec'], message: ['updates to statefulset spec for fields other than'] },
       { 'spec.podManagementPolicy': 'OrderedReady', 'spec.updateStrategy.rollingUpdate.partition': 0, 'spec.persistentVolumeClaimRetentionPolicy.whenDeleted': 'Retain' }),
+    rejectedCreate('StatefulSet: unknown pod management policy, OnDelete with rollingUpdate', statefulsets,
+      { spec: { selector, template, serviceName: 'svc', podManagementPolicy: 'Sometimes', updateStrategy: { type: 'OnDelete', rollingUpdate: { partition: 1 } } } },
+      ['spec.podManagementPolicy', 'spec.updateStrategy.rollingUpdate']),
+    rejectedCreate('DaemonSet: a template deadline is not supported', daemonsets,
+      { spec: { selector, template: { ...template, spec: { ...template.spec, activeDeadlineSeconds: 30 } } } },
+      ['spec.template.spec.activeDeadlineSeconds'], ['activeDeadlineSeconds in DaemonSet is not Supported']),
     lifecycle('ControllerRevision: data immutable', revisions, { data: { a: 1 }, revision: 1 },
       { merge: { metadata: { labels: { l: 'v' } } } },
       { merge: { data: { a: 2 } }, causes: ['data'], message: ['field is immutable'] }),
@@ -117,6 +123,9 @@ export function workloadCases(names: Names): ParityCase[] {
       { merge: { spec: { suspend: true } } },
       { merge: { spec: { schedule: 'not a schedule' } }, causes: ['spec.schedule'] },
       { 'spec.concurrencyPolicy': 'Allow', 'spec.successfulJobsHistoryLimit': 3, 'spec.failedJobsHistoryLimit': 1, 'spec.suspend': false }),
+    rejectedCreate('CronJob: TZ in the schedule, an unknown time zone', cronjobs,
+      { spec: { schedule: 'CRON_TZ=UTC 0 * * * *', timeZone: 'Mars/Olympus', jobTemplate: { spec: { template: jobTemplate } } } },
+      ['spec.schedule', 'spec.timeZone'], ['cannot use TZ or CRON_TZ in schedule, use timeZone field instead', 'unknown time zone Mars/Olympus']),
     rejectedCreate('CronJob: unknown concurrency policy', cronjobs, { spec: { schedule: '@hourly', concurrencyPolicy: 'Sometimes', jobTemplate: { spec: { template: jobTemplate } } } }, ['spec.concurrencyPolicy']),
   ];
 }

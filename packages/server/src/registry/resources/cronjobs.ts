@@ -39,12 +39,40 @@ function prepare(object: KubeObject, old?: KubeObject): void {
   defaultPodTemplate(jobSpec);
 }
 
-function validate(object: KubeObject): FieldError[] {
+/** validateTimeZone: a non-empty explicit IANA zone name Go can load. */
+function timeZoneErrors(zone: unknown): FieldError[] {
+  if (zone === undefined || zone === null) return [];
+  const text = String(zone);
+  if (text === '') return [fieldError.invalid('spec.timeZone', text, 'timeZone must be nil or non-empty string')];
+  if (text.split('/').some((p) => p === '.' || p === '..' || p.startsWith('-') || !/^[A-Za-z.\-_0-9+]{1,14}$/.test(p))) {
+    return [fieldError.invalid('spec.timeZone', text, `unknown time zone ${text}`)];
+  }
+  if (text.toLowerCase() === 'local') return [fieldError.invalid('spec.timeZone', text, 'timeZone must be an explicit time zone as defined in https://www.iana.org/time-zones')];
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: text });
+  } catch {
+    return [fieldError.invalid('spec.timeZone', text, `unknown time zone ${text}`)];
+  }
+  return [];
+}
+
+/** ValidateCronJob (and its update, where a schedule that already used TZ may keep it). */
+function validate(object: KubeObject, old?: KubeObject): FieldError[] {
   const spec = record(object['spec']) ?? {};
   const errs: FieldError[] = [];
   const schedule = spec['schedule'];
+  const oldSchedule = record(old?.['spec'])?.['schedule'];
+  const allowTz = typeof oldSchedule === 'string' && oldSchedule.includes('TZ');
   if (typeof schedule !== 'string' || schedule === '') errs.push(fieldError.required('spec.schedule'));
-  else if (!isCronSchedule(schedule)) errs.push(fieldError.invalid('spec.schedule', schedule, `unparseable schedule: ${schedule}`));
+  else {
+    if (!isCronSchedule(schedule)) errs.push(fieldError.invalid('spec.schedule', schedule, `unparseable schedule: ${schedule}`));
+    if (allowTz && schedule.includes('TZ') && spec['timeZone'] !== undefined && spec['timeZone'] !== null) {
+      errs.push(fieldError.invalid('spec.schedule', schedule, 'cannot use both timeZone field and TZ or CRON_TZ in schedule'));
+    } else if (!allowTz && schedule.includes('TZ')) {
+      errs.push(fieldError.invalid('spec.schedule', schedule, 'cannot use TZ or CRON_TZ in schedule, use timeZone field instead'));
+    }
+  }
+  errs.push(...timeZoneErrors(spec['timeZone']));
   const policy = spec['concurrencyPolicy'];
   if (!['Allow', 'Forbid', 'Replace'].includes(String(policy))) errs.push(fieldError.notSupported('spec.concurrencyPolicy', policy, ['Allow', 'Forbid', 'Replace']));
   errs.push(...nonNegative(spec, 'successfulJobsHistoryLimit', 'spec.successfulJobsHistoryLimit'));
@@ -66,7 +94,7 @@ export function cronJobStrategy(names?: Names): Strategy {
     tracksGeneration: true,
     prepareForCreate: (object) => prepare(object),
     prepareForUpdate: prepare,
-    validate,
-    validateUpdate: validate,
+    validate: (object) => validate(object),
+    validateUpdate: (object, old) => validate(object, old),
   });
 }

@@ -12,6 +12,7 @@ import { workloadStrategy } from './workload.js';
 export function daemonSetStrategy(names?: Names): Strategy {
   return workloadStrategy({
     kindWord: 'daemonset',
+    deadlineWord: 'DaemonSet',
     ...(names ? { names } : {}),
     defaults(spec) {
       const update = child(spec, 'updateStrategy');

@@ -62,6 +62,7 @@ function validateDeployment(spec: Record<string, unknown>): FieldError[] {
 export function deploymentStrategy(names?: Names): Strategy {
   return workloadStrategy({
     kindWord: 'deployment',
+    deadlineWord: 'ReplicaSet',
     ...(names ? { names } : {}),
     defaults(spec) {
       setDefault(spec, 'replicas', 1);

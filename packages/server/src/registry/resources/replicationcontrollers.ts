@@ -50,6 +50,10 @@ function validateRc(object: KubeObject): FieldError[] {
     }
     errs.push(...validateLabelMap(labels, 'spec.template.metadata.labels'));
     errs.push(...validatePodSpec(record(template['spec']), 'spec.template.spec', ['Always']));
+    const deadline = record(template['spec'])?.['activeDeadlineSeconds'];
+    if (deadline !== undefined && deadline !== null) {
+      errs.push(fieldError.invalid('spec.template.spec.activeDeadlineSeconds', deadline, 'activeDeadlineSeconds in ReplicationController is not Supported'));
+    }
   }
   return errs;
 }

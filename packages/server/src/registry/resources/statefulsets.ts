@@ -15,10 +15,34 @@ function fixedPart(spec: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(spec).filter(([k]) => !updatable.includes(k)));
 }
 
+/** ValidateStatefulSetSpec's pod management policy and update strategy checks. */
+function validateStatefulSetSpec(spec: Record<string, unknown>): FieldError[] {
+  const errs: FieldError[] = [];
+  const policy = spec['podManagementPolicy'];
+  if (policy === undefined || policy === '') errs.push(fieldError.required('spec.podManagementPolicy'));
+  else if (policy !== 'OrderedReady' && policy !== 'Parallel') errs.push(fieldError.invalid('spec.podManagementPolicy', policy, "must be 'OrderedReady' or 'Parallel'"));
+  const update = (spec['updateStrategy'] ?? {}) as Record<string, unknown>;
+  const type = update['type'];
+  if (type === undefined || type === '') errs.push(fieldError.required('spec.updateStrategy'));
+  else if (type === 'OnDelete') {
+    if (update['rollingUpdate'] !== undefined && update['rollingUpdate'] !== null) {
+      errs.push(fieldError.invalid('spec.updateStrategy.rollingUpdate', update['rollingUpdate'], "only allowed for updateStrategy 'RollingUpdate'"));
+    }
+  } else if (type === 'RollingUpdate') {
+    const partition = (update['rollingUpdate'] as Record<string, unknown> | undefined)?.['partition'];
+    if (typeof partition === 'number' && partition < 0) errs.push(fieldError.invalid('spec.updateStrategy.rollingUpdate.partition', partition, 'must be greater than or equal to 0'));
+  } else {
+    errs.push(fieldError.invalid('spec.updateStrategy', update, "must be 'RollingUpdate' or 'OnDelete'"));
+  }
+  return errs;
+}
+
 /** The statefulset strategy. */
 export function statefulSetStrategy(names?: Names): Strategy {
   return workloadStrategy({
     kindWord: 'statefulset',
+    deadlineWord: 'StatefulSet',
+    validateSpec: validateStatefulSetSpec,
     ...(names ? { names } : {}),
     defaults(spec) {
       setDefault(spec, 'replicas', 1);

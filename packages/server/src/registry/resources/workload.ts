@@ -28,6 +28,11 @@ export interface WorkloadOptions {
   readonly selectorOptional?: boolean;
   /** The flavour's names, for the pod template's warnings (GetWarningsForPodTemplate); none without. */
   readonly names?: Names;
+  /**
+   * The kind named when the template sets activeDeadlineSeconds, which it may not (kube words Deployments' and
+   * ReplicaSets' as `ReplicaSet`); absent where the deadline is allowed (Jobs).
+   */
+  readonly deadlineWord?: string;
   /** The word of the empty-selector message (`deployment` for Deployments and ReplicaSets, as kube words it). */
   readonly kindWord: string;
 }
@@ -60,6 +65,10 @@ function validateWorkload(object: KubeObject, options: WorkloadOptions): FieldEr
   else {
     errs.push(...validateLabelMap(labels, 'spec.template.metadata.labels'));
     errs.push(...validatePodSpec(record(template['spec']), 'spec.template.spec', options.restartPolicies ?? ['Always']));
+    const deadline = record(template['spec'])?.['activeDeadlineSeconds'];
+    if (options.deadlineWord !== undefined && deadline !== undefined && deadline !== null) {
+      errs.push(fieldError.invalid('spec.template.spec.activeDeadlineSeconds', deadline, `activeDeadlineSeconds in ${options.deadlineWord} is not Supported`));
+    }
   }
   errs.push(...nonNegative(spec, 'replicas', 'spec.replicas'), ...nonNegative(spec, 'minReadySeconds', 'spec.minReadySeconds'));
   errs.push(...nonNegative(spec, 'revisionHistoryLimit', 'spec.revisionHistoryLimit'));
