@@ -15,6 +15,8 @@ export function clusterCases(names: Names): ParityCase[] {
   const rule = { apiGroups: [''], resources: ['pods'], verbs: ['get'] };
   const webhook = (name: string) => ({ name, clientConfig: { url: 'https://example.com/hook' }, sideEffects: 'None', admissionReviewVersions: ['v1'] });
   const plSpec = { type: 'Limited', limited: { limitResponse: { type: 'Reject' } } };
+ // A PKCS#10 request (CN=test, P-256), base64 of its PEM.
+  const csrRequest = 'LS0tLS1CRUdJTiBDRVJUSUZJQ0FURSBSRVFVRVNULS0tLS0KTUlIS01IRUNBUUF3RHpFTk1Bc0dBMVVFQXd3RWRHVnpkREJaTUJNR0J5cUdTTTQ5QWdFR0NDcUdTTTQ5QXdFSApBMElBQkF4eWxDc3A0SXNxdWo0RmVLOTUvc3FTVU9yRmtpTENNK1FJQVp1Q3N3NWJFSDNobTN4VEYweDIvRnN0CjRDUVRFaWlqNXlsdkowZFA5MWtZeFVuNG1iNmdBREFLQmdncWhrak9QUVFEQWdOSkFEQkdBaUVBa1ZtWG4vOUMKZUp1UG5MYWNibGt0ekxYUjFLZmNQaVg2emc1ZEp0TG1MK1FDSVFEa2UybU9YU2drN2VGaXg2M0liY01mV0J3Nwo4NHV4MWlyZkVJRThYUVFCRVE9PQotLS0tLUVORCBDRVJUSUZJQ0FURSBSRVFVRVNULS0tLS0K';
   const hpaTarget = { kind: 'Deployment', name: 'd', apiVersion: 'apps/v1' };
   const crdSpec = {
     group: 'example.com', scope: 'Namespaced', names: { plural: 'gadgets', singular: 'gadget', kind: 'Gadget', listKind: 'GadgetList' },
@@ -141,6 +143,29 @@ export function clusterCases(names: Names): ParityCase[] {
     {
       name: 'SelfSubjectAccessReview: resource and non-resource attributes together', resource: review('authorization', 'v1', 'selfsubjectaccessreviews', 'SelfSubjectAccessReview'),
       steps: [{ op: 'create', object: { spec: { resourceAttributes: { verb: 'get' }, nonResourceAttributes: { path: '/x', verb: 'get' } } }, expect: invalid(['spec.nonResourceAttributes'], ['cannot be specified in combination with resourceAttributes']) }],
+    },
+    {
+      name: 'CertificateSigningRequest: created, labelled, spec kept on update; usages must be known', resource: grouped('certificates', 'v1', 'certificatesigningrequests', 'CertificateSigningRequest', false),
+      steps: [
+        { op: 'create', object: { spec: { request: csrRequest, signerName: names.name('signerApiClient'), usages: ['client auth'] } }, expect: created({ 'spec.usages': ['client auth'] }) },
+        { op: 'update', merge: { metadata: { labels: { l: 'v' } } }, expect: ok({ 'metadata.labels.l': 'v' }) },
+        // An update keeps the stored spec (the CSR strategy's PrepareForUpdate), so a changed spec is silently kept.
+        { op: 'update', merge: { spec: { usages: ['client auth', 'server auth'] } }, expect: ok({ 'spec.usages': ['client auth'] }) },
+      ],
+    },
+    rejectedCreate('CertificateSigningRequest: an unknown usage', grouped('certificates', 'v1', 'certificatesigningrequests', 'CertificateSigningRequest', false),
+      { spec: { request: csrRequest, signerName: names.name('signerApiClient'), usages: ['client auth', 'bogus'] } }, ['spec.usages[1]']),
+    {
+      name: 'ComponentStatus: listed (read-only, deprecated)', resource: core('componentstatuses', 'ComponentStatus', false),
+      steps: [{ op: 'list', expect: { code: 200, values: { kind: 'ComponentStatusList' } } }],
+    },
+    {
+      name: 'Binding (the bindings resource): binds a pod; a target name is required', resource: core('bindings', 'Binding'),
+      steps: [
+        { op: 'pod', expect: created() },
+        { op: 'create', object: { metadata: { name: 'bound-through-bindings' }, target: { kind: 'Node' } }, expect: invalid(['target.name']) },
+        { op: 'create', object: { metadata: { name: 'bound-through-bindings' }, target: { kind: 'Node', name: 'node-1' } }, expect: { code: 201 } },
+      ],
     },
     {
       name: 'Binding: a pod is bound once', resource: core('pods', 'Pod'),

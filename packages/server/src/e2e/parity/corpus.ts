@@ -45,6 +45,10 @@ export type Step =
     readonly query?: string; readonly expect: Expectation;
   }
   | { readonly op: 'get'; readonly expect: Expectation }
+  /** Create a minimal Pod named as the case's object (for kinds that act on a pod, such as Binding). */
+  | { readonly op: 'pod'; readonly expect: Expectation }
+  /** GET the collection. */
+  | { readonly op: 'list'; readonly expect: Expectation }
   /** POST a Binding of the (pod) object to the node `target` through its `binding` subresource. */
   | { readonly op: 'binding'; readonly target: string; readonly expect: Expectation };
 

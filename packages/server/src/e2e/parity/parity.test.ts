@@ -135,6 +135,14 @@ async function runCase(server: ServerProcess, names: Names, c: ParityCase, index
       case 'get':
         reply = await call(server.client, 'GET', item);
         break;
+      case 'pod':
+        reply = await call(server.client, 'POST', `/api/v1/namespaces/${namespace}/pods`, {
+          apiVersion: 'v1', kind: 'Pod', metadata: { name }, spec: { containers: [{ name: 'a', image: 'nginx' }] },
+        });
+        break;
+      case 'list':
+        reply = await call(server.client, 'GET', collection);
+        break;
       case 'binding':
         reply = await call(server.client, 'POST', `${item}/binding`, { apiVersion: 'v1', kind: 'Binding', metadata: { name }, target: { kind: 'Node', name: step.target } });
         break;
