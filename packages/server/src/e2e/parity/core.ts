@@ -216,6 +216,8 @@ export function coreCases(names: Names): ParityCase[] {
       { spec: { ports: [{ port: 80 }, { name: 'b', port: 81 }], sessionAffinityConfig: { clientIP: { timeoutSeconds: 10 } } } },
       ['spec.ports[0].name', 'spec.sessionAffinityConfig']),
     rejectedCreate('Service: ClusterIP without ports', services, { spec: { selector: { app: 'p' } } }, ['spec.ports']),
+    rejectedCreate('Service: unknown traffic and IP family policies', services,
+      { spec: { ports: [{ port: 80 }], internalTrafficPolicy: 'Nearby', ipFamilyPolicy: 'TripleStack' } }, ['spec.internalTrafficPolicy', 'spec.ipFamilyPolicy']),
     rejectedCreate('Service: unknown type', services, { spec: { type: 'Magic', ports: [{ port: 80 }] } }, ['spec.type']),
 
     // Namespaces

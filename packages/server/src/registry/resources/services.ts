@@ -131,6 +131,17 @@ function validateService(object: KubeObject): FieldError[] {
   if (affinity === 'ClientIP' && typeof timeout === 'number' && (timeout <= 0 || timeout > 86400)) {
     errs.push(fieldError.invalid('spec.sessionAffinityConfig.clientIP.timeoutSeconds', timeout, 'must be greater than 0 and less than 86400'));
   }
+  const enumerated = (path: string, value: unknown, allowed: readonly string[]): void => {
+    if (value !== undefined && value !== null && !allowed.includes(String(value))) errs.push(fieldError.notSupported(path, value, allowed));
+  };
+  enumerated('spec.externalTrafficPolicy', spec['externalTrafficPolicy'] === '' ? undefined : spec['externalTrafficPolicy'], ['Cluster', 'Local']);
+  enumerated('spec.internalTrafficPolicy', spec['internalTrafficPolicy'], ['Cluster', 'Local']);
+  enumerated('spec.ipFamilyPolicy', spec['ipFamilyPolicy'], ['PreferDualStack', 'RequireDualStack', 'SingleStack']);
+  (Array.isArray(spec['ipFamilies']) ? spec['ipFamilies'] : []).forEach((f, i) => enumerated(`spec.ipFamilies[${i}]`, f, ['IPv4', 'IPv6']));
+  const clusterIps = Array.isArray(spec['clusterIPs']) ? spec['clusterIPs'] : [];
+  if (clusterIps.length > 0 && typeof spec['clusterIP'] === 'string' && spec['clusterIP'] !== '' && clusterIps[0] !== spec['clusterIP']) {
+    errs.push(fieldError.invalid('spec.clusterIPs', clusterIps, 'first value must match `clusterIP`'));
+  }
   const externallyAccessible = type === 'NodePort' || type === 'LoadBalancer' || (type === 'ClusterIP' && Array.isArray(spec['externalIPs']) && spec['externalIPs'].length > 0);
   if (!externallyAccessible && spec['externalTrafficPolicy'] !== undefined && spec['externalTrafficPolicy'] !== '') {
     errs.push(fieldError.invalid('spec.externalTrafficPolicy', spec['externalTrafficPolicy'], 'may only be set for externally-accessible services'));
