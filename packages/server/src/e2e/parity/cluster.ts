@@ -125,6 +125,22 @@ export function clusterCases(names: Names): ParityCase[] {
       steps: [{ op: 'create', object: { spec: {} }, expect: { code: 400, reason: 'BadRequest', message: ['token is required for TokenReview in authentication'] } }],
     },
     {
+      name: 'TokenReview: an unknown token is answered, not authenticated', resource: review('authentication', 'v1', 'tokenreviews', 'TokenReview'),
+      steps: [{ op: 'create', object: { spec: { token: 'not-a-token' } }, expect: created({ 'status.user': {} }, ['status.authenticated']) }],
+    },
+    {
+      name: 'LocalSubjectAccessReview: the namespace of the attributes must be the object\'s', resource: { ...review('authorization', 'v1', 'localsubjectaccessreviews', 'LocalSubjectAccessReview'), namespaced: true },
+      steps: [{ op: 'create', object: { metadata: { namespace: 'parity' }, spec: { user: 'alice', resourceAttributes: { verb: 'get', resource: 'pods', namespace: 'other' } } }, expect: invalid(['spec.resourceAttributes.namespace'], ['must match metadata.namespace']) }],
+    },
+    {
+      name: 'SelfSubjectRulesReview: answered for a namespace', resource: review('authorization', 'v1', 'selfsubjectrulesreviews', 'SelfSubjectRulesReview'),
+      steps: [{ op: 'create', object: { spec: { namespace: 'parity' } }, expect: created({ 'status.incomplete': false }) }],
+    },
+    {
+      name: 'SubjectAccessReview: answered for a user', resource: review('authorization', 'v1', 'subjectaccessreviews', 'SubjectAccessReview'),
+      steps: [{ op: 'create', object: { spec: { user: 'alice', resourceAttributes: { verb: 'get', resource: 'pods' } } }, expect: created({ 'status.allowed': false }) }],
+    },
+    {
       name: 'LocalSubjectAccessReview: answered in its namespace', resource: { ...review('authorization', 'v1', 'localsubjectaccessreviews', 'LocalSubjectAccessReview'), namespaced: true },
       steps: [{ op: 'create', object: { metadata: { namespace: 'parity' }, spec: { user: 'alice', resourceAttributes: { verb: 'get', resource: 'pods', namespace: 'parity' } } }, expect: created({ 'status.allowed': false }) }],
     },
