@@ -108,7 +108,7 @@ export function clusterCases(names: Names): ParityCase[] {
       { webhooks: [webhook('v.example.com')] }, { merge: { metadata: { labels: { l: 'v' } } } },
       { merge: { webhooks: [webhook('v.example.com'), webhook('v.example.com')] }, causes: ['webhooks[1].name'] }),
     lifecycle('APIService: priorities in range', grouped('apiregistration', 'v1', 'apiservices', 'APIService', false),
-      { metadata: { name: 'v1.example.com' }, spec: { group: 'example.com', version: 'v1', groupPriorityMinimum: 100, versionPriority: 10 } },
+      { metadata: { name: 'v1.extension.example.org' }, spec: { group: 'extension.example.org', version: 'v1', groupPriorityMinimum: 100, versionPriority: 10 } },
       { merge: { spec: { versionPriority: 20 } } },
       { merge: { spec: { groupPriorityMinimum: 30000 } }, causes: ['spec.groupPriorityMinimum'] }),
     {

@@ -206,6 +206,32 @@ function coverageGaps(names: Names, served: Map<string, readonly string[]>): str
   return gaps.sort();
 }
 
+/** Resources whose names the schema ties to their content (`<version>.<group>`, `<plural>.<group>`): no generateName. */
+const namedByContent = new Set(['apiservices', 'customresourcedefinitions']);
+
+/**
+ * One accepted object per kind from the corpus, for kubectl to validate and create with `--dry-run=server`: the
+ * first create of each case that starts with an accepted create, under a generated name (the corpus's own objects
+ * keep theirs), in a `List`.
+ */
+function kubectlObjects(names: Names): { kinds: string[]; list: Record<string, unknown> } {
+  const items: Record<string, unknown>[] = [];
+  const kinds = new Set<string>();
+  for (const c of corpusFiles.flatMap((file) => file(names))) {
+    const first = c.steps[0];
+    if (first?.op !== 'create' || first.expect.code !== 201 || first.query || c.resource.virtual || namedByContent.has(c.resource.resource)) continue;
+    const key = `${apiVersionOf(names, c.resource)}/${c.resource.kind}`;
+    if (kinds.has(key) || c.resource.resource === 'bindings') continue;
+    kinds.add(key);
+    const { name: _name, ...meta } = (first.object['metadata'] ?? {}) as Record<string, unknown>;
+    items.push({
+      apiVersion: apiVersionOf(names, c.resource), kind: c.resource.kind, ...first.object,
+      metadata: { ...meta, generateName: 'kv-', ...(c.resource.namespaced ? { namespace } : {}) },
+    });
+  }
+  return { kinds: [...kinds].sort(), list: { apiVersion: 'v1', kind: 'List', items } };
+}
+
 const flavours = ['svc', 'k8s'] as const;
 const servers = new Map<string, ServerProcess>();
 
@@ -239,7 +265,7 @@ for (const flavour of flavours) {
       assert.deepEqual(coverageGaps(names, await servedResources(server!, names)), []);
     });
 
-    test('kubectl 1.27 and 1.32: client-side validation of kinds without PATCH, enums in explain', async (t) => {
+    test('kubectl 1.27 and 1.32: client-side validation and a server dry-run create of every kind, kinds without PATCH, enums in explain', async (t) => {
       const kubectls = findKubectls(['1.27', '1.32']).filter((k) => k.label !== 'kubectl');
       if (kubectls.length === 0) {
         t.skip('versioned kubectl binaries are not installed');
@@ -266,6 +292,11 @@ for (const flavour of flavours) {
           assert.notEqual(rejected.code, 0);
           assert.match(rejected.stderr, /ValidationError\(SelfSubjectAccessReview\.spec\.resourceAttributes\): unknown field "bogus"/, `${bin.label}: ${rejected.stderr}`);
           assert.doesNotMatch(rejected.stderr, /failed to check CRD/);
+          const { kinds, list } = kubectlObjects(names);
+          const all = write('all-kinds.json', JSON.stringify(list));
+          const dry = await run(['create', '--dry-run=server', '-f', all, '-o', 'jsonpath={.apiVersion}/{.kind}{"\\n"}']);
+          assert.equal(dry.code, 0, `${bin.label}: ${dry.stderr}`);
+          assert.deepEqual(dry.stdout.trim().split('\n').sort(), kinds, bin.label);
           const explain = await run(['explain', 'deployments.spec.strategy']);
           assert.equal(explain.code, 0, explain.stderr);
           assert.match(explain.stdout, /Possible enum values:\n\s+- `"Recreate"` Kill all existing pods before creating new ones\./);
