@@ -1,11 +1,14 @@
 /**
  * apps/v1 StatefulSets (pkg/registry/apps/statefulset): `replicas` 1, `podManagementPolicy` OrderedReady,
  * `updateStrategy` RollingUpdate with `partition` 0, `revisionHistoryLimit` 10, the PVC retention policy Retain,
- * and ValidateStatefulSetUpdate's rule that only replicas, template, updateStrategy, minReadySeconds,
+ * each volume claim template defaulted as a claim (SetDefaults_PersistentVolumeClaim and its spec's defaults run on
+ * the nested claims too: `volumeMode` Filesystem, `status.phase` Pending), and ValidateStatefulSetUpdate's rule that only replicas, template, updateStrategy, minReadySeconds,
  * persistentVolumeClaimRetentionPolicy and ordinals change.
  */
 import { fieldError, type FieldError, type Names } from '@svc-apiserver/api';
 import type { Strategy } from '../strategy.js';
+import { record } from '../conversion/resource-conversion.js';
+import { defaultPersistentVolumeClaim } from './persistentvolumeclaims.js';
 import { child, sameJson, setDefault } from './pod-spec.js';
 import { workloadStrategy } from './workload.js';
 
@@ -54,6 +57,12 @@ export function statefulSetStrategy(names?: Names): Strategy {
       const retention = child(spec, 'persistentVolumeClaimRetentionPolicy');
       setDefault(retention, 'whenDeleted', 'Retain');
       setDefault(retention, 'whenScaled', 'Retain');
+      for (const raw of Array.isArray(spec['volumeClaimTemplates']) ? spec['volumeClaimTemplates'] : []) {
+        const claim = record(raw);
+        if (claim === undefined) continue;
+        defaultPersistentVolumeClaim(claim);
+        setDefault(child(claim, 'status'), 'phase', 'Pending');
+      }
     },
     validateSpecUpdate(spec, old): FieldError[] {
       if (sameJson(fixedPart(spec), fixedPart(old))) return [];
