@@ -105,7 +105,7 @@ export function workloadCases(names: Names): ParityCase[] {
     lifecycle('Job: generated selector, template immutable', jobs, { spec: { template: jobTemplate } },
       { merge: { spec: { parallelism: 2 } }, expect: ok({ 'spec.parallelism': 2 }) },
       { merge: { spec: { template: { spec: { containers: [{ ...container, image: 'nginx:2' }] } } } }, causes: ['spec.template'] },
-      { 'spec.backoffLimit': 6, 'spec.completions': 1, 'spec.completionMode': 'NonIndexed', 'spec.suspend': false }),
+      { 'spec.backoffLimit': 6, 'spec.completions': 1, 'spec.completionMode': 'NonIndexed', 'spec.suspend': false, 'metadata.labels': labels }),
     {
       name: 'Job: a suspended job that never started may change its scheduling directives, not its containers', resource: jobs,
       steps: [
@@ -126,7 +126,10 @@ export function workloadCases(names: Names): ParityCase[] {
     lifecycle('CronJob: schedule and history defaults', cronjobs, { spec: { schedule: '*/5 * * * *', jobTemplate: { spec: { template: jobTemplate } } } },
       { merge: { spec: { suspend: true } } },
       { merge: { spec: { schedule: 'not a schedule' } }, causes: ['spec.schedule'] },
-      { 'spec.concurrencyPolicy': 'Allow', 'spec.successfulJobsHistoryLimit': 3, 'spec.failedJobsHistoryLimit': 1, 'spec.suspend': false }),
+      {
+        'spec.concurrencyPolicy': 'Allow', 'spec.successfulJobsHistoryLimit': 3, 'spec.failedJobsHistoryLimit': 1, 'spec.suspend': false,
+        'spec.jobTemplate.spec.template.spec.dnsPolicy': 'ClusterFirst', 'spec.jobTemplate.spec.backoffLimit': undefined, 'spec.jobTemplate.spec.completions': undefined,
+      }),
     rejectedCreate('CronJob: TZ in the schedule, an unknown time zone', cronjobs,
       { spec: { schedule: 'CRON_TZ=UTC 0 * * * *', timeZone: 'Mars/Olympus', jobTemplate: { spec: { template: jobTemplate } } } },
       ['spec.schedule', 'spec.timeZone'], ['cannot use TZ or CRON_TZ in schedule, use timeZone field instead', 'unknown time zone Mars/Olympus']),

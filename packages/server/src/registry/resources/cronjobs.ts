@@ -1,6 +1,6 @@
 /**
  * batch/v1 CronJobs (pkg/registry/batch/cronjob, batch/v1 defaults): `concurrencyPolicy` Allow, `suspend` false,
- * `successfulJobsHistoryLimit` 3, `failedJobsHistoryLimit` 1, the job template's and pod template's defaults; the
+ * `successfulJobsHistoryLimit` 3, `failedJobsHistoryLimit` 1, the pod template's defaults (not a Job's); the
  * schedule must be a cron expression of five fields (or a `@` macro) and the template's restart policy OnFailure
  * or Never.
  */
@@ -10,7 +10,7 @@ import { dropDisabledTemplateFields } from './dropped-fields.js';
 import { record } from '../conversion/resource-conversion.js';
 import { defineStrategy } from '../default-strategy.js';
 import type { Strategy } from '../strategy.js';
-import { defaultJobSpec, validateJobSpec } from './jobs.js';
+import { validateJobSpec } from './jobs.js';
 import { child, defaultPodTemplate, setDefault, specOf, validatePodSpec } from './pod-spec.js';
 import { nonNegative } from './workload.js';
 
@@ -34,9 +34,8 @@ function prepare(object: KubeObject, old?: KubeObject): void {
   setDefault(spec, 'suspend', false);
   setDefault(spec, 'successfulJobsHistoryLimit', 3);
   setDefault(spec, 'failedJobsHistoryLimit', 1);
-  const jobSpec = child(child(spec, 'jobTemplate'), 'spec');
-  defaultJobSpec(jobSpec);
-  defaultPodTemplate(jobSpec);
+  // SetDefaults_Job takes a Job, not a JobSpec: a job template gets only its pod template's defaults.
+  defaultPodTemplate(child(child(spec, 'jobTemplate'), 'spec'));
 }
 
 /** validateTimeZone: a non-empty explicit IANA zone name Go can load. */

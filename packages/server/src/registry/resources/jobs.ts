@@ -1,6 +1,6 @@
 /**
  * batch/v1 Jobs (pkg/registry/batch/job, batch/v1 defaults): `parallelism` and `completions` 1 when both are unset,
- * `backoffLimit` 6, `completionMode` NonIndexed, `suspend` false; without `manualSelector` the selector is
+ * `backoffLimit` 6, `completionMode` NonIndexed, `suspend` false, the template's labels on a job without labels; without `manualSelector` the selector is
  * generated from the uid and the template gets the controller-uid and job-name labels (both the
  * `batch.<domain>/` ones and the legacy bare ones); the template's restart policy is OnFailure or Never, and the
  * template, selector, completions and completion mode are immutable.
@@ -11,7 +11,7 @@ import type { Strategy } from '../strategy.js';
 import { child, immutable, sameJson, setDefault } from './pod-spec.js';
 import { nonNegative, workloadStrategy } from './workload.js';
 
-/** Job spec defaults, in place (also used for CronJob's jobTemplate). */
+/** SetDefaults_Job's spec defaults, in place. */
 export function defaultJobSpec(spec: Record<string, unknown>): void {
   if (spec['completions'] === undefined && spec['parallelism'] === undefined) {
     spec['completions'] = 1;
@@ -86,6 +86,11 @@ export function jobStrategy(names: Names): Strategy {
     restartPolicies: ['OnFailure', 'Never'],
     defaults(spec, object: KubeObject) {
       defaultJobSpec(spec);
+      // SetDefaults_Job: a job without labels takes its template's (before the generated ones are added).
+      const templateLabels = record(record(record(spec['template'])?.['metadata'])?.['labels']);
+      if (templateLabels !== undefined && Object.keys(templateLabels).length > 0 && Object.keys(object.metadata?.labels ?? {}).length === 0) {
+        object.metadata = { ...object.metadata, labels: { ...(templateLabels as Record<string, string>) } };
+      }
       const uid = object.metadata?.uid;
       if (spec['manualSelector'] !== true && spec['selector'] === undefined && uid !== undefined) {
         spec['selector'] = { matchLabels: { [uidLabel]: uid } };
