@@ -26,6 +26,16 @@ export function clusterCases(names: Names): ParityCase[] {
     lifecycle('HorizontalPodAutoscaler v2: min not above max', grouped('autoscaling', 'v2', 'horizontalpodautoscalers', 'HorizontalPodAutoscaler'),
       { spec: { scaleTargetRef: hpaTarget, maxReplicas: 3 } }, { merge: { spec: { maxReplicas: 5 } } },
       { merge: { spec: { minReplicas: 10 } }, causes: ['spec.maxReplicas'] }, { 'spec.minReplicas': 1 }),
+    {
+      name: 'HorizontalPodAutoscaler v2: a partial behavior is completed from the built-in rules', resource: grouped('autoscaling', 'v2', 'horizontalpodautoscalers', 'HorizontalPodAutoscaler'),
+      steps: [{
+        op: 'create', object: { spec: { scaleTargetRef: hpaTarget, maxReplicas: 3, behavior: { scaleDown: { stabilizationWindowSeconds: 60 } } } },
+        expect: created({
+          'spec.behavior.scaleDown': { selectPolicy: 'Max', policies: [{ type: 'Percent', value: 100, periodSeconds: 15 }], stabilizationWindowSeconds: 60 },
+          'spec.behavior.scaleUp': { stabilizationWindowSeconds: 0, selectPolicy: 'Max', policies: [{ type: 'Pods', value: 4, periodSeconds: 15 }, { type: 'Percent', value: 100, periodSeconds: 15 }] },
+        }),
+      }],
+    },
     lifecycle('HorizontalPodAutoscaler v1: target name required', grouped('autoscaling', 'v1', 'horizontalpodautoscalers', 'HorizontalPodAutoscaler'),
       { spec: { scaleTargetRef: hpaTarget, maxReplicas: 3 } }, { merge: { spec: { targetCPUUtilizationPercentage: 50 } } },
       { merge: { spec: { scaleTargetRef: { name: '' } } }, causes: ['spec.scaleTargetRef.name'] }),

@@ -211,6 +211,13 @@ export function coreCases(names: Names): ParityCase[] {
         { op: 'update', merge: { spec: { externalName: 'not a name' } }, expect: invalid(['spec.externalName']) },
       ],
     },
+    {
+      name: 'Service: a headless Service without a selector asks for dual stack; with one, single stack', resource: services,
+      steps: [
+        { op: 'create', object: { metadata: { name: 'headless-bare' }, spec: { clusterIP: 'None', ports: [{ port: 80 }] } }, expect: created({ 'spec.ipFamilyPolicy': 'RequireDualStack', 'spec.ipFamilies': ['IPv4'] }) },
+        { op: 'update', merge: { spec: { selector: { app: 'h' } } }, expect: ok({ 'spec.ipFamilyPolicy': 'RequireDualStack' }) },
+      ],
+    },
     rejectedCreate('Service: the same port and protocol twice', services, { spec: { ports: [{ name: 'a', port: 80 }, { name: 'b', port: 80 }] } }, ['spec.ports[1]']),
     rejectedCreate('Service: two ports, one unnamed; session affinity config without ClientIP', services,
       { spec: { ports: [{ port: 80 }, { name: 'b', port: 81 }], sessionAffinityConfig: { clientIP: { timeoutSeconds: 10 } } } },

@@ -2,7 +2,8 @@
  * Services (pkg/registry/core/service, SetDefaults_Service, ValidateService): named by DNS-1035 label, status
  * subresource; `type` ClusterIP, `sessionAffinity` None (ClientIP gets a 10800 s timeout), ports' `protocol` TCP
  * and `targetPort` = `port`, `internalTrafficPolicy` Cluster, `externalTrafficPolicy` Cluster for NodePort and
- * LoadBalancer, `ipFamilies` [IPv4] and `ipFamilyPolicy` SingleStack; a cluster IP from `--service-cluster-ip-range`
+ * LoadBalancer, `ipFamilies` [IPv4] and `ipFamilyPolicy` SingleStack (RequireDualStack for a headless Service
+ * without a selector); a cluster IP from `--service-cluster-ip-range`
  * and node ports from `--service-node-port-range` (allocators/), conflicts rejected; `clusterIP` immutable. The
  * allocations are claimed in the store's range records around each write (kube's BeginCreate/BeginUpdate) and freed
  * after a delete, so several servers on one store never hand out the same address or port.
@@ -40,7 +41,10 @@ export function defaultService(spec: Record<string, unknown>): void {
   if (spec['type'] === 'NodePort' || spec['type'] === 'LoadBalancer') setDefault(spec, 'externalTrafficPolicy', 'Cluster');
   if (spec['type'] === 'LoadBalancer') setDefault(spec, 'allocateLoadBalancerNodePorts', true);
   setDefault(spec, 'ipFamilies', ['IPv4']);
-  setDefault(spec, 'ipFamilyPolicy', 'SingleStack');
+  // A headless Service without a selector has no IPs of its own: kube asks for every family the cluster has.
+  const selector = record(spec['selector']);
+  const headlessWithoutSelector = spec['clusterIP'] === 'None' && (selector === undefined || Object.keys(selector).length === 0);
+  setDefault(spec, 'ipFamilyPolicy', headlessWithoutSelector ? 'RequireDualStack' : 'SingleStack');
 }
 
 const needsClusterIp = (spec: Json): boolean => spec['type'] !== 'ExternalName';
