@@ -149,6 +149,11 @@ async function runCase(server: ServerProcess, names: Names, c: ParityCase, index
         break;
     }
     for (const m of mismatches(reply, step.expect)) failures.push(`step ${i} (${step.op}): ${m}`);
+    // Whatever a strategy does, a stored object keeps the system fields kube sets on every create.
+    if (step.op === 'create' && reply.status === 201 && !c.resource.virtual && reply.body?.kind !== 'Status') {
+      const meta = reply.body?.metadata ?? {};
+      if (typeof meta.creationTimestamp !== 'string' || typeof meta.uid !== 'string') failures.push(`step ${i} (create): no creationTimestamp or uid`);
+    }
   }
   return failures;
 }

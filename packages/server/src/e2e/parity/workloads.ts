@@ -105,7 +105,7 @@ export function workloadCases(names: Names): ParityCase[] {
     lifecycle('Job: generated selector, template immutable', jobs, { spec: { template: jobTemplate } },
       { merge: { spec: { parallelism: 2 } }, expect: ok({ 'spec.parallelism': 2 }) },
       { merge: { spec: { template: { spec: { containers: [{ ...container, image: 'nginx:2' }] } } } }, causes: ['spec.template'] },
-      { 'spec.backoffLimit': 6, 'spec.completions': 1, 'spec.completionMode': 'NonIndexed', 'spec.suspend': false, 'metadata.labels': labels }),
+      { 'spec.backoffLimit': 6, 'spec.completions': 1, 'spec.completionMode': 'NonIndexed', 'spec.suspend': false, 'metadata.labels': labels, 'metadata.generation': 1 }),
     {
       name: 'Job: a suspended job that never started may change its scheduling directives, not its containers', resource: jobs,
       steps: [

@@ -89,7 +89,8 @@ export function jobStrategy(names: Names): Strategy {
       // SetDefaults_Job: a job without labels takes its template's (before the generated ones are added).
       const templateLabels = record(record(record(spec['template'])?.['metadata'])?.['labels']);
       if (templateLabels !== undefined && Object.keys(templateLabels).length > 0 && Object.keys(object.metadata?.labels ?? {}).length === 0) {
-        object.metadata = { ...object.metadata, labels: { ...(templateLabels as Record<string, string>) } };
+        // In place: the caller holds this metadata object.
+        (object.metadata ??= {}).labels = { ...(templateLabels as Record<string, string>) };
       }
       const uid = object.metadata?.uid;
       if (spec['manualSelector'] !== true && spec['selector'] === undefined && uid !== undefined) {
