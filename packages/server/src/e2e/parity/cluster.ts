@@ -25,7 +25,7 @@ export function clusterCases(names: Names): ParityCase[] {
   const cases: ParityCase[] = [
     lifecycle('HorizontalPodAutoscaler v2: min not above max', grouped('autoscaling', 'v2', 'horizontalpodautoscalers', 'HorizontalPodAutoscaler'),
       { spec: { scaleTargetRef: hpaTarget, maxReplicas: 3 } }, { merge: { spec: { maxReplicas: 5 } } },
-      { merge: { spec: { minReplicas: 10 } }, causes: ['spec.maxReplicas'] }, { 'spec.minReplicas': 1 }),
+      { merge: { spec: { minReplicas: 10 } }, causes: ['spec.maxReplicas'] }, { 'spec.minReplicas': 1, status: { desiredReplicas: 0 } }),
     {
       name: 'HorizontalPodAutoscaler v2: a partial behavior is completed from the built-in rules', resource: grouped('autoscaling', 'v2', 'horizontalpodautoscalers', 'HorizontalPodAutoscaler'),
       steps: [{
@@ -41,14 +41,14 @@ export function clusterCases(names: Names): ParityCase[] {
       { merge: { spec: { scaleTargetRef: { name: '' } } }, causes: ['spec.scaleTargetRef.name'] }),
     lifecycle('PodDisruptionBudget: minAvailable or maxUnavailable', grouped('policy', 'v1', 'poddisruptionbudgets', 'PodDisruptionBudget'),
       { spec: { minAvailable: 1, selector } }, { merge: { spec: { minAvailable: 2 } } },
-      { merge: { spec: { maxUnavailable: 1 } }, causes: ['spec'] }),
+      { merge: { spec: { maxUnavailable: 1 } }, causes: ['spec'] }, { status: { disruptionsAllowed: 0, currentHealthy: 0, desiredHealthy: 0, expectedPods: 0 } }),
     lifecycle('PriorityClass: value immutable', grouped('scheduling', 'v1', 'priorityclasses', 'PriorityClass', false),
       { value: 1000 }, { merge: { description: 'd' } }, { merge: { value: 2000 }, causes: ['value'] }, { preemptionPolicy: 'PreemptLowerPriority' }),
     lifecycle('RuntimeClass: handler immutable', grouped('node', 'v1', 'runtimeclasses', 'RuntimeClass', false),
       { handler: 'runc' }, { merge: { metadata: { labels: { l: 'v' } } } }, { merge: { handler: 'other' }, causes: ['handler'] }),
     lifecycle('Ingress: backend service port', grouped('networking', 'v1', 'ingresses', 'Ingress'),
       { spec: { defaultBackend: { service: { name: 's', port: { number: 80 } } } } }, { merge: { spec: { defaultBackend: { service: { port: { number: 8080 } } } } } },
-      { merge: { spec: { defaultBackend: { service: { port: { number: 0 } } } } }, causes: ['spec.defaultBackend.service.port'] }),
+      { merge: { spec: { defaultBackend: { service: { port: { number: 0 } } } } }, causes: ['spec.defaultBackend.service.port'] }, { status: { loadBalancer: {} } }),
     lifecycle('IngressClass: controller immutable', grouped('networking', 'v1', 'ingressclasses', 'IngressClass', false),
       { spec: { controller: 'example.com/ingress' } }, { merge: { metadata: { labels: { l: 'v' } } } },
       { merge: { spec: { controller: 'example.com/other' } }, causes: ['spec.controller'] }),
@@ -89,8 +89,16 @@ export function clusterCases(names: Names): ParityCase[] {
       { spec: { holderIdentity: 'h', leaseDurationSeconds: 15 } }, { merge: { spec: { holderIdentity: 'g' } } },
       { merge: { spec: { leaseDurationSeconds: 0 } }, causes: ['spec.leaseDurationSeconds'] }),
     lifecycle('EndpointSlice: address type immutable', grouped('discovery', 'v1', 'endpointslices', 'EndpointSlice'),
-      { addressType: 'IPv4', endpoints: [{ addresses: ['10.1.2.3'] }] }, { merge: { endpoints: [{ addresses: ['10.1.2.4'] }] } },
-      { merge: { addressType: 'IPv6' }, causes: ['addressType', 'endpoints[0].addresses[0]'] }),
+      { addressType: 'IPv4', endpoints: [{ addresses: ['10.1.2.3'] }] }, { merge: { endpoints: [{ addresses: ['10.1.2.4'] }] }, expect: ok({ 'metadata.generation': 2 }) },
+      { merge: { addressType: 'IPv6' }, causes: ['addressType', 'endpoints[0].addresses[0]'] }, { 'metadata.generation': 1 }),
+    {
+      name: 'EndpointSlice: a change of labels moves the generation, of annotations not', resource: grouped('discovery', 'v1', 'endpointslices', 'EndpointSlice'),
+      steps: [
+        { op: 'create', object: { addressType: 'IPv4', endpoints: [{ addresses: ['10.1.2.3'] }] }, expect: created({ 'metadata.generation': 1 }) },
+        { op: 'update', merge: { metadata: { annotations: { a: 'b' } } }, expect: ok({ 'metadata.generation': 1 }) },
+        { op: 'update', merge: { metadata: { labels: { l: 'v' } } }, expect: ok({ 'metadata.generation': 2 }) },
+      ],
+    },
     rejectedCreate('EndpointSlice: an address of the wrong family', grouped('discovery', 'v1', 'endpointslices', 'EndpointSlice'),
       { addressType: 'IPv4', endpoints: [{ addresses: ['fd00::1'] }] }, ['endpoints[0].addresses[0]']),
     lifecycle('Event (events/v1): note and series', grouped('events', 'v1', 'events', 'Event'), {

@@ -264,9 +264,9 @@ export function coreCases(names: Names): ParityCase[] {
 
     // PodTemplates
     lifecycle('PodTemplate: the template is a pod spec', core('podtemplates', 'PodTemplate'), { template },
-      { merge: { template: { spec: { containers: [{ ...container, image: 'nginx:2' }] } } } },
+      { merge: { template: { spec: { containers: [{ ...container, image: 'nginx:2' }] } } }, expect: ok({ 'metadata.generation': 2 }) },
       { merge: { template: { spec: { containers: [{ ...container, image: '' }] } } }, causes: ['template.spec.containers[0].image'] },
-      { 'template.spec.restartPolicy': 'Always', 'template.spec.dnsPolicy': 'ClusterFirst' }),
+      { 'template.spec.restartPolicy': 'Always', 'template.spec.dnsPolicy': 'ClusterFirst', 'metadata.generation': 1 }),
 
     // ReplicationControllers
     lifecycle('ReplicationController: replicas and selector', core('replicationcontrollers', 'ReplicationController'), { spec: { selector: { app: 'p' }, template } },

@@ -29,7 +29,7 @@ export function workloadCases(names: Names): ParityCase[] {
       {
         'spec.replicas': 1, 'spec.strategy.type': 'RollingUpdate', 'spec.strategy.rollingUpdate.maxSurge': '25%', 'spec.revisionHistoryLimit': 10,
         'spec.progressDeadlineSeconds': 600, 'spec.template.spec.containers[0].ports[0].protocol': 'TCP', 'metadata.generation': 1,
-        'spec.template.spec.restartPolicy': 'Always',
+        'spec.template.spec.restartPolicy': 'Always', status: {},
       }),
     {
       name: 'Deployment: pod template warnings under spec.template', resource: deployments,
@@ -79,18 +79,20 @@ export function workloadCases(names: Names): ParityCase[] {
     lifecycle('ReplicaSet: defaults and immutable selector', replicasets, { spec: { selector, template } },
       { merge: { spec: { replicas: 2 } } },
       { merge: { spec: { replicas: -1 } }, causes: ['spec.replicas'] },
-      { 'spec.replicas': 1 }),
+      { 'spec.replicas': 1, status: { replicas: 0 } }),
     lifecycle('DaemonSet: update strategy defaults', daemonsets, { spec: { selector, template } },
       { merge: { spec: { minReadySeconds: 5 } } },
       { merge: { spec: { updateStrategy: { type: 'Sometimes' } } }, causes: ['spec.updateStrategy.type'] },
-      { 'spec.updateStrategy.type': 'RollingUpdate', 'spec.updateStrategy.rollingUpdate.maxUnavailable': 1, 'spec.revisionHistoryLimit': 10 }),
+      { 'spec.updateStrategy.type': 'RollingUpdate', 'spec.updateStrategy.rollingUpdate.maxUnavailable': 1, 'spec.revisionHistoryLimit': 10,
+        status: { currentNumberScheduled: 0, numberMisscheduled: 0, desiredNumberScheduled: 0, numberReady: 0 },
+      }),
     lifecycle('StatefulSet: only some spec fields change; claim templates defaulted as claims', statefulsets,
       { spec: { selector, template, serviceName: 'svc', volumeClaimTemplates: [{ metadata: { name: 'data' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } }] } },
       { merge: { spec: { replicas: 2 } } },
       { merge: { spec: { serviceName: 'other' } }, causes: ['spec'], message: ['updates to statefulset spec for fields other than'] },
       {
         'spec.podManagementPolicy': 'OrderedReady', 'spec.updateStrategy.rollingUpdate.partition': 0, 'spec.persistentVolumeClaimRetentionPolicy.whenDeleted': 'Retain',
-        'spec.volumeClaimTemplates[0].spec.volumeMode': 'Filesystem', 'spec.volumeClaimTemplates[0].status.phase': 'Pending',
+        'spec.volumeClaimTemplates[0].spec.volumeMode': 'Filesystem', 'spec.volumeClaimTemplates[0].status.phase': 'Pending', status: { replicas: 0, availableReplicas: 0 },
       }),
     rejectedCreate('StatefulSet: unknown pod management policy, OnDelete with rollingUpdate', statefulsets,
       { spec: { selector, template, serviceName: 'svc', podManagementPolicy: 'Sometimes', updateStrategy: { type: 'OnDelete', rollingUpdate: { partition: 1 } } } },
@@ -105,7 +107,7 @@ export function workloadCases(names: Names): ParityCase[] {
     lifecycle('Job: generated selector, template immutable', jobs, { spec: { template: jobTemplate } },
       { merge: { spec: { parallelism: 2 } }, expect: ok({ 'spec.parallelism': 2 }) },
       { merge: { spec: { template: { spec: { containers: [{ ...container, image: 'nginx:2' }] } } } }, causes: ['spec.template'] },
-      { 'spec.backoffLimit': 6, 'spec.completions': 1, 'spec.completionMode': 'NonIndexed', 'spec.suspend': false, 'metadata.labels': labels, 'metadata.generation': 1 }),
+      { 'spec.backoffLimit': 6, 'spec.completions': 1, 'spec.completionMode': 'NonIndexed', 'spec.suspend': false, 'metadata.labels': labels, 'metadata.generation': 1, status: {} }),
     {
       name: 'Job: a suspended job that never started may change its scheduling directives, not its containers', resource: jobs,
       steps: [

@@ -90,6 +90,7 @@ export function cronJobStrategy(names?: Names): Strategy {
   return defineStrategy({
     warnings: (object) => (names === undefined ? [] : podTemplateWarnings(names, record(record(record(object['spec'])?.['jobTemplate'])?.['spec'])?.['template'], 'spec.jobTemplate.spec.template.')),
     hasStatus: true,
+    initialStatus: () => ({}),
     tracksGeneration: true,
     prepareForCreate: (object) => prepare(object),
     prepareForUpdate: prepare,

@@ -12,6 +12,7 @@ import { workloadStrategy } from './workload.js';
 export function daemonSetStrategy(names?: Names): Strategy {
   return workloadStrategy({
     kindWord: 'daemonset',
+    initialStatus: () => ({ currentNumberScheduled: 0, numberMisscheduled: 0, desiredNumberScheduled: 0, numberReady: 0 }),
     deadlineWord: 'DaemonSet',
     ...(names ? { names } : {}),
     defaults(spec) {

@@ -62,6 +62,7 @@ function validateDeployment(spec: Record<string, unknown>): FieldError[] {
 export function deploymentStrategy(names?: Names): Strategy {
   return workloadStrategy({
     kindWord: 'deployment',
+    initialStatus: () => ({}),
     deadlineWord: 'ReplicaSet',
     ...(names ? { names } : {}),
     defaults(spec) {

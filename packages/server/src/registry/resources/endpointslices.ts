@@ -1,7 +1,8 @@
 /**
  * discovery/v1 EndpointSlices (pkg/registry/discovery/endpointslice; ValidateEndpointSlice and its update): a
  * known address type, immutable; each endpoint has 1 to 100 addresses of that type; ports have valid numbers,
- * known protocols and DNS-label names; ports default to TCP.
+ * known protocols and DNS-label names; ports default to TCP. Generation starts at 1 and moves with any change but
+ * metadata's, and with a change of labels.
  */
 import { isIPv4, isIPv6 } from 'node:net';
 import { fieldError, type FieldError, type KubeObject } from '@svc-apiserver/api';
@@ -9,7 +10,7 @@ import { isDns1123Label, isDns1123Subdomain } from '../../meta/name-rules.js';
 import { record } from '../conversion/resource-conversion.js';
 import { defineStrategy } from '../default-strategy.js';
 import type { Strategy } from '../strategy.js';
-import { immutable, setDefault, validatePortNumber } from './pod-spec.js';
+import { immutable, sameJson, setDefault, validatePortNumber } from './pod-spec.js';
 
 const addressTypes = ['FQDN', 'IPv4', 'IPv6'];
 const protocols = ['SCTP', 'TCP', 'UDP'];
@@ -65,8 +66,14 @@ function validateSlice(object: KubeObject): FieldError[] {
 /** The endpointslice strategy. */
 export function endpointSliceStrategy(): Strategy {
   return defineStrategy({
+    tracksGeneration: true,
     prepareForCreate: defaults,
-    prepareForUpdate: defaults,
+    prepareForUpdate(object, old) {
+      defaults(object);
+      // The generic bump covers everything but metadata; kube's slice strategy bumps on labels too.
+      const meta = object.metadata ?? {};
+      if (!sameJson(meta.labels ?? {}, old.metadata?.labels ?? {})) meta.generation = (old.metadata?.generation ?? 0) + 1;
+    },
     validate: validateSlice,
     validateUpdate: (object, old) => [...validateSlice(object), ...immutable('addressType', object['addressType'], old['addressType'])],
   });

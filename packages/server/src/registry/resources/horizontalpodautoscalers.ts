@@ -25,14 +25,14 @@ function validate(object: KubeObject): FieldError[] {
   return errs;
 }
 
-function strategy(defaults: (spec: Record<string, unknown>) => void): Strategy {
+function strategy(defaults: (spec: Record<string, unknown>) => void, initialStatus: () => Record<string, unknown>): Strategy {
   const prepare = (object: KubeObject): void => defaults(specOf(object));
-  return defineStrategy({ hasStatus: true, tracksGeneration: true, prepareForCreate: prepare, prepareForUpdate: prepare, validate, validateUpdate: validate });
+  return defineStrategy({ hasStatus: true, initialStatus, tracksGeneration: true, prepareForCreate: prepare, prepareForUpdate: prepare, validate, validateUpdate: validate });
 }
 
 /** The autoscaling/v1 strategy. */
 export function hpaV1Strategy(): Strategy {
-  return strategy((spec) => setDefault(spec, 'minReplicas', 1));
+  return strategy((spec) => setDefault(spec, 'minReplicas', 1), () => ({ currentReplicas: 0, desiredReplicas: 0 }));
 }
 
 /** The rules a direction of a v2 `behavior` starts from; what the object sets replaces them field by field. */
@@ -65,5 +65,5 @@ export function hpaV2Strategy(): Strategy {
       spec['metrics'] = [{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 80 } } }];
     }
     defaultBehavior(spec);
-  });
+  }, () => ({ desiredReplicas: 0 }));
 }

@@ -81,6 +81,7 @@ export function jobStrategy(names: Names): Strategy {
   const nameLabel = names.domain('job-name', 'batch');
   return workloadStrategy({
     kindWord: 'job',
+    initialStatus: () => ({}),
     names,
     selectorOptional: false,
     restartPolicies: ['OnFailure', 'Never'],

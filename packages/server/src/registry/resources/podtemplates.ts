@@ -1,6 +1,7 @@
 /**
  * PodTemplates (pkg/registry/core/podtemplate; ValidatePodTemplate and its update): the template's pod spec gets
- * SetDefaults_PodSpec and is checked as a pod spec, its labels as labels; a delete answers with the object.
+ * SetDefaults_PodSpec and is checked as a pod spec, its labels as labels; generation starts at 1 and moves with the
+ * template; a delete answers with the object.
  */
 import type { KubeObject, Names } from '@svc-apiserver/api';
 import { podTemplateWarnings } from './pod-warnings.js';
@@ -28,5 +29,5 @@ function validate(object: KubeObject) {
 export function podTemplateStrategy(names?: Names): Strategy {
   return defineStrategy({
     warnings: (object) => (names === undefined ? [] : podTemplateWarnings(names, object['template'], 'template.')),
-    returnDeletedObject: true, prepareForCreate: (object) => defaults(object), prepareForUpdate: defaults, validate, validateUpdate: validate });
+    returnDeletedObject: true, tracksGeneration: true, prepareForCreate: (object) => defaults(object), prepareForUpdate: defaults, validate, validateUpdate: validate });
 }

@@ -8,5 +8,8 @@ import { workloadStrategy } from './workload.js';
 
 /** The replicaset strategy. */
 export function replicaSetStrategy(names?: Names): Strategy {
-  return workloadStrategy({ kindWord: 'deployment', deadlineWord: 'ReplicaSet', defaults: (spec) => setDefault(spec, 'replicas', 1), ...(names ? { names } : {}) });
+  return workloadStrategy({
+    kindWord: 'deployment', deadlineWord: 'ReplicaSet', initialStatus: () => ({ replicas: 0 }),
+    defaults: (spec) => setDefault(spec, 'replicas', 1), ...(names ? { names } : {}),
+  });
 }

@@ -62,7 +62,7 @@ function validateRc(object: KubeObject): FieldError[] {
 export function replicationControllerStrategy(names?: Names): Strategy {
   return defineStrategy({
     warnings: (object) => (names === undefined ? [] : podTemplateWarnings(names, record(object['spec'])?.['template'], 'spec.template.')),
-    hasStatus: true, tracksGeneration: true, returnDeletedObject: true, selectableFields: rcFields,
+    hasStatus: true, initialStatus: () => ({ replicas: 0 }), tracksGeneration: true, returnDeletedObject: true, selectableFields: rcFields,
     prepareForCreate: (object) => defaultRc(object),
     prepareForUpdate: defaultRc,
     validate: validateRc,

@@ -44,6 +44,7 @@ function validateStatefulSetSpec(spec: Record<string, unknown>): FieldError[] {
 export function statefulSetStrategy(names?: Names): Strategy {
   return workloadStrategy({
     kindWord: 'statefulset',
+    initialStatus: () => ({ replicas: 0, availableReplicas: 0 }),
     deadlineWord: 'StatefulSet',
     validateSpec: validateStatefulSetSpec,
     ...(names ? { names } : {}),

@@ -33,6 +33,8 @@ export interface WorkloadOptions {
    * ReplicaSets' as `ReplicaSet`); absent where the deadline is allowed (Jobs).
    */
   readonly deadlineWord?: string;
+  /** The kind's zero status, as a create leaves it (see StrategyOptions.initialStatus). */
+  readonly initialStatus: () => Json;
   /** The word of the empty-selector message (`deployment` for Deployments and ReplicaSets, as kube words it). */
   readonly kindWord: string;
 }
@@ -85,6 +87,7 @@ export function workloadStrategy(options: WorkloadOptions): Strategy {
   };
   return defineStrategy({
     hasStatus: true,
+    initialStatus: options.initialStatus,
     tracksGeneration: true,
     returnDeletedObject: false,
     prepareForCreate: (object) => prepare(object),
