@@ -301,7 +301,7 @@ export function coreCases(names: Names): ParityCase[] {
       { merge: { spec: { limits: [{ type: 'Container', max: { cpu: '1' }, min: { cpu: '2' } }] } }, causes: ['spec.limits[0].min[cpu]'] }),
     lifecycle('ResourceQuota: quantities not negative', core('resourcequotas', 'ResourceQuota'), { spec: { hard: { pods: '10' } } },
       { merge: { spec: { hard: { pods: '20' } } } },
-      { merge: { spec: { hard: { pods: '-1' } } }, causes: ['spec.hard[pods]'] }),
+      { merge: { spec: { hard: { pods: '-1' } } }, causes: ['spec.hard[pods]'] }, { status: {} }),
 
     // Events (core)
     lifecycle('Event (v1): involved object namespace', core('events', 'Event'), {

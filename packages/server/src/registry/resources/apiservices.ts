@@ -58,6 +58,7 @@ export function validateApiService(object: KubeObject): FieldError[] {
 export function apiServiceStrategy(): Strategy {
   return defineStrategy({
     hasStatus: true,
+    initialStatus: () => ({}),
     // The name is `<version>.<group>` (`v1.` for the core group): only a path segment, as kube-aggregator checks.
     nameRule: 'pathSegment',
     prepareForCreate(object) {

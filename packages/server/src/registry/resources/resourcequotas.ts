@@ -32,5 +32,5 @@ function validateQuota(object: KubeObject): FieldError[] {
 
 /** The resourcequota strategy. */
 export function resourceQuotaStrategy(): Strategy {
-  return defineStrategy({ hasStatus: true, returnDeletedObject: true, validate: validateQuota, validateUpdate: validateQuota });
+  return defineStrategy({ hasStatus: true, initialStatus: () => ({}), returnDeletedObject: true, validate: validateQuota, validateUpdate: validateQuota });
 }

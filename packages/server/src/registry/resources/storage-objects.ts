@@ -127,6 +127,7 @@ function validateAttachment(object: KubeObject): FieldError[] {
 export function volumeAttachmentStrategy(): Strategy {
   return defineStrategy({
     hasStatus: true,
+    initialStatus: () => ({ attached: false }),
     validate: validateAttachment,
     validateUpdate(object, old) {
       const errs = validateAttachment(object);
