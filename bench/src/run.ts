@@ -23,6 +23,7 @@ import { launchServer } from '@svc-apiserver/testing/launch-server';
 import { extensionsBench } from './extensions.js';
 import { admissionBench } from './admission.js';
 import { celBench } from './cel.js';
+import { testServerStartBench } from './test-server-start.js';
 import { fmt, percentile, startBenchModule } from './support.js';
 
 const { values } = parseArgs({ options: { seconds: { type: 'string' }, clients: { type: 'string' }, 'list-items': { type: 'string' }, lists: { type: 'string' } } });
@@ -215,3 +216,4 @@ process.stdout.write(`${(await extensionsBench(Math.min(seconds, 3), clients)).j
 // Admission: creates with no plugins, the default set, and 1 and 3 no-op webhooks (bench/src/admission.ts).
 process.stdout.write(`${(await admissionBench(Math.min(seconds, 3), clients)).join('\n')}\n`);
 process.stdout.write(`${(await celBench(Math.min(seconds, 3), clients)).join('\n')}\n`);
+process.stdout.write(`${(await testServerStartBench()).join('\n')}\n`);
