@@ -117,6 +117,7 @@ function mechanismOf(registry: Registry, def: ResourceDef, at: PatchEndpoint, bo
     if (typed !== undefined) return fail(typed);
     return ok(applyMechanism({
       configuration, fieldManager: options.fieldManager, force: options.force, scope: fieldManagerScope(def, at.subresource),
+      lastAppliedAnnotation: registry.names.domain('last-applied-configuration', 'kubectl'),
       fieldValidation: strictProblems(options.fieldValidation, duplicates, [], 'error strict decoding YAML: '),
     }));
   }
