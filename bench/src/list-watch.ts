@@ -236,7 +236,8 @@ async function idleWatchers(target: Target, count: number): Promise<{ rssGrowth:
   return { rssGrowth: after - before, opened };
 }
 
-async function populate(dataDir: string, counts: Readonly<Record<string, number>>): Promise<void> {
+/** Writes `counts` configmaps per namespace (and the fan-out object) straight into a SQLite data dir. */
+export async function populate(dataDir: string, counts: Readonly<Record<string, number>>): Promise<void> {
   const backend = openSqliteBackend({ path: join(dataDir, 'state.db') });
   const put = async (ns: string, count: number): Promise<void> => {
     for (let i = 0; i < count; i += 2000) {

@@ -17,12 +17,14 @@ import { createClient, loadKubeconfig, type ConnectionConfig, type RestClient } 
 import { encodingBench } from './encoding.js';
 import { applyVersusPut } from './apply.js';
 import { listWatchBench } from './list-watch.js';
+import { informerBench } from './informer.js';
 import { etcdBench } from './etcd.js';
 import { authzBench } from './authz.js';
 import { launchServer } from '@svc-apiserver/testing/launch-server';
 import { extensionsBench } from './extensions.js';
 import { admissionBench } from './admission.js';
 import { celBench } from './cel.js';
+import { testServerStartBench } from './test-server-start.js';
 import { fmt, percentile, startBenchModule } from './support.js';
 
 const { values } = parseArgs({ options: { seconds: { type: 'string' }, clients: { type: 'string' }, 'list-items': { type: 'string' }, lists: { type: 'string' } } });
@@ -207,6 +209,8 @@ async function main(): Promise<void> {
 await main();
 // Lists and watches at scale, each beside its raw baseline (bench/src/list-watch.ts).
 process.stdout.write(`${(await listWatchBench()).join('\n')}\n`);
+// An informer syncing 10,000 configmaps beside a raw list+watch of them (bench/src/informer.ts).
+process.stdout.write(`${(await informerBench()).join('\n')}\n`);
 // The server on etcd beside raw etcd3 (bench/src/etcd.ts); skipped with a message when etcd is not installed.
 process.stdout.write(`${(await etcdBench(Math.min(seconds, 3), clients)).join('\n')}\n`);
 process.stdout.write(`${(await authzBench(Math.min(seconds, 3), clients)).join('\n')}\n`);
@@ -215,3 +219,4 @@ process.stdout.write(`${(await extensionsBench(Math.min(seconds, 3), clients)).j
 // Admission: creates with no plugins, the default set, and 1 and 3 no-op webhooks (bench/src/admission.ts).
 process.stdout.write(`${(await admissionBench(Math.min(seconds, 3), clients)).join('\n')}\n`);
 process.stdout.write(`${(await celBench(Math.min(seconds, 3), clients)).join('\n')}\n`);
+process.stdout.write(`${(await testServerStartBench()).join('\n')}\n`);

@@ -8,3 +8,5 @@ export * from './field-selector.js';
 export * from './meta-label-selector.js';
 export * from './go-duration.js';
 export * from './json-equivalent.js';
+export * from './rate-limiter.js';
+export * from './work-queue.js';

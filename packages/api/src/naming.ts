@@ -69,9 +69,13 @@ export const renamedGroupKeys = [
   'apiextensions',
   'apiregistration',
   'apidiscovery',
+  // The audit policy file's group (not served).
+  'audit',
   'authentication',
   'authorization',
   'certificates',
+  // The ExecCredential group of client credential plugins (read from a plugin's output, not served).
+  'client.authentication',
   'coordination',
   'custom.metrics',
   'discovery',

@@ -143,7 +143,7 @@ test('svcctl create, get, label, replace, delete, api-resources and version agai
     assert.deepEqual([r.code, r.out], [0, 'configmap/a replaced\n']);
     assert.deepEqual(api.store.get('team/a')?.data, { k: 'changed' });
 
-    r = await cli('apply', '-f', manifest);
+    r = await cli('apply', '--server-side', '-f', manifest);
     assert.ok(api.log.some((l) => l === 'PATCH /api/v1/namespaces/team/configmaps/a?fieldManager=svcctl application/apply-patch+yaml'));
 
     r = await cli('delete', 'cm', 'a', 'b');

@@ -3,6 +3,7 @@
  * client-go's StatusError is, whether the server sent it or the transport made it.
  */
 import { failure, isStatus, type Status } from '@svc-apiserver/api';
+import { decodeBody } from './codec.js';
 
 /**
  * A failure that never reached the server or got no answer (connection refused, TLS, aborted). Its code is 0 so
@@ -16,14 +17,10 @@ export function transportFailure(message: string): Status {
  * The Status for a non-2xx response: the body when it is a Status (kube-apiserver always sends one), otherwise one
  * made from the HTTP code, as client-go's `newUnstructuredResponseError` does for bodies that are not a Status.
  */
-export function statusFromResponse(code: number, body: Buffer): Status {
+export function statusFromResponse(code: number, body: Buffer, contentType?: string): Status {
   const text = body.toString('utf8');
-  try {
-    const parsed: unknown = JSON.parse(text);
-    if (isStatus(parsed)) return parsed;
-  } catch {
-    // not JSON: fall through to a Status made from the code
-  }
+  const parsed = decodeBody(body, contentType);
+  if (parsed.ok && isStatus(parsed.value)) return parsed.value;
   const reason = reasonForCode(code);
   const message = text.trim() || `the server responded with the status code ${code} but did not return more information`;
   return failure(reason, message, undefined, code);

@@ -1,5 +1,6 @@
 /**
- * The svc-apiserver client: kubeconfig loading, a REST client with typed verbs, watch streams and discovery.
+ * The svc-apiserver client: kubeconfig loading with exec credential plugins, a REST client with every verb, watch
+ * streams, discovery and a RESTMapper, shared informers, a work queue and leader election.
  */
 export * from './call-failure.js';
 export * from './kubeconfig.js';
@@ -8,3 +9,12 @@ export * from './transport.js';
 export * from './rest-client.js';
 export * from './watch.js';
 export * from './discovery.js';
+export * from './exec-config.js';
+export * from './exec-credential.js';
+export * from './rest-mapper.js';
+export * from './retry-policy.js';
+export * from './codec.js';
+export * from './indexed-store.js';
+export * from './informer.js';
+export * from './leader-election.js';
+export { createWorkQueue, controllerRateLimiter, itemExponentialFailureRateLimiter, bucketRateLimiter, maxOfRateLimiter, type WorkQueue, type WorkQueueOptions, type RateLimiter } from '@svc-apiserver/api';

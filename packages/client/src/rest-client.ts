@@ -1,6 +1,8 @@
 /**
  * The REST client: typed verbs over the transport, each returning the decoded object or the server's Status.
- * Mirrors client-go's dynamic client (get, list, create, update, patch, delete, deletecollection, watch).
+ * Mirrors client-go's dynamic client (get, list, create, update, patch, apply, delete, deletecollection, watch),
+ * its rest client's retries (see retry-policy) and its pager (list in pages, falling back to one full list when
+ * a continue token expires).
  */
 import { fail, ok, type KubeList, type KubeObject, type Result, type Status } from '@svc-apiserver/api';
 import type { ConnectionConfig } from './kubeconfig.js';
@@ -8,6 +10,9 @@ import { resourcePath, withQuery, type ResourceRef } from './paths.js';
 import { statusFromResponse, transportFailure } from './call-failure.js';
 import { createTransport, type HttpRequest, type HttpResponse, type Transport, type TransportOptions } from './transport.js';
 import { watchResource, type WatchHandle, type WatchOptions } from './watch.js';
+import { retryDelay, type RetryOptions } from './retry-policy.js';
+import { sleep } from './sleep.js';
+import { decodeBody, encodeBody, encodingMediaTypes, type Encoding } from './codec.js';
 
 /** Options of a get. */
 export interface GetOptions {
@@ -60,10 +65,25 @@ export interface PatchOptions extends WriteOptions {
   readonly force?: boolean;
 }
 
+/** Options of a server-side apply. */
+export interface ApplyOptions {
+  /** Required by the server for apply. */
+  readonly fieldManager: string;
+  /** Take ownership of fields other managers own instead of failing with a conflict. */
+  readonly force?: boolean;
+  readonly dryRun?: boolean;
+  readonly fieldValidation?: 'Ignore' | 'Warn' | 'Strict';
+  readonly subresource?: string;
+}
+
 /** Options of a client. */
 export interface ClientOptions extends TransportOptions {
   /** Receives each `Warning` header the server sends (kubectl prints them as `Warning: ...`). */
   readonly onWarning?: (text: string) => void;
+  /** Retries of throttled (429), failing (5xx) and unanswered requests. */
+  readonly retry?: RetryOptions;
+  /** How request and response bodies travel. Default `json`. */
+  readonly encoding?: Encoding;
 }
 
 /** A REST client bound to one server. */
@@ -78,6 +98,12 @@ export interface RestClient {
   create<T extends KubeObject = KubeObject>(ref: ResourceRef, object: T, options?: WriteOptions): Promise<Result<T>>;
   update<T extends KubeObject = KubeObject>(ref: ResourceRef, object: T, options?: WriteOptions): Promise<Result<T>>;
   patch<T extends KubeObject = KubeObject>(ref: ResourceRef, name: string, type: PatchType, patch: unknown, options?: PatchOptions): Promise<Result<T>>;
+  /** Server-side apply of a (partial) object: the fields it sets become `fieldManager`'s. */
+  apply<T extends KubeObject = KubeObject>(ref: ResourceRef, object: T, options: ApplyOptions): Promise<Result<T>>;
+  /** The pages of a list, `limit` objects each (default 500), all from one snapshot; an expired continue token ends it with the 410. */
+  listPages<T extends KubeObject = KubeObject>(ref: ResourceRef, options?: ListOptions): AsyncGenerator<Result<KubeList<T>>>;
+  /** Every object of a list, in pages of `limit` when set; when a continue token expires, one full list instead (client-go's pager). */
+  listAll<T extends KubeObject = KubeObject>(ref: ResourceRef, options?: ListOptions): Promise<Result<KubeList<T>>>;
   /** The deleted object (or the object now being deleted), or a success Status when the server sends one. */
   delete(ref: ResourceRef, name: string, options?: DeleteOptions): Promise<Result<KubeObject | Status>>;
   deleteCollection(ref: ResourceRef, options?: ListOptions & DeleteOptions): Promise<Result<KubeObject | Status>>;
@@ -85,8 +111,6 @@ export interface RestClient {
   watch<T extends KubeObject = KubeObject>(ref: ResourceRef, options?: WatchOptions): WatchHandle<T>;
   close(): void;
 }
-
-const jsonHeaders = { accept: 'application/json', 'content-type': 'application/json' } as const;
 
 function writeQuery(options: WriteOptions | undefined): Record<string, string | undefined> {
   return {
@@ -127,22 +151,41 @@ function refFor(ref: ResourceRef, object: KubeObject): ResourceRef {
 /** Makes a client from a connection config (see `loadKubeconfig`). */
 export function createClient(config: ConnectionConfig, options: ClientOptions = {}): RestClient {
   const transport: Transport = createTransport(config, options);
+  const encoding = options.encoding ?? 'json';
+  const accept = { accept: encodingMediaTypes[encoding] };
+  const sendHeaders = { ...accept, 'content-type': encodingMediaTypes[encoding] };
+  const encode = (v: unknown): string => encodeBody(v, encoding);
 
   async function raw(req: HttpRequest): Promise<Result<HttpResponse>> {
-    const res = await transport.send(req);
-    if (res.ok && options.onWarning) reportWarnings(res.value.headers.warning, options.onWarning);
-    return res;
+    for (let attempt = 1; ; attempt++) {
+      const res = await transport.send(req);
+      if (res.ok && options.onWarning) reportWarnings(res.value.headers.warning, options.onWarning);
+      if (req.signal?.aborted) return res;
+      const retryAfter = res.ok ? res.value.headers['retry-after'] : undefined;
+      const delay = retryDelay({ method: req.method, status: res.ok ? res.value.status : 0, retryAfter }, attempt, options.retry);
+      if (delay === undefined) return res;
+      await sleep(delay, req.signal);
+    }
   }
 
   async function request<T>(req: HttpRequest): Promise<Result<T>> {
     const res = await raw(req);
     if (!res.ok) return res;
-    const { status, body } = res.value;
-    if (status < 200 || status > 299) return fail(statusFromResponse(status, body));
-    try {
-      return ok(JSON.parse(body.toString('utf8')) as T);
-    } catch (e) {
-      return fail(transportFailure(`the server returned a body that is not JSON: ${(e as Error).message}`));
+    const { status, body, headers } = res.value;
+    if (status < 200 || status > 299) return fail(statusFromResponse(status, body, headers['content-type']));
+    const decoded = decodeBody(body, headers['content-type']);
+    return decoded.ok ? ok(decoded.value as T) : fail(transportFailure(decoded.error));
+  }
+
+  async function* listPages<T extends KubeObject>(ref: ResourceRef, o: ListOptions = {}): AsyncGenerator<Result<KubeList<T>>> {
+    let cont = o.continue;
+    const limit = o.limit ?? 500;
+    for (;;) {
+      const page = await client.list<T>(ref, { ...o, limit, ...(cont === undefined ? {} : { continue: cont }) });
+      yield page;
+      if (!page.ok) return;
+      cont = page.value.metadata.continue;
+      if (!cont) return;
     }
   }
 
@@ -151,25 +194,44 @@ export function createClient(config: ConnectionConfig, options: ClientOptions = 
     raw,
     request,
     get(ref, name, o) {
-      return request({ method: 'GET', path: withQuery(resourcePath(ref, name, o?.subresource), { resourceVersion: o?.resourceVersion }), headers: { accept: 'application/json' } });
+      return request({ method: 'GET', path: withQuery(resourcePath(ref, name, o?.subresource), { resourceVersion: o?.resourceVersion }), headers: accept });
     },
     list(ref, o) {
-      return request({ method: 'GET', path: withQuery(resourcePath(ref), listQuery(o)), headers: { accept: 'application/json' } });
+      return request({ method: 'GET', path: withQuery(resourcePath(ref), listQuery(o)), headers: accept });
+    },
+    listPages,
+    async listAll<T extends KubeObject>(ref: ResourceRef, o?: ListOptions): Promise<Result<KubeList<T>>> {
+      if (o?.limit === undefined) return client.list<T>(ref, o);
+      let first: KubeList<T> | undefined;
+      const items: T[] = [];
+      for await (const page of listPages<T>(ref, o)) {
+        if (!page.ok && page.error.code === 410 && first !== undefined) {
+          // the snapshot behind the continue token was compacted: one full list replaces the pages read so far
+          const { limit: _limit, continue: _continue, ...rest } = o ?? {};
+          return client.list<T>(ref, rest);
+        }
+        if (!page.ok) return page;
+        first ??= page.value;
+        items.push(...page.value.items);
+      }
+      if (first === undefined) return fail(transportFailure('the list returned no page'));
+      const { continue: _done, remainingItemCount: _left, ...metadata } = first.metadata as KubeList<T>['metadata'] & { remainingItemCount?: number };
+      return ok({ ...first, metadata, items });
     },
     create(ref, object, o) {
       const r = refFor(ref, object);
       const path = o?.subresource !== undefined
         ? resourcePath(r, object.metadata?.name ?? '', o.subresource)
         : resourcePath(r);
-      return request({ method: 'POST', path: withQuery(path, writeQuery(o)), headers: jsonHeaders, body: JSON.stringify(object) });
+      return request({ method: 'POST', path: withQuery(path, writeQuery(o)), headers: sendHeaders, body: encode(object) });
     },
     update(ref, object, o) {
       const r = refFor(ref, object);
       return request({
         method: 'PUT',
         path: withQuery(resourcePath(r, object.metadata?.name ?? '', o?.subresource), writeQuery(o)),
-        headers: jsonHeaders,
-        body: JSON.stringify(object),
+        headers: sendHeaders,
+        body: encode(object),
       });
     },
     patch(ref, name, type, patch, o) {
@@ -177,16 +239,19 @@ export function createClient(config: ConnectionConfig, options: ClientOptions = 
       return request({
         method: 'PATCH',
         path: withQuery(resourcePath(ref, name, o?.subresource), { ...writeQuery(o), force: o?.force === undefined ? undefined : String(o.force) }),
-        headers: { accept: 'application/json', 'content-type': patchContentTypes[type] },
+        headers: { ...accept, 'content-type': patchContentTypes[type] },
         body,
       });
+    },
+    apply(ref, object, o) {
+      return client.patch(refFor(ref, object), object.metadata?.name ?? '', 'apply', object, o);
     },
     delete(ref, name, o) {
       const body = deleteBody(o);
       return request({
         method: 'DELETE',
         path: resourcePath(ref, name),
-        headers: body === undefined ? { accept: 'application/json' } : jsonHeaders,
+        headers: body === undefined ? accept : { ...accept, 'content-type': 'application/json' },
         ...(body === undefined ? {} : { body }),
       });
     },
@@ -195,7 +260,7 @@ export function createClient(config: ConnectionConfig, options: ClientOptions = 
       return request({
         method: 'DELETE',
         path: withQuery(resourcePath(ref), listQuery(o)),
-        headers: body === undefined ? { accept: 'application/json' } : jsonHeaders,
+        headers: body === undefined ? accept : { ...accept, 'content-type': 'application/json' },
         ...(body === undefined ? {} : { body }),
       });
     },
@@ -208,6 +273,7 @@ export function createClient(config: ConnectionConfig, options: ClientOptions = 
   };
   return client;
 }
+
 
 /** Splits `Warning: 299 - "text"` header values (possibly several, comma-joined) into their texts. */
 export function parseWarnings(header: string | string[] | undefined): string[] {

@@ -7,10 +7,14 @@
  * and it must list again.
  */
 import type { IncomingMessage } from 'node:http';
-import type { KubeObject, Status, WatchEvent } from '@svc-apiserver/api';
+import { flavours, namesFor, type KubeObject, type Status, type WatchEvent } from '@svc-apiserver/api';
 import { resourcePath, withQuery, type ResourceRef } from './paths.js';
 import { statusFromResponse, transportFailure } from './call-failure.js';
 import type { Transport } from './transport.js';
+import { sleep } from './sleep.js';
+import { retryAfterMs } from './retry-policy.js';
+
+const headerText = (v: string | string[] | undefined): string | undefined => (Array.isArray(v) ? v[0] : v);
 
 /** Options of a watch. */
 export interface WatchOptions {
@@ -19,6 +23,11 @@ export interface WatchOptions {
   /** Start after this version; absent means "get state and start at most recent" (synthetic ADDED events). */
   readonly resourceVersion?: string;
   readonly allowWatchBookmarks?: boolean;
+  /**
+   * WatchList: the server first sends the current state as ADDED events, then a BOOKMARK annotated
+   * initial-events-end (needs `resourceVersionMatch: 'NotOlderThan'` and bookmarks, which this sets).
+   */
+  readonly sendInitialEvents?: boolean;
   /** Asks the server to end each connection after this long; the stream then reconnects. */
   readonly timeoutSeconds?: number;
   readonly signal?: AbortSignal;
@@ -54,33 +63,34 @@ export function isResourceExpired(event: WatchEvent<unknown>): boolean {
   return code === 410;
 }
 
+const initialEventsEndKeys = flavours.map((f) => namesFor(f).name('initialEventsEndAnnotation'));
+
+/** True for the BOOKMARK that ends a WatchList's initial events (annotated in either flavour's name). */
+export function isInitialEventsEnd(event: WatchEvent<unknown>): boolean {
+  if (event.type !== 'BOOKMARK') return false;
+  const annotations = (event.object as KubeObject | null)?.metadata?.annotations ?? {};
+  return initialEventsEndKeys.some((k) => annotations[k] === 'true');
+}
+
 /** Splits a byte stream into lines (the watch framing kube-apiserver uses for JSON). */
 async function* lines(stream: IncomingMessage): AsyncGenerator<string> {
   let pending = '';
   stream.setEncoding('utf8');
   for await (const chunk of stream as AsyncIterable<string>) {
-    pending += chunk;
+    // scan with an index and keep only the unfinished tail: slicing the rest per line is quadratic in a chunk
+    const text = pending + chunk;
+    let start = 0;
     let nl: number;
-    while ((nl = pending.indexOf('\n')) >= 0) {
-      const line = pending.slice(0, nl).trim();
-      pending = pending.slice(nl + 1);
+    while ((nl = text.indexOf('\n', start)) >= 0) {
+      const line = text.slice(start, nl).trim();
+      start = nl + 1;
       if (line) yield line;
     }
+    pending = text.slice(start);
   }
   if (pending.trim()) yield pending.trim();
 }
 
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const t = setTimeout(done, ms);
-    function done(): void {
-      clearTimeout(t);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-    signal.addEventListener('abort', done, { once: true });
-  });
-}
 
 /** Starts a watch on a collection (a single object: pass `fieldSelector: metadata.name=<name>`). */
 export function watchResource<T extends KubeObject = KubeObject>(transport: Transport, ref: ResourceRef, options: WatchOptions = {}): WatchHandle<T> {
@@ -91,6 +101,8 @@ export function watchResource<T extends KubeObject = KubeObject>(transport: Tran
     else options.signal.addEventListener('abort', () => controller.abort(), { once: true });
   }
   let resourceVersion = options.resourceVersion;
+  /** With WatchList, until the end-of-initial-events bookmark the object versions are not a resume point. */
+  let initialEventsDone = options.sendInitialEvents !== true;
   const reconnect = options.reconnect ?? true;
   const maxRetries = options.maxRetries ?? 5;
   const baseDelay = options.retryDelayMs ?? 200;
@@ -109,12 +121,16 @@ export function watchResource<T extends KubeObject = KubeObject>(transport: Tran
   async function* connectLoop(): AsyncGenerator<WatchEvent<T>> {
     let failures = 0;
     while (!signal.aborted) {
+      // initial events are asked for once: a reconnect resumes from the last resourceVersion seen
+      const initialEvents = options.sendInitialEvents === true && !initialEventsDone;
       const path = withQuery(resourcePath(ref), {
         watch: 'true',
         resourceVersion,
         labelSelector: options.labelSelector,
         fieldSelector: options.fieldSelector,
-        allowWatchBookmarks: options.allowWatchBookmarks ? 'true' : undefined,
+        allowWatchBookmarks: options.allowWatchBookmarks || initialEvents ? 'true' : undefined,
+        sendInitialEvents: initialEvents ? 'true' : undefined,
+        resourceVersionMatch: initialEvents ? 'NotOlderThan' : undefined,
         timeoutSeconds: options.timeoutSeconds,
       });
       const opened = await transport.open({ method: 'GET', path, headers: { accept: 'application/json' }, signal });
@@ -136,9 +152,9 @@ export function watchResource<T extends KubeObject = KubeObject>(transport: Tran
         } catch {
           // the status line is enough
         }
-        const status = statusFromResponse(res.statusCode ?? 0, Buffer.concat(chunks));
+        const status = statusFromResponse(res.statusCode ?? 0, Buffer.concat(chunks), res.headers['content-type']);
         if (reconnect && transient(status) && ++failures <= maxRetries) {
-          await sleep(backoff(failures), signal);
+          await sleep(retryAfterMs(headerText(res.headers['retry-after'])) ?? backoff(failures), signal);
           continue;
         }
         yield errorEvent<T>(status);
@@ -165,7 +181,8 @@ export function watchResource<T extends KubeObject = KubeObject>(transport: Tran
             return;
           }
           const rv = (event.object as KubeObject | undefined)?.metadata?.resourceVersion;
-          if (rv) resourceVersion = rv;
+          if (!initialEventsDone && isInitialEventsEnd(event)) initialEventsDone = true;
+          if (rv && initialEventsDone) resourceVersion = rv;
           failures = 0;
           yield event;
           if (signal.aborted) {

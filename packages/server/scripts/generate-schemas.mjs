@@ -13,6 +13,9 @@
  * - generated/schemas.json: every components.schemas entry of every group-version, merged and without
  *   descriptions, for the validator (loaded at start, so kept small).
  * - generated/discovery-v2.json: what only the Swagger 2.0 document has (discovery definitions and paths).
+ * - generated/openapi-enums.json: the enums kube-apiserver 1.27 publishes (upstream/k8s-1.27/openapi-enums.json),
+ *   checked against the schemas: per schema and property, the values and the "Possible enum values" text appended
+ *   to the property's description (kube-openapi's format).
  * - generated/bootstrap-policy.json: the default RBAC policy (upstream/k8s-1.27/bootstrap-policy/*.yaml) as JSON,
  *   read at every start (parsing the YAML there cost a third of a second).
  */
@@ -106,6 +109,7 @@ function main() {
   writeJson('resources.json', { source: 'kubernetes v1.27 OpenAPI v3', groupVersions });
   writeJson('schemas.json', sortKeys(schemas));
   writeJson('discovery-v2.json', discoveryV2());
+  writeJson('openapi-enums.json', openapiEnums(schemas));
   writeJson('bootstrap-policy.json', bootstrapPolicy());
   const count = groupVersions.reduce((n, gv) => n + gv.resources.length, 0);
   console.log(`generated ${groupVersions.length} group-versions, ${count} resources, ${Object.keys(schemas).length} schemas`);
@@ -129,6 +133,30 @@ function bootstrapPolicy() {
     roles: items('namespace-roles.yaml'),
     roleBindings: items('namespace-role-bindings.yaml'),
   };
+}
+
+/**
+ * The published enums of the schemas that exist here: `{ <schema>: { <property>: { enum, description } } }`, where
+ * `description` is what kube-openapi appends to the property's own description (after a blank line). A property
+ * the table names that is absent from a present schema is an error (the table and the documents disagree).
+ */
+function openapiEnums(schemas) {
+  const table = JSON.parse(readFileSync(join(upstreamDir, 'openapi-enums.json'), 'utf8'));
+  const out = {};
+  let count = 0;
+  for (const [schemaName, fields] of Object.entries(table.fields)) {
+    const schema = schemas[schemaName];
+    if (!schema) continue;
+    for (const [property, { enum: values, lines }] of Object.entries(fields)) {
+      const prop = schema.properties?.[property];
+      if (!prop) throw new Error(`openapi-enums.json names ${schemaName}.${property}, which the schemas lack`);
+      if (prop.type !== 'string') throw new Error(`${schemaName}.${property} is an enum but not a string`);
+      (out[schemaName] ??= {})[property] = { enum: values, description: ['Possible enum values:', ...lines].join('\n') };
+      count++;
+    }
+  }
+  console.log(`${count} enum properties`);
+  return sortKeys(out);
 }
 
 /** Copies the upstream files the server needs (the product never reads the reference folder at run time). */

@@ -8,6 +8,7 @@ import type { AuthorizationFlags } from './auth/authz/authorization-setup.js';
 import { defaultServiceAccountIssuer } from './auth/serviceaccount/claims.js';
 import { defaultFeatureGates, parseFeatureGates, type FeatureGates } from './feature-gates.js';
 import { defaultMaxMutatingRequestsInFlight, defaultMaxRequestsInFlight } from './http/filters/max-in-flight.js';
+import { defaultAuditFlags, type AuditFlags } from './audit/audit-flags.js';
 
 /** Where state is kept. */
 export type StorageKind = 'sqlite' | 'memory';
@@ -18,10 +19,11 @@ export function usesEtcd(o: Pick<ServerOptions, 'storageBackend' | 'etcdServers'
 }
 
 /**
- * Everything the flags set; `startServer` takes the same options. Authentication and authorization declare their
- * own flags (as kube-apiserver's BuiltInAuthenticationOptions and BuiltInAuthorizationOptions are their own).
+ * Everything the flags set; `startServer` takes the same options. Authentication, authorization and audit declare
+ * their own flags (as kube-apiserver's BuiltInAuthenticationOptions, BuiltInAuthorizationOptions and AuditOptions
+ * are their own).
  */
-export interface ServerOptions extends AuthenticationFlags, AuthorizationFlags {
+export interface ServerOptions extends AuthenticationFlags, AuthorizationFlags, AuditFlags {
   /** Directory for the database, certificates and the admin kubeconfig. */
   readonly dataDir: string;
   readonly bindAddress: string;
@@ -105,6 +107,7 @@ export interface ServerOptions extends AuthenticationFlags, AuthorizationFlags {
 
 /** The defaults (kube-apiserver's where they exist). */
 export const defaultServerOptions: ServerOptions = {
+  ...defaultAuditFlags,
   dataDir: './.svc-data',
   bindAddress: '127.0.0.1',
   securePort: 6443,
@@ -194,7 +197,7 @@ export function parseDuration(text: string): number | undefined {
   return parsed.ok && parsed.value >= 0 ? parsed.value : undefined;
 }
 
-type FlagKind = 'string' | 'list' | 'int' | 'duration' | 'flavour' | 'storage' | 'storageBackend' | 'bool' | 'boolean' | 'featureGates';
+type FlagKind = 'string' | 'list' | 'int' | 'number' | 'duration' | 'flavour' | 'storage' | 'storageBackend' | 'bool' | 'boolean' | 'featureGates';
 interface FlagSpec {
   readonly kind: FlagKind;
   readonly key: keyof ServerOptions | 'help';
@@ -253,7 +256,7 @@ const flags: Record<string, FlagSpec> = {
   'authorization-webhook-version': { kind: 'string', key: 'authorizationWebhookVersion', help: 'SubjectAccessReview version sent to and expected from the authorization webhook: v1beta1 or v1.' },
   'authorization-webhook-cache-authorized-ttl': { kind: 'duration', key: 'authorizationWebhookCacheAuthorizedTtlMs', help: 'How long "authorized" answers of the authorization webhook are cached.' },
   'authorization-webhook-cache-unauthorized-ttl': { kind: 'duration', key: 'authorizationWebhookCacheUnauthorizedTtlMs', help: 'How long "unauthorized" answers of the authorization webhook are cached.' },
-  'feature-gates': { kind: 'featureGates', key: 'featureGates', help: 'Comma list of Name=bool: APIListChunking (default true), WatchList (alpha, default false).' },
+  'feature-gates': { kind: 'featureGates', key: 'featureGates', help: 'Comma list of Name=bool: APIListChunking (default true), APIPriorityAndFairness (default true), WatchList (alpha, default false).' },
   'min-request-timeout': { kind: 'int', key: 'minRequestTimeoutSeconds', help: 'Seconds a watch lasts at least when it sets no timeoutSeconds (randomized up to twice as long).' },
   'service-cluster-ip-range': { kind: 'string', key: 'serviceClusterIpRange', help: 'IPv4 CIDR from which Service cluster IPs are allocated.' },
   'service-node-port-range': { kind: 'string', key: 'serviceNodePortRange', help: 'Port range from which NodePort Services get node ports.' },
@@ -282,6 +285,22 @@ const flags: Record<string, FlagSpec> = {
   'cluster-signing-legacy-unknown-cert-file': { kind: 'string', key: 'clusterSigningLegacyUnknownCertFile', help: 'PEM CA certificate of the legacy unknown signer only.' },
   'cluster-signing-legacy-unknown-key-file': { kind: 'string', key: 'clusterSigningLegacyUnknownKeyFile', help: 'PEM private key of the legacy unknown signer only.' },
   'cluster-signing-duration': { kind: 'duration', key: 'clusterSigningDurationMs', help: 'The longest lifetime of certificates the built-in signers issue; a shorter spec.expirationSeconds wins.' },
+  'audit-policy-file': { kind: 'string', key: 'auditPolicyFile', help: 'Audit Policy file (kind Policy in audit.svc.io/v1; audit.k8s.io/v1 with --flavour=k8s); without it nothing is audited.' },
+  'audit-log-path': { kind: 'string', key: 'auditLogPath', help: 'File the audit log backend writes events to, one JSON line each; "-" means stdout.' },
+  'audit-log-maxage': { kind: 'int', key: 'auditLogMaxAge', help: 'Days rotated audit log files are kept (0: no limit).' },
+  'audit-log-maxbackup': { kind: 'int', key: 'auditLogMaxBackup', help: 'Rotated audit log files kept (0: no limit).' },
+  'audit-log-maxsize': { kind: 'int', key: 'auditLogMaxSize', help: 'Megabytes of the audit log file before it is rotated (0: 100).' },
+  'audit-log-format': { kind: 'string', key: 'auditLogFormat', help: 'Format of audit log lines: json or legacy (one line of text per event).' },
+  'audit-log-batch-buffer-size': { kind: 'int', key: 'auditLogBatchBufferSize', help: 'Events the audit log holds before dropping (each dropped event is counted and logged).' },
+  'audit-log-batch-max-size': { kind: 'int', key: 'auditLogBatchMaxSize', help: 'Most events in one write of the audit log.' },
+  'audit-log-batch-max-wait': { kind: 'duration', key: 'auditLogBatchMaxWaitMs', help: 'Longest wait before an incomplete batch is written (0: at once).' },
+  'audit-webhook-config-file': { kind: 'string', key: 'auditWebhookConfigFile', help: 'Kubeconfig-format file of the audit webhook (cluster = the service, user = our credentials, current context required).' },
+  'audit-webhook-batch-buffer-size': { kind: 'int', key: 'auditWebhookBatchBufferSize', help: 'Events the audit webhook backend holds before dropping.' },
+  'audit-webhook-batch-max-size': { kind: 'int', key: 'auditWebhookBatchMaxSize', help: 'Most events in one request to the audit webhook.' },
+  'audit-webhook-batch-max-wait': { kind: 'duration', key: 'auditWebhookBatchMaxWaitMs', help: 'Longest wait before an incomplete batch is sent.' },
+  'audit-webhook-batch-throttle-qps': { kind: 'number', key: 'auditWebhookBatchThrottleQps', help: 'Batches sent per second at most (0: unthrottled).' },
+  'audit-webhook-batch-throttle-burst': { kind: 'int', key: 'auditWebhookBatchThrottleBurst', help: 'Batches sent at once after a quiet time.' },
+  'audit-webhook-initial-backoff': { kind: 'duration', key: 'auditWebhookInitialBackoffMs', help: 'Wait before the first retry of a failed request to the audit webhook.' },
   help: { kind: 'bool', key: 'help', help: 'Print this help.' },
 };
 
@@ -369,6 +388,11 @@ export function parseFlags(argv: readonly string[]): ParsedFlags {
         const n = Number(value);
         if (spec.key === 'securePort' && n > 65535) return bad();
         out[spec.key] = n;
+        break;
+      }
+      case 'number': {
+        if (!/^\d+(\.\d+)?$/.test(value)) return bad();
+        out[spec.key] = Number(value);
         break;
       }
       case 'duration': {

@@ -20,6 +20,8 @@ export const defaultFeatureGates = {
   ValidatingAdmissionPolicy: false,
   /** Alpha in 1.27: `matchConditions` of admission webhooks (and policies) decide whether they are called. */
   AdmissionWebhookMatchConditions: false,
+  /** Beta since 1.20: API Priority and Fairness classifies and queues requests instead of the max-in-flight limit. */
+  APIPriorityAndFairness: true,
 } as const satisfies Record<string, boolean>;
 
 /** A known gate. */

@@ -73,6 +73,9 @@ import { registryServiceLookup } from './registry/service-lookup.js';
 import { serviceResolver } from './outbound/service-resolver.js';
 import { anonymousAuthInfo } from './outbound/auth-info-resolver.js';
 import { customColumnsPrinter } from './http/table/custom-columns.js';
+import { buildAuditor } from './audit/audit-setup.js';
+import { createFlowController } from './flowcontrol/flow-controller.js';
+import { startApfConfiguration } from './controllers/flowcontrol/apf-configuration.js';
 
 /** Options of {@link startServer}: the flags, each optional (defaults as the flags'). */
 export type StartServerOptions = Partial<ServerOptions> & {
@@ -341,6 +344,22 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       v3: (gv) => openapiV3Document(catalog, gv, served()) ?? customOpenApi.documents().get(gv) ?? aggregator.openapiV3().get(gv),
     };
 
+    // API Priority and Fairness in the place of the max-in-flight limit; its seats are the two limits together.
+    if (o.featureGates.APIPriorityAndFairness && o.maxRequestsInFlight + o.maxMutatingRequestsInFlight <= 0) {
+      throw new Error(`--max-requests-inflight=${o.maxRequestsInFlight} and --max-mutating-requests-inflight=${o.maxMutatingRequestsInFlight} must sum to a positive value`);
+    }
+    const flowController = o.featureGates.APIPriorityAndFairness
+      ? createFlowController({ serverConcurrencyLimit: o.maxRequestsInFlight + o.maxMutatingRequestsInFlight, waitLimitMs: 15_000 })
+      : undefined;
+    const apfConfiguration = flowController === undefined ? undefined : startApfConfiguration(registry, names, flowController, { log: (m) => log(m) });
+    if (apfConfiguration !== undefined) cleanups.push(() => apfConfiguration.stop());
+    const auditor = await buildAuditor(o, names, (m) => log(m));
+    if (!auditor.ok) throw new Error(auditor.error);
+    // Flushed on close, after the listener closed and the last request was audited.
+    if (auditor.value !== undefined) {
+      const backend = auditor.value.backend;
+      cleanups.push(() => backend.shutdown());
+    }
     // The cluster-info bootstrap needs the URL the listener gets; its readyz check stands in until then.
     let clusterInfo: ClusterInfo | undefined;
     const clusterInfoCheck = {
@@ -371,8 +390,10 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       authorizer,
       authentication: (generatedCaPem) => authn.value.forServer(generatedCaPem),
       resources: () => registry.all(),
+      ...(auditor.value === undefined ? {} : { auditor: auditor.value }),
+      ...(flowController === undefined ? {} : { flowController }),
       openapi,
-      checks: [storageCheck(backend), ...controllers.checks, clusterInfoCheck],
+      checks: [storageCheck(backend), ...controllers.checks, clusterInfoCheck, ...(apfConfiguration?.checks ?? [])],
       ...(identity.value.issuerDiscovery === undefined ? {} : { issuerDiscovery: identity.value.issuerDiscovery }),
       readyChecks: [informerSyncCheck(backend, registry.store.caches, { controllersStarted: () => controllersStarted }), policy.health, crdServing.check],
       aggregator,

@@ -16,9 +16,11 @@ export interface RequestRecorder extends AdmissionRecorder {
   readonly annotations: ReadonlyMap<string, RecordedAnnotation>;
 }
 
-/** A recorder sending warnings to `warn` and keeping annotations. */
-export function requestRecorder(warn: (text: string) => void): RequestRecorder {
-  const annotations = new Map<string, RecordedAnnotation>();
+/**
+ * A recorder sending warnings to `warn` and keeping annotations, in `annotations` when given (the request's
+ * record, whence they reach the audit event).
+ */
+export function requestRecorder(warn: (text: string) => void, annotations: Map<string, RecordedAnnotation> = new Map()): RequestRecorder {
   return {
     annotations,
     warn,

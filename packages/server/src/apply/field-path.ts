@@ -23,11 +23,18 @@ export function indexElement(index: number): string {
   return `i:${index}`;
 }
 
-/** `k:{"a":1,"b":"x"}`: an associative list item by its key fields (sorted by name; missing ones left out). */
-export function keyElement(item: Readonly<Record<string, unknown>>, keys: readonly string[]): string {
+/**
+ * `k:{"a":1,"b":"x"}`: an associative list item by its key fields (sorted by name); a missing key field takes the
+ * schema's default for it (structured-merge-diff keys `{containerPort: 80}` as `{containerPort: 80, protocol: TCP}`),
+ * and is left out when it has none.
+ */
+export function keyElement(item: Readonly<Record<string, unknown>>, keys: readonly string[], defaults: Readonly<Record<string, unknown>> = {}): string {
   const sorted = [...keys].sort();
   const fields: Record<string, unknown> = {};
-  for (const k of sorted) if (item[k] !== undefined) fields[k] = item[k];
+  for (const k of sorted) {
+    if (item[k] !== undefined) fields[k] = item[k];
+    else if (defaults[k] !== undefined) fields[k] = defaults[k];
+  }
   return `k:${JSON.stringify(fields)}`;
 }
 

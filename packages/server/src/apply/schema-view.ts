@@ -19,7 +19,7 @@ export const deducedSchema: Schema = permissivePatchSchema;
 export type ListKind =
   | { readonly kind: 'atomic' }
   | { readonly kind: 'set' }
-  | { readonly kind: 'map'; readonly keys: readonly string[] };
+  | { readonly kind: 'map'; readonly keys: readonly string[]; readonly keyDefaults: Readonly<Record<string, unknown>> };
 
 const atomicList: ListKind = { kind: 'atomic' };
 const setList: ListKind = { kind: 'set' };
@@ -33,13 +33,30 @@ export function listKindOf(schema: Schema): ListKind {
     case 'set':
       return setList;
     case 'map':
-      return { kind: 'map', keys: schema.listMapKeys ?? [] };
+      return mapList(schema, schema.listMapKeys ?? []);
     default:
       break;
   }
   const strategies = (schema.patchStrategy ?? '').split(',');
-  if (strategies.includes('merge')) return schema.patchMergeKey ? { kind: 'map', keys: [schema.patchMergeKey] } : setList;
+  if (strategies.includes('merge')) return schema.patchMergeKey ? mapList(schema, [schema.patchMergeKey]) : setList;
   return atomicList;
+}
+
+const mapLists = new WeakMap<Schema, ListKind>();
+
+/** An associative list's kind, with the defaults its items' key fields declare (computed once per schema node). */
+function mapList(schema: Schema, keys: readonly string[]): ListKind {
+  const known = mapLists.get(schema);
+  if (known !== undefined) return known;
+  const items = schema.items();
+  const keyDefaults: Record<string, unknown> = {};
+  for (const key of keys) {
+    const value = items?.field(key)?.default;
+    if (value !== undefined) keyDefaults[key] = value;
+  }
+  const made: ListKind = { kind: 'map', keys, keyDefaults };
+  mapLists.set(schema, made);
+  return made;
 }
 
 /** True when a map or struct node is owned as a whole. */
@@ -70,7 +87,7 @@ export function isObject(value: unknown): value is Record<string, unknown> {
 /** The path element of a list item: by key fields, by value, or by position when it has neither. */
 export function itemElement(item: unknown, kind: ListKind, index: number): string {
   if (kind.kind === 'map' && isObject(item) && kind.keys.length > 0 && kind.keys.some((k) => item[k] !== undefined)) {
-    return keyElement(item, kind.keys);
+    return keyElement(item, kind.keys, kind.keyDefaults);
   }
   if (kind.kind === 'set' || (kind.kind === 'map' && !isObject(item))) return valueElement(item);
   return indexElement(index);

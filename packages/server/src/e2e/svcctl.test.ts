@@ -83,7 +83,7 @@ spec:
   assert.match(after.stdout, /mode: "?off"?/);
 
   const table = await svcctl('-n', 'cli', 'get', 'leases');
-  assert.match(table.stdout, /^NAME\s+AGE\nleader\s+\d+s\n$/);
+  assert.match(table.stdout, /^NAME\s+HOLDER\s+AGE\nleader\s+me\s+\d+s\n$/, 'the server\'s Table columns');
 
   const deleted = await svcctl('-n', 'cli', 'delete', 'configmap', 'settings');
   assert.equal(deleted.stdout, 'configmap "settings" deleted\n');

@@ -1,8 +1,9 @@
 /**
  * The HTTP side of the server, independent of storage and resources: PKI and the admin kubeconfig, the filter
- * chain (panic recovery → request info → request timeout → body limit → authentication → impersonation → max
- * in-flight → authorization), the routes (resource requests to the resource handler, everything else to the
- * non-resource router), health endpoints, listening and graceful shutdown.
+ * chain (audit ID → panic recovery → request info → request timeout → body limit → authentication → audit →
+ * impersonation →
+ * priority and fairness, or max in-flight without it → authorization), the routes (resource requests to the
+ * resource handler, everything else to the non-resource router), health endpoints, listening and graceful shutdown.
  */
 import { mkdir } from 'node:fs/promises';
 import { isIPv6 } from 'node:net';
@@ -30,6 +31,11 @@ import { impersonation } from './filters/impersonation.js';
 import type { RequestAuthentication } from '../auth/authentication-setup.js';
 import { authorization } from './filters/authorization.js';
 import { defaultMaxMutatingRequestsInFlight, defaultMaxRequestsInFlight, maxInFlight } from './filters/max-in-flight.js';
+import { auditId } from './filters/audit-id.js';
+import { audit, failedAuthenticationAudit } from './filters/audit.js';
+import type { Auditor } from '../audit/auditor.js';
+import type { FlowController } from '../flowcontrol/flow-controller.js';
+import { priorityAndFairness } from './filters/priority-and-fairness.js';
 import { nonResourceRouter } from './routes/non-resource-router.js';
 import type { ServedGroup } from './routes/discovery.js';
 import type { OpenApiSource } from './routes/openapi.js';
@@ -85,6 +91,10 @@ export interface ApiServerOptions {
    * Default: allow everything (kube-apiserver's AlwaysAllow mode).
    */
   readonly authorizer?: Authorizer;
+  /** The auditor of `--audit-policy-file`; undefined audits nothing (responses still carry `Audit-Id`). */
+  readonly auditor?: Auditor;
+  /** API Priority and Fairness (the APIPriorityAndFairness gate); undefined: no flow control. */
+  readonly flowController?: FlowController;
   /** The service account issuer discovery documents, given this server's `host:port`; undefined serves none. */
   readonly issuerDiscovery?: (serverAddress: string) => IssuerDiscovery | undefined;
 }
@@ -150,18 +160,23 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
   const authorizer = options.authorizer ?? authorizerUnion([alwaysAllow()]);
   const handler = buildChain(
     [
+      auditId(),
       panicRecovery(log),
       requestInfoFilter(),
       requestTimeout(options.requestTimeoutMs ?? 60_000, log),
       bodyLimit(options.maxRequestBodyBytes),
+      failedAuthenticationAudit(options.auditor),
       authentication(authn?.authenticator ?? authenticatorUnion([x509Authenticator([pki.ca.certPem])]), {
         anonymous: authn?.anonymous ?? true, ...(authn?.stripHeaders ? { stripHeaders: authn.stripHeaders } : {}), log: (m) => log(m),
       }),
+      audit(options.auditor),
       impersonation(authorizer, names),
-      maxInFlight({
-        maxRequestsInFlight: options.maxRequestsInFlight ?? defaultMaxRequestsInFlight,
-        maxMutatingRequestsInFlight: options.maxMutatingRequestsInFlight ?? defaultMaxMutatingRequestsInFlight,
-      }).filter,
+      options.flowController !== undefined
+        ? priorityAndFairness(options.flowController)
+        : maxInFlight({
+          maxRequestsInFlight: options.maxRequestsInFlight ?? defaultMaxRequestsInFlight,
+          maxMutatingRequestsInFlight: options.maxMutatingRequestsInFlight ?? defaultMaxMutatingRequestsInFlight,
+        }).filter,
       authorization(authorizer),
     ],
     async (ctx) => {

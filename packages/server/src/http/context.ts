@@ -7,6 +7,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { KubeObject, Names, Result, Status, WatchEvent } from '@svc-apiserver/api';
 import type { UserInfo } from '../request/user-info.js';
 import type { RequestInfo } from '../request/request-info.js';
+import type { RequestRecord } from './request-record.js';
 
 /** A decoded request body. */
 export interface DecodedBody {
@@ -61,6 +62,8 @@ export interface RequestContext {
   info: RequestInfo;
   /** Set by authentication. */
   user: UserInfo;
+  /** What the filters keep about the request: audit ID, response headers, audit annotations, the response. */
+  readonly record: RequestRecord;
   /** Aborted when the client goes away or the server shuts down. */
   readonly signal: AbortSignal;
   /** The raw body, up to the body limit (413 RequestEntityTooLarge beyond it). */

@@ -76,7 +76,11 @@ test('watch: query parameter and the deprecated /watch/ paths', () => {
   check('GET', '/api/v1/pods?watch=true', { verb: 'watch', resource: 'pods' });
   check('GET', '/api/v1/pods?watch=1', { verb: 'watch', resource: 'pods' });
   check('GET', '/api/v1/pods?watch=false', { verb: 'list', resource: 'pods' });
-  check('GET', '/api/v1/pods?watch=yes', { verb: 'list', resource: 'pods' });
+  // The parameter codec's boolean: false only for 0 or false (any case), true for anything else.
+  check('GET', '/api/v1/pods?watch=yes', { verb: 'watch', resource: 'pods' });
+  check('GET', '/api/v1/pods?watch', { verb: 'watch', resource: 'pods' });
+  check('GET', '/api/v1/pods?watch=FALSE', { verb: 'list', resource: 'pods' });
+  check('GET', '/api/v1/pods?watch=0', { verb: 'list', resource: 'pods' });
   check('GET', '/api/v1/namespaces/n/pods/p?watch=true', { verb: 'watch', namespace: 'n', resource: 'pods', name: 'p' });
   check('GET', '/api/v1/watch/pods', { verb: 'watch', resource: 'pods' });
   check('GET', '/api/v1/watch/namespaces', { verb: 'watch', resource: 'namespaces' });

@@ -11,6 +11,7 @@
  */
 import type { Result } from '@svc-apiserver/api';
 import type { RequestInfo } from '../request/request-info.js';
+import { boolParameter } from './handlers/request-options.js';
 
 /** Prefixes of resource paths; `api` has no group segment. */
 const apiPrefixes = new Set(['api', 'apis']);
@@ -25,11 +26,6 @@ const namespaceSubresources = new Set(['status', 'finalize']);
 /** A request-info parse failure (a path that starts like a resource path but names no resource). */
 export interface RequestInfoError {
   readonly message: string;
-}
-
-/** Go's strconv.ParseBool, which decodes the `watch` query parameter. */
-function parseGoBool(value: string | null): boolean {
-  return value !== null && ['1', 't', 'T', 'true', 'TRUE', 'True'].includes(value);
 }
 
 /** The `metadata.name` a field selector requires exactly (`metadata.name=x` or `metadata.name==x`), if any. */
@@ -123,7 +119,7 @@ export function parseRequestInfo(
   if (parts.length >= 1) resource = parts[0]!;
 
   if (verb === 'get') {
-    const watch = parseGoBool(query.get('watch'));
+    const watch = boolParameter(query, 'watch') ?? false;
     if (name === '') {
       // A GET without a name is a list or a watch; a field selector on metadata.name narrows it to one name.
       verb = watch ? 'watch' : 'list';

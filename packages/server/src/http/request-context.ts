@@ -10,6 +10,7 @@ import { badRequest, fail, type Names, ok, requestEntityTooLarge, type Result, t
 import { anonymousUser } from '../request/user-info.js';
 import type { DecodedBody, RequestContext, WatchStream } from './context.js';
 import type { RequestInfo } from '../request/request-info.js';
+import { createRequestRecord } from './request-record.js';
 import { decodeJson, jsonBodyMediaTypes, yamlBodyMediaTypes } from './decode.js';
 import { decodeYamlBody } from './yaml-decoder.js';
 import { encodeBody, encodeJson, responseEncoding, type EndpointKind, type WatchEncoder } from './encode.js';
@@ -115,6 +116,7 @@ export function createRequestContext(req: NodeRequest, res: NodeResponse, url: R
   });
 
   const warnings = warningRecorder();
+  const record = createRequestRecord(req.socket?.remoteAddress ?? '');
   let responded = false;
   /** Set once the request timed out: its answer is out and nothing more is written. */
   let expired = false;
@@ -194,6 +196,13 @@ export function createRequestContext(req: NodeRequest, res: NodeResponse, url: R
 
   const head = (code: number, headers: Record<string, string | string[]>): void => {
     responded = true;
+    for (const [k, v] of Object.entries(record.responseHeaders)) {
+      // A relayed answer may carry the header already, in any case: its own value stands.
+      const lower = k.toLowerCase();
+      if (!Object.keys(headers).some((h) => h.toLowerCase() === lower)) headers[k] = v;
+    }
+    record.responseCode = code;
+    record.onResponseStart?.(code);
     const warned = warnings.headers();
     if (warned.length > 0) headers['Warning'] = warned;
     closeUnlessDrainable(headers);
@@ -215,6 +224,7 @@ export function createRequestContext(req: NodeRequest, res: NodeResponse, url: R
     const status = boundStatus(failed);
     // A Status is negotiated like any object, but a failure must reach the client even if it asked for nothing we
     // write: fall back to JSON then.
+    record.responseObject = status;
     const encoded = encoding.encodeObject(req.headers.accept, url.searchParams, status, endpoint());
     // kube-apiserver's response writer turns details.retryAfterSeconds into a Retry-After header (504, 429, 503).
     const retry = status.details?.retryAfterSeconds;
@@ -284,6 +294,7 @@ export function createRequestContext(req: NodeRequest, res: NodeResponse, url: R
     },
     info: emptyInfo(url.pathname, method),
     user: anonymousUser,
+    record,
     get signal(): AbortSignal {
       return signal();
     },
@@ -302,6 +313,7 @@ export function createRequestContext(req: NodeRequest, res: NodeResponse, url: R
         if (!decoded.ok) return decoded;
         // Embedded raw JSON (RawExtension, JSON fields) is decoded with the message: bound its nesting as JSON's.
         if (valueTooDeep(decoded.value)) return fail(badRequest(nestingTooDeepMessage()));
+        record.requestObject = decoded.value;
         return ok({ mediaType, object: decoded.value });
       }
       if (mediaType === undefined || !acceptable.includes(mediaType) ||
@@ -318,12 +330,14 @@ export function createRequestContext(req: NodeRequest, res: NodeResponse, url: R
       if (!isObject && !(mediaType === 'application/json-patch+json' && Array.isArray(value))) {
         return fail(badRequest('the request body must be a JSON or YAML object'));
       }
+      record.requestObject = value;
       return ok({ mediaType, object: value as DecodedBody['object'], duplicateFields: decoded.duplicateFields });
     },
     warn(text: string): void {
       warnings.add(text);
     },
     writeObject(code: number, object: unknown): void {
+      record.responseObject = object;
       const encoded = encoding.encodeObject(req.headers.accept, url.searchParams, object, endpoint());
       if (!encoded.ok) return writeStatus(encoded.error);
       send(code, encoded.value.contentType, encoded.value.body);

@@ -195,3 +195,26 @@ function withoutDescriptions(v: unknown): unknown {
   if (v === null || typeof v !== 'object') return v;
   return Object.fromEntries(Object.entries(v).filter(([k]) => k !== 'description').map(([k, x]) => [k, withoutDescriptions(x)]));
 }
+
+describe('published enums', () => {
+  const apps: ServedResource[] = [{ groupKey: 'apps', version: 'v1', resource: 'deployments' }, { groupKey: '', version: 'v1', resource: 'pods' }];
+
+  it('carries enum and "Possible enum values" as kube-apiserver 1.27 publishes them, in v3 and v2', () => {
+    const doc = openapiV3Document(svc, 'apis/apps/v1', apps)?.document;
+    assert.ok(doc);
+    const type = (doc.components.schemas['io.k8s.api.apps.v1.DeploymentStrategy'] as Json).properties.type;
+    assert.deepEqual(type.enum, ['Recreate', 'RollingUpdate']);
+    assert.equal(type.description, 'Type of deployment. Can be "Recreate" or "RollingUpdate". Default is RollingUpdate.\n\nPossible enum values:\n'
+      + ' - `"Recreate"` Kill all existing pods before creating new ones.\n'
+      + ' - `"RollingUpdate"` Replace the old ReplicaSets by new one using rolling update i.e gradually scale down the old ReplicaSets and scale up the new one.');
+    const core = openapiV3Document(svc, 'api/v1', apps)?.document;
+    const container = (core?.components.schemas['io.k8s.api.core.v1.Container'] as Json).properties;
+    assert.deepEqual(container.imagePullPolicy.enum, ['Always', 'IfNotPresent', 'Never']);
+    assert.deepEqual(container.terminationMessagePolicy.enum, ['FallbackToLogsOnError', 'File']);
+    const port = (core?.components.schemas['io.k8s.api.core.v1.ContainerPort'] as Json).properties.protocol;
+    assert.deepEqual(port.enum, ['SCTP', 'TCP', 'UDP']);
+    assert.equal(port.default, 'TCP');
+    const v2 = openapiV2Document(svc, apps).document;
+    assert.deepEqual((v2.definitions['io.k8s.api.apps.v1.DeploymentStrategy'] as Json).properties.type.enum, ['Recreate', 'RollingUpdate']);
+  });
+});

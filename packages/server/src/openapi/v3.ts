@@ -1,13 +1,15 @@
 /**
  * OpenAPI v3 documents as kube-apiserver serves them at `/openapi/v3` (the index) and
  * `/openapi/v3/api/v1`, `/openapi/v3/apis/<group>/<version>` (one document per group-version): the upstream
- * 1.27 documents, renamed into the server's flavour and restricted to the served resources.
+ * 1.27 documents with the enums a running kube-apiserver publishes (enums.ts), renamed into the server's flavour and
+ * restricted to the served resources.
  */
 import { createHash } from 'node:crypto';
 import type { Names } from '@svc-apiserver/api';
 import type { Catalog } from '../schema/catalog.js';
 import { generatedResources, readUpstreamV3, type GeneratedGroupVersion } from '../schema/generated-data.js';
 import { componentsRefPrefix } from '../schema/openapi-schema.js';
+import { withPublishedEnums } from './enums.js';
 import { cached, servedKey, type BuiltDocument, type ServedResource } from './served.js';
 
 /** An OpenAPI v3 document (the parts this module reads; everything else is carried through). */
@@ -85,7 +87,7 @@ function buildDocument(names: Names, gv: GeneratedGroupVersion, mine: ReadonlySe
   }
   const allSchemas = upstream.components.schemas;
   const schemas: Record<string, unknown> = {};
-  for (const name of reachableSchemas(paths, allSchemas)) schemas[name] = renameDeep(allSchemas[name], names);
+  for (const name of reachableSchemas(paths, allSchemas)) schemas[name] = renameDeep(withPublishedEnums(name, allSchemas[name]), names);
   return { ...upstream, paths, components: { ...upstream.components, schemas: sortedObject(schemas) } };
 }
 

@@ -18,6 +18,11 @@ export interface PatchSchema {
   readonly listMapKeys?: readonly string[];
   /** `x-kubernetes-map-type`: `atomic` or `granular` (used by server-side apply for maps and structs). */
   readonly mapType?: string;
+  /**
+   * The node's `default` (server-side apply keys an associative list item lacking a key field by the key field's
+   * default, as structured-merge-diff does with defaulted list-map keys such as a port's `protocol`).
+   */
+  readonly default?: unknown;
   /** The schema of a declared property of this object, or undefined when the object does not declare it. */
   field(name: string): PatchSchema | undefined;
   /** The schema of this list's items. */
@@ -44,6 +49,7 @@ interface FoldedNode {
   listType?: string;
   listMapKeys?: readonly string[];
   mapType?: string;
+  default?: unknown;
   properties?: Readonly<Record<string, OpenApiSchema>>;
   items?: OpenApiSchema;
   additionalProperties?: OpenApiSchema | boolean;
@@ -76,6 +82,7 @@ export function patchSchemaFromOpenApi(schemas: Readonly<Record<string, unknown>
     }
     const mapType = node['x-kubernetes-map-type'];
     if (into.mapType === undefined && typeof mapType === 'string') into.mapType = mapType;
+    if (into.default === undefined && node['default'] !== undefined) into.default = node['default'];
     if (into.properties === undefined && isObject(node.properties)) into.properties = node.properties;
     if (into.items === undefined && isObject(node.items)) into.items = node.items;
     if (into.additionalProperties === undefined && node.additionalProperties !== undefined) {
@@ -142,6 +149,7 @@ export function patchSchemaFromOpenApi(schemas: Readonly<Record<string, unknown>
     if (folded.listType !== undefined) result.listType = folded.listType;
     if (folded.listMapKeys !== undefined) result.listMapKeys = folded.listMapKeys;
     if (folded.mapType !== undefined) result.mapType = folded.mapType;
+    if (folded.default !== undefined) result.default = folded.default;
     return result;
   }
 

@@ -15,6 +15,11 @@ export interface StrategyOptions {
   readonly hasStatus?: boolean;
   /** With `hasStatus`: a create drops the status a client sent (default true). */
   readonly clearStatusOnCreate?: boolean;
+  /**
+   * The status a create starts with instead of none: what kube's JSON holds after PrepareForCreate reset the status
+   * struct (a struct is never omitted, and its fields without omitempty show their zero values).
+   */
+  readonly initialStatus?: () => Record<string, unknown>;
   readonly tracksGeneration?: boolean;
   readonly returnDeletedObject?: boolean;
   readonly allowCreateOnUpdate?: boolean;
@@ -64,7 +69,10 @@ export function defineStrategy(options: StrategyOptions = {}): Strategy {
     tracksGeneration: options.tracksGeneration ?? false,
     returnDeletedObject: options.returnDeletedObject ?? false,
     prepareForCreate(object, user) {
-      if (clearStatus) delete object.status;
+      if (clearStatus) {
+        if (options.initialStatus) object.status = options.initialStatus();
+        else delete object.status;
+      }
       options.prepareForCreate?.(object, user);
     },
     prepareForUpdate(object, old) {

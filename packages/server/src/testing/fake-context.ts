@@ -5,6 +5,7 @@ import { badRequest, namesFor, unsupportedMediaType, type KubeObject, type Names
 import { anonymousUser, type UserInfo } from '../request/user-info.js';
 import type { RequestContext, WatchStream } from '../http/context.js';
 import type { RequestInfo } from '../request/request-info.js';
+import { createRequestRecord } from '../http/request-record.js';
 
 /** A request as a test describes it. */
 export interface FakeRequest {
@@ -63,6 +64,7 @@ export function fakeContext(req: FakeRequest): { ctx: RequestContext; response: 
     names: req.names ?? namesFor('svc'),
     info,
     user: req.user ?? anonymousUser,
+    record: createRequestRecord('127.0.0.1'),
     signal: req.signal ?? new AbortController().signal,
     clientCertificates: [],
     async readBody() {

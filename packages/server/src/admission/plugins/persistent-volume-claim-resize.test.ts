@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { admissionRig } from '../testing/admission-test-kit.js';
+import { admissionRig, testAdmin } from '../testing/admission-test-kit.js';
 import { pluginConformance } from '../plugin-suite.js';
 import { testClaim } from '../testing/test-objects.js';
 
@@ -33,7 +33,15 @@ test('PersistentVolumeClaimResize: bound claims of an expandable class grow; oth
     'persistentvolumeclaims "b" is forbidden: only dynamically provisioned pvc can be resized and the storageclass that provisions the pvc must support resize');
   assert.equal((await rig.call({ verb: 'create', resource: 'persistentvolumeclaims', namespace: 'default', body: testClaim('pending', { storageClassName: 'grow' }) })).code, 201);
   const pending = await rig.get('persistentvolumeclaims', 'default', 'pending');
+  // Through the API the claim's own update validation answers first, as kube validates before validating admission.
   const notBound = await resize(pending!, '9Gi');
-  assert.equal((notBound.body as { message: string }).message, 'persistentvolumeclaims "pending" is forbidden: Only bound persistent volume claims can be expanded');
+  assert.equal(notBound.code, 422);
+  assert.match((notBound.body as { message: string }).message, /spec: Forbidden: spec is immutable after creation except resources\.requests for bound claims/);
+  const grownPending = { ...pending!, spec: { ...(pending!['spec'] as object), resources: { requests: { storage: '9Gi' } } } };
+  const direct = await rig.chain.validate({
+    operation: 'UPDATE', group: '', version: 'v1', resource: 'persistentvolumeclaims', subresource: '', kind: 'PersistentVolumeClaim',
+    namespace: 'default', name: 'pending', object: grownPending, oldObject: pending!, dryRun: false, user: testAdmin,
+  });
+  assert.equal(direct.allowed ? '' : direct.status.message, 'persistentvolumeclaims "pending" is forbidden: Only bound persistent volume claims can be expanded');
   rig.close();
 });

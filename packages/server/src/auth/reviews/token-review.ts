@@ -1,7 +1,8 @@
 /**
  * TokenReview (kube's tokenreview REST, `authentication.svc.io/v1`): authenticates `spec.token` with the server's
  * own token methods for `spec.audiences` (default: the API server's audiences) and answers in `status`; a
- * failure is `authenticated: false` with the method's reason in `status.error`, never an error response.
+ * failure is an unauthenticated status (v1's `authenticated` is omitempty, so false is left out, and the user is `{}`)
+ * with the method's reason in `status.error`, never an error response.
  */
 import { apiVersionOf, badRequest, fail, internalError, ok, type KubeObject } from '@svc-apiserver/api';
 import type { VirtualCreate } from '../../registry/virtual-resource.js';
@@ -19,7 +20,7 @@ export function tokenReview(tokens: TokenAuthenticator, apiAudiences: readonly s
     const requested = Array.isArray(spec.audiences) ? spec.audiences.filter((a): a is string => typeof a === 'string') : [];
     const audiences = requested.length > 0 ? requested : [...apiAudiences];
     const result = await tokens.authenticateToken(spec.token, audiences.length > 0 ? audiences : undefined);
-    const status: Record<string, unknown> = { authenticated: result.kind === 'user' };
+    const status: Record<string, unknown> = result.kind === 'user' ? { authenticated: true } : { user: {} };
     if (result.kind === 'error') status.error = result.message;
     if (result.kind === 'user') {
       const got = result.audiences ?? [];

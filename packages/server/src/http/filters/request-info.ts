@@ -5,6 +5,7 @@
 import { badRequest } from '@svc-apiserver/api';
 import type { Filter } from '../context.js';
 import { parseRequestInfo } from '../parse-request-info.js';
+import { stockCrdProbe } from '../stock-crd-probe.js';
 
 /** The request-info filter. A path that names no resource after a special verb is a 400. */
 export function requestInfoFilter(): Filter {
@@ -14,7 +15,7 @@ export function requestInfoFilter(): Filter {
       ctx.writeStatus(badRequest(parsed.error.message));
       return;
     }
-    ctx.info = parsed.value;
+    ctx.info = stockCrdProbe(parsed.value, ctx.names);
     await next();
   };
 }

@@ -12,25 +12,26 @@ import { deleteObject } from '../../registry/operations/delete-object.js';
 import { parseSelection } from '../../registry/selection.js';
 import { readDeleteOptions } from './delete-options.js';
 import { propagationOf } from './delete.js';
-import { requestNamespace } from './request-options.js';
+import { parseListQuery, requestNamespace } from './request-options.js';
 import { requestRecorder } from '../../admission/recorder.js';
 
 /** Serves a deletecollection. */
 export async function handleDeleteCollection(ctx: RequestContext, registry: Registry, def: ResourceDef): Promise<void> {
   const selection = parseSelection(def, ctx.query.get('labelSelector'), ctx.query.get('fieldSelector'));
   if (!selection.ok) return ctx.writeStatus(selection.error);
-  const limitText = ctx.query.get('limit') ?? '';
-  if (limitText !== '' && !/^-?\d+$/.test(limitText)) return ctx.writeStatus(badRequest(`invalid limit: ${JSON.stringify(limitText)}`));
+  const listOptions = parseListQuery(ctx.query);
+  if (!listOptions.ok) return ctx.writeStatus(listOptions.error);
+  const limit = listOptions.value.limit;
   const options = await readDeleteOptions(ctx);
   if (!options.ok) return ctx.writeStatus(options.error);
   const cont = ctx.query.get('continue') ?? '';
   const listed = await registry.store.list(def, {
     namespace: requestNamespace(ctx, def), selection: selection.value,
-    ...(limitText !== '' ? { limit: Number(limitText) } : {}),
+    ...(limit !== 0 ? { limit } : {}),
     ...(cont !== '' ? { continue: cont } : {}),
   });
   if (!listed.ok) return ctx.writeStatus(listed.error);
-  const op = { user: ctx.user, dryRun: options.value.dryRun, recorder: requestRecorder((t) => ctx.warn(t)) };
+  const op = { user: ctx.user, dryRun: options.value.dryRun, recorder: requestRecorder((t) => ctx.warn(t), ctx.record.annotations) };
   const propagation = propagationOf(options.value);
   for (const item of listed.value.items) {
     const result = await deleteObject(registry, def, item.metadata?.namespace ?? '', item.metadata?.name ?? '', op, undefined, propagation, options.value.gracePeriodSeconds);

@@ -2,12 +2,12 @@
  * DeleteOptions from the body (kubectl sends one) or the query: `dryRun`, `gracePeriodSeconds`,
  * `propagationPolicy`, `preconditions`, `orphanDependents`, validated as kube's ValidateDeleteOptions does (422
  * Invalid on `DeleteOptions`: both `orphanDependents` and `propagationPolicy`, an unknown policy, a dryRun other
- * than `All`). Body values win over query values.
+ * than `All`). A body, when sent, is read alone; otherwise the query (converted as apimachinery's parameter codec does).
  */
 import { badRequest, fieldError, type FieldError, type Result } from '@svc-apiserver/api';
 import type { RequestContext } from '../context.js';
 import type { DeletePreconditions, PropagationPolicy } from '../../registry/operations/delete-object.js';
-import { dryRunErrors, optionsInvalid } from './request-options.js';
+import { boolParameter, dryRunErrors, int64Parameter, optionsInvalid } from './request-options.js';
 
 /** The options of a delete. */
 export interface DeleteOptions {
@@ -30,18 +30,23 @@ export async function readDeleteOptions(ctx: RequestContext): Promise<Result<Del
     if (!decoded.ok) return decoded;
     body = decoded.value.object as Record<string, unknown>;
   }
-  const q = ctx.query;
-  const dryRun = Array.isArray(body.dryRun) ? (body.dryRun as unknown[]).map(String) : q.getAll('dryRun');
-  const policy = typeof body.propagationPolicy === 'string' ? body.propagationPolicy : q.get('propagationPolicy') ?? undefined;
-  const orphanText = typeof body.orphanDependents === 'boolean' ? String(body.orphanDependents) : q.get('orphanDependents') ?? undefined;
-  if (orphanText !== undefined && orphanText !== 'true' && orphanText !== 'false') {
-    return { ok: false, error: badRequest(`orphanDependents: invalid value ${JSON.stringify(orphanText)}: expected a boolean`) };
+  // kube-apiserver reads DeleteOptions from the body when there is one and from the query only otherwise.
+  const fromBody = raw.value.length > 0;
+  const q = fromBody ? new URLSearchParams() : ctx.query;
+  const dryRun = fromBody ? (Array.isArray(body.dryRun) ? (body.dryRun as unknown[]).map(String) : []) : q.getAll('dryRun');
+  const policy = fromBody ? (typeof body.propagationPolicy === 'string' ? body.propagationPolicy : undefined) : q.get('propagationPolicy') ?? undefined;
+  const orphan = fromBody ? (typeof body.orphanDependents === 'boolean' ? body.orphanDependents : undefined) : boolParameter(q, 'orphanDependents');
+  let grace: number | undefined;
+  if (fromBody) {
+    if (typeof body.gracePeriodSeconds === 'number') grace = body.gracePeriodSeconds;
+  } else {
+    const parsed = int64Parameter(q, 'gracePeriodSeconds');
+    if (!parsed.ok) return parsed;
+    grace = parsed.value;
   }
-  const graceText = typeof body.gracePeriodSeconds === 'number' ? String(body.gracePeriodSeconds) : q.get('gracePeriodSeconds') ?? '';
-  if (graceText !== '' && !/^-?\d+$/.test(graceText)) return { ok: false, error: badRequest(`invalid gracePeriodSeconds: ${JSON.stringify(graceText)}`) };
 
   const errors: FieldError[] = [];
-  if (orphanText !== undefined && policy !== undefined) {
+  if (orphan !== undefined && policy !== undefined) {
     errors.push(fieldError.invalid('propagationPolicy', policy, 'orphanDependents and deletionPropagation cannot be both set'));
   }
   if (policy !== undefined && !policies.includes(policy)) {
@@ -57,8 +62,8 @@ export async function readDeleteOptions(ctx: RequestContext): Promise<Result<Del
   if (uid !== undefined) preconditions.uid = uid;
   if (rv !== undefined) preconditions.resourceVersion = rv;
   const options: { -readonly [K in keyof DeleteOptions]: DeleteOptions[K] } = { dryRun: dryRun.length > 0, preconditions };
-  if (orphanText !== undefined) options.orphanDependents = orphanText === 'true';
+  if (orphan !== undefined) options.orphanDependents = orphan;
   if (policy !== undefined) options.propagationPolicy = policy as PropagationPolicy;
-  if (graceText !== '') options.gracePeriodSeconds = Number(graceText);
+  if (grace !== undefined) options.gracePeriodSeconds = grace;
   return { ok: true, value: options };
 }

@@ -10,7 +10,7 @@ import type { Registry } from '../../registry/registry.js';
 import type { ResourceDef } from '../../registry/resource-def.js';
 import type { ListPage } from '../../registry/reader.js';
 import { parseSelection } from '../../registry/selection.js';
-import { requestNamespace } from './request-options.js';
+import { parseListQuery, requestNamespace } from './request-options.js';
 
 /** Bytes gathered into each write of a streamed list: few large writes, each one memory copy of the items' bytes. */
 const streamChunkBytes = 256 * 1024;
@@ -66,34 +66,24 @@ export async function writeListPage(ctx: RequestContext, def: ResourceDef, page:
   stream.end();
 }
 
-/** Parses a boolean query parameter as kube's parameter codec does (`true`/`false`/`1`/`0`); undefined when absent. */
-export function booleanParameter(query: URLSearchParams, name: string): Result<boolean | undefined, string> {
-  const v = query.get(name);
-  if (v === null) return ok(undefined);
-  if (v === 'true' || v === '1' || v === '') return ok(true);
-  if (v === 'false' || v === '0') return ok(false);
-  return fail(`invalid ${name}: strconv.ParseBool: parsing ${JSON.stringify(v)}: invalid syntax`);
-}
-
 /** Serves a list. */
 export async function handleList(ctx: RequestContext, registry: Registry, def: ResourceDef): Promise<void> {
   const selection = parseSelection(def, ctx.query.get('labelSelector'), ctx.query.get('fieldSelector'));
   if (!selection.ok) return ctx.writeStatus(selection.error);
   const q = ctx.query;
-  const limitText = q.get('limit') ?? '';
-  if (limitText !== '' && !/^-?\d+$/.test(limitText)) return ctx.writeStatus(badRequest(`invalid limit: ${JSON.stringify(limitText)}`));
-  const sendInitialEvents = booleanParameter(q, 'sendInitialEvents');
-  if (!sendInitialEvents.ok) return ctx.writeStatus(badRequest(sendInitialEvents.error));
+  const listOptions = parseListQuery(q);
+  if (!listOptions.ok) return ctx.writeStatus(listOptions.error);
+  const { limit, sendInitialEvents } = listOptions.value;
   // With APIListChunking off, limit and continue are ignored: every list is one complete page.
   const chunking = registry.store.settings.apiListChunking;
   const page = await registry.store.listPage(def, {
     namespace: requestNamespace(ctx, def),
     selection: selection.value,
-    limit: limitText === '' || !chunking ? 0 : Number(limitText),
+    limit: !chunking ? 0 : limit,
     ...(chunking && q.get('continue') ? { continue: q.get('continue')! } : {}),
     ...(q.get('resourceVersion') !== null ? { resourceVersion: q.get('resourceVersion')! } : {}),
     ...(q.get('resourceVersionMatch') ? { resourceVersionMatch: q.get('resourceVersionMatch')! } : {}),
-    ...(sendInitialEvents.value !== undefined ? { sendInitialEvents: sendInitialEvents.value } : {}),
+    ...(sendInitialEvents !== undefined ? { sendInitialEvents } : {}),
   });
   if (!page.ok) return ctx.writeStatus(page.error);
   await writeListPage(ctx, def, page.value);

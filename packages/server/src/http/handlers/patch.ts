@@ -54,7 +54,7 @@ export async function handlePatch(ctx: RequestContext, registry: Registry, def: 
   const made = mechanismOf(registry, def, { namespace, name, subresource }, decoded.value, options.value);
   if (!made.ok) return ctx.writeStatus(made.error);
   const mechanism = made.value;
-  const op = { user: ctx.user, dryRun: options.value.dryRun, recorder: requestRecorder((t) => ctx.warn(t)) };
+  const op = { user: ctx.user, dryRun: options.value.dryRun, recorder: requestRecorder((t) => ctx.warn(t), ctx.record.annotations) };
   // kube's withAuthorization asks once, when an attempt first creates.
   let createAuthorization: Promise<Result<void>> | undefined;
   let warnings: readonly string[] = [];
@@ -117,6 +117,7 @@ function mechanismOf(registry: Registry, def: ResourceDef, at: PatchEndpoint, bo
     if (typed !== undefined) return fail(typed);
     return ok(applyMechanism({
       configuration, fieldManager: options.fieldManager, force: options.force, scope: fieldManagerScope(def, at.subresource),
+      lastAppliedAnnotation: registry.names.domain('last-applied-configuration', 'kubectl'),
       fieldValidation: strictProblems(options.fieldValidation, duplicates, [], 'error strict decoding YAML: '),
     }));
   }

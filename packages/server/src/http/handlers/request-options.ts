@@ -5,7 +5,7 @@
  * `PatchOptions` or `DeleteOptions` of the meta group, listing every problem, as kube's ValidateXOptions do.
  */
 import {
-  apiVersionOf, badRequest, fail, fieldError, invalid, namesFor, type FieldError, type KubeObject, type Names, type Result,
+  apiVersionOf, badRequest, fail, fieldError, invalid, namesFor, ok, type FieldError, type KubeObject, type Names, type Result,
   type Status,
 } from '@svc-apiserver/api';
 import type { RequestContext } from '../context.js';
@@ -13,6 +13,64 @@ import type { ResourceDef } from '../../registry/resource-def.js';
 
 /** The kinds of the write options objects. */
 export type OptionsKind = 'CreateOptions' | 'UpdateOptions' | 'PatchOptions' | 'DeleteOptions';
+
+/**
+ * A boolean query parameter as apimachinery's parameter codec converts it (runtime.Convert_Slice_string_To_bool and
+ * its pointer form): undefined when absent; false only for `0` or `false` in any case; true for anything else,
+ * the empty value (`?watch`) and `True` included. It never fails.
+ */
+export function boolParameter(query: URLSearchParams, name: string): boolean | undefined {
+  const values = query.getAll(name);
+  if (values.length === 0) return undefined;
+  const first = values[0]!;
+  return !(first === '0' || first.toLowerCase() === 'false');
+}
+
+const int64Max = 9223372036854775807n;
+const int64Min = -9223372036854775808n;
+
+/**
+ * An integer query parameter as the parameter codec converts it (Go's strconv.ParseInt in base 10: an optional
+ * sign, then digits): undefined when absent; a malformed or out-of-range value is a 400 carrying Go's error text,
+ * as kube-apiserver answers it (`strconv.ParseInt: parsing "x": invalid syntax`).
+ */
+export function int64Parameter(query: URLSearchParams, name: string): Result<number | undefined> {
+  const values = query.getAll(name);
+  if (values.length === 0) return ok(undefined);
+  const text = values[0]!;
+  if (!/^[+-]?\d+$/.test(text)) return fail(badRequest(`strconv.ParseInt: parsing ${JSON.stringify(text)}: invalid syntax`));
+  const big = BigInt(text);
+  if (big > int64Max || big < int64Min) return fail(badRequest(`strconv.ParseInt: parsing ${JSON.stringify(text)}: value out of range`));
+  return ok(Number(big));
+}
+
+/** The list and watch options read from the query (metav1.ListOptions as the parameter codec fills it). */
+export interface ListQueryOptions {
+  readonly watch: boolean;
+  readonly allowWatchBookmarks: boolean;
+  /** Absent when not sent (a pointer in kube). */
+  readonly sendInitialEvents?: boolean;
+  /** 0 when not sent. */
+  readonly limit: number;
+  /** Absent when not sent. */
+  readonly timeoutSeconds?: number;
+}
+
+/** ListOptions from the query: booleans and integers converted as apimachinery does; a bad integer is a 400. */
+export function parseListQuery(query: URLSearchParams): Result<ListQueryOptions> {
+  const limit = int64Parameter(query, 'limit');
+  if (!limit.ok) return limit;
+  const timeout = int64Parameter(query, 'timeoutSeconds');
+  if (!timeout.ok) return timeout;
+  const initial = boolParameter(query, 'sendInitialEvents');
+  return ok({
+    watch: boolParameter(query, 'watch') ?? false,
+    allowWatchBookmarks: boolParameter(query, 'allowWatchBookmarks') ?? false,
+    limit: limit.value ?? 0,
+    ...(initial !== undefined ? { sendInitialEvents: initial } : {}),
+    ...(timeout.value !== undefined ? { timeoutSeconds: timeout.value } : {}),
+  });
+}
 
 /** errors.NewInvalid on an options object: `PatchOptions.meta.svc.io "" is invalid: ...`, 422. */
 export function optionsInvalid(names: Names, kind: OptionsKind, errors: readonly FieldError[]): Status {
@@ -124,17 +182,14 @@ export function parseWriteOptions(
   if (v !== '' && v !== 'Ignore' && v !== 'Warn' && v !== 'Strict') {
     errors.push(fieldError.notSupported('fieldValidation', v, ['', 'Ignore', 'Strict', 'Warn']));
   }
-  if (forceText !== null && forceText !== '' && forceText !== 'true' && forceText !== 'false') {
-    return { ok: false, error: badRequest(`force: invalid value ${JSON.stringify(forceText)}: expected a boolean`) };
-  }
-  if (errors.length > 0) return { ok: false, error: optionsInvalid(names, kind, errors) };
+  if (errors.length > 0) return fail(optionsInvalid(names, kind, errors));
   return {
     ok: true,
     value: {
       dryRun: dryRun.length > 0,
       fieldValidation: v === '' ? 'Warn' : (v as FieldValidation),
       fieldManager: manager !== '' ? manager : managerFromUserAgent(userAgent),
-      force: forceText === 'true',
+      force: boolParameter(query, 'force') ?? false,
     },
   };
 }

@@ -22,6 +22,7 @@ import { subresourceStrategy } from '../../registry/operations/prepare.js';
 import { subresourceHandlers, type SubresourceHandlers } from './subresources/index.js';
 import { alwaysAllow } from '../../auth/authz/always-allow.js';
 import type { Authorizer } from '../../request/authorizer.js';
+import { addAuditAnnotation } from '../request-record.js';
 
 type VerbHandler = (ctx: RequestContext, registry: Registry, def: ResourceDef) => Promise<void>;
 
@@ -67,7 +68,8 @@ export function resourceHandler(
       return ctx.writeStatus(resourceNotFound());
     }
     // Deprecated versions: Warning header, gauge and audit annotations (registry/deprecation.ts).
-    recordDeprecatedRequest(registry.names, def, info.subresource, (text) => ctx.warn(text));
+    const deprecation = recordDeprecatedRequest(registry.names, def, info.subresource, (text) => ctx.warn(text));
+    for (const [key, value] of Object.entries(deprecation?.auditAnnotations ?? {})) addAuditAnnotation(ctx.record, key, value);
     let verbs = def.verbs;
     if (info.subresource !== '') {
       const sub = def.subresources.find((s) => s.name === info.subresource);

@@ -18,8 +18,7 @@ import type { RequestContext, WatchStream } from '../context.js';
 import type { Registry } from '../../registry/registry.js';
 import type { ResourceDef } from '../../registry/resource-def.js';
 import { parseSelection } from '../../registry/selection.js';
-import { booleanParameter } from './list.js';
-import { requestNamespace } from './request-options.js';
+import { parseListQuery, requestNamespace } from './request-options.js';
 
 const encoder = new TextEncoder();
 
@@ -38,12 +37,10 @@ export async function handleWatch(ctx: RequestContext, registry: Registry, def: 
   }
   const selection = parseSelection(def, q.get('labelSelector'), fieldSelector);
   if (!selection.ok) return ctx.writeStatus(selection.error);
-  const timeoutText = q.get('timeoutSeconds') ?? '';
-  if (timeoutText !== '' && !/^\d+$/.test(timeoutText)) return ctx.writeStatus(badRequest(`invalid timeoutSeconds: ${JSON.stringify(timeoutText)}`));
-  const sendInitialEvents = booleanParameter(q, 'sendInitialEvents');
-  if (!sendInitialEvents.ok) return ctx.writeStatus(badRequest(sendInitialEvents.error));
-  const bookmarks = booleanParameter(q, 'allowWatchBookmarks');
-  if (!bookmarks.ok) return ctx.writeStatus(badRequest(bookmarks.error));
+  const listOptions = parseListQuery(q);
+  if (!listOptions.ok) return ctx.writeStatus(listOptions.error);
+  const timeoutSeconds = listOptions.value.timeoutSeconds ?? 0;
+  const { sendInitialEvents, allowWatchBookmarks } = listOptions.value;
   const settings = registry.store.settings;
 
   let stream: WatchStream | undefined;
@@ -119,8 +116,8 @@ export async function handleWatch(ctx: RequestContext, registry: Registry, def: 
     selection: selection.value,
     ...(q.get('resourceVersion') !== null ? { resourceVersion: q.get('resourceVersion')! } : {}),
     ...(q.get('resourceVersionMatch') ? { resourceVersionMatch: q.get('resourceVersionMatch')! } : {}),
-    ...(sendInitialEvents.value !== undefined ? { sendInitialEvents: sendInitialEvents.value } : {}),
-    allowWatchBookmarks: bookmarks.value === true,
+    ...(sendInitialEvents !== undefined ? { sendInitialEvents } : {}),
+    allowWatchBookmarks,
   }, {
     event: (e) => write(encoder.encode(`${JSON.stringify(e)}\n`), true),
     frame: write,
@@ -134,12 +131,12 @@ export async function handleWatch(ctx: RequestContext, registry: Registry, def: 
     if (!stream.write(f)) blocked = true;
   }
   if (blocked) void stream.drain().then(flush);
-  const timeoutMs = timeoutText !== '' && Number(timeoutText) > 0
-    ? Number(timeoutText) * 1000
+  const timeoutMs = timeoutSeconds > 0
+    ? timeoutSeconds * 1000
     : settings.minRequestTimeoutSeconds * 1000 * (1 + Math.random());
   const timers: NodeJS.Timeout[] = [setTimeout(finish, timeoutMs)];
   // kube's cacher sends a bookmark up to 2 s before a watch times out, so the client resumes from a fresh revision.
-  if (bookmarks.value === true && timeoutMs > 2000) timers.push(setTimeout(() => started.value.bookmark(), timeoutMs - 2000));
+  if (allowWatchBookmarks && timeoutMs > 2000) timers.push(setTimeout(() => started.value.bookmark(), timeoutMs - 2000));
   const onAbort = (): void => finish();
   if (ctx.signal.aborted || done) finish();
   else ctx.signal.addEventListener('abort', onAbort, { once: true });

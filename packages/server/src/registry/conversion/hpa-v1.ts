@@ -84,7 +84,8 @@ export function hpaV1Conversion(names: Names): ResourceConversion {
       const status = record(out['status']);
       if (status !== undefined) {
         const { currentMetrics, conditions, ...rest } = status;
-        const v1: Json = { ...rest };
+        // v1's replica counts are not omitempty: a v2 status leaving out a zero count still shows it in v1.
+        const v1: Json = { currentReplicas: 0, desiredReplicas: 0, ...rest };
         if (Array.isArray(currentMetrics)) {
           const cpu = currentMetrics.map(cpuCurrentOf).find((n) => n !== undefined);
           if (cpu !== undefined) v1['currentCPUUtilizationPercentage'] = cpu;

@@ -1,11 +1,11 @@
 /**
- * APIServices (kube-aggregator's strategy and ValidateAPIService): the name is `<version>.<group>`, the priorities
- * are in range, a service reference names its namespace and name and a valid port, `caBundle` and
+ * APIServices (kube-aggregator's strategy and ValidateAPIService): the name is `<version>.<group>`, the group a DNS
+ * subdomain (empty only for the legacy `v1`), the version a DNS-1035 label, the priorities are in range, a service reference names its namespace and name and a valid port, `caBundle` and
  * `insecureSkipTLSVerify` exclude each other; a create starts without status, the status subresource writes only
  * status.
  */
 import { fieldError, type FieldError, type KubeObject } from '@svc-apiserver/api';
-import { isDns1035Label, isDns1123Label, isDns1123Subdomain } from '../../meta/name-rules.js';
+import { isDns1035Label, isDns1123Label, isDns1123Subdomain, isPathSegmentName } from '../../meta/name-rules.js';
 import { defineStrategy } from '../default-strategy.js';
 import type { Strategy } from '../strategy.js';
 
@@ -23,17 +23,21 @@ export function validateApiService(object: KubeObject): FieldError[] {
   const name = object.metadata?.name ?? '';
   const group = spec.group ?? '';
   const version = spec.version ?? '';
-  if (name !== `${version}.${group}`) errors.push(fieldError.invalid('metadata.name', name, 'must be `spec.version+"."+spec.group`'));
+  const required = `${version}.${group}`;
+  // A name that is not even a path segment is reported by the metadata checks; only a valid one must match.
+  if (name !== '' && isPathSegmentName(name).length === 0 && name !== required) {
+    errors.push(fieldError.invalid('metadata.name', name, `must be \`spec.version+"."+spec.group\`: ${JSON.stringify(required)}`));
+  }
+  if (group === '' && version !== 'v1') errors.push(fieldError.required('spec.group', 'only v1 may have an empty group and it better be legacy kube'));
   if (group !== '') for (const e of isDns1123Subdomain(group)) errors.push(fieldError.invalid('spec.group', group, e));
-  if (version === '') errors.push(fieldError.required('spec.version', ''));
-  else for (const e of isDns1035Label(version)) errors.push(fieldError.invalid('spec.version', version, e));
+  for (const e of isDns1035Label(version)) errors.push(fieldError.invalid('spec.version', version, e));
   const gp = spec.groupPriorityMinimum ?? 0;
   if (gp <= 0 || gp > 20000) errors.push(fieldError.invalid('spec.groupPriorityMinimum', gp, 'must be positive and less than 20000'));
   const vp = spec.versionPriority ?? 0;
   if (vp <= 0 || vp > 1000) errors.push(fieldError.invalid('spec.versionPriority', vp, 'must be positive and less than 1000'));
   const svc = spec.service;
   if (svc === undefined || svc === null) {
-    if (spec.caBundle) errors.push(fieldError.invalid('spec.caBundle', '', 'local APIServices may not have a caBundle'));
+    if (spec.caBundle) errors.push(fieldError.invalid('spec.caBundle', `${Buffer.from(spec.caBundle, 'base64').length} bytes`, 'local APIServices may not have a caBundle'));
     if (spec.insecureSkipTLSVerify === true) errors.push(fieldError.invalid('spec.insecureSkipTLSVerify', true, 'local APIServices may not have insecureSkipTLSVerify'));
     return errors;
   }
@@ -54,6 +58,7 @@ export function validateApiService(object: KubeObject): FieldError[] {
 export function apiServiceStrategy(): Strategy {
   return defineStrategy({
     hasStatus: true,
+    initialStatus: () => ({}),
     // The name is `<version>.<group>` (`v1.` for the core group): only a path segment, as kube-aggregator checks.
     nameRule: 'pathSegment',
     prepareForCreate(object) {

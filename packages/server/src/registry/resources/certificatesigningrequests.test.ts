@@ -28,7 +28,7 @@ test('create records the requester and drops what the client claimed, and any st
   assert.equal(body.spec['uid'], 'u-1');
   assert.deepEqual(body.spec['groups'], ['dev', 'system:authenticated']);
   assert.deepEqual(body.spec['extra'], { scopes: ['a', 'b'] });
-  assert.equal(body.status, undefined, 'a request cannot be created approved');
+  assert.deepEqual(body.status, {}, 'a request cannot be created approved: it starts with the empty status kube encodes');
 });
 
 test('validation of request, signer, usages, expiration, conditions and certificate, in kube words', async () => {

@@ -272,6 +272,7 @@ export function certificateSigningRequestStrategy(names: Names): Strategy {
 
   return defineStrategy({
     hasStatus: true,
+    initialStatus: () => ({}),
     nameRule: 'pathSegment',
     prepareForCreate: (object, user) => recordRequester(object as CsrObject, user),
     prepareForUpdate: (object, old) => keepField(object, old, 'spec'),

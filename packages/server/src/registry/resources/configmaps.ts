@@ -5,6 +5,7 @@
 import { fieldError, type FieldError, type KubeObject } from '@svc-apiserver/api';
 import { defineStrategy } from '../default-strategy.js';
 import type { Strategy } from '../strategy.js';
+import { semanticEqual } from './semantic-equal.js';
 
 /** Largest total size of a ConfigMap's or Secret's data (MaxSecretSize). */
 export const maxDataSize = 1024 * 1024;
@@ -38,11 +39,11 @@ function validateConfigMap(object: KubeObject): FieldError[] {
     if (cm.binaryData && Object.prototype.hasOwnProperty.call(cm.binaryData, k)) {
       errs.push(fieldError.invalid(`data[${k}]`, k, 'duplicate of key present in binaryData'));
     }
-    size += k.length + Buffer.byteLength(String(v));
+    size += Buffer.byteLength(String(v));
   }
   for (const [k, v] of Object.entries(cm.binaryData ?? {})) {
     errs.push(...validateDataKey(`binaryData[${k}]`, k));
-    size += k.length + Buffer.from(String(v), 'base64').length;
+    size += Buffer.from(String(v), 'base64').length;
   }
   if (size > maxDataSize) errs.push(fieldError.tooLong('', maxDataSize));
   return errs;
@@ -53,19 +54,19 @@ export function configMapStrategy(): Strategy {
   return defineStrategy({
     validate: validateConfigMap,
     validateUpdate(object, old) {
-      const errs = validateConfigMap(object);
+      const errs: FieldError[] = [];
       const cm = object as ConfigMapShape;
       const before = old as ConfigMapShape;
       if (before.immutable === true) {
         if (cm.immutable !== true) errs.push(fieldError.forbidden('immutable', 'field is immutable when `immutable` is set'));
-        if (JSON.stringify(cm.data ?? {}) !== JSON.stringify(before.data ?? {})) {
+        if (!semanticEqual(cm.data ?? {}, before.data ?? {})) {
           errs.push(fieldError.forbidden('data', 'field is immutable when `immutable` is set'));
         }
-        if (JSON.stringify(cm.binaryData ?? {}) !== JSON.stringify(before.binaryData ?? {})) {
+        if (!semanticEqual(cm.binaryData ?? {}, before.binaryData ?? {})) {
           errs.push(fieldError.forbidden('binaryData', 'field is immutable when `immutable` is set'));
         }
       }
-      return errs;
+      return [...errs, ...validateConfigMap(object)];
     },
   });
 }

@@ -3,11 +3,42 @@
  * with `maxUnavailable` and `maxSurge` 25%, `revisionHistoryLimit` 10, `progressDeadlineSeconds` 600 (document 1's
  * apps/v1 row), the progress deadline above `minReadySeconds`, and the workload rules (workload.ts).
  */
-import { fieldError, type FieldError } from '@svc-apiserver/api';
+import { fieldError, type FieldError, type Names } from '@svc-apiserver/api';
 import { record } from '../conversion/resource-conversion.js';
 import type { Strategy } from '../strategy.js';
 import { child, setDefault } from './pod-spec.js';
 import { workloadStrategy } from './workload.js';
+
+/** The value of an int-or-percent (`25%` → 25, `3` → 3), undefined when a string is not a percent. */
+function intOrPercentValue(value: unknown): number | undefined {
+  if (typeof value === 'number') return value;
+  if (typeof value === 'string' && /^[0-9]+%$/.test(value)) return Number(value.slice(0, -1));
+  return undefined;
+}
+
+/** ValidatePositiveIntOrPercent at `path`. */
+export function positiveIntOrPercent(value: unknown, path: string): FieldError[] {
+  if (value === undefined || value === null) return [];
+  if (typeof value === 'string' && !/^[0-9]+%$/.test(value)) {
+    return [fieldError.invalid(path, value, "a valid percent string must be a numeric string followed by an ending '%' (e.g. '1%',  or '93%', regex used for validation is '[0-9]+%')")];
+  }
+  const v = intOrPercentValue(value);
+  return v !== undefined && v < 0 ? [fieldError.invalid(path, v, 'must be greater than or equal to 0')] : [];
+}
+
+/** ValidateRollingUpdateDeployment. */
+function validateRollingUpdate(rolling: Record<string, unknown>, path: string): FieldError[] {
+  const errs = [
+    ...positiveIntOrPercent(rolling['maxUnavailable'], `${path}.maxUnavailable`),
+    ...positiveIntOrPercent(rolling['maxSurge'], `${path}.maxSurge`),
+  ];
+  if ((intOrPercentValue(rolling['maxUnavailable']) ?? 0) === 0 && (intOrPercentValue(rolling['maxSurge']) ?? 0) === 0) {
+    errs.push(fieldError.invalid(`${path}.maxUnavailable`, rolling['maxUnavailable'] ?? 0, 'may not be 0 when `maxSurge` is 0'));
+  }
+  const unavailable = rolling['maxUnavailable'];
+  if (typeof unavailable === 'string' && (intOrPercentValue(unavailable) ?? 0) > 100) errs.push(fieldError.invalid(`${path}.maxUnavailable`, unavailable, 'must not be greater than 100%'));
+  return errs;
+}
 
 function validateDeployment(spec: Record<string, unknown>): FieldError[] {
   const errs: FieldError[] = [];
@@ -17,6 +48,8 @@ function validateDeployment(spec: Record<string, unknown>): FieldError[] {
   if (type === 'Recreate' && strategy['rollingUpdate'] !== undefined) {
     errs.push(fieldError.forbidden('spec.strategy.rollingUpdate', 'may not be specified when strategy `type` is \'Recreate\''));
   }
+  const rolling = record(strategy['rollingUpdate']);
+  if (type === 'RollingUpdate' && rolling !== undefined) errs.push(...validateRollingUpdate(rolling, 'spec.strategy.rollingUpdate'));
   const deadline = spec['progressDeadlineSeconds'];
   const minReady = spec['minReadySeconds'];
   if (typeof deadline === 'number' && typeof minReady === 'number' && deadline <= minReady) {
@@ -26,9 +59,12 @@ function validateDeployment(spec: Record<string, unknown>): FieldError[] {
 }
 
 /** The deployment strategy. */
-export function deploymentStrategy(): Strategy {
+export function deploymentStrategy(names?: Names): Strategy {
   return workloadStrategy({
     kindWord: 'deployment',
+    initialStatus: () => ({}),
+    deadlineWord: 'ReplicaSet',
+    ...(names ? { names } : {}),
     defaults(spec) {
       setDefault(spec, 'replicas', 1);
       const strategy = child(spec, 'strategy');

@@ -57,6 +57,7 @@ export function validateFlowSchema(object: KubeObject): FieldError[] {
 export function flowSchemaStrategy(): Strategy {
   return defineStrategy({
     hasStatus: true,
+    initialStatus: () => ({}),
     tracksGeneration: true,
     prepareForCreate: defaultFlowSchema,
     prepareForUpdate: defaultFlowSchema,

@@ -76,5 +76,6 @@ export function validateIngress(object: KubeObject): FieldError[] {
 
 /** The ingress strategy. */
 export function ingressStrategy(): Strategy {
-  return defineStrategy({ hasStatus: true, tracksGeneration: true, validate: validateIngress, validateUpdate: (object) => validateIngress(object) });
+  return defineStrategy({
+    hasStatus: true, tracksGeneration: true, initialStatus: () => ({ loadBalancer: {} }), validate: validateIngress, validateUpdate: (object) => validateIngress(object) });
 }

@@ -1,7 +1,9 @@
 /**
  * The `ephemeralcontainers` subresource of pods (kube's EphemeralContainersREST and podEphemeralContainersStrategy):
  * a write changes `spec.ephemeralContainers` only; containers already there may not change or go away
- * (ValidatePodEphemeralContainersUpdate), new ones need a unique name and an image, and take the container defaults.
+ * (ValidatePodEphemeralContainersUpdate), new ones need a unique name and an image, set none of the fields an
+ * ephemeral container may not have (ports, probes, lifecycle, resources, subPath mounts), target an existing
+ * container, and take the container defaults.
  */
 import { fieldError, type FieldError, type KubeObject } from '@svc-apiserver/api';
 import { keepField } from '../default-strategy.js';
@@ -56,9 +58,21 @@ export const ephemeralContainersStrategy: SubresourceStrategy = {
       else if (seen.has(name) || others.has(name)) errs.push(fieldError.duplicate(`${path}.name`, name));
       if (typeof name === 'string') seen.add(name);
       if (typeof c['image'] !== 'string' || c['image'] === '') errs.push(fieldError.required(`${path}.image`));
-      for (const forbiddenField of ['ports', 'livenessProbe', 'readinessProbe', 'startupProbe', 'lifecycle']) {
+      for (const forbiddenField of ['ports', 'livenessProbe', 'readinessProbe', 'startupProbe', 'lifecycle', 'resizePolicy']) {
         if (c[forbiddenField] !== undefined) errs.push(fieldError.forbidden(`${path}.${forbiddenField}`, 'cannot be set for an Ephemeral Container'));
       }
+      // resources is a struct kube always carries: only a non-empty one is set.
+      const resources = record(c['resources']);
+      if (resources !== undefined && Object.values(resources).some((v) => Object.keys(record(v) ?? {}).length > 0)) {
+        errs.push(fieldError.forbidden(`${path}.resources`, 'cannot be set for an Ephemeral Container'));
+      }
+      (Array.isArray(c['volumeMounts']) ? c['volumeMounts'] : []).forEach((m, j) => {
+        if (typeof record(m)?.['subPath'] === 'string' && record(m)?.['subPath'] !== '') {
+          errs.push(fieldError.forbidden(`${path}.volumeMounts[${j}].subPath`, 'cannot be set for an Ephemeral Container'));
+        }
+      });
+      const target = c['targetContainerName'];
+      if (typeof target === 'string' && target !== '' && !others.has(target)) errs.push(fieldError.notFound(`${path}.targetContainerName`, target));
     });
     return errs;
   },

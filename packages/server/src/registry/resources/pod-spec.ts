@@ -6,8 +6,11 @@
  */
 import { fieldError, type FieldError, type KubeObject } from '@svc-apiserver/api';
 import { labelKeyError, labelValueError } from '@svc-apiserver/api/label-selector';
-import { isDns1123Label, isDns1123Subdomain } from '../../meta/name-rules.js';
+import { isDns1123Label, isDns1123Subdomain, isQualifiedName } from '../../meta/name-rules.js';
+import { quantityFormatMessage, quantityValue } from './quantity.js';
+import { validateContainerDetails, validateSpecFields, validateVolumes } from './pod-spec-checks.js';
 import { record } from '../conversion/resource-conversion.js';
+import { semanticEqual } from './semantic-equal.js';
 
 type Json = Record<string, unknown>;
 
@@ -66,17 +69,67 @@ function defaultContainer(container: unknown): void {
   defaultProbe(c['livenessProbe']);
   defaultProbe(c['readinessProbe']);
   defaultProbe(c['startupProbe']);
+  const lifecycle = record(c['lifecycle']);
+  for (const hook of ['postStart', 'preStop']) {
+    const http = record(record(lifecycle?.[hook])?.['httpGet']);
+    if (http !== undefined) {
+      setDefault(http, 'path', '/');
+      setDefault(http, 'scheme', 'HTTP');
+    }
+  }
 }
+
+/** The volume source fields of a Volume (any one set means the volume has a type). */
+const volumeSourceFields = [
+  'awsElasticBlockStore', 'azureDisk', 'azureFile', 'cephfs', 'cinder', 'configMap', 'csi', 'downwardAPI', 'emptyDir',
+  'ephemeral', 'fc', 'flexVolume', 'flocker', 'gcePersistentDisk', 'gitRepo', 'glusterfs', 'hostPath', 'iscsi', 'nfs',
+  'persistentVolumeClaim', 'photonPersistentDisk', 'portworxVolume', 'projected', 'quobyte', 'rbd', 'scaleIO',
+  'secret', 'storageos', 'vsphereVolume',
+];
 
 function defaultVolume(volume: unknown): void {
   const v = record(volume);
   if (v === undefined) return;
+  // SetDefaults_Volume: a volume naming no source is an emptyDir.
+  if (!volumeSourceFields.some((f) => v[f] !== undefined && v[f] !== null)) v['emptyDir'] = {};
   for (const source of ['secret', 'configMap', 'downwardAPI', 'projected']) {
     const s = record(v[source]);
     if (s !== undefined) setDefault(s, 'defaultMode', 420);
   }
+  for (const projection of Array.isArray(record(v['projected'])?.['sources']) ? record(v['projected'])!['sources'] as unknown[] : []) {
+    const token = record(record(projection)?.['serviceAccountToken']);
+    if (token !== undefined) setDefault(token, 'expirationSeconds', 3600);
+    for (const item of Array.isArray(record(record(projection)?.['downwardAPI'])?.['items']) ? record(record(projection)!['downwardAPI'])!['items'] as unknown[] : []) {
+      const ref = record(record(item)?.['fieldRef']);
+      if (ref !== undefined) setDefault(ref, 'apiVersion', 'v1');
+    }
+  }
+  for (const item of Array.isArray(record(v['downwardAPI'])?.['items']) ? record(v['downwardAPI'])!['items'] as unknown[] : []) {
+    const ref = record(record(item)?.['fieldRef']);
+    if (ref !== undefined) setDefault(ref, 'apiVersion', 'v1');
+  }
   const hostPath = record(v['hostPath']);
   if (hostPath !== undefined) setDefault(hostPath, 'type', '');
+  const iscsi = record(v['iscsi']);
+  if (iscsi !== undefined) setDefault(iscsi, 'iscsiInterface', 'default');
+  const rbd = record(v['rbd']);
+  if (rbd !== undefined) {
+    setDefault(rbd, 'pool', 'rbd');
+    setDefault(rbd, 'user', 'admin');
+    setDefault(rbd, 'keyring', '/etc/ceph/keyring');
+  }
+  const azureDisk = record(v['azureDisk']);
+  if (azureDisk !== undefined) {
+    setDefault(azureDisk, 'cachingMode', 'ReadWrite');
+    setDefault(azureDisk, 'fsType', 'ext4');
+    setDefault(azureDisk, 'readOnly', false);
+    setDefault(azureDisk, 'kind', 'Shared');
+  }
+  const scaleIO = record(v['scaleIO']);
+  if (scaleIO !== undefined) {
+    setDefault(scaleIO, 'storageMode', 'ThinProvisioned');
+    setDefault(scaleIO, 'fsType', 'xfs');
+  }
 }
 
 /**
@@ -92,15 +145,28 @@ export function mirrorServiceAccount(spec: Json): void {
   else delete spec['serviceAccount'];
 }
 
-/** SetDefaults_PodSpec and its containers and volumes, in place. */
+/** defaultHostNetworkPorts: on the host network a container port's hostPort is its containerPort. */
+function defaultHostNetworkPorts(containers: unknown): void {
+  for (const c of Array.isArray(containers) ? containers : []) {
+    for (const port of Array.isArray(record(c)?.['ports']) ? record(c)!['ports'] as unknown[] : []) {
+      const p = record(port);
+      if (p !== undefined && (p['hostPort'] === undefined || p['hostPort'] === 0)) p['hostPort'] = p['containerPort'];
+    }
+  }
+}
+
+/** SetDefaults_PodSpec and its containers and volumes, in place (every pod spec, pods' and templates'). */
 export function defaultPodSpec(spec: Json): void {
   mirrorServiceAccount(spec);
-  setDefault(spec, 'restartPolicy', 'Always');
   setDefault(spec, 'dnsPolicy', 'ClusterFirst');
+  setDefault(spec, 'restartPolicy', 'Always');
+  if (spec['hostNetwork'] === true) {
+    defaultHostNetworkPorts(spec['containers']);
+    defaultHostNetworkPorts(spec['initContainers']);
+  }
+  setDefault(spec, 'securityContext', {});
   setDefault(spec, 'terminationGracePeriodSeconds', 30);
   setDefault(spec, 'schedulerName', 'default-scheduler');
-  setDefault(spec, 'securityContext', {});
-  setDefault(spec, 'enableServiceLinks', true);
   for (const key of ['containers', 'initContainers', 'ephemeralContainers']) {
     for (const c of Array.isArray(spec[key]) ? spec[key] : []) defaultContainer(c);
   }
@@ -121,6 +187,15 @@ export function defaultRequestsFromLimits(spec: Json): void {
       for (const [name, value] of Object.entries(limits)) setDefault(requests, name, structuredClone(value));
     }
   }
+}
+
+/**
+ * SetDefaults_Pod, what only a Pod gets beyond its spec's defaults (templates do not): requests copied from limits
+ * where a container sets a limit without its request, and `enableServiceLinks` true.
+ */
+export function defaultPodOnly(spec: Json): void {
+  defaultRequestsFromLimits(spec);
+  setDefault(spec, 'enableServiceLinks', true);
 }
 
 /** Defaults of a pod template (`spec.template.spec`) inside a workload's spec. */
@@ -147,7 +222,7 @@ export function validatePortNumber(path: string, value: unknown, allowZero = fal
 
 const protocols = ['SCTP', 'TCP', 'UDP'];
 
-function validateContainers(list: unknown, path: string, required: boolean, names: Set<string>): FieldError[] {
+function validateContainers(list: unknown, path: string, required: boolean, names: Set<string>, volumes: ReadonlySet<string>): FieldError[] {
   const errs: FieldError[] = [];
   if (!Array.isArray(list) || list.length === 0) {
     if (required) errs.push(fieldError.required(path));
@@ -170,19 +245,62 @@ function validateContainers(list: unknown, path: string, required: boolean, name
     }
     (Array.isArray(c['ports']) ? c['ports'] : []).forEach((rawPort, j) => {
       const p = record(rawPort) ?? {};
-      errs.push(...validatePortNumber(`${at}.ports[${j}].containerPort`, p['containerPort']));
+      if (p['containerPort'] === undefined || p['containerPort'] === 0) errs.push(fieldError.required(`${at}.ports[${j}].containerPort`));
+      else errs.push(...validatePortNumber(`${at}.ports[${j}].containerPort`, p['containerPort']));
       if (p['hostPort'] !== undefined && p['hostPort'] !== 0) errs.push(...validatePortNumber(`${at}.ports[${j}].hostPort`, p['hostPort']));
       if (p['protocol'] !== undefined && !protocols.includes(String(p['protocol']))) {
         errs.push(fieldError.notSupported(`${at}.ports[${j}].protocol`, p['protocol'], protocols));
       }
     });
-    const resources = record(c['resources']) ?? {};
-    for (const kind of ['limits', 'requests']) {
-      for (const [res, value] of Object.entries(record(resources[kind]) ?? {})) {
-        if (!isQuantity(value)) errs.push(fieldError.invalid(`${at}.resources.${kind}[${res}]`, value, 'must match the regex (\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?'));
-      }
-    }
+    errs.push(...validateResourceRequirements(record(c['resources']) ?? {}, `${at}.resources`));
+    errs.push(...validateContainerDetails(c, at, volumes, path.endsWith('initContainers')));
   });
+  return errs;
+}
+
+const standardContainerResources = new Set(['cpu', 'memory', 'ephemeral-storage']);
+
+/** validateContainerResourceName: cpu, memory, ephemeral-storage, hugepages-<size>, or a qualified extended name. */
+function containerResourceNameErrors(name: string, path: string): FieldError[] {
+  if (standardContainerResources.has(name) || name.startsWith('hugepages-')) return [];
+  if (!name.includes('/')) return [fieldError.invalid(path, name, 'must be a standard resource for containers')];
+  const errs: FieldError[] = [];
+  for (const msg of isQualifiedName(name)) errs.push(fieldError.invalid(path, name, msg));
+  return errs;
+}
+
+/** Resources whose requests may be below their limits (helper.IsOvercommitAllowed): all but extended resources. */
+function overcommitAllowed(name: string): boolean {
+  return standardContainerResources.has(name) || (!name.includes('/') && !name.startsWith('hugepages-'));
+}
+
+/** ValidateResourceRequirements: known names, non-negative quantities, requests not above (or for extended resources equal to) limits. */
+export function validateResourceRequirements(resources: Json, path: string): FieldError[] {
+  const errs: FieldError[] = [];
+  const limits = record(resources['limits']) ?? {};
+  const requests = record(resources['requests']) ?? {};
+  const quantityErrors = (name: string, value: unknown, at: string): FieldError[] => {
+    const v = quantityValue(value);
+    if (v === undefined) return [fieldError.invalid(at, value, quantityFormatMessage)];
+    if (v < 0) return [fieldError.invalid(at, value, 'must be greater than or equal to 0')];
+    if ((name === 'cpu' ? false : !overcommitAllowed(name)) && !Number.isInteger(v)) return [fieldError.invalid(at, value, 'must be an integer')];
+    return [];
+  };
+  for (const [name, value] of Object.entries(limits)) {
+    errs.push(...containerResourceNameErrors(name, `${path}.limits[${name}]`), ...quantityErrors(name, value, `${path}.limits[${name}]`));
+  }
+  for (const [name, value] of Object.entries(requests)) {
+    errs.push(...containerResourceNameErrors(name, `${path}.requests[${name}]`), ...quantityErrors(name, value, `${path}.requests[${name}]`));
+    const request = quantityValue(value);
+    if (limits[name] !== undefined) {
+      const limit = quantityValue(limits[name]);
+      if (request === undefined || limit === undefined) continue;
+      if (request !== limit && !overcommitAllowed(name)) errs.push(fieldError.invalid(`${path}.requests`, value, `must be equal to ${name} limit of ${String(limits[name])}`));
+      else if (request > limit) errs.push(fieldError.invalid(`${path}.requests`, value, `must be less than or equal to ${name} limit of ${String(limits[name])}`));
+    } else if (!overcommitAllowed(name)) {
+      errs.push(fieldError.required(`${path}.limits`, 'Limit must be set for non overcommitable resources'));
+    }
+  }
   return errs;
 }
 
@@ -190,9 +308,11 @@ function validateContainers(list: unknown, path: string, required: boolean, name
 export function validatePodSpec(spec: Json | undefined, path: string, allowedRestartPolicies: readonly string[] = ['Always', 'OnFailure', 'Never']): FieldError[] {
   const s = spec ?? {};
   const names = new Set<string>();
+  const volumes = validateVolumes(s['volumes'], `${path}.volumes`);
   const errs = [
-    ...validateContainers(s['containers'], `${path}.containers`, true, names),
-    ...validateContainers(s['initContainers'], `${path}.initContainers`, false, names),
+    ...volumes.errs,
+    ...validateContainers(s['containers'], `${path}.containers`, true, names, volumes.names),
+    ...validateContainers(s['initContainers'], `${path}.initContainers`, false, names, volumes.names),
   ];
   const restart = s['restartPolicy'];
   if (restart !== undefined && !allowedRestartPolicies.includes(String(restart))) {
@@ -201,17 +321,10 @@ export function validatePodSpec(spec: Json | undefined, path: string, allowedRes
   const dns = s['dnsPolicy'];
   const dnsPolicies = ['ClusterFirst', 'ClusterFirstWithHostNet', 'Default', 'None'];
   if (dns !== undefined && !dnsPolicies.includes(String(dns))) errs.push(fieldError.notSupported(`${path}.dnsPolicy`, dns, dnsPolicies));
-  const grace = s['terminationGracePeriodSeconds'];
-  if (typeof grace === 'number' && grace < 0) errs.push(fieldError.invalid(`${path}.terminationGracePeriodSeconds`, grace, 'must be greater than or equal to 0'));
+  // A negative terminationGracePeriodSeconds is accepted (a warning says it is treated as 1), as kube 1.27 accepts it.
   const sa = s['serviceAccountName'];
   if (typeof sa === 'string' && sa !== '') for (const msg of isDns1123Subdomain(sa)) errs.push(fieldError.invalid(`${path}.serviceAccountName`, sa, msg));
-  const volumeNames = new Set<string>();
-  (Array.isArray(s['volumes']) ? s['volumes'] : []).forEach((raw, i) => {
-    const name = record(raw)?.['name'];
-    if (typeof name !== 'string' || name === '') errs.push(fieldError.required(`${path}.volumes[${i}].name`));
-    else if (volumeNames.has(name)) errs.push(fieldError.duplicate(`${path}.volumes[${i}].name`, name));
-    else volumeNames.add(name);
-  });
+  errs.push(...validateSpecFields(s, path));
   return errs;
 }
 
@@ -269,9 +382,9 @@ export function selectorMatches(selector: unknown, labels: Readonly<Record<strin
   return true;
 }
 
-/** True when two JSON values are equal. */
+/** True when two JSON values are semantically equal (key order ignored, absent equals empty; see semantic-equal.ts). */
 export function sameJson(a: unknown, b: unknown): boolean {
-  return JSON.stringify(a) === JSON.stringify(b);
+  return semanticEqual(a, b);
 }
 
 /** The `field is immutable` error of a field that changed. */

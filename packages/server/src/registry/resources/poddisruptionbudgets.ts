@@ -20,5 +20,8 @@ function validateBudget(object: KubeObject): FieldError[] {
 
 /** The poddisruptionbudget strategy. */
 export function podDisruptionBudgetStrategy(): Strategy {
-  return defineStrategy({ hasStatus: true, tracksGeneration: true, validate: validateBudget, validateUpdate: (object) => validateBudget(object) });
+  return defineStrategy({
+    hasStatus: true, tracksGeneration: true, initialStatus: () => ({ disruptionsAllowed: 0, currentHealthy: 0, desiredHealthy: 0, expectedPods: 0 }),
+    validate: validateBudget, validateUpdate: (object) => validateBudget(object),
+  });
 }

@@ -76,6 +76,7 @@ export function validatePriorityLevel(object: KubeObject): FieldError[] {
 export function priorityLevelStrategy(): Strategy {
   return defineStrategy({
     hasStatus: true,
+    initialStatus: () => ({}),
     tracksGeneration: true,
     prepareForCreate: defaultPriorityLevel,
     prepareForUpdate: defaultPriorityLevel,

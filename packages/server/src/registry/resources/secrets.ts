@@ -1,12 +1,13 @@
 /**
- * Secrets (pkg/registry/core/secret, pkg/apis/core/validation ValidateSecret): `stringData` merged into `data` on
- * write and dropped, `type` defaulted to Opaque and immutable, `immutable: true` freezes data, keys validated,
- * total size at most 1 MiB, data values base64. A service account token Secret must name its account in the
+ * Secrets (pkg/registry/core/secret, pkg/apis/core/validation ValidateSecret and ValidateSecretUpdate): `stringData`
+ * merged into `data` on write and dropped, `type` defaulted to Opaque and immutable, `immutable: true` freezes data,
+ * keys validated, the values at most 1 MiB, data values base64, and the keys each built-in type requires. A service account token Secret must name its account in the
  * `<domain>/service-account.name` annotation; the token controller fills the rest.
  */
 import { fieldError, type FieldError, type KubeObject, type Names } from '@svc-apiserver/api';
 import { defineStrategy, fieldsAt } from '../default-strategy.js';
 import type { Strategy } from '../strategy.js';
+import { semanticEqual } from './semantic-equal.js';
 import { maxDataSize, validateDataKey } from './configmaps.js';
 
 interface SecretShape {
@@ -40,44 +41,121 @@ export function serviceAccountTokenNames(names: Names): { type: string; nameAnno
   };
 }
 
-function validateSecret(object: KubeObject, tokens: ReturnType<typeof serviceAccountTokenNames>): FieldError[] {
+/** The built-in Secret types and the data keys they require (pkg/apis/core types.go), in a flavour. */
+export function secretTypes(names: Names) {
+  return {
+    opaque: 'Opaque',
+    serviceAccountToken: names.domain('service-account-token'),
+    dockercfg: names.domain('dockercfg'),
+    dockerConfigJson: names.domain('dockerconfigjson'),
+    basicAuth: names.domain('basic-auth'),
+    sshAuth: names.domain('ssh-auth'),
+    tls: names.domain('tls'),
+  };
+}
+
+/** What Go's json.Unmarshal into a map says of a value, or undefined when it is a JSON object. */
+function jsonObjectError(text: string): string | undefined {
+  const trimmed = text.trim();
+  if (trimmed === '') return 'unexpected end of JSON input';
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(trimmed);
+  } catch {
+    const first = trimmed[0]!;
+    if (!'{["-0123456789tfn'.includes(first)) return `invalid character '${first}' looking for beginning of value`;
+    const literal = first === 't' ? 'true' : first === 'f' ? 'false' : first === 'n' ? 'null' : undefined;
+    if (literal !== undefined) {
+      for (let i = 1; i < literal.length; i++) {
+        if (i >= trimmed.length) return 'unexpected end of JSON input';
+        if (trimmed[i] !== literal[i]) return `invalid character '${trimmed[i]}' in literal ${literal} (expecting '${literal[i]}')`;
+      }
+      return `invalid character '${trimmed[literal.length]}' after top-level value`;
+    }
+    return 'unexpected end of JSON input';
+  }
+  if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) return undefined;
+  const goType = Array.isArray(parsed) ? 'array' : parsed === null ? undefined : typeof parsed === 'string' ? 'string' : typeof parsed === 'number' ? 'number' : 'bool';
+  return goType === undefined ? undefined : `json: cannot unmarshal ${goType} into Go value of type map[string]interface {}`;
+}
+
+/**
+ * ValidateSecret: data keys are config keys, the values total at most 1 MiB, data values are base64, and each
+ * built-in type carries the keys it needs (a token Secret names its account; docker configs are JSON objects;
+ * basic-auth has a username or a password; ssh-auth a private key; tls both `tls.crt` and `tls.key`).
+ */
+function validateSecret(object: KubeObject, names: Names): FieldError[] {
+  const types = secretTypes(names);
+  const tokens = serviceAccountTokenNames(names);
   const secret = object as SecretShape;
   const errs: FieldError[] = [];
-  if (secret.type === tokens.type && !object.metadata?.annotations?.[tokens.nameAnnotation]) {
-    errs.push(fieldError.required(`metadata.annotations[${tokens.nameAnnotation}]`));
-  }
+  const data = secret.data ?? {};
+  const decoded = new Map<string, Buffer>();
   let size = 0;
-  for (const [k, v] of Object.entries(secret.data ?? {})) {
+  for (const [k, v] of Object.entries(data)) {
     errs.push(...validateDataKey(`data[${k}]`, k));
     if (typeof v !== 'string' || !base64.test(v)) {
       errs.push(fieldError.invalid(`data[${k}]`, '<secret contents redacted>', 'a valid base64 string is required'));
     } else {
-      size += k.length + Buffer.from(v, 'base64').length;
+      const bytes = Buffer.from(v, 'base64');
+      decoded.set(k, bytes);
+      size += bytes.length;
     }
   }
   if (size > maxDataSize) errs.push(fieldError.tooLong('data', maxDataSize));
+  const has = (key: string): boolean => Object.prototype.hasOwnProperty.call(data, key);
+  const jsonKey = (key: string): void => {
+    if (!has(key)) {
+      errs.push(fieldError.required(`data[${key}]`));
+      return;
+    }
+    const problem = jsonObjectError((decoded.get(key) ?? Buffer.alloc(0)).toString('utf8'));
+    if (problem !== undefined) errs.push(fieldError.invalid(`data[${key}]`, '<secret contents redacted>', problem));
+  };
+  switch (secret.type) {
+    case tokens.type:
+      if (!object.metadata?.annotations?.[tokens.nameAnnotation]) errs.push(fieldError.required(`metadata.annotations[${tokens.nameAnnotation}]`));
+      break;
+    case types.dockercfg:
+      jsonKey('.dockercfg');
+      break;
+    case types.dockerConfigJson:
+      jsonKey('.dockerconfigjson');
+      break;
+    case types.basicAuth:
+      if (!has('username') && !has('password')) errs.push(fieldError.required('data[username]'), fieldError.required('data[password]'));
+      break;
+    case types.sshAuth:
+      if ((decoded.get('ssh-privatekey')?.length ?? 0) === 0) errs.push(fieldError.required('data[ssh-privatekey]'));
+      break;
+    case types.tls:
+      if (!has('tls.crt')) errs.push(fieldError.required('data[tls.crt]'));
+      if (!has('tls.key')) errs.push(fieldError.required('data[tls.key]'));
+      break;
+    default:
+      break;
+  }
   return errs;
 }
 
 /** The secret strategy. */
 export function secretStrategy(names: Names): Strategy {
-  const tokens = serviceAccountTokenNames(names);
   return defineStrategy({
     prepareForCreate: normalize,
     prepareForUpdate: (object) => normalize(object),
-    validate: (object) => validateSecret(object, tokens),
+    validate: (object) => validateSecret(object, names),
     validateUpdate(object, old) {
-      const errs = validateSecret(object, tokens);
+      const errs: FieldError[] = [];
       const secret = object as SecretShape;
       const before = old as SecretShape;
       if ((secret.type ?? 'Opaque') !== (before.type ?? 'Opaque')) errs.push(fieldError.invalid('type', secret.type, 'field is immutable'));
       if (before.immutable === true) {
         if (secret.immutable !== true) errs.push(fieldError.forbidden('immutable', 'field is immutable when `immutable` is set'));
-        if (JSON.stringify(secret.data ?? {}) !== JSON.stringify(before.data ?? {})) {
+        if (!semanticEqual(secret.data ?? {}, before.data ?? {})) {
           errs.push(fieldError.forbidden('data', 'field is immutable when `immutable` is set'));
         }
       }
-      return errs;
+      return [...errs, ...validateSecret(object, names)];
     },
     selectableFields: fieldsAt('type'),
   });

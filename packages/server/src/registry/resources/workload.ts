@@ -4,10 +4,12 @@
  * select the template's labels (ValidateDeploymentSpec and friends: "`selector` does not match template
  * `labels`"), and an immutable selector (apps/v1). Each kind adds its own defaults and checks.
  */
-import { fieldError, type FieldError, type KubeObject } from '@svc-apiserver/api';
+import { fieldError, type FieldError, type KubeObject, type Names } from '@svc-apiserver/api';
 import { record } from '../conversion/resource-conversion.js';
 import { defineStrategy } from '../default-strategy.js';
 import type { Strategy } from '../strategy.js';
+import { podTemplateWarnings } from './pod-warnings.js';
+import { dropDisabledTemplateFields } from './dropped-fields.js';
 import { defaultPodTemplate, immutable, selectorMatches, specOf, validateLabelMap, validateLabelSelector, validatePodSpec } from './pod-spec.js';
 
 type Json = Record<string, unknown>;
@@ -19,11 +21,20 @@ export interface WorkloadOptions {
   /** The kind's spec checks beyond the shared ones. */
   readonly validateSpec?: (spec: Json) => FieldError[];
   /** The kind's update checks beyond the immutable selector. */
-  readonly validateSpecUpdate?: (spec: Json, old: Json) => FieldError[];
+  readonly validateSpecUpdate?: (spec: Json, old: Json, object: KubeObject, oldObject: KubeObject) => FieldError[];
   /** Restart policies the template may use (Jobs: OnFailure, Never). */
   readonly restartPolicies?: readonly string[];
   /** `spec.selector` may be absent (Jobs generate it). Default false. */
   readonly selectorOptional?: boolean;
+  /** The flavour's names, for the pod template's warnings (GetWarningsForPodTemplate); none without. */
+  readonly names?: Names;
+  /**
+   * The kind named when the template sets activeDeadlineSeconds, which it may not (kube words Deployments' and
+   * ReplicaSets' as `ReplicaSet`); absent where the deadline is allowed (Jobs).
+   */
+  readonly deadlineWord?: string;
+  /** The kind's zero status, as a create leaves it (see StrategyOptions.initialStatus). */
+  readonly initialStatus: () => Json;
   /** The word of the empty-selector message (`deployment` for Deployments and ReplicaSets, as kube words it). */
   readonly kindWord: string;
 }
@@ -56,6 +67,10 @@ function validateWorkload(object: KubeObject, options: WorkloadOptions): FieldEr
   else {
     errs.push(...validateLabelMap(labels, 'spec.template.metadata.labels'));
     errs.push(...validatePodSpec(record(template['spec']), 'spec.template.spec', options.restartPolicies ?? ['Always']));
+    const deadline = record(template['spec'])?.['activeDeadlineSeconds'];
+    if (options.deadlineWord !== undefined && deadline !== undefined && deadline !== null) {
+      errs.push(fieldError.invalid('spec.template.spec.activeDeadlineSeconds', deadline, `activeDeadlineSeconds in ${options.deadlineWord} is not Supported`));
+    }
   }
   errs.push(...nonNegative(spec, 'replicas', 'spec.replicas'), ...nonNegative(spec, 'minReadySeconds', 'spec.minReadySeconds'));
   errs.push(...nonNegative(spec, 'revisionHistoryLimit', 'spec.revisionHistoryLimit'));
@@ -64,25 +79,28 @@ function validateWorkload(object: KubeObject, options: WorkloadOptions): FieldEr
 
 /** The strategy of a workload kind. */
 export function workloadStrategy(options: WorkloadOptions): Strategy {
-  const prepare = (object: KubeObject): void => {
+  const prepare = (object: KubeObject, old?: KubeObject): void => {
     const spec = specOf(object);
+    dropDisabledTemplateFields(spec['template'], record(old?.['spec'])?.['template']);
     options.defaults?.(spec, object);
     defaultPodTemplate(spec);
   };
   return defineStrategy({
     hasStatus: true,
+    initialStatus: options.initialStatus,
     tracksGeneration: true,
     returnDeletedObject: false,
-    prepareForCreate: prepare,
+    prepareForCreate: (object) => prepare(object),
     prepareForUpdate: prepare,
     validate: (object) => validateWorkload(object, options),
+    warnings: (object) => (options.names === undefined ? [] : podTemplateWarnings(options.names, record(object['spec'])?.['template'], 'spec.template.')),
     validateUpdate(object, old) {
       const spec = record(object['spec']) ?? {};
       const before = record(old['spec']) ?? {};
       return [
         ...validateWorkload(object, options),
         ...immutable('spec.selector', spec['selector'], before['selector']),
-        ...(options.validateSpecUpdate?.(spec, before) ?? []),
+        ...(options.validateSpecUpdate?.(spec, before, object, old) ?? []),
       ];
     },
   });

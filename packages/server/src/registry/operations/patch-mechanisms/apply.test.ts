@@ -11,6 +11,7 @@ async function request(overrides: Partial<ApplyRequest> = {}): Promise<ApplyRequ
     configuration: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x', namespace: 'default' }, data: { a: '1' } },
     fieldManager: 'applier', force: false, scope: fieldManagerScope(registry.lookup('', 'v1', 'configmaps')!, ''),
     fieldValidation: { ok: true, value: [] },
+    lastAppliedAnnotation: registry.names.domain('last-applied-configuration', 'kubectl'),
     ...overrides,
   };
 }

@@ -6,7 +6,8 @@
  */
 import { fail, failure, ok, type KubeObject, type Result } from '@svc-apiserver/api';
 import { conflictStatus } from '../../../apply/conflicts.js';
-import { applyConfiguration, type FieldManagerScope, type ManagedObject } from '../../../apply/field-manager.js';
+import type { FieldManagerScope, ManagedObject } from '../../../apply/field-manager.js';
+import { applyMigratingClientSideApply } from '../../../apply/last-applied.js';
 import type { PatchMechanism } from './patch-mechanism.js';
 
 /** An apply request, its configuration already checked (apiVersion, kind, no managedFields, every field declared). */
@@ -15,6 +16,8 @@ export interface ApplyRequest {
   readonly fieldManager: string;
   readonly force: boolean;
   readonly scope: FieldManagerScope;
+  /** The flavour's last-applied-configuration annotation (client-side apply state that `kubectl` applies migrate). */
+  readonly lastAppliedAnnotation: string;
   /** The field validation of the configuration's duplicate fields: the warnings to send, or the failure. */
   readonly fieldValidation: Result<readonly string[]>;
 }
@@ -24,8 +27,8 @@ export function applyMechanism(request: ApplyRequest): PatchMechanism {
   return {
     createsMissing: true,
     next(current) {
-      const applied = applyConfiguration(current as ManagedObject | undefined, request.configuration as ManagedObject,
-        request.fieldManager, request.force, request.scope);
+      const applied = applyMigratingClientSideApply(current as ManagedObject | undefined, request.configuration as ManagedObject,
+        request.fieldManager, request.force, request.scope, request.lastAppliedAnnotation);
       if (!applied.ok) {
         const why = applied.error;
         return fail(why.reason === 'conflict' ? conflictStatus(why.conflicts) : failure('Unknown', why.message, undefined, 500));

@@ -1,0 +1,58 @@
+/**
+ * Audit's cost on creates: creates/s of configmaps by 64 keep-alive HTTPS clients against a server writing every
+ * request to its audit log at level Metadata, beside the same server without auditing (goal: at least 0.9 of it).
+ * The two servers run side by side and are measured in interleaved rounds, so drift of the shared machine touches
+ * each alike.
+ *
+ * Flags: --seconds=<per phase, default 3> --clients=<64>
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import type { RestClient } from '@svc-apiserver/client';
+import { isMain } from './support.js';
+import { createsLine, interleavedCreates, startTarget, type Figures } from './create-load.js';
+
+const policy = `apiVersion: audit.svc.io/v1
+kind: Policy
+rules:
+- level: Metadata
+`;
+
+/** Runs the comparison and returns the report lines. */
+export async function auditBench(seconds = 3, clients = 64): Promise<string[]> {
+  const dir = mkdtempSync(join(tmpdir(), 'svc-bench-audit-'));
+  const children: { stop(): Promise<unknown> }[] = [];
+  const open: RestClient[] = [];
+  try {
+    writeFileSync(join(dir, 'policy.yaml'), policy);
+    const logPath = join(dir, 'audit.log');
+    const off = await startTarget(join(dir, 'off'), [], clients);
+    const on = await startTarget(join(dir, 'on'), [`--audit-policy-file=${join(dir, 'policy.yaml')}`, `--audit-log-path=${logPath}`], clients);
+    const targets = [off, on];
+    for (const t of targets) {
+      children.push(t.server);
+      open.push(t.admin, ...t.workers);
+    }
+    const [baseline, audited] = await interleavedCreates(targets, seconds) as [Figures, Figures];
+    await on.server.stop();
+    const lines = readFileSync(logPath, 'utf8').split('\n').filter((l) => l !== '').length;
+    const line = (label: string, f: Figures, goal?: number) => createsLine(label, f, baseline, goal);
+    return [
+      `audit: ${clients} HTTPS clients creating configmaps, ${seconds}s per server, beside a server without auditing`,
+      line('no audit', baseline),
+      line('audit log at Metadata', audited, 0.9),
+      `audit log: ${lines} events written; errors: off ${baseline.errors}, on ${audited.errors}`,
+    ];
+  } finally {
+    for (const c of open) c.close();
+    await Promise.all(children.map((c) => c.stop()));
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+if (isMain(import.meta.url)) {
+  const { values } = parseArgs({ options: { seconds: { type: 'string' }, clients: { type: 'string' } } });
+  process.stdout.write(`${(await auditBench(Number(values.seconds ?? '3'), Number(values.clients ?? '64'))).join('\n')}\n`);
+}

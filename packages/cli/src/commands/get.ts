@@ -1,0 +1,166 @@
+/**
+ * `svcctl get`: objects by type and name (or `TYPE/NAME`, or `-f`), lists filtered by `-l` and `--field-selector`,
+ * across namespaces with `-A`, printed from the server's Table or in any `-o` format, and `-w` to keep printing
+ * changes after the list (`--watch-only` without it), as `kubectl get` does.
+ */
+import type { IncomingMessage } from 'node:http';
+import type { KubeObject, WatchEvent } from '@svc-apiserver/api';
+import { createTransport, resourcePath, withQuery, type DiscoveredResource, type ResourceRef } from '@svc-apiserver/client';
+import { manifestTargets } from '../manifests.js';
+import { formatObjects, formatTable, parseOutput, tableRows, table, type OutputFormat, type ServerTable, type TableOptions } from '../output.js';
+import { asTable, getTable, isTable, tableAccept } from '../server-table.js';
+import { error, namedTargets, refOf, reportStatus, type NamedTarget, type Session } from '../session.js';
+
+/** The printed form of a watch event in a non-table format. */
+function eventText(r: DiscoveredResource, obj: KubeObject, format: OutputFormat): string {
+  const text = formatObjects(r, [obj], format, true);
+  if (!text.ok) return '';
+  return format.kind === 'yaml' ? `---\n${text.value}` : text.value;
+}
+
+async function* eventLines(res: IncomingMessage): AsyncGenerator<string> {
+  let pending = '';
+  res.setEncoding('utf8');
+  for await (const chunk of res as AsyncIterable<string>) {
+    pending += chunk;
+    let nl: number;
+    while ((nl = pending.indexOf('\n')) >= 0) {
+      const line = pending.slice(0, nl).trim();
+      pending = pending.slice(nl + 1);
+      if (line !== '') yield line;
+    }
+  }
+}
+
+/** `-w` in a table: the server's Table rows of each event, printed without the header again. */
+async function watchTable(s: Session, ref: ResourceRef, query: Record<string, string | undefined>, opts: TableOptions, resourceVersion: string | undefined, printHeader: boolean): Promise<number> {
+  const transport = createTransport(s.client.config);
+  const path = withQuery(resourcePath(ref), { ...query, watch: 'true', ...(resourceVersion === undefined ? {} : { resourceVersion }) });
+  const opened = await transport.open({ method: 'GET', path, headers: { accept: tableAccept }, ...(s.io.signal ? { signal: s.io.signal } : {}) });
+  if (!opened.ok) {
+    transport.close();
+    return s.io.signal?.aborted ? 0 : reportStatus(s.io, opened.error);
+  }
+  let header = printHeader;
+  try {
+    for await (const line of eventLines(opened.value)) {
+      const event = JSON.parse(line) as WatchEvent<ServerTable>;
+      if (event.type === 'ERROR') return reportStatus(s.io, event.object as never);
+      if (event.type === 'BOOKMARK' || !isTable(event.object)) continue;
+      const { header: h, rows } = tableRows(event.object, opts);
+      if ((event.object.columnDefinitions ?? []).length === 0) continue;
+      if (header && !opts.noHeaders) s.io.stdout(table([h]).replace(/\n$/, '\n'));
+      header = false;
+      for (const row of rows) s.io.stdout(table([row]));
+    }
+  } catch {
+    // the stream ends when the command is stopped
+  } finally {
+    transport.close();
+  }
+  return 0;
+}
+
+/** `-w` in another format: each event's object. */
+async function watchObjects(s: Session, r: DiscoveredResource, ref: ResourceRef, query: { labelSelector?: string; fieldSelector?: string }, format: OutputFormat, resourceVersion: string | undefined): Promise<number> {
+  const handle = s.client.watch(ref, { ...query, ...(resourceVersion === undefined ? {} : { resourceVersion }), ...(s.io.signal ? { signal: s.io.signal } : {}) });
+  s.io.signal?.addEventListener('abort', () => handle.close(), { once: true });
+  for await (const event of handle) {
+    if (event.type === 'ERROR') return reportStatus(s.io, event.object as never);
+    if (event.type === 'BOOKMARK') continue;
+    s.io.stdout(eventText(r, { apiVersion: r.group ? `${r.group}/${r.version}` : r.version, kind: r.kind, ...event.object }, format));
+  }
+  return 0;
+}
+
+/** Runs `get`. */
+export async function cmdGet(s: Session, args: string[]): Promise<number> {
+  const format = parseOutput(s.flags.output);
+  if (!format.ok) return error(s.io, format.error);
+  const all = s.flags['all-namespaces'] === true;
+  const query: { labelSelector?: string; fieldSelector?: string } = {
+    ...(s.flags.selector === undefined ? {} : { labelSelector: s.flags.selector }),
+    ...(s.flags['field-selector'] === undefined ? {} : { fieldSelector: s.flags['field-selector'] }),
+  };
+  let targets: NamedTarget[];
+  let r: DiscoveredResource | undefined;
+  if ((s.flags.filename ?? []).length > 0) {
+    const t = await manifestTargets(s);
+    if (!t.ok) return t.error;
+    targets = t.value.map((m) => ({ r: m.r, name: m.obj.metadata?.name ?? '' }));
+  } else {
+    const t = await namedTargets(s, args, true);
+    if (!t.ok) return t.error;
+    targets = t.value.targets;
+    r = t.value.r;
+  }
+  const ns = all ? undefined : s.namespace;
+  const tableOpts: TableOptions = { wide: format.value.kind === 'wide', withNamespace: all, showLabels: s.flags['show-labels'] === true, noHeaders: s.flags['no-headers'] === true };
+  const isTableFormat = format.value.kind === 'table' || format.value.kind === 'wide';
+  const watching = s.flags.watch === true || s.flags['watch-only'] === true;
+
+  if (targets.length === 0 && r !== undefined) {
+    const ref = refOf(r, ns);
+    if (isTableFormat) {
+      let rv: string | undefined;
+      let printed = false;
+      // --watch-only still lists, for the resourceVersion the watch starts after (kubectl's way)
+      const got = await getTable(s, ref, undefined, query);
+      if (!got.ok) return reportStatus(s.io, got.error);
+      const t = asTable(got.value);
+      rv = (got.value as { metadata?: { resourceVersion?: string } }).metadata?.resourceVersion;
+      if (s.flags['watch-only'] !== true) {
+        if ((t.rows ?? []).length === 0) {
+          s.io.stderr(r.namespaced && !all ? `No resources found in ${s.namespace} namespace.\n` : 'No resources found\n');
+        } else {
+          s.io.stdout(formatTable(t, tableOpts));
+          printed = true;
+        }
+      }
+      return watching ? watchTable(s, ref, query, tableOpts, rv, !printed) : 0;
+    }
+    const list = await s.client.list(ref, query);
+    if (!list.ok) return reportStatus(s.io, list.error);
+    const rv = list.value.metadata?.resourceVersion;
+    if (s.flags['watch-only'] !== true) {
+      // list items carry no kind/apiVersion on the wire; kubectl shows them filled in
+      const items = list.value.items.map((o) => ({ apiVersion: list.value.apiVersion, kind: r.kind, ...o }));
+      if (watching) {
+        for (const o of items) s.io.stdout(eventText(r, o, format.value));
+      } else {
+        const text = formatObjects(r, items, format.value, false);
+        if (!text.ok) return error(s.io, text.error);
+        s.io.stdout(text.value);
+      }
+    }
+    return watching ? watchObjects(s, r, ref, query, format.value, rv) : 0;
+  }
+
+  let code = 0;
+  if (isTableFormat) {
+    let merged: ServerTable | undefined;
+    for (const t of targets) {
+      const got = await getTable(s, refOf(t.r, ns ?? s.namespace), t.name, {});
+      if (!got.ok) {
+        code = reportStatus(s.io, got.error);
+        continue;
+      }
+      const one = asTable(got.value);
+      merged = merged === undefined ? one : { ...merged, rows: [...(merged.rows ?? []), ...(one.rows ?? [])] };
+    }
+    if (merged) s.io.stdout(formatTable(merged, tableOpts));
+    return code;
+  }
+  const objects: KubeObject[] = [];
+  for (const t of targets) {
+    const got = await s.client.get(refOf(t.r, ns ?? s.namespace), t.name);
+    if (got.ok) objects.push(got.value);
+    else code = reportStatus(s.io, got.error);
+  }
+  if (objects.length > 0 && targets[0]) {
+    const text = formatObjects(targets[0].r, objects, format.value, targets.length === 1);
+    if (!text.ok) return error(s.io, text.error);
+    s.io.stdout(text.value);
+  }
+  return code;
+}

@@ -1,0 +1,195 @@
+/**
+ * The API Priority and Fairness configuration of the store, kept and read as kube-apiserver keeps and reads it:
+ *
+ * - the config producer (post-start hook `priority-and-fairness-config-producer`, then once a minute): the
+ *   mandatory objects are created when missing and their spec restored when changed; the suggested ones are
+ *   created when missing and their spec kept current while they carry `apf.svc.io/autoupdate-spec: "true"` (an
+ *   object without the annotation that was never changed gets it); auto-updated objects that are no longer part of
+ *   the bootstrap configuration are deleted;
+ * - the config consumer: the FlowSchemas and PriorityLevelConfigurations, read through informers, configure the
+ *   flow controller as they change, and each FlowSchema's `Dangling` condition says whether its priority level
+ *   exists.
+ */
+import type { KubeObject, Names } from '@svc-apiserver/api';
+import { suggestedConfiguration, mandatoryConfiguration, type BootstrapConfiguration } from '../../flowcontrol/bootstrap-configuration.js';
+import type { FlowSchema, FlowSchemaCondition, PriorityLevelConfiguration } from '../../flowcontrol/configuration-objects.js';
+import type { FlowController } from '../../flowcontrol/flow-controller.js';
+import type { HealthCheck } from '../../health/health-check.js';
+import { startInformer, type Informer } from '../../registry/informer.js';
+import { createObject } from '../../registry/operations/create-object.js';
+import { deleteObject } from '../../registry/operations/delete-object.js';
+import { updateObject } from '../../registry/operations/update-object.js';
+import type { Registry } from '../../registry/registry.js';
+import type { ResourceDef } from '../../registry/resource-def.js';
+import { loopbackUser } from '../../registry/operations/loopback.js';
+import { runPostStartHook } from '../post-start-hook.js';
+
+/** The flowcontrol version the configuration is written and read in (1.27's preferred one). */
+const version = 'v1beta3';
+const op = { user: loopbackUser, dryRun: false };
+
+/** Options of {@link startApfConfiguration}. */
+export interface ApfConfigurationOptions {
+  /** Pause between the producer's rounds after the first success (kube: 1 minute). */
+  readonly ensureIntervalMs?: number;
+  readonly retryMs?: number;
+  readonly log?: (message: string) => void;
+}
+
+/** The running producer and consumer. */
+export interface ApfConfiguration {
+  readonly checks: readonly HealthCheck[];
+  /** Runs one round of the producer now (tests). */
+  ensure(): Promise<string | undefined>;
+  stop(): void;
+}
+
+const sameJson = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
+
+/** Starts the producer and the consumer feeding `controller`. */
+export function startApfConfiguration(registry: Registry, names: Names, controller: FlowController, options: ApfConfigurationOptions = {}): ApfConfiguration {
+  const group = names.group('flowcontrol.apiserver');
+  const autoUpdate = names.domain('autoupdate-spec', 'apf');
+  const fsDef = registry.lookup(group, version, 'flowschemas');
+  const plDef = registry.lookup(group, version, 'prioritylevelconfigurations');
+  if (fsDef === undefined || plDef === undefined) {
+    // The flowcontrol API turned off (--runtime-config): the controller keeps the mandatory configuration.
+    return { checks: [], ensure: async () => undefined, stop: () => {} };
+  }
+  const log = options.log ?? (() => {});
+  const mandatory = mandatoryConfiguration();
+  const suggested = suggestedConfiguration(names);
+
+  const withApi = (o: FlowSchema | PriorityLevelConfiguration): KubeObject => ({
+    ...o,
+    apiVersion: `${group}/${version}`,
+    metadata: { ...o.metadata, annotations: { [autoUpdate]: 'true' } },
+  }) as unknown as KubeObject;
+
+  /** Ensures one object; answers an error message or undefined. */
+  const ensureObject = async (def: ResourceDef, wanted: FlowSchema | PriorityLevelConfiguration, isMandatory: boolean): Promise<string | undefined> => {
+    const name = wanted.metadata.name;
+    const got = await registry.store.get(def, '', name);
+    if (!got.ok) {
+      if (got.error.code !== 404) return `reading ${def.resource} ${name}: ${got.error.message ?? ''}`;
+      const created = await createObject(registry, def, withApi(wanted), op);
+      return created.ok || created.error.reason === 'AlreadyExists' ? undefined : `creating ${def.resource} ${name}: ${created.error.message ?? ''}`;
+    }
+    const current = got.value as unknown as FlowSchema | PriorityLevelConfiguration;
+    const annotation = current.metadata.annotations?.[autoUpdate];
+    const generation = (current.metadata as { generation?: number }).generation ?? 1;
+    const maintained = isMandatory || annotation === 'true' || (annotation === undefined && generation === 1);
+    if (!maintained) return undefined;
+    if (sameJson(current.spec, wanted.spec) && annotation === 'true') return undefined;
+    const next = {
+      ...structuredClone(got.value),
+      spec: structuredClone(wanted.spec),
+      metadata: { ...structuredClone(got.value.metadata), annotations: { ...(current.metadata.annotations ?? {}), [autoUpdate]: 'true' } },
+    } as KubeObject;
+    const updated = await updateObject(registry, def, '', next, got.value, op);
+    return updated.ok || updated.error.code === 409 ? undefined : `updating ${def.resource} ${name}: ${updated.error.message ?? ''}`;
+  };
+
+  const ensureSet = async (set: BootstrapConfiguration, isMandatory: boolean): Promise<string | undefined> => {
+    for (const pl of set.priorityLevels) {
+      const error = await ensureObject(plDef, pl, isMandatory);
+      if (error !== undefined) return error;
+    }
+    for (const fs of set.flowSchemas) {
+      const error = await ensureObject(fsDef, fs, isMandatory);
+      if (error !== undefined) return error;
+    }
+    return undefined;
+  };
+
+  /** Deletes auto-updated objects the bootstrap configuration no longer has. */
+  const removeDangling = async (informer: Informer, known: ReadonlySet<string>): Promise<string | undefined> => {
+    for (const o of informer.list()) {
+      const name = o.metadata?.name ?? '';
+      if (known.has(name) || o.metadata?.annotations?.[autoUpdate] !== 'true') continue;
+      const removed = await deleteObject(registry, informer.def, '', name, op, { uid: o.metadata?.uid ?? '' });
+      if (!removed.ok && removed.error.code !== 404 && removed.error.code !== 409) return `deleting ${informer.def.resource} ${name}: ${removed.error.message ?? ''}`;
+    }
+    return undefined;
+  };
+
+  const fsInformer = startInformer(registry, fsDef, { ...(options.retryMs === undefined ? {} : { retryMs: options.retryMs }), log });
+  const plInformer = startInformer(registry, plDef, { ...(options.retryMs === undefined ? {} : { retryMs: options.retryMs }), log });
+  const knownPls = new Set([...mandatory.priorityLevels, ...suggested.priorityLevels].map((o) => o.metadata.name));
+  const knownFss = new Set([...mandatory.flowSchemas, ...suggested.flowSchemas].map((o) => o.metadata.name));
+
+  const ensure = async (): Promise<string | undefined> => {
+    const error = (await ensureSet(mandatory, true)) ?? (await ensureSet(suggested, false));
+    if (error !== undefined) return error;
+    await Promise.all([fsInformer.synced(), plInformer.synced()]);
+    return (await removeDangling(fsInformer, knownFss)) ?? (await removeDangling(plInformer, knownPls));
+  };
+
+  // The consumer: one reconfiguration per burst of changes.
+  let pending = false;
+  const statusWrites = new Map<string, Promise<void>>();
+  const writeDangling = (fs: FlowSchema, dangling: boolean): void => {
+    const name = fs.metadata.name;
+    const plName = fs.spec.priorityLevelConfiguration.name;
+    const wanted: Omit<FlowSchemaCondition, 'lastTransitionTime'> = dangling
+      ? { type: 'Dangling', status: 'True', reason: 'NotFound', message: `This FlowSchema references the PriorityLevelConfiguration object named "${plName}" but there is no such object` }
+      : { type: 'Dangling', status: 'False', reason: 'Found', message: `This FlowSchema references the PriorityLevelConfiguration object named "${plName}" and it exists` };
+    const current = fs.status?.conditions?.find((c) => c.type === 'Dangling');
+    if (current !== undefined && current.status === wanted.status && current.reason === wanted.reason && current.message === wanted.message) return;
+    if (statusWrites.has(name)) return;
+    const write = (async () => {
+      const got = await registry.store.get(fsDef, '', name);
+      if (!got.ok) return;
+      const stored = got.value as unknown as FlowSchema;
+      const others = (stored.status?.conditions ?? []).filter((c) => c.type !== 'Dangling');
+      const previous = stored.status?.conditions?.find((c) => c.type === 'Dangling');
+      const lastTransitionTime = previous !== undefined && previous.status === wanted.status && previous.lastTransitionTime !== undefined
+        ? previous.lastTransitionTime : new Date().toISOString().replace(/\.\d+Z$/, 'Z');
+      const next = { ...structuredClone(got.value), status: { conditions: [...others, { ...wanted, lastTransitionTime }] } } as KubeObject;
+      const updated = await updateObject(registry, fsDef, 'status', next, got.value, op);
+      if (!updated.ok && updated.error.code !== 409 && updated.error.code !== 404) log(`writing the status of flowschema ${name}: ${updated.error.message ?? ''}`);
+    })().catch((e: unknown) => log(`writing the status of flowschema ${name}: ${String(e)}`)).finally(() => statusWrites.delete(name));
+    statusWrites.set(name, write);
+  };
+
+  const reconfigure = (): void => {
+    if (pending) return;
+    pending = true;
+    queueMicrotask(() => {
+      pending = false;
+      if (!fsInformer.hasSynced() || !plInformer.hasSynced()) return;
+      const fss = fsInformer.list() as unknown as FlowSchema[];
+      const pls = plInformer.list() as unknown as PriorityLevelConfiguration[];
+      controller.configure(fss, pls);
+      const plNames = new Set(pls.map((p) => p.metadata.name));
+      for (const fs of fss) writeDangling(fs, !plNames.has(fs.spec.priorityLevelConfiguration.name));
+    });
+  };
+  const offFs = fsInformer.onChange(reconfigure, { replay: true });
+  const offPl = plInformer.onChange(reconfigure, { replay: true });
+  void Promise.all([fsInformer.synced(), plInformer.synced()]).then(reconfigure);
+
+  const hook = runPostStartHook(ensure, options.retryMs ?? 1000, log);
+  let timer: NodeJS.Timeout | undefined;
+  let stopped = false;
+  void hook.done.then(() => {
+    if (stopped) return;
+    timer = setInterval(() => {
+      void ensure().then((e) => e !== undefined && log(e), (e: unknown) => log(String(e)));
+    }, options.ensureIntervalMs ?? 60_000);
+    timer.unref();
+  });
+  return {
+    checks: [{ name: 'poststarthook/priority-and-fairness-config-producer', check: hook.check }],
+    ensure,
+    stop() {
+      stopped = true;
+      hook.stop();
+      if (timer !== undefined) clearInterval(timer);
+      offFs();
+      offPl();
+      fsInformer.stop();
+      plInformer.stop();
+    },
+  };
+}
