@@ -15,7 +15,6 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { namesFor } from '@svc-apiserver/api';
 import type { RestClient } from '@svc-apiserver/client';
 import { defaultOnPlugins } from 'svc-apiserver/admission/plugin-order';
@@ -26,7 +25,7 @@ import { admissionMetrics } from 'svc-apiserver/admission/admission-metrics';
 import { createMetricsRegistry } from 'svc-apiserver/metrics/metrics-registry';
 import { createCa, issueLeaf } from 'svc-apiserver/pki/certificates';
 import type { NodeChild } from '@svc-apiserver/testing/node-child';
-import { isMain, startBenchModule } from './support.js';
+import { runStandalone, startBenchModule } from './support.js';
 import { createsLine, interleavedCreates, post, startTarget, type Figures } from './create-load.js';
 
 const names = namesFor('svc');
@@ -95,7 +94,4 @@ export async function admissionBench(seconds = 3, clients = 64): Promise<string[
   }
 }
 
-if (isMain(import.meta.url)) {
-  const { values } = parseArgs({ options: { seconds: { type: 'string' }, clients: { type: 'string' } } });
-  process.stdout.write(`${(await admissionBench(Number(values.seconds ?? '3'), Number(values.clients ?? '64'))).join('\n')}\n`);
-}
+await runStandalone(import.meta.url, admissionBench);

@@ -9,9 +9,8 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import type { RestClient } from '@svc-apiserver/client';
-import { isMain } from './support.js';
+import { runStandalone } from './support.js';
 import { createsLine, interleavedCreates, startTarget, type Figures } from './create-load.js';
 
 const policy = `apiVersion: audit.svc.io/v1
@@ -52,7 +51,4 @@ export async function auditBench(seconds = 3, clients = 64): Promise<string[]> {
   }
 }
 
-if (isMain(import.meta.url)) {
-  const { values } = parseArgs({ options: { seconds: { type: 'string' }, clients: { type: 'string' } } });
-  process.stdout.write(`${(await auditBench(Number(values.seconds ?? '3'), Number(values.clients ?? '64'))).join('\n')}\n`);
-}
+await runStandalone(import.meta.url, auditBench);

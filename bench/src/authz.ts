@@ -10,7 +10,6 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { namesFor } from '@svc-apiserver/api';
 import { createClient, loadKubeconfig, type RestClient } from '@svc-apiserver/client';
 import type { Authorizer, AuthorizationAttributes } from 'svc-apiserver/request/authorizer';
@@ -19,7 +18,7 @@ import { rbacAuthorizer } from 'svc-apiserver/auth/authz/rbac/rbac-authorizer';
 import { staticPolicySource } from 'svc-apiserver/auth/authz/rbac/policy-source';
 import type { BindingObject, RoleObject } from 'svc-apiserver/registry/resources/rbac-types';
 import { launchServer, type LaunchedServer } from '@svc-apiserver/testing/launch-server';
-import { fmt, isMain, percentile } from './support.js';
+import { fmt, runStandalone, percentile } from './support.js';
 
 const bindings = 10_000;
 const namespaces = 100;
@@ -185,7 +184,4 @@ export async function authzBench(seconds = 3, clients = 64): Promise<string[]> {
   ];
 }
 
-if (isMain(import.meta.url)) {
-  const { values } = parseArgs({ options: { seconds: { type: 'string' }, clients: { type: 'string' } } });
-  process.stdout.write(`${(await authzBench(Number(values.seconds ?? '3'), Number(values.clients ?? '64'))).join('\n')}\n`);
-}
+await runStandalone(import.meta.url, authzBench);

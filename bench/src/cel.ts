@@ -13,11 +13,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { namesFor } from '@svc-apiserver/api';
 import { createClient, loadKubeconfig, type RestClient } from '@svc-apiserver/client';
 import { launchServer, type LaunchedServer } from '@svc-apiserver/testing/launch-server';
-import { fmt, isMain } from './support.js';
+import { fmt, runStandalone } from './support.js';
 
 const names = namesFor('svc');
 const reg = names.group('admissionregistration');
@@ -164,7 +163,4 @@ export async function celBench(seconds = 3, clients = 64): Promise<string[]> {
   }
 }
 
-if (isMain(import.meta.url)) {
-  const { values } = parseArgs({ options: { seconds: { type: 'string' }, clients: { type: 'string' } } });
-  process.stdout.write(`${(await celBench(Number(values.seconds ?? '3'), Number(values.clients ?? '64'))).join('\n')}\n`);
-}
+await runStandalone(import.meta.url, celBench);

@@ -16,9 +16,8 @@ import { connect, type ClientHttp2Session } from 'node:http2';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { loadKubeconfig, type RestClient } from '@svc-apiserver/client';
-import { fmt, isMain, percentile, sleep } from './support.js';
+import { fmt, runStandalone, percentile, sleep } from './support.js';
 import { post, startTarget } from './create-load.js';
 
 const rbac = 'rbac.authorization.svc.io';
@@ -140,7 +139,4 @@ export async function overloadBench(seconds = 3, clients = 64): Promise<string[]
   }
 }
 
-if (isMain(import.meta.url)) {
-  const { values } = parseArgs({ options: { seconds: { type: 'string' }, clients: { type: 'string' } } });
-  process.stdout.write(`${(await overloadBench(Number(values.seconds ?? '3'), Number(values.clients ?? '64'))).join('\n')}\n`);
-}
+await runStandalone(import.meta.url, overloadBench);

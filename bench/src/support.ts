@@ -5,6 +5,7 @@
  */
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
 import { describeWaitFailure, moduleEntry, startNodeChild, type NodeChild } from '@svc-apiserver/testing/node-child';
 
 /** The bench package (its `src` from source, `dist` compiled). */
@@ -13,6 +14,18 @@ const benchPackageDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 /** True when the module at `importMetaUrl` is the one node was started with. */
 export function isMain(importMetaUrl: string): boolean {
   return process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(importMetaUrl);
+}
+
+/**
+ * Runs `bench` when its module is the one node was started with: `--seconds` per phase (default 3) and `--clients`
+ * (default 64), its lines to stdout.
+ */
+export async function runStandalone(
+  importMetaUrl: string, bench: (seconds: number, clients: number) => Promise<readonly string[]>,
+): Promise<void> {
+  if (!isMain(importMetaUrl)) return;
+  const { values } = parseArgs({ options: { seconds: { type: 'string' }, clients: { type: 'string' } } });
+  process.stdout.write(`${(await bench(Number(values.seconds ?? '3'), Number(values.clients ?? '64'))).join('\n')}\n`);
 }
 
 /**
