@@ -50,6 +50,7 @@ export interface Flags {
   current?: boolean;
   client?: boolean;
   'ignore-not-found'?: boolean;
+  'api-version'?: string;
   help?: boolean;
 }
 
@@ -97,6 +98,7 @@ const options = {
   current: { type: 'boolean' },
   client: { type: 'boolean' },
   'ignore-not-found': { type: 'boolean' },
+  'api-version': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
