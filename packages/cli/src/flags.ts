@@ -51,6 +51,8 @@ export interface Flags {
   client?: boolean;
   'ignore-not-found'?: boolean;
   'api-version'?: string;
+  'output-patch'?: boolean;
+  'save-config'?: boolean;
   help?: boolean;
 }
 
@@ -99,6 +101,8 @@ const options = {
   client: { type: 'boolean' },
   'ignore-not-found': { type: 'boolean' },
   'api-version': { type: 'string' },
+  'output-patch': { type: 'boolean' },
+  'save-config': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 

@@ -194,7 +194,7 @@ test('describe, explain, edit, api-resources, api-versions, version', async () =
   const edited = await svcctl(['-n', 'it', 'edit', 'cm', 'described'], { env: { EDITOR: editor, PATH: process.env.PATH ?? '' } });
   assert.deepEqual([edited.code, edited.out], [0, 'configmap/described edited\n'], edited.err);
   const unchanged = await svcctl(['-n', 'it', 'edit', 'cm', 'described'], { env: { EDITOR: 'true', PATH: process.env.PATH ?? '' } });
-  assert.equal(unchanged.out, 'Edit cancelled, no changes made.\n');
+  assert.deepEqual([unchanged.out, unchanged.err], ['', 'Edit cancelled, no changes made.\n'], 'kubectl tells it on standard error');
   assert.equal(await ok('-n', 'it', 'get', 'cm', 'described', '-o', 'jsonpath={.data.key}'), 'edited');
 
   const resources = await ok('api-resources');
