@@ -180,7 +180,8 @@ test('label, annotate, scale, wait, delete with its flags', async () => {
 test('describe, explain, edit, api-resources, api-versions, version', async () => {
   await ok('-n', 'it', 'create', 'configmap', 'described', '--from-literal=key=value');
   const described = await ok('-n', 'it', 'describe', 'cm', 'described');
-  assert.match(described, /^Name: +described\nNamespace: +it\nLabels: +<none>\nAnnotations: +<none>\nData:\n +Key: +value\nEvents: +<none>\n$/);
+  // kubectl's ConfigMap layout
+  assert.equal(described, 'Name:         described\nNamespace:    it\nLabels:       <none>\nAnnotations:  <none>\n\nData\n====\nkey:\n----\nvalue\n\nBinaryData\n====\n\nEvents:  <none>\n');
 
   const explained = await ok('explain', 'configmaps.data');
   assert.match(explained, /KIND: +ConfigMap\nVERSION: +v1\n/);
