@@ -50,6 +50,9 @@ export interface Flags {
   current?: boolean;
   client?: boolean;
   'ignore-not-found'?: boolean;
+  'api-version'?: string;
+  'output-patch'?: boolean;
+  'save-config'?: boolean;
   help?: boolean;
 }
 
@@ -97,6 +100,9 @@ const options = {
   current: { type: 'boolean' },
   client: { type: 'boolean' },
   'ignore-not-found': { type: 'boolean' },
+  'api-version': { type: 'string' },
+  'output-patch': { type: 'boolean' },
+  'save-config': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 

@@ -180,7 +180,8 @@ test('label, annotate, scale, wait, delete with its flags', async () => {
 test('describe, explain, edit, api-resources, api-versions, version', async () => {
   await ok('-n', 'it', 'create', 'configmap', 'described', '--from-literal=key=value');
   const described = await ok('-n', 'it', 'describe', 'cm', 'described');
-  assert.match(described, /^Name: +described\nNamespace: +it\nLabels: +<none>\nAnnotations: +<none>\nData:\n +Key: +value\nEvents: +<none>\n$/);
+  // kubectl's ConfigMap layout
+  assert.equal(described, 'Name:         described\nNamespace:    it\nLabels:       <none>\nAnnotations:  <none>\n\nData\n====\nkey:\n----\nvalue\n\nBinaryData\n====\n\nEvents:  <none>\n');
 
   const explained = await ok('explain', 'configmaps.data');
   assert.match(explained, /KIND: +ConfigMap\nVERSION: +v1\n/);
@@ -194,7 +195,7 @@ test('describe, explain, edit, api-resources, api-versions, version', async () =
   const edited = await svcctl(['-n', 'it', 'edit', 'cm', 'described'], { env: { EDITOR: editor, PATH: process.env.PATH ?? '' } });
   assert.deepEqual([edited.code, edited.out], [0, 'configmap/described edited\n'], edited.err);
   const unchanged = await svcctl(['-n', 'it', 'edit', 'cm', 'described'], { env: { EDITOR: 'true', PATH: process.env.PATH ?? '' } });
-  assert.equal(unchanged.out, 'Edit cancelled, no changes made.\n');
+  assert.deepEqual([unchanged.out, unchanged.err], ['', 'Edit cancelled, no changes made.\n'], 'kubectl tells it on standard error');
   assert.equal(await ok('-n', 'it', 'get', 'cm', 'described', '-o', 'jsonpath={.data.key}'), 'edited');
 
   const resources = await ok('api-resources');

@@ -18,3 +18,6 @@ export * from './indexed-store.js';
 export * from './informer.js';
 export * from './leader-election.js';
 export { createWorkQueue, controllerRateLimiter, itemExponentialFailureRateLimiter, bucketRateLimiter, maxOfRateLimiter, type WorkQueue, type WorkQueueOptions, type RateLimiter } from '@svc-apiserver/api';
+export * from './server-flavour.js';
+export * from './typed-resource.js';
+export * from './generated/index.js';

@@ -5,11 +5,24 @@
  */
 import type { KubeObject } from '@svc-apiserver/api';
 
+/**
+ * What a cache needs of an object: its metadata's name, namespace, resourceVersion and labels. Both the loose
+ * `KubeObject` and the generated types (`coreV1.Pod`) are such objects.
+ */
+export interface CachedObject {
+  readonly metadata?: {
+    readonly name?: string;
+    readonly namespace?: string;
+    readonly resourceVersion?: string;
+    readonly labels?: Readonly<Record<string, string>>;
+  };
+}
+
 /** Computes the index values of an object. */
 export type IndexFunc<T> = (object: T) => readonly string[];
 
 /** The key of an object in a store. */
-export function objectKey(object: KubeObject): string {
+export function objectKey(object: CachedObject): string {
   const ns = object.metadata?.namespace;
   const name = object.metadata?.name ?? '';
   return ns ? `${ns}/${name}` : name;
@@ -20,7 +33,7 @@ export const namespaceIndex = 'namespace';
 export const labelIndex = 'label';
 
 /** A read view of an informer's cache. */
-export interface StoreReader<T extends KubeObject = KubeObject> {
+export interface StoreReader<T extends CachedObject = KubeObject> {
   get(key: string): T | undefined;
   /** The object `name` in `namespace` (omit it for cluster-scoped objects). */
   getByName(name: string, namespace?: string): T | undefined;
@@ -36,7 +49,7 @@ export interface StoreReader<T extends KubeObject = KubeObject> {
 }
 
 /** A store an informer writes. */
-export interface IndexedStore<T extends KubeObject = KubeObject> extends StoreReader<T> {
+export interface IndexedStore<T extends CachedObject = KubeObject> extends StoreReader<T> {
   /** Adds or replaces; returns the previous object. */
   put(object: T): T | undefined;
   /** Removes by key; returns the removed object. */
@@ -44,7 +57,7 @@ export interface IndexedStore<T extends KubeObject = KubeObject> extends StoreRe
 }
 
 /** Makes an empty store with the built-in indexes and `indexers`. */
-export function createIndexedStore<T extends KubeObject = KubeObject>(indexers: Readonly<Record<string, IndexFunc<T>>> = {}): IndexedStore<T> {
+export function createIndexedStore<T extends CachedObject = KubeObject>(indexers: Readonly<Record<string, IndexFunc<T>>> = {}): IndexedStore<T> {
   const all: Record<string, IndexFunc<T>> = {
     [namespaceIndex]: (o) => [o.metadata?.namespace ?? ''],
     [labelIndex]: (o) => Object.entries(o.metadata?.labels ?? {}).map(([k, v]) => `${k}=${v}`),

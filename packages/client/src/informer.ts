@@ -12,12 +12,12 @@
 import type { KubeObject, Status, WatchEvent } from '@svc-apiserver/api';
 import type { ResourceRef } from './paths.js';
 import type { RestClient } from './rest-client.js';
-import { createIndexedStore, objectKey, type IndexFunc, type StoreReader } from './indexed-store.js';
+import { createIndexedStore, objectKey, type CachedObject, type IndexFunc, type StoreReader } from './indexed-store.js';
 import { isInitialEventsEnd, isResourceExpired, type WatchHandle } from './watch.js';
 import { sleep } from './sleep.js';
 
 /** What a handler hears. Handlers run synchronously, one event at a time, in the order the changes happened. */
-export interface InformerHandler<T extends KubeObject = KubeObject> {
+export interface InformerHandler<T extends CachedObject = KubeObject> {
   /** A new object; `initialList` is true while the informer is filling its cache. */
   onAdd?(object: T, initialList: boolean): void;
   /** A changed object (or, on resync, the same object twice). */
@@ -27,7 +27,7 @@ export interface InformerHandler<T extends KubeObject = KubeObject> {
 }
 
 /** Options of an informer. */
-export interface InformerOptions<T extends KubeObject = KubeObject> {
+export interface InformerOptions<T extends CachedObject = KubeObject> {
   readonly labelSelector?: string;
   readonly fieldSelector?: string;
   /** Re-deliver the whole cache to `onUpdate` this often; 0 (default) never. */
@@ -51,7 +51,7 @@ export interface InformerOptions<T extends KubeObject = KubeObject> {
 }
 
 /** A running (or not yet started) informer. */
-export interface Informer<T extends KubeObject = KubeObject> {
+export interface Informer<T extends CachedObject = KubeObject> {
   readonly store: StoreReader<T>;
   /** Registers a handler; returns a function that removes it. */
   addEventHandler(handler: InformerHandler<T>): () => void;
@@ -70,10 +70,10 @@ export interface Informer<T extends KubeObject = KubeObject> {
 }
 
 /** The resourceVersion of an object, '' when it has none. */
-const rvOf = (o: KubeObject): string => o.metadata?.resourceVersion ?? '';
+const rvOf = (o: CachedObject): string => o.metadata?.resourceVersion ?? '';
 
 /** Makes an informer of `ref` (a namespace in `ref` limits it to that namespace). */
-export function createInformer<T extends KubeObject = KubeObject>(client: RestClient, ref: ResourceRef, options: InformerOptions<T> = {}): Informer<T> {
+export function createInformer<T extends CachedObject = KubeObject>(client: RestClient, ref: ResourceRef, options: InformerOptions<T> = {}): Informer<T> {
   const store = createIndexedStore<T>(options.indexers);
   const handlers = new Set<InformerHandler<T>>();
   let started = false;
@@ -81,7 +81,7 @@ export function createInformer<T extends KubeObject = KubeObject>(client: RestCl
   let synced = false;
   let lastRv: string | undefined;
   let watchList = options.watchList ?? false;
-  let current: WatchHandle<T> | undefined;
+  let current: WatchHandle | undefined;
   let loop: Promise<void> | undefined;
   let resyncTimer: NodeJS.Timeout | undefined;
   const stopController = new AbortController();
@@ -135,9 +135,10 @@ export function createInformer<T extends KubeObject = KubeObject>(client: RestCl
   const timeoutSeconds = (): number => options.watchTimeoutSeconds ?? Math.floor(300 + Math.random() * 300);
 
   /** Reads watch events into the cache; returns why it stopped: re-list, or back off and re-list. */
-  async function consume(handle: WatchHandle<T>, initial: Map<string, T> | undefined): Promise<'relist' | 'backoff' | 'fallback'> {
+  async function consume(handle: WatchHandle, initial: Map<string, T> | undefined): Promise<'relist' | 'backoff' | 'fallback'> {
     let buffer = initial;
-    for await (const event of handle as AsyncIterable<WatchEvent<T>>) {
+    // the wire carries objects of the informer's type; the REST client reads them as loose objects
+    for await (const event of handle as unknown as AsyncIterable<WatchEvent<T>>) {
       if (stopped) return 'relist';
       if (event.type === 'ERROR') {
         const status = event.object as unknown as Status;
@@ -172,10 +173,10 @@ export function createInformer<T extends KubeObject = KubeObject>(client: RestCl
       signal: stopController.signal,
     };
     if (watchList !== false) {
-      current = client.watch<T>(ref, { ...watchOptions, sendInitialEvents: true, ...(lastRv !== undefined ? { resourceVersion: lastRv } : {}) });
+      current = client.watch(ref, { ...watchOptions, sendInitialEvents: true, ...(lastRv !== undefined ? { resourceVersion: lastRv } : {}) });
       return consume(current, new Map());
     }
-    const listed = await client.listAll<T>(ref, {
+    const listed = await client.listAll(ref, {
       ...(options.labelSelector ? { labelSelector: options.labelSelector } : {}),
       ...(options.fieldSelector ? { fieldSelector: options.fieldSelector } : {}),
       ...(options.pageSize !== undefined ? { limit: options.pageSize } : {}),
@@ -185,8 +186,8 @@ export function createInformer<T extends KubeObject = KubeObject>(client: RestCl
       report(listed.error);
       return 'backoff';
     }
-    replace(listed.value.items, listed.value.metadata.resourceVersion ?? '');
-    current = client.watch<T>(ref, { ...watchOptions, ...(lastRv ? { resourceVersion: lastRv } : {}) });
+    replace(listed.value.items as unknown as T[], listed.value.metadata.resourceVersion ?? '');
+    current = client.watch(ref, { ...watchOptions, ...(lastRv ? { resourceVersion: lastRv } : {}) });
     return consume(current, undefined);
   }
 
@@ -247,7 +248,7 @@ export function createInformer<T extends KubeObject = KubeObject>(client: RestCl
 /** Hands out one informer per resource and selection, shared by every caller (client-go's SharedInformerFactory). */
 export interface InformerFactory {
   /** The shared informer of `ref` with these selectors; options other than selectors apply when it is first made. */
-  informerFor<T extends KubeObject = KubeObject>(ref: ResourceRef, options?: InformerOptions<T>): Informer<T>;
+  informerFor<T extends CachedObject = KubeObject>(ref: ResourceRef, options?: InformerOptions<T>): Informer<T>;
   /** Starts every informer made so far. */
   start(): void;
   /** Resolves true once every informer made so far has synced. */
@@ -259,7 +260,7 @@ export interface InformerFactory {
 export function createInformerFactory(client: RestClient, defaults: InformerOptions = {}): InformerFactory {
   const informers = new Map<string, Informer<KubeObject>>();
   return {
-    informerFor<T extends KubeObject>(ref: ResourceRef, options: InformerOptions<T> = {}) {
+    informerFor<T extends CachedObject>(ref: ResourceRef, options: InformerOptions<T> = {}) {
       const key = JSON.stringify([ref.group, ref.version, ref.resource, ref.namespace ?? '', options.labelSelector ?? '', options.fieldSelector ?? '']);
       let informer = informers.get(key);
       if (informer === undefined) {

@@ -18,13 +18,21 @@ export function groupVersionPath(group: string, version: string): string {
   return group === '' ? `/api/${version}` : `/apis/${group}/${version}`;
 }
 
+/**
+ * A path segment escaped as Go's URL.EscapedPath escapes it for client-go: characters a segment may hold as they
+ * are (`system:aggregate-to-edit` keeps its colon), everything else percent-encoded.
+ */
+export function pathSegment(text: string): string {
+  return encodeURIComponent(text).replace(/%(24|26|2B|2C|3A|3B|3D|40)/gi, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+}
+
 /** The path of a collection, an object (`name`) or an object's subresource. */
 export function resourcePath(ref: ResourceRef, name?: string, subresource?: string): string {
   let path = groupVersionPath(ref.group, ref.version);
-  if (ref.namespace !== undefined && ref.namespace !== '') path += `/namespaces/${encodeURIComponent(ref.namespace)}`;
+  if (ref.namespace !== undefined && ref.namespace !== '') path += `/namespaces/${pathSegment(ref.namespace)}`;
   path += `/${ref.resource}`;
   if (name !== undefined) {
-    path += `/${encodeURIComponent(name)}`;
+    path += `/${pathSegment(name)}`;
     if (subresource !== undefined && subresource !== '') path += `/${subresource}`;
   }
   return path;

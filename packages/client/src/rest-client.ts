@@ -4,7 +4,7 @@
  * its rest client's retries (see retry-policy) and its pager (list in pages, falling back to one full list when
  * a continue token expires).
  */
-import { fail, ok, type KubeList, type KubeObject, type Result, type Status } from '@svc-apiserver/api';
+import { fail, ok, type Flavour, type KubeList, type KubeObject, type Result, type Status } from '@svc-apiserver/api';
 import type { ConnectionConfig } from './kubeconfig.js';
 import { resourcePath, withQuery, type ResourceRef } from './paths.js';
 import { statusFromResponse, transportFailure } from './call-failure.js';
@@ -38,6 +38,11 @@ export interface WriteOptions {
   readonly fieldValidation?: 'Ignore' | 'Warn' | 'Strict';
   /** `status`, `finalize`, ...: writes the subresource instead of the object. */
   readonly subresource?: string;
+  /**
+   * The parent object of a subresource create (`eviction`, `binding`, `token`), when the body's own name is not it
+   * (a TokenRequest is named by nothing); the body's name otherwise.
+   */
+  readonly name?: string;
 }
 
 /** Options of a delete, sent as a DeleteOptions body. */
@@ -84,11 +89,15 @@ export interface ClientOptions extends TransportOptions {
   readonly retry?: RetryOptions;
   /** How request and response bodies travel. Default `json`. */
   readonly encoding?: Encoding;
+  /** The flavour of names the server speaks, when known; otherwise read from its groups when a caller needs it. */
+  readonly flavour?: Flavour;
 }
 
 /** A REST client bound to one server. */
 export interface RestClient {
   readonly config: ConnectionConfig;
+  /** The `flavour` option: the server's flavour of names, when the caller pinned it (see `serverFlavour`). */
+  readonly flavour: Flavour | undefined;
   /** Any request; the response is returned whatever its status. */
   raw(req: HttpRequest): Promise<Result<HttpResponse>>;
   /** Any request whose 2xx JSON body is the value; other statuses become the Status failure. */
@@ -191,6 +200,7 @@ export function createClient(config: ConnectionConfig, options: ClientOptions = 
 
   const client: RestClient = {
     config,
+    flavour: options.flavour,
     raw,
     request,
     get(ref, name, o) {
@@ -221,7 +231,7 @@ export function createClient(config: ConnectionConfig, options: ClientOptions = 
     create(ref, object, o) {
       const r = refFor(ref, object);
       const path = o?.subresource !== undefined
-        ? resourcePath(r, object.metadata?.name ?? '', o.subresource)
+        ? resourcePath(r, o.name ?? object.metadata?.name ?? '', o.subresource)
         : resourcePath(r);
       return request({ method: 'POST', path: withQuery(path, writeQuery(o)), headers: sendHeaders, body: encode(object) });
     },

@@ -1,80 +1,82 @@
 /**
- * `svcctl describe TYPE [NAME...] | TYPE/NAME | -l`: each object in kubectl's layout — Name, Namespace, Labels,
- * Annotations, then its other fields as indented `Key: value` lines — followed by the Events whose involvedObject
- * is the object. One layout serves every kind (kubectl has a describer per kind; the fields are the same facts).
+ * `svcctl describe TYPE [NAME_PREFIX...] | TYPE/NAME | -l SEL | -A`, as kubectl's describe: each object in its
+ * kind's layout (`describe/kind-describers.ts`) or kubectl's generic one, separated by a blank line pair; a name
+ * that matches nothing describes the objects whose names start with it; the Events about each object follow.
  */
 import type { KubeObject } from '@svc-apiserver/api';
-import { age } from '../age.js';
-import { table } from '../output.js';
-import { error, namedTargets, refOf, reportStatus, type NamedTarget, type Session } from '../session.js';
+import type { DiscoveredResource } from '@svc-apiserver/client';
+import { createDescribeWriter } from '../describe/describe-writer.js';
+import { describeGeneric } from '../describe/generic-describer.js';
+import { kindDescribers, type DescribeContext } from '../describe/kind-describers.js';
+import { namedTargets, refOf, reportStatus, serverNames, type NamedTarget, type Session } from '../session.js';
 
-function title(key: string): string {
-  return key.charAt(0).toUpperCase() + key.slice(1);
-}
-
-function mapLines(label: string, m: Record<string, string> | undefined): string {
-  const entries = Object.entries(m ?? {}).sort(([a], [b]) => a.localeCompare(b));
-  if (entries.length === 0) return `${`${label}:`.padEnd(14)}<none>\n`;
-  return entries.map(([k, v], i) => `${(i === 0 ? `${label}:` : '').padEnd(14)}${k}${label === 'Labels' ? '=' : ': '}${v}\n`).join('');
-}
-
-function fieldLines(value: unknown, indent: string): string {
-  if (Array.isArray(value)) {
-    if (value.length === 0) return `${indent}<none>\n`;
-    return value.map((v) => (typeof v === 'object' && v !== null ? fieldLines(v, indent) + '\n' : `${indent}${String(v)}\n`)).join('').replace(/\n\n$/, '\n');
-  }
-  if (typeof value === 'object' && value !== null) {
-    return Object.entries(value).map(([k, v]) => (typeof v === 'object' && v !== null
-      ? `${indent}${title(k)}:\n${fieldLines(v, indent + '  ')}`
-      : `${indent}${`${title(k)}:`.padEnd(Math.max(14 - indent.length, k.length + 2))}${String(v)}\n`)).join('');
-  }
-  return `${indent}${String(value)}\n`;
-}
-
-/** The describe text of one object and its events. */
-export function describeText(obj: KubeObject, events: readonly KubeObject[], namespaced: boolean): string {
-  const m = obj.metadata ?? {};
-  let out = `${'Name:'.padEnd(14)}${m.name ?? ''}\n`;
-  if (namespaced) out += `${'Namespace:'.padEnd(14)}${m.namespace ?? ''}\n`;
-  out += mapLines('Labels', m.labels);
-  out += mapLines('Annotations', m.annotations);
-  for (const [k, v] of Object.entries(obj)) {
-    if (k === 'metadata' || k === 'apiVersion' || k === 'kind') continue;
-    out += typeof v === 'object' && v !== null ? `${title(k)}:\n${fieldLines(v, '  ')}` : `${`${title(k)}:`.padEnd(14)}${String(v)}\n`;
-  }
-  if (events.length === 0) return `${out}Events:       <none>\n`;
-  const rows = events.map((e) => {
-    const ev = e as KubeObject & { type?: string; reason?: string; lastTimestamp?: string; eventTime?: string; source?: { component?: string }; reportingController?: string; message?: string };
-    return [ev.type ?? '', ev.reason ?? '', age(ev.lastTimestamp ?? ev.eventTime ?? ev.metadata?.creationTimestamp), ev.source?.component ?? ev.reportingController ?? '', ev.message ?? ''];
-  });
-  return `${out}Events:\n${table([['Type', 'Reason', 'Age', 'From', 'Message'], ['----', '------', '----', '----', '-------'], ...rows]).replace(/^/gm, '  ')}`;
+/** The describe text of one object. */
+async function describeOne(s: Session, r: DiscoveredResource, obj: KubeObject, lastApplied: string, groupKey: string): Promise<string> {
+  const ns = obj.metadata?.namespace;
+  const ctx: DescribeContext = {
+    obj,
+    lastApplied,
+    async events() {
+      const uid = obj.metadata?.uid;
+      if (uid === undefined) return [];
+      const events = await s.client.list({ group: '', version: 'v1', resource: 'events', ...(ns ? { namespace: ns } : {}) }, { fieldSelector: `involvedObject.uid=${uid}` });
+      return events.ok ? events.value.items : [];
+    },
+    async listCore(resource) {
+      const namespace = r.kind === 'Namespace' ? obj.metadata?.name : ns;
+      const list = await s.client.list({ group: '', version: 'v1', resource, ...(namespace ? { namespace } : {}) });
+      return list.ok ? list.value.items : [];
+    },
+  };
+  const w = createDescribeWriter();
+  const describer = kindDescribers[`${groupKey}/${r.kind}`];
+  if (describer) await describer(w, ctx);
+  else describeGeneric(w, obj, await ctx.events(), lastApplied);
+  return w.text();
 }
 
 /** Runs `describe`. */
 export async function cmdDescribe(s: Session, args: string[]): Promise<number> {
   const t = await namedTargets(s, args, true);
   if (!t.ok) return t.error;
-  let targets: NamedTarget[] = t.value.targets;
+  const names = await serverNames(s);
+  if (!names.ok) return reportStatus(s.io, names.error);
+  const lastApplied = names.value.domain('last-applied-configuration', 'kubectl');
+  const all = s.flags['all-namespaces'] === true;
+  const found: Array<{ r: DiscoveredResource; obj: KubeObject }> = [];
+  let code = 0;
+  let byPrefix = false;
+  const listOf = async (r: DiscoveredResource): Promise<KubeObject[] | undefined> => {
+    const list = await s.client.list(refOf(r, all ? undefined : s.namespace), s.flags.selector === undefined ? {} : { labelSelector: s.flags.selector });
+    if (!list.ok) {
+      code = reportStatus(s.io, list.error);
+      return undefined;
+    }
+    return list.value.items;
+  };
+  const targets: NamedTarget[] = t.value.targets;
   if (targets.length === 0 && t.value.r) {
     const r = t.value.r;
-    const list = await s.client.list(refOf(r, s.flags['all-namespaces'] ? undefined : s.namespace), s.flags.selector === undefined ? {} : { labelSelector: s.flags.selector });
-    if (!list.ok) return reportStatus(s.io, list.error);
-    targets = list.value.items.map((o) => ({ r, name: o.metadata?.name ?? '', ns: o.metadata?.namespace }));
-    if (targets.length === 0) return error(s.io, r.namespaced ? `No resources found in ${s.namespace} namespace.` : 'No resources found');
+    for (const obj of (await listOf(r)) ?? []) found.push({ r, obj });
   }
-  let code = 0;
-  const texts: string[] = [];
   for (const target of targets) {
     const got = await s.client.get(refOf(target.r, target.ns ?? s.namespace), target.name);
-    if (!got.ok) {
-      code = reportStatus(s.io, got.error);
+    if (got.ok) {
+      found.push({ r: target.r, obj: got.value });
       continue;
     }
-    const uid = got.value.metadata?.uid;
-    const evNs = target.r.namespaced ? got.value.metadata?.namespace ?? s.namespace : 'default';
-    const events = uid === undefined ? { ok: false as const } : await s.client.list({ group: '', version: 'v1', resource: 'events', namespace: evNs }, { fieldSelector: `involvedObject.uid=${uid}` });
-    texts.push(describeText(got.value, events.ok ? events.value.items : [], target.r.namespaced));
+    // kubectl describes the objects whose names start with a name that matches none
+    const prefixed = got.error.code === 404 && targets.length === 1 && t.value.r ? ((await listOf(target.r)) ?? []).filter((o) => (o.metadata?.name ?? '').startsWith(target.name)) : [];
+    if (prefixed.length === 0) code = reportStatus(s.io, got.error);
+    byPrefix = prefixed.length > 0;
+    for (const obj of prefixed) found.push({ r: target.r, obj });
   }
-  s.io.stdout(texts.join('\n\n'));
+  const texts: string[] = [];
+  for (const { r, obj } of found) texts.push(await describeOne(s, r, obj, lastApplied, names.value.groupKey(r.group)));
+  // kubectl ends each prefix match with a line break, and separates the others by two
+  s.io.stdout(byPrefix ? texts.map((x) => `${x}\n`).join('') : texts.join('\n\n'));
+  if (found.length === 0 && code === 0) {
+    s.io.stderr(all ? 'No resources found\n' : `No resources found in ${s.namespace} namespace.\n`);
+  }
   return code;
 }

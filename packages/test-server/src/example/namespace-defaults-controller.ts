@@ -1,12 +1,13 @@
 /**
- * An example controller, written as one writes a controller against the API (client-go's pattern): watches of the
- * objects it cares about feed namespace keys into a deduplicating work queue, and one `sync(namespace)` makes the
- * world match — every namespace labelled `example.com/defaults=true` holds a ConfigMap `defaults` with the
- * controller's data, made again when someone deletes it. `sync` reads the current state each time, so a missed or
- * repeated event only costs a repeated sync. Its tests run it against a real server started in-process.
+ * An example controller, written as client-go controllers are: shared informers keep local caches of the objects
+ * it cares about and feed namespace keys into a work queue; workers take keys one at a time and `sync(namespace)`
+ * makes the world match — every namespace labelled `example.com/defaults=true` holds a ConfigMap `defaults` with
+ * the controller's data, made again when someone deletes or edits it. `sync` reads the caches, never the events,
+ * so a missed or repeated event only costs a repeated sync; a failed write (a Conflict with a change the cache has
+ * not seen yet) is retried with the queue's per-key back-off. Its tests run it against a real server in-process.
  */
-import type { KubeObject } from '@svc-apiserver/api';
-import type { RestClient } from '@svc-apiserver/client';
+import type { Result } from '@svc-apiserver/api';
+import { coreV1, createInformerFactory, createWorkQueue, typed, type RestClient } from '@svc-apiserver/client';
 
 /** The label that opts a namespace in. */
 export const defaultsLabel = 'example.com/defaults';
@@ -19,112 +20,81 @@ export interface NamespaceDefaultsOptions {
   readonly client: RestClient;
   /** The data every `defaults` ConfigMap holds. */
   readonly data: Readonly<Record<string, string>>;
-  /** Sync failures (the key is retried after `retryDelayMs`). */
+  /** Sync failures (the key is retried with back-off). */
   readonly onError?: (namespace: string, message: string) => void;
-  readonly retryDelayMs?: number;
+  /** Keys synced at once. Default 2. */
+  readonly workers?: number;
 }
 
 /** A running controller. */
 export interface RunningController {
-  /** Resolves when every key queued so far has been synced (tests wait on it). */
+  /** Resolves when nothing is queued, being synced or waiting for a retry (tests wait on it). */
   idle(): Promise<void>;
   stop(): Promise<void>;
 }
 
-const namespaces = { group: '', version: 'v1', resource: 'namespaces' };
-
-/**
- * A work queue with client-go's guarantees for one worker: a key queued while waiting is queued once, a key queued
- * while being processed is processed again afterwards, and keys are processed one at a time.
- */
-function workQueue(process: (key: string) => Promise<boolean>, retryDelayMs: number): { add(key: string): void; idle(): Promise<void>; stop(): void } {
-  const queued = new Set<string>();
-  let running = false;
-  let stopped = false;
-  let waiters: Array<() => void> = [];
-  const timers = new Set<NodeJS.Timeout>();
-  const drain = async (): Promise<void> => {
-    if (running) return;
-    running = true;
-    while (queued.size > 0 && !stopped) {
-      const key = queued.values().next().value as string;
-      queued.delete(key);
-      const done = await process(key);
-      if (!done && !stopped) {
-        const t = setTimeout(() => {
-          timers.delete(t);
-          add(key);
-        }, retryDelayMs);
-        timers.add(t);
-      }
-    }
-    running = false;
-    if (queued.size === 0 && timers.size === 0) {
-      for (const w of waiters) w();
-      waiters = [];
-    }
-  };
-  const add = (key: string): void => {
-    if (stopped) return;
-    queued.add(key);
-    void drain();
-  };
-  return {
-    add,
-    idle: () => (queued.size === 0 && !running && timers.size === 0 ? Promise.resolve() : new Promise((r) => waiters.push(r))),
-    stop() {
-      stopped = true;
-      for (const t of timers) clearTimeout(t);
-      for (const w of waiters) w();
-    },
-  };
-}
-
-/** Starts the controller: an initial list, then watches, all feeding the queue. */
+/** Starts the controller; resolves once its caches are filled and its workers run. */
 export async function startNamespaceDefaultsController(options: NamespaceDefaultsOptions): Promise<RunningController> {
   const { client } = options;
-  const sync = async (namespace: string): Promise<boolean> => {
-    const ns = await client.get(namespaces, namespace);
-    if (!ns.ok) return ns.error.code === 404;
-    const wanted = ns.value.metadata?.labels?.[defaultsLabel] === 'true' && (ns.value as { status?: { phase?: string } }).status?.phase !== 'Terminating';
-    if (!wanted) return true;
-    const cms = { group: '', version: 'v1', resource: 'configmaps', namespace };
-    const current = await client.get(cms, defaultsConfigMap);
-    const desired: KubeObject = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: defaultsConfigMap, namespace, labels: { 'example.com/managed-by': 'namespace-defaults' } }, data: { ...options.data } };
-    let result = current;
-    if (!current.ok && current.error.code === 404) result = await client.create(cms, desired);
-    else if (current.ok && JSON.stringify(current.value.data ?? {}) !== JSON.stringify(options.data)) {
-      // the resourceVersion read makes a concurrent change a Conflict, and the key is synced again
-      result = await client.update(cms, { ...desired, metadata: { ...desired.metadata, resourceVersion: current.value.metadata?.resourceVersion ?? '' } });
+  const factory = createInformerFactory(client);
+  const namespaces = factory.informerFor<coreV1.Namespace>({ group: '', version: 'v1', resource: 'namespaces' });
+  const configMaps = factory.informerFor<coreV1.ConfigMap>(
+    { group: '', version: 'v1', resource: 'configmaps' }, { fieldSelector: `metadata.name=${defaultsConfigMap}` });
+  const queue = createWorkQueue();
+
+  namespaces.addEventHandler({
+    onAdd: (ns) => queue.add(ns.metadata?.name ?? ''),
+    onUpdate: (_old, ns) => queue.add(ns.metadata?.name ?? ''),
+  });
+  const byNamespace = (cm: coreV1.ConfigMap): void => queue.add(cm.metadata?.namespace ?? '');
+  configMaps.addEventHandler({ onAdd: byNamespace, onUpdate: (_old, cm) => byNamespace(cm), onDelete: byNamespace });
+
+  const sameData = (data: Readonly<Record<string, string>> | undefined): boolean =>
+    JSON.stringify(Object.entries(data ?? {}).sort()) === JSON.stringify(Object.entries(options.data).sort());
+
+  /** Makes one namespace match; answers whether it had to write, or the write's failure. */
+  async function sync(namespace: string): Promise<Result<unknown>> {
+    const ns = namespaces.store.getByName(namespace);
+    const wanted = ns?.metadata?.labels?.[defaultsLabel] === 'true' && ns.status?.phase !== 'Terminating';
+    if (!wanted) return { ok: true, value: undefined };
+    const cms = typed(client, coreV1.configmaps, namespace);
+    const current = configMaps.store.getByName(defaultsConfigMap, namespace);
+    const desired: coreV1.ConfigMap = {
+      metadata: { name: defaultsConfigMap, labels: { 'example.com/managed-by': 'namespace-defaults' } },
+      data: { ...options.data },
+    };
+    if (current === undefined) return cms.create(desired);
+    if (sameData(current.data)) return { ok: true, value: undefined };
+    // the resourceVersion cached makes a change the cache has not seen yet a Conflict: the key is retried
+    return cms.update({ ...desired, metadata: { ...desired.metadata, resourceVersion: current.metadata?.resourceVersion ?? '' } });
+  }
+
+  async function worker(): Promise<void> {
+    for (;;) {
+      const key = await queue.get();
+      if (key === undefined) return;
+      try {
+        const result = await sync(key);
+        if (result.ok) queue.forget(key);
+        else {
+          options.onError?.(key, result.error.message ?? 'sync failed');
+          queue.addRateLimited(key);
+        }
+      } finally {
+        queue.done(key);
+      }
     }
-    if (!result.ok) options.onError?.(namespace, result.error.message ?? 'sync failed');
-    return result.ok;
-  };
-  const queue = workQueue(sync, options.retryDelayMs ?? 200);
-  const listed = await client.list(namespaces, { labelSelector: `${defaultsLabel}=true` });
-  if (!listed.ok) throw new Error(`listing namespaces: ${listed.error.message ?? ''}`);
-  for (const ns of listed.value.items) queue.add(ns.metadata?.name ?? '');
-  const rv = listed.value.metadata?.resourceVersion;
-  const nsWatch = client.watch(namespaces, { ...(rv === undefined ? {} : { resourceVersion: rv }) });
-  const cmWatch = client.watch({ group: '', version: 'v1', resource: 'configmaps' }, { fieldSelector: `metadata.name=${defaultsConfigMap}`, ...(rv === undefined ? {} : { resourceVersion: rv }) });
-  const pump = async (events: AsyncIterable<{ type: string; object: KubeObject }>, keyOf: (o: KubeObject) => string | undefined): Promise<void> => {
-    for await (const e of events) {
-      if (e.type === 'ERROR' || e.type === 'BOOKMARK') continue;
-      const key = keyOf(e.object);
-      if (key) queue.add(key);
-    }
-  };
-  const pumps = Promise.all([
-    pump(nsWatch, (o) => o.metadata?.name),
-    pump(cmWatch, (o) => o.metadata?.namespace),
-  ]);
+  }
+
+  factory.start();
+  if (!(await factory.waitForCacheSync())) throw new Error('the caches never filled');
+  const workers = Array.from({ length: options.workers ?? 2 }, () => worker());
   return {
     idle: () => queue.idle(),
     async stop() {
-      nsWatch.close();
-      cmWatch.close();
-      queue.stop();
-      await pumps.catch(() => undefined);
+      await queue.shutDown();
+      await Promise.all(workers);
+      await factory.stop();
     },
   };
 }
