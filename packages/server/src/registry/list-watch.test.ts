@@ -362,3 +362,25 @@ test('field selectors of events/v1: regarding.*, reason, type, reportingControll
   assert.deepEqual(summary((await w.stop()).events), ['ADDED e2']);
   s.close();
 });
+
+test('watch: the bookmark before a timeout comes once the cache moved past the start, whether its changes were sent or filtered out', async () => {
+  const s = await setup();
+  const start = (await s.list({})).body as KubeList;
+  const from = start.metadata!.resourceVersion!;
+  const query = { resourceVersion: from, allowWatchBookmarks: 'true', timeoutSeconds: '3' };
+  const selective = s.watch({ ...query, labelSelector: 'w=1' });
+  const everything = s.watch(query);
+  // Another namespace sees none of the changes; kube's bookmarks are not filtered by namespace either.
+  const quiet = s.watch(query, { namespace: 'elsewhere' });
+  const other = await s.cm('unselected');
+  const rv = other.metadata!.resourceVersion!;
+  const bookmarksOf = (events: readonly WatchEvent[]) => events.filter((e) => e.type === 'BOOKMARK').map((e) => (e.object as KubeObject).metadata!.resourceVersion);
+  await Promise.all([selective.done, everything.done, quiet.done]);
+  assert.deepEqual(summary(selective.response.events.filter((e) => e.type !== 'BOOKMARK')), []);
+  assert.deepEqual(bookmarksOf(selective.response.events), [rv], 'filtered out, yet the bookmark moves the client on');
+  assert.deepEqual(summary(everything.response.events), ['ADDED unselected', 'BOOKMARK ']);
+  assert.deepEqual(bookmarksOf(everything.response.events), [rv]);
+  assert.deepEqual(summary(quiet.response.events), ['BOOKMARK ']);
+  assert.deepEqual(bookmarksOf(quiet.response.events), [rv]);
+  s.close();
+});
