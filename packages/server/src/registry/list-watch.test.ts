@@ -128,6 +128,9 @@ test('resourceVersion table for list: every cell', async () => {
     [{ resourceVersion: String(rvA), resourceVersionMatch: 'Exact' }, 200, ['a'], String(rvA)],
     [{ resourceVersion: String(rvA), resourceVersionMatch: 'NotOlderThan', limit: '5' }, 200, ['a', 'b']],
     [{ resourceVersion: '0', resourceVersionMatch: 'NotOlderThan' }, 200, ['a', 'b']],
+    // Any, from the watch cache, which ignores the limit as kube's does.
+    [{ resourceVersion: '0', limit: '1' }, 200, ['a', 'b'], String(current)],
+    [{ resourceVersion: '0', resourceVersionMatch: 'NotOlderThan', limit: '1' }, 200, ['a', 'b']],
     [{ resourceVersionMatch: 'Exact' }, 422, /^ListOptions\.meta\.svc\.io "" is invalid: resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden unless resourceVersion is provided$/],
     [{ resourceVersionMatch: 'NotOlderThan', limit: '2' }, 422, /forbidden unless resourceVersion is provided/],
     [{ resourceVersion: '0', resourceVersionMatch: 'Exact' }, 422, /resourceVersionMatch "exact" is forbidden for resourceVersion "0"/],
@@ -141,6 +144,7 @@ test('resourceVersion table for list: every cell', async () => {
     if (Array.isArray(expect)) assert.deepEqual(namesOf(r.body), expect, JSON.stringify(query));
     else assert.match((r.body as Status).message ?? '', expect, JSON.stringify(query));
     if (rv !== undefined) assert.equal((r.body as KubeList).metadata.resourceVersion, rv, JSON.stringify(query));
+    if (code === 200 && query.resourceVersion === '0') assert.equal((r.body as KubeList).metadata.continue, undefined, JSON.stringify(query));
   }
   // Too large: a brief wait, then 504 with Retry-After's seconds in details.
   const far = String(current + 1000);

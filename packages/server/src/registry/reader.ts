@@ -295,7 +295,8 @@ export function createReader(backend: Backend, caches: CacheSet, options: Reader
         if (!fresh.ok) return fresh;
         cache = fresh.value;
       }
-      if (cache !== undefined) return ok(cachePage(def, cache, prefix, selection, limit));
+      // kube's cacher serves resourceVersion=0 itself and ignores `limit` there (shouldDelegateList): the whole list.
+      if (cache !== undefined) return ok(cachePage(def, cache, prefix, selection, read.kind === 'any' ? 0 : limit));
       read = { kind: 'consistent' };
     }
 

@@ -137,6 +137,9 @@ test('typed CRUD as the token user: create, read, list by label and field select
   } while (token !== undefined);
   assert.deepEqual(paged, all);
   assert.equal(pages, Math.ceil(all.length / 2));
+  // resourceVersion=0 is served from the watch cache, which ignores the limit.
+  const cached = await core.listNamespacedConfigMap({ namespace: ns, resourceVersion: '0', limit: 2 });
+  assert.deepEqual([cached.items.map((c) => c.metadata?.name), cached.metadata?._continue], [all, undefined]);
 
   const stale: V1ConfigMap = { ...read, data: { i: 'stale' } };
   await core.replaceNamespacedConfigMap({ name: 'crud-1', namespace: ns, body: { ...read, data: { i: 'one' } } });

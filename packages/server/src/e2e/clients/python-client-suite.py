@@ -155,6 +155,9 @@ def scenario_crud():
         equal(page.metadata.remaining_item_count, len(everything) - len(paged), 'remainingItemCount')
     equal(paged, everything, 'pages')
     equal(pages, (len(everything) + 1) // 2, 'page count')
+    # resourceVersion=0 is served from the watch cache, which ignores the limit.
+    cached = core.list_namespaced_config_map(NS, resource_version='0', limit=2)
+    equal((names_of(cached.items), cached.metadata._continue), (everything, None), 'resourceVersion=0 with a limit')
 
     read.data = {'i': 'one'}
     core.replace_namespaced_config_map('crud-1', NS, read)
