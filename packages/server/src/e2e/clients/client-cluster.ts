@@ -18,8 +18,11 @@ import { startServerProcess, type ServerProcess } from '../server-process.js';
 export const widgetGroup = 'example.com';
 export const widgetPlural = 'widgets';
 
-/** How long the server keeps history, in seconds. */
-export const historySeconds = 8;
+/**
+ * How long the server keeps history, in seconds: long enough for a suite's own resumed watches, short enough for
+ * its 410 tests to meet a compacted resourceVersion soon.
+ */
+export const historySeconds = 15;
 
 /** The server and the facts a suite needs about it. */
 export interface ClientCluster {

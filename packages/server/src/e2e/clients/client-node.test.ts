@@ -343,7 +343,8 @@ test('Watch: from a list\'s resourceVersion every change in order, resumed from 
 
   // A change the selector filters out while the watch runs: the BOOKMARK before the timeout still moves the
   // client past it.
-  const bookmarked = watchEvents(path, { resourceVersion: first.events[2]![2], labelSelector: 'suite=watch', allowWatchBookmarks: true, timeoutSeconds: 3 }, () => false);
+  // The bookmark comes 2 s before the timeout: the change has 3 s to land before it.
+  const bookmarked = watchEvents(path, { resourceVersion: first.events[2]![2], labelSelector: 'suite=watch', allowWatchBookmarks: true, timeoutSeconds: 5 }, () => false);
   await new Promise((r) => setTimeout(r, 300));
   const unwatched = await core.createNamespacedConfigMap({ namespace: ns, body: { metadata: { name: 'unwatched' } } });
   const { events } = await bookmarked;

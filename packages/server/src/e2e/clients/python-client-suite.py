@@ -305,12 +305,13 @@ def scenario_watch():
                                              resource_version=first[0][2], timeout_seconds=2))
     equal([t for t, _, _ in resumed], ['MODIFIED', 'DELETED'], 'resumed')
 
+    # The bookmark comes 2 s before the timeout: the change has 3 s to land before it.
     later = {}
     timer = threading.Timer(0.3, lambda: later.update(rv=core.create_namespaced_config_map(
         NS, {'metadata': {'name': 'unwatched'}}).metadata.resource_version))
     timer.start()
     bookmarked = events_of(watch.Watch().stream(core.list_namespaced_config_map, NS, label_selector='suite=watch',
-                                                resource_version=first[2][2], allow_watch_bookmarks=True, timeout_seconds=3))
+                                                resource_version=first[2][2], allow_watch_bookmarks=True, timeout_seconds=5))
     timer.join()
     equal([(t, rv) for t, _, rv in bookmarked], [('BOOKMARK', later['rv'])], 'a bookmark past the filtered change')
 
