@@ -72,7 +72,10 @@ export interface ServerOptions extends AuthenticationFlags, AuthorizationFlags, 
   readonly etcdCafile: string;
   readonly etcdCertfile: string;
   readonly etcdKeyfile: string;
-  /** `--etcd-compaction-interval`: how often a replica tries to compact etcd (0 disables compaction). */
+  /**
+   * `--etcd-compaction-interval`: how often a replica tries to compact etcd, and how long the embedded store keeps
+   * history (0 disables compaction).
+   */
   readonly etcdCompactionIntervalMs: number;
   /** `--leader-elect`: controllers run only on the replica that holds the controller Lease. */
   readonly leaderElect: boolean;
@@ -266,7 +269,7 @@ const flags: Record<string, FlagSpec> = {
   'etcd-cafile': { kind: 'string', key: 'etcdCafile', help: 'PEM CA bundle verifying the etcd servers\' certificates.' },
   'etcd-certfile': { kind: 'string', key: 'etcdCertfile', help: 'PEM client certificate presented to etcd.' },
   'etcd-keyfile': { kind: 'string', key: 'etcdKeyfile', help: 'PEM private key of --etcd-certfile.' },
-  'etcd-compaction-interval': { kind: 'duration', key: 'etcdCompactionIntervalMs', help: 'Interval of compaction requests to etcd; one replica compacts per interval (0 disables).' },
+  'etcd-compaction-interval': { kind: 'duration', key: 'etcdCompactionIntervalMs', help: 'Interval of compaction requests to etcd; one replica compacts per interval (0 disables). The embedded store keeps this long of history.' },
   'leader-elect': { kind: 'boolean', key: 'leaderElect', help: 'Run the controllers only on the replica holding the controller Lease in the system namespace.' },
   'leader-elect-lease-duration': { kind: 'duration', key: 'leaderElectLeaseDurationMs', help: 'How long other replicas wait after the leader\'s last renewal before taking the Lease.' },
   'leader-elect-renew-deadline': { kind: 'duration', key: 'leaderElectRenewDeadlineMs', help: 'How long the leader keeps trying to renew before it stops its controllers.' },

@@ -81,7 +81,7 @@ import { startApfConfiguration } from './controllers/flowcontrol/apf-configurati
 export type StartServerOptions = Partial<ServerOptions> & {
   /** Where log lines go (default: stderr). */
   readonly log?: (message: string, error?: unknown) => void;
-  /** Compaction window of the store's history (default 5 minutes). */
+  /** Compaction window of the embedded store's history, in ms (default `--etcd-compaction-interval`). */
   readonly compactionWindowMs?: number;
   /** Period of watch BOOKMARK events (default 1 minute, kube's). */
   readonly bookmarkIntervalMs?: number;
@@ -184,14 +184,13 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     }
   };
   try {
-    // etcd is compacted by kube's shared-key protocol (one replica per interval); the embedded stores by time window.
+    // etcd is compacted by kube's shared-key protocol (one replica per interval); the embedded stores keep a time
+    // window of history as long as the same interval (kube compacts to the revision it saw one interval ago).
+    const historyWindowMs = options.compactionWindowMs ?? o.etcdCompactionIntervalMs;
     const compactor = etcd !== undefined
       ? startEtcdCompactor(etcd.client, { intervalMs: o.etcdCompactionIntervalMs, onError: (e) => log('compaction failed', e) })
-      : startCompactor(backend, {
-        windowMs: options.compactionWindowMs ?? 5 * 60 * 1000,
-        onError: (e) => log('compaction failed', e),
-      });
-    cleanups.push(() => compactor.stop());
+      : historyWindowMs > 0 ? startCompactor(backend, { windowMs: historyWindowMs, onError: (e) => log('compaction failed', e) }) : undefined;
+    if (compactor !== undefined) cleanups.push(() => compactor.stop());
     const catalog = loadCatalog(names);
     const admissionConfiguration = o.admissionControlConfigFile === '' ? undefined : loadAdmissionConfiguration(o.admissionControlConfigFile, names);
     if (admissionConfiguration !== undefined && !admissionConfiguration.ok) throw new Error(admissionConfiguration.error);
@@ -246,7 +245,8 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
         // Continue tokens outlive a restart on durable storage; with memory storage nothing does, a process key is right.
         ...(o.storage === 'memory' ? {} : { continueTokenKey: await loadContinueTokenKey(dataDir) }),
         cache: {
-          windowMs: options.compactionWindowMs ?? 5 * 60 * 1000,
+          // The embedded store's history window bounds its watch cache too, so a compacted revision expires there.
+          windowMs: etcd === undefined && historyWindowMs > 0 ? historyWindowMs : options.compactionWindowMs ?? 5 * 60 * 1000,
           ...(options.bookmarkIntervalMs !== undefined ? { bookmarkIntervalMs: options.bookmarkIntervalMs } : {}),
           log: (m) => log(m),
         },

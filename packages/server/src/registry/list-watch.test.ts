@@ -128,6 +128,9 @@ test('resourceVersion table for list: every cell', async () => {
     [{ resourceVersion: String(rvA), resourceVersionMatch: 'Exact' }, 200, ['a'], String(rvA)],
     [{ resourceVersion: String(rvA), resourceVersionMatch: 'NotOlderThan', limit: '5' }, 200, ['a', 'b']],
     [{ resourceVersion: '0', resourceVersionMatch: 'NotOlderThan' }, 200, ['a', 'b']],
+    // Any, from the watch cache, which ignores the limit as kube's does.
+    [{ resourceVersion: '0', limit: '1' }, 200, ['a', 'b'], String(current)],
+    [{ resourceVersion: '0', resourceVersionMatch: 'NotOlderThan', limit: '1' }, 200, ['a', 'b']],
     [{ resourceVersionMatch: 'Exact' }, 422, /^ListOptions\.meta\.svc\.io "" is invalid: resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden unless resourceVersion is provided$/],
     [{ resourceVersionMatch: 'NotOlderThan', limit: '2' }, 422, /forbidden unless resourceVersion is provided/],
     [{ resourceVersion: '0', resourceVersionMatch: 'Exact' }, 422, /resourceVersionMatch "exact" is forbidden for resourceVersion "0"/],
@@ -141,6 +144,7 @@ test('resourceVersion table for list: every cell', async () => {
     if (Array.isArray(expect)) assert.deepEqual(namesOf(r.body), expect, JSON.stringify(query));
     else assert.match((r.body as Status).message ?? '', expect, JSON.stringify(query));
     if (rv !== undefined) assert.equal((r.body as KubeList).metadata.resourceVersion, rv, JSON.stringify(query));
+    if (code === 200 && query.resourceVersion === '0') assert.equal((r.body as KubeList).metadata.continue, undefined, JSON.stringify(query));
   }
   // Too large: a brief wait, then 504 with Retry-After's seconds in details.
   const far = String(current + 1000);
@@ -360,5 +364,27 @@ test('field selectors of events/v1: regarding.*, reason, type, reportingControll
   const w = s.watch({ fieldSelector: 'regarding.name=pod-b' }, { group, resource: 'events' });
   await w.waitFor(1);
   assert.deepEqual(summary((await w.stop()).events), ['ADDED e2']);
+  s.close();
+});
+
+test('watch: the bookmark before a timeout comes once the cache moved past the start, whether its changes were sent or filtered out', async () => {
+  const s = await setup();
+  const start = (await s.list({})).body as KubeList;
+  const from = start.metadata!.resourceVersion!;
+  const query = { resourceVersion: from, allowWatchBookmarks: 'true', timeoutSeconds: '3' };
+  const selective = s.watch({ ...query, labelSelector: 'w=1' });
+  const everything = s.watch(query);
+  // Another namespace sees none of the changes; kube's bookmarks are not filtered by namespace either.
+  const quiet = s.watch(query, { namespace: 'elsewhere' });
+  const other = await s.cm('unselected');
+  const rv = other.metadata!.resourceVersion!;
+  const bookmarksOf = (events: readonly WatchEvent[]) => events.filter((e) => e.type === 'BOOKMARK').map((e) => (e.object as KubeObject).metadata!.resourceVersion);
+  await Promise.all([selective.done, everything.done, quiet.done]);
+  assert.deepEqual(summary(selective.response.events.filter((e) => e.type !== 'BOOKMARK')), []);
+  assert.deepEqual(bookmarksOf(selective.response.events), [rv], 'filtered out, yet the bookmark moves the client on');
+  assert.deepEqual(summary(everything.response.events), ['ADDED unselected', 'BOOKMARK ']);
+  assert.deepEqual(bookmarksOf(everything.response.events), [rv]);
+  assert.deepEqual(summary(quiet.response.events), ['BOOKMARK ']);
+  assert.deepEqual(bookmarksOf(quiet.response.events), [rv]);
   s.close();
 });

@@ -84,7 +84,10 @@ export interface WatchSink {
 /** A running watch. */
 export interface WatchHandle {
   cancel(): void;
-  /** Sends a BOOKMARK now if the cache moved past the last event sent (before a watch times out). */
+  /**
+   * Sends a BOOKMARK now if the cache moved past where the watch started (before a watch times out), as kube's
+   * cacheWatcher does: its selection may have filtered out every change since.
+   */
   bookmark(): void;
 }
 
@@ -292,7 +295,8 @@ export function createReader(backend: Backend, caches: CacheSet, options: Reader
         if (!fresh.ok) return fresh;
         cache = fresh.value;
       }
-      if (cache !== undefined) return ok(cachePage(def, cache, prefix, selection, limit));
+      // kube's cacher serves resourceVersion=0 itself and ignores `limit` there (shouldDelegateList): the whole list.
+      if (cache !== undefined) return ok(cachePage(def, cache, prefix, selection, read.kind === 'any' ? 0 : limit));
       read = { kind: 'consistent' };
     }
 
@@ -350,6 +354,11 @@ export function createReader(backend: Backend, caches: CacheSet, options: Reader
     const selection = query.selection;
     const bookmarks = query.allowWatchBookmarks === true;
     let last = 0;
+    /**
+     * The revision the watch started from (after its initial events): kube's cacheWatcher sends a bookmark only past
+     * it, however many events it delivered or filtered out since.
+     */
+    let startedAt = 0;
     let ended = false;
 
     /** An initial-state ADDED (not shared between watchers: the state is read per watch). */
@@ -458,6 +467,7 @@ export function createReader(backend: Backend, caches: CacheSet, options: Reader
       const cw = cache.watch(prefix, { kind: 'state' }, cacheSink, { bookmarks });
       if (cw === undefined) throw new Error('a state watch always starts');
       last = cw.revision;
+      startedAt = cw.revision;
       for (const o of cw.state) {
         if (selectsStored(def, selection, o)) emitState(o);
       }
@@ -466,6 +476,8 @@ export function createReader(backend: Backend, caches: CacheSet, options: Reader
     } else {
       const after = read.kind === 'exact' || read.kind === 'notOlderThan' ? read.revision : cache.revision();
       last = after;
+      // The window's events up to now come first: kube's watcher starts past the last of them too.
+      startedAt = Math.max(after, cache.revision());
       const cw = cache.watch(prefix, { kind: 'after', revision: after }, cacheSink, { bookmarks });
       if (cw === undefined) return storageWatch(after);
       handle = cw;
@@ -477,7 +489,7 @@ export function createReader(backend: Backend, caches: CacheSet, options: Reader
         },
         bookmark() {
           const revision = cache.revision();
-          if (revision > last) sendBookmark(revision, false, true);
+          if (revision > startedAt && revision >= last) sendBookmark(revision, false, true);
         },
       });
   };

@@ -10,6 +10,11 @@ const b64 = (s: string): string => Buffer.from(s).toString('base64');
 const container = { name: 'app', image: 'nginx:1.25' };
 const podSpec = { containers: [container] };
 const template = { metadata: { labels: { app: 'p' } }, spec: podSpec };
+/** NodeSystemInfo as kube answers it when nothing was reported: every field, empty. */
+const emptyNodeInfo = {
+  machineID: '', systemUUID: '', bootID: '', kernelVersion: '', osImage: '', containerRuntimeVersion: '', kubeletVersion: '',
+  kubeProxyVersion: '', operatingSystem: '', architecture: '',
+};
 
 /** The core group's corpus in a flavour. */
 export function coreCases(names: Names): ParityCase[] {
@@ -285,6 +290,31 @@ export function coreCases(names: Names): ParityCase[] {
       { merge: { spec: { unschedulable: true } }, expect: ok({ 'spec.podCIDRs': ['10.244.1.0/24'] }) },
       { merge: { spec: { podCIDR: '10.244.2.0/24', podCIDRs: ['10.244.2.0/24'] } }, causes: ['spec.podCIDRs'] },
       { 'spec.podCIDRs': ['10.244.1.0/24'] }),
+    {
+      // The Go structs of NodeStatus never omit the kubelet endpoint's Port or a nodeInfo field.
+      name: 'Node: answered with kube\'s zero status; the status a node reports is kept and completed, allocatable from capacity',
+      resource: core('nodes', 'Node', false),
+      steps: [
+        { op: 'create', object: { metadata: { labels: { zone: 'a' } } }, expect: created({ status: { daemonEndpoints: { kubeletEndpoint: { Port: 0 } }, nodeInfo: emptyNodeInfo } }) },
+        {
+          op: 'patch', type: 'merge', subresource: 'status', body: { status: { capacity: { cpu: '2', pods: '110' }, daemonEndpoints: { kubeletEndpoint: { Port: 10250 } } } },
+          expect: ok({ 'status.allocatable': { cpu: '2', pods: '110' }, 'status.daemonEndpoints.kubeletEndpoint.Port': 10250, 'status.nodeInfo': emptyNodeInfo }),
+        },
+        { op: 'update', merge: { metadata: { labels: { zone: 'b' } }, status: { capacity: { cpu: '8' } } }, expect: ok({ 'status.capacity': { cpu: '2', pods: '110' }, 'metadata.labels.zone': 'b' }) },
+        { op: 'patch', type: 'merge', subresource: 'status', body: { spec: { taints: [{ key: 'k', effect: 'Sometimes' }] }, status: { capacity: { cpu: '4' } } }, expect: ok({ 'status.capacity.cpu': '4', 'spec.taints[0].effect': 'NoSchedule' }) },
+      ],
+    },
+    {
+      name: 'Node: a create keeps the status reported, allocatable defaulted from capacity unless given',
+      resource: core('nodes', 'Node', false),
+      steps: [
+        {
+          op: 'create', object: { status: { capacity: { cpu: '4', memory: '8Gi' }, nodeInfo: { ...emptyNodeInfo, kubeletVersion: 'v1.27.3', architecture: 'amd64' } } },
+          expect: created({ 'status.allocatable': { cpu: '4', memory: '8Gi' }, 'status.nodeInfo.kubeletVersion': 'v1.27.3', 'status.nodeInfo.osImage': '', 'status.daemonEndpoints': { kubeletEndpoint: { Port: 0 } } }),
+        },
+        { op: 'patch', type: 'merge', subresource: 'status', body: { status: { allocatable: { cpu: '3', memory: null } } }, expect: ok({ 'status.allocatable': { cpu: '3' }, 'status.capacity.cpu': '4' }) },
+      ],
+    },
     lifecycle('Node: provider ID set once', core('nodes', 'Node', false), { spec: {} },
       { merge: { spec: { providerID: 'cloud://a' } } },
       { merge: { spec: { providerID: 'cloud://b' } }, causes: ['spec.providerID'] }),

@@ -9,6 +9,8 @@
  * object being deleted only changes those finalizers. Runs in the guarded write loop (guaranteed-update.ts):
  * preconditions are checked on every read, and a lost compare-and-swap reads again.
  *
+ * Marking an object (markAsDeleting) moves its `generation`, as a graceful deletion does.
+ *
  * Graceful deletion (rest.BeforeDelete with the strategy's CheckGracefulDelete; pods only, as in kube): the
  * strategy picks the grace period; above 0 the object gets `deletionTimestamp` = now + grace and
  * `deletionGracePeriodSeconds` and stays (the node agent finishes the deletion); 0 marks it and removes it at once
@@ -145,6 +147,8 @@ export async function deleteObject(
     const finalizing = held || (meta.finalizers ?? []).length > 0;
     if (!grace.graceful && !finalizing) return remove(registry, def, current, ctx);
     if (meta.deletionTimestamp === undefined) {
+      // markAsDeleting: kept by finalizers, a kind without graceful deletion moves its generation as it is marked.
+      if (meta.generation !== undefined && meta.generation > 0) meta.generation += 1;
       meta.deletionTimestamp = nowTimestamp();
       meta.deletionGracePeriodSeconds = 0;
     }

@@ -109,3 +109,28 @@ test('beforeDelete: no graceful deletion without the strategy hook; generation b
   const marked: KubeObject = { metadata: { name: 'p', deletionTimestamp: '2026-01-01T00:00:30Z', deletionGracePeriodSeconds: 0 } };
   assert.equal(beforeDelete(podDef, marked, 10).graceful, false, 'already at zero: delete now');
 });
+
+test('an object kept by finalizers is marked once: generation moves with the mark, not with a repeated delete', async () => {
+  const { t } = await setup();
+  const body = {
+    apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'held', finalizers: ['example.com/hold'] },
+    spec: { selector: { matchLabels: { a: 'b' } }, template: { metadata: { labels: { a: 'b' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } } },
+  };
+  const created = await t.call({ verb: 'create', group: 'apps', version: 'v1', resource: 'deployments', namespace: 'default', body });
+  assert.equal(created.code, 201, JSON.stringify(created.body));
+  assert.equal((created.body as KubeObject).metadata?.generation, 1);
+  const del = () => t.call({ verb: 'delete', group: 'apps', version: 'v1', resource: 'deployments', namespace: 'default', name: 'held' });
+  const first = await del();
+  assert.equal(first.code, 200);
+  const marked = first.body as KubeObject;
+  assert.equal(marked.metadata?.generation, 2);
+  assert.equal(marked.metadata?.deletionGracePeriodSeconds, 0);
+  assert.ok(marked.metadata?.deletionTimestamp);
+  const again = await del();
+  assert.equal((again.body as KubeObject).metadata?.generation, 2, 'already marked');
+  // ConfigMaps carry no generation: none appears.
+  const cm = await t.call({ verb: 'create', resource: 'configmaps', namespace: 'default', body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'held', finalizers: ['example.com/hold'] } } });
+  assert.equal(cm.code, 201);
+  const cmDel = await t.call({ verb: 'delete', resource: 'configmaps', namespace: 'default', name: 'held' });
+  assert.equal((cmDel.body as KubeObject).metadata?.generation, undefined);
+});

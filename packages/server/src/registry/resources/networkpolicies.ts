@@ -3,11 +3,15 @@
  * protocol `TCP`; `policyTypes` `Ingress`, plus `Egress` when egress rules exist) and the basics of
  * ValidateNetworkPolicy: label selectors, policy types, ports (a numeric port with `endPort` not below it) and
  * ipBlock CIDRs whose `except` entries lie inside them.
+ *
+ * Status as 1.27 treats it with its NetworkPolicyStatus gate off (alpha, off by default): a create keeps the status
+ * sent, an update keeps the stored one only once it holds conditions, and `/status` may only clear the conditions;
+ * `status` is always present (`{}` when empty), as kube's JSON never omits the struct.
  */
 import { fieldError, type FieldError, type KubeObject } from '@svc-apiserver/api';
-import { defineStrategy } from '../default-strategy.js';
+import { defineStrategy, genericStatusStrategy, keepField } from '../default-strategy.js';
 import { record } from '../conversion/resource-conversion.js';
-import type { Strategy } from '../strategy.js';
+import type { Strategy, SubresourceStrategy } from '../strategy.js';
 import { setDefault, specOf, validateLabelSelector, validatePortNumber } from './pod-spec.js';
 
 const policyTypes = ['Egress', 'Ingress'];
@@ -119,13 +123,42 @@ export function validateNetworkPolicy(object: KubeObject): FieldError[] {
   return errs;
 }
 
+/** The status struct, present even when empty. */
+function withStatus(object: KubeObject): void {
+  object['status'] = record(object['status']) ?? {};
+}
+
+function hasConditions(object: KubeObject): boolean {
+  const conditions = record(object['status'])?.['conditions'];
+  return Array.isArray(conditions) && conditions.length > 0;
+}
+
+/** networkPolicyStatusStrategy with the gate off: "no updates except to clear it". */
+const networkPolicyStatus: SubresourceStrategy = {
+  prepareForUpdate(object, old) {
+    genericStatusStrategy.prepareForUpdate(object, old);
+    if (hasConditions(object)) keepField(object, old, 'status');
+    else object['status'] = {};
+    withStatus(object);
+  },
+  validateUpdate: () => [],
+};
+
 /** The networkpolicy strategy. */
 export function networkPolicyStrategy(): Strategy {
-  return defineStrategy({
+  const strategy = defineStrategy({
     tracksGeneration: true,
-    prepareForCreate: defaultNetworkPolicy,
-    prepareForUpdate: defaultNetworkPolicy,
+    prepareForCreate(object) {
+      defaultNetworkPolicy(object);
+      withStatus(object);
+    },
+    prepareForUpdate(object, old) {
+      if (hasConditions(old)) keepField(object, old, 'status');
+      defaultNetworkPolicy(object);
+      withStatus(object);
+    },
     validate: validateNetworkPolicy,
     validateUpdate: (object) => validateNetworkPolicy(object),
   });
+  return { ...strategy, status: networkPolicyStatus };
 }

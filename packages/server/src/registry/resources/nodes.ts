@@ -1,13 +1,14 @@
 /**
  * Nodes (pkg/registry/core/node; ValidateNode and ValidateNodeUpdate): cluster-scoped, status subresource; a create
- * keeps the status the node reports. Taints have a label-name key, a label-value value and a known effect, unique
- * by key and effect; pod CIDRs parse; `podCIDRs` and `providerID` are set once.
+ * keeps the status the node reports, completed as kube's decoding completes it (see {@link completeNode}). Taints
+ * have a label-name key, a label-value value and a known effect, unique by key and effect; pod CIDRs parse;
+ * `podCIDRs` and `providerID` are set once. A `/status` write keeps the spec and is validated as an update.
  */
 import { isIPv4, isIPv6 } from 'node:net';
 import { fieldError, type FieldError, type KubeObject } from '@svc-apiserver/api';
 import { labelKeyError, labelValueError } from '@svc-apiserver/api/label-selector';
 import { record } from '../conversion/resource-conversion.js';
-import { defineStrategy } from '../default-strategy.js';
+import { defineStrategy, genericStatusStrategy } from '../default-strategy.js';
 import type { Strategy } from '../strategy.js';
 import { sameJson } from './pod-spec.js';
 import { dropDisabledNodeFields } from './dropped-fields.js';
@@ -90,6 +91,33 @@ function specOfNode(object: KubeObject): Record<string, unknown> {
   return record(object['spec']) ?? {};
 }
 
+/** NodeSystemInfo's fields: strings without omitempty, so kube's JSON shows each one, empty when unknown. */
+const nodeInfoFields = [
+  'machineID', 'systemUUID', 'bootID', 'kernelVersion', 'osImage', 'containerRuntimeVersion', 'kubeletVersion',
+  'kubeProxyVersion', 'operatingSystem', 'architecture',
+];
+
+/**
+ * A node as kube 1.27 stores and answers it after decoding: SetDefaults_NodeStatus (`allocatable` copied from
+ * `capacity` when absent), then the zero values its Go structs never omit — `spec` and `status` themselves,
+ * `status.daemonEndpoints.kubeletEndpoint.Port` and every `status.nodeInfo` field.
+ */
+export function completeNode(object: KubeObject): void {
+  object['spec'] = record(object['spec']) ?? {};
+  const status = record(object['status']) ?? {};
+  object['status'] = status;
+  const capacity = record(status['capacity']);
+  if ((status['allocatable'] === undefined || status['allocatable'] === null) && capacity !== undefined) status['allocatable'] = { ...capacity };
+  const endpoints = record(status['daemonEndpoints']) ?? {};
+  status['daemonEndpoints'] = endpoints;
+  const kubelet = record(endpoints['kubeletEndpoint']) ?? {};
+  endpoints['kubeletEndpoint'] = kubelet;
+  kubelet['Port'] ??= 0;
+  const info = record(status['nodeInfo']) ?? {};
+  status['nodeInfo'] = info;
+  for (const field of nodeInfoFields) info[field] ??= '';
+}
+
 /** The node strategy. */
 export function nodeStrategy(): Strategy {
   return defineStrategy({
@@ -97,11 +125,20 @@ export function nodeStrategy(): Strategy {
     prepareForCreate(object) {
       dropDisabledNodeFields(specOfNode(object), undefined);
       mirrorPodCidrs(object);
+      completeNode(object);
     },
     prepareForUpdate(object, old) {
       dropDisabledNodeFields(specOfNode(object), record(old['spec']));
       mirrorPodCidrs(object);
+      completeNode(object);
     },
     validate: validateNode, validateUpdate: validateNodeUpdate,
+    status: {
+      prepareForUpdate(object, old) {
+        genericStatusStrategy.prepareForUpdate(object, old);
+        completeNode(object);
+      },
+      validateUpdate: validateNodeUpdate,
+    },
   });
 }

@@ -9,6 +9,7 @@ import { builtinResourceKeys, type GroupResourceKey } from '../../schema/resourc
 import { tableCoverage } from '../../testing/table-coverage.js';
 import { servedResources } from '../served-resources.js';
 import { strategyFactories } from './index.js';
+import { testRegistry } from '../../testing/test-registry.js';
 
 /** The built-in resources kube-apiserver 1.27 serves without a strategy: nothing of them is stored. */
 const withoutStrategy: ReadonlySet<GroupResourceKey> = new Set<GroupResourceKey>([
@@ -23,4 +24,12 @@ const kubeStrategies: ReadonlySet<GroupResourceKey> = new Set(builtinResourceKey
 
 test('every served kind kube-apiserver 1.27 gives a strategy has its own, and no other kind has one', () => {
   assert.deepEqual(tableCoverage(strategyFactories, kubeStrategies, servedResources), { missing: [], extra: [] });
+});
+
+test('every served resource whose discovery lists a status subresource has a status strategy (no 405 on /status)', async () => {
+  const { registry } = await testRegistry();
+  const missing = registry.all()
+    .filter((def) => def.subresources.some((s) => s.name === 'status') && def.strategy.status === undefined)
+    .map((def) => `${def.groupKey || 'core'}/${def.version}/${def.resource}`);
+  assert.deepEqual(missing, []);
 });
