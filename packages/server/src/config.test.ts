@@ -143,3 +143,16 @@ test('identity flags: signing CA files, per-signer files, signing duration, lega
   assert.equal(defaultServerOptions.clusterSigningDurationMs, 365 * 24 * 3_600_000);
   assert.match(helpText(), /--cluster-signing-duration value\s+The longest lifetime .* \(default 8760h0m0s\)/);
 });
+
+test('--feature-gates: repeated flags add up, kube\'s refusals, GA gates warn', () => {
+  const r = parseFlags(['--feature-gates=WatchList=true,AllBeta=false', '--feature-gates', 'APIListChunking=true,ServerSideApply=true']);
+  assert.equal(r.kind, 'options');
+  const { options: o, warnings } = r as Extract<typeof r, { kind: 'options' }>;
+  assert.deepEqual([o.featureGates.WatchList, o.featureGates.APIPriorityAndFairness, o.featureGates.APIListChunking], [true, false, true]);
+  assert.deepEqual(warnings, ['Setting GA feature gate ServerSideApply=true. It will be removed in a future release.']);
+  assert.deepEqual(parseFlags(['--feature-gates=NoSuchGate=true']),
+    { kind: 'error', message: 'invalid argument "NoSuchGate=true" for "--feature-gates" flag: unrecognized feature gate: NoSuchGate' });
+  assert.deepEqual(parseFlags(['--feature-gates=OpenAPIV3=false']),
+    { kind: 'error', message: 'invalid argument "OpenAPIV3=false" for "--feature-gates" flag: cannot set feature gate OpenAPIV3 to false, feature is locked to true' });
+  assert.match(helpText(), /^ +ValidatingAdmissionPolicy=true\|false \(ALPHA - default=false\)$/m);
+});

@@ -6,7 +6,7 @@ import { parseFlavour, parseGoDuration, type Flavour } from '@svc-apiserver/api'
 import type { AuthenticationFlags } from './auth/authentication-setup.js';
 import type { AuthorizationFlags } from './auth/authz/authorization-setup.js';
 import { defaultServiceAccountIssuer } from './auth/serviceaccount/claims.js';
-import { defaultFeatureGates, parseFeatureGates, type FeatureGates } from './feature-gates.js';
+import { defaultFeatureGates, resolveFeatureGates, setFeatureGates, settableFeatureGates, type FeatureGateSettings, type FeatureGates } from './feature-gates.js';
 import { defaultMaxMutatingRequestsInFlight, defaultMaxRequestsInFlight } from './http/filters/max-in-flight.js';
 import { defaultAuditFlags, type AuditFlags } from './audit/audit-flags.js';
 
@@ -55,7 +55,7 @@ export interface ServerOptions extends AuthenticationFlags, AuthorizationFlags, 
   /** Client certificate and key the aggregator presents to extension API servers (generated when empty). */
   readonly proxyClientCertFile: string;
   readonly proxyClientKeyFile: string;
-  /** `--feature-gates`: WatchList (default off), APIListChunking (default on). */
+  /** `--feature-gates`: every gate of kube-apiserver 1.27, at its default unless a flag set it. */
   readonly featureGates: FeatureGates;
   /** `--min-request-timeout` in seconds: a watch without `timeoutSeconds` lasts this × a random factor in [1, 2). */
   readonly minRequestTimeoutSeconds: number;
@@ -256,7 +256,7 @@ const flags: Record<string, FlagSpec> = {
   'authorization-webhook-version': { kind: 'string', key: 'authorizationWebhookVersion', help: 'SubjectAccessReview version sent to and expected from the authorization webhook: v1beta1 or v1.' },
   'authorization-webhook-cache-authorized-ttl': { kind: 'duration', key: 'authorizationWebhookCacheAuthorizedTtlMs', help: 'How long "authorized" answers of the authorization webhook are cached.' },
   'authorization-webhook-cache-unauthorized-ttl': { kind: 'duration', key: 'authorizationWebhookCacheUnauthorizedTtlMs', help: 'How long "unauthorized" answers of the authorization webhook are cached.' },
-  'feature-gates': { kind: 'featureGates', key: 'featureGates', help: 'Comma list of Name=bool: APIListChunking (default true), APIPriorityAndFairness (default true), WatchList (alpha, default false).' },
+  'feature-gates': { kind: 'featureGates', key: 'featureGates', help: 'A set of key=value pairs that describe feature gates for alpha/experimental features; repeatable. Every gate of kube-apiserver 1.27 is known (AllAlpha and AllBeta set every alpha or beta gate not named); unknown gates and GA gates set against their locked value fail the start.' },
   'min-request-timeout': { kind: 'int', key: 'minRequestTimeoutSeconds', help: 'Seconds a watch lasts at least when it sets no timeoutSeconds (randomized up to twice as long).' },
   'service-cluster-ip-range': { kind: 'string', key: 'serviceClusterIpRange', help: 'IPv4 CIDR from which Service cluster IPs are allocated.' },
   'service-node-port-range': { kind: 'string', key: 'serviceNodePortRange', help: 'Port range from which NodePort Services get node ports.' },
@@ -306,7 +306,8 @@ const flags: Record<string, FlagSpec> = {
 
 /** The result of parsing a command line. */
 export type ParsedFlags =
-  | { readonly kind: 'options'; readonly options: ServerOptions }
+  /** The options, with the warnings parsing earned (a GA or deprecated feature gate set) for stderr. */
+  | { readonly kind: 'options'; readonly options: ServerOptions; readonly warnings: readonly string[] }
   | { readonly kind: 'help'; readonly text: string }
   | { readonly kind: 'error'; readonly message: string };
 
@@ -325,6 +326,8 @@ export function formatDuration(ms: number): string {
 /** A flag's default as its user would write it. */
 function shownDefault(spec: FlagSpec, value: unknown): string | undefined {
   if (value === undefined || value === '' || (Array.isArray(value) && value.length === 0)) return undefined;
+  // The gates' defaults are listed under the flag instead.
+  if (spec.kind === 'featureGates') return undefined;
   if (spec.kind === 'duration' && typeof value === 'number') return formatDuration(value);
   if (Array.isArray(value)) return value.join(',');
   if (typeof value === 'object' && value !== null) return Object.entries(value).map(([k, v]) => `${k}=${String(v)}`).join(',');
@@ -340,6 +343,7 @@ export function helpText(): string {
   Object.values(flags).forEach((spec, i) => {
     const shown = spec.key === 'help' ? undefined : shownDefault(spec, defaultServerOptions[spec.key]);
     lines.push(labels[i]!.padEnd(width) + spec.help + (shown === undefined ? '' : ` (default ${shown})`));
+    if (spec.kind === 'featureGates') lines.push(...settableFeatureGates().map((g) => ' '.repeat(width + 2) + g));
   });
   return lines.join('\n') + '\n';
 }
@@ -349,6 +353,9 @@ export function parseFlags(argv: readonly string[]): ParsedFlags {
   const out: Record<string, unknown> = { ...defaultServerOptions, tlsSans: [], enableAdmissionPlugins: [], disableAdmissionPlugins: [] };
   /** List flags given so far: the first occurrence replaces a list's default, later ones add to it. */
   const givenLists = new Set<string>();
+  /** The feature gates set by `--feature-gates` flags so far, each flag adding to the earlier ones. */
+  let gateSettings: FeatureGateSettings = {};
+  const warnings: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     const m = /^--?([a-z0-9-]+)(?:=(.*))?$/s.exec(arg);
@@ -416,9 +423,11 @@ export function parseFlags(argv: readonly string[]): ParsedFlags {
         out[spec.key] = value;
         break;
       case 'featureGates': {
-        const gates = parseFeatureGates(value, out[spec.key] as FeatureGates);
+        const gates = setFeatureGates(value, gateSettings);
         if (!gates.ok) return { kind: 'error', message: `invalid argument "${value}" for "--${name}" flag: ${gates.error}` };
-        out[spec.key] = gates.value;
+        gateSettings = gates.value.settings;
+        warnings.push(...gates.value.warnings);
+        out[spec.key] = resolveFeatureGates(gateSettings);
         break;
       }
     }
@@ -432,5 +441,5 @@ export function parseFlags(argv: readonly string[]): ParsedFlags {
   if (!(lease > renew && renew > retry && retry > 0)) {
     return { kind: 'error', message: 'leader election durations must satisfy lease duration > renew deadline > retry period > 0' };
   }
-  return { kind: 'options', options: out as unknown as ServerOptions };
+  return { kind: 'options', options: out as unknown as ServerOptions, warnings };
 }
