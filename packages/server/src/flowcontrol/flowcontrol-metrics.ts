@@ -29,12 +29,12 @@ export function flowcontrolMetrics(registry: MetricsRegistry = serverMetrics): F
     m = {
       dispatched: registry.counter('apiserver_flowcontrol_dispatched_requests_total', 'Number of requests executed by API Priority and Fairness subsystem', fsPl, 'ALPHA'),
       rejected: registry.counter('apiserver_flowcontrol_rejected_requests_total', 'Number of requests rejected by API Priority and Fairness subsystem', [...fsPl, 'reason'], 'ALPHA'),
-      inQueue: registry.gauge('apiserver_flowcontrol_current_inqueue_requests', '[ALPHA] Number of requests currently pending in queues of the API Priority and Fairness subsystem', ['priority_level', 'flow_schema']),
-      executing: registry.gauge('apiserver_flowcontrol_current_executing_requests', '[ALPHA] Number of requests in initial (for a WATCH) or any (for a non-WATCH) execution stage in the API Priority and Fairness subsystem', ['priority_level', 'flow_schema']),
+      inQueue: registry.gauge('apiserver_flowcontrol_current_inqueue_requests', 'Number of requests currently pending in queues of the API Priority and Fairness subsystem', ['priority_level', 'flow_schema'], 'ALPHA'),
+      executing: registry.gauge('apiserver_flowcontrol_current_executing_requests', 'Number of requests in initial (for a WATCH) or any (for a non-WATCH) execution stage in the API Priority and Fairness subsystem', ['priority_level', 'flow_schema'], 'ALPHA'),
       waitDuration: registry.histogram('apiserver_flowcontrol_request_wait_duration_seconds', 'Length of time a request spent waiting in its queue', [...fsPl, 'execute'], flowcontrolDurationBuckets, 'ALPHA'),
       executionDuration: registry.histogram('apiserver_flowcontrol_request_execution_seconds', 'Duration of initial stage (for a WATCH) or any (for a non-WATCH) stage of request execution in the API Priority and Fairness subsystem', [...fsPl, 'type'], flowcontrolDurationBuckets, 'ALPHA'),
-      nominalLimitSeats: registry.gauge('apiserver_flowcontrol_nominal_limit_seats', '[ALPHA] Nominal number of execution seats configured for each priority level', ['priority_level']),
-      concurrencyLimit: registry.gauge('apiserver_flowcontrol_request_concurrency_limit', '[ALPHA] Shared concurrency limit in the API Priority and Fairness subsystem', ['priority_level']),
+      nominalLimitSeats: registry.gauge('apiserver_flowcontrol_nominal_limit_seats', 'Nominal number of execution seats configured for each priority level', ['priority_level'], 'ALPHA'),
+      concurrencyLimit: registry.gauge('apiserver_flowcontrol_request_concurrency_limit', 'Shared concurrency limit in the API Priority and Fairness subsystem', ['priority_level'], 'ALPHA'),
     };
     declared.set(registry, m);
   }
