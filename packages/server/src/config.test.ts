@@ -156,3 +156,15 @@ test('--feature-gates: repeated flags add up, kube\'s refusals, GA gates warn', 
     { kind: 'error', message: 'invalid argument "OpenAPIV3=false" for "--feature-gates" flag: cannot set feature gate OpenAPIV3 to false, feature is locked to true' });
   assert.match(helpText(), /^ +ValidatingAdmissionPolicy=true\|false \(ALPHA - default=false\)$/m);
 });
+
+test('--show-hidden-metrics-for-version takes only the previous minor release; --disabled-metrics is a list', () => {
+  assert.equal(options(['--show-hidden-metrics-for-version=1.26']).showHiddenMetricsForVersion, '1.26');
+  assert.equal(options(['--show-hidden-metrics-for-version=']).showHiddenMetricsForVersion, '');
+  for (const odd of ['1.25', '1.27', '1.26.0', 'v1.26', '1.26 ', '１.26', '1.2６', '1.26,1.25']) {
+    assert.deepEqual(parseFlags([`--show-hidden-metrics-for-version=${odd}`]), {
+      kind: 'error', message: "--show-hidden-metrics-for-version must be omitted or have the value '1.26'. Only the previous minor version is allowed",
+    }, odd);
+  }
+  assert.deepEqual(options(['--disabled-metrics=a_total,b_seconds', '--disabled-metrics', 'c']).disabledMetrics, ['a_total', 'b_seconds', 'c']);
+  assert.deepEqual(options(['--disabled-metrics=,']).disabledMetrics, []);
+});

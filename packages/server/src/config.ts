@@ -9,6 +9,7 @@ import { defaultServiceAccountIssuer } from './auth/serviceaccount/claims.js';
 import { defaultFeatureGates, resolveFeatureGates, setFeatureGates, settableFeatureGates, type FeatureGateSettings, type FeatureGates } from './feature-gates.js';
 import { defaultMaxMutatingRequestsInFlight, defaultMaxRequestsInFlight } from './http/filters/max-in-flight.js';
 import { defaultAuditFlags, type AuditFlags } from './audit/audit-flags.js';
+import { validateShowHiddenMetricsVersion } from './metrics/metrics-registry.js';
 
 /** Where state is kept. */
 export type StorageKind = 'sqlite' | 'memory';
@@ -103,6 +104,10 @@ export interface ServerOptions extends AuthenticationFlags, AuthorizationFlags, 
   readonly clusterSigningLegacyUnknownKeyFile: string;
   /** `--cluster-signing-duration`: the longest lifetime of an issued certificate. */
   readonly clusterSigningDurationMs: number;
+  /** `--show-hidden-metrics-for-version`: '' or the previous minor release, whose hidden metrics are served again. */
+  readonly showHiddenMetricsForVersion: string;
+  /** `--disabled-metrics`: metrics never served. */
+  readonly disabledMetrics: readonly string[];
 }
 
 /** The defaults (kube-apiserver's where they exist). */
@@ -189,6 +194,8 @@ export const defaultServerOptions: ServerOptions = {
   clusterSigningLegacyUnknownCertFile: '',
   clusterSigningLegacyUnknownKeyFile: '',
   clusterSigningDurationMs: 365 * 24 * 3_600_000,
+  showHiddenMetricsForVersion: '',
+  disabledMetrics: [],
 };
 
 /** Parses a Go duration (`300ms`, `5s`, `1m30s`, `1.5h`, `0`) into milliseconds; negative ones are refused. */
@@ -301,6 +308,8 @@ const flags: Record<string, FlagSpec> = {
   'audit-webhook-batch-throttle-qps': { kind: 'number', key: 'auditWebhookBatchThrottleQps', help: 'Batches sent per second at most (0: unthrottled).' },
   'audit-webhook-batch-throttle-burst': { kind: 'int', key: 'auditWebhookBatchThrottleBurst', help: 'Batches sent at once after a quiet time.' },
   'audit-webhook-initial-backoff': { kind: 'duration', key: 'auditWebhookInitialBackoffMs', help: 'Wait before the first retry of a failed request to the audit webhook.' },
+  'show-hidden-metrics-for-version': { kind: 'string', key: 'showHiddenMetricsForVersion', help: 'The previous version for which you want to show hidden metrics. Only the previous minor version is meaningful, other values will not be allowed. The format is <major>.<minor>, e.g.: \'1.26\'.' },
+  'disabled-metrics': { kind: 'list', key: 'disabledMetrics', help: 'Metrics never served, by their fully qualified names; disabling a metric wins over showing hidden metrics.' },
   help: { kind: 'bool', key: 'help', help: 'Print this help.' },
 };
 
@@ -432,6 +441,8 @@ export function parseFlags(argv: readonly string[]): ParsedFlags {
       }
     }
   }
+  const hiddenMetrics = validateShowHiddenMetricsVersion(out['showHiddenMetricsForVersion'] as string);
+  if (hiddenMetrics !== undefined) return { kind: 'error', message: hiddenMetrics };
   if (out['storageBackend'] === 'etcd3' && (out['etcdServers'] as string[]).length === 0) {
     return { kind: 'error', message: '--etcd-servers must be specified with --storage-backend=etcd3' };
   }
