@@ -6,7 +6,7 @@
  * authorization decisions; this server counts them under the later name rather than under one of its own).
  */
 import { exponentialBuckets } from './endpoint-metrics.js';
-import { serverMetrics, type Counter, type Histogram, type MetricsRegistry } from './metrics-registry.js';
+import { metricSet, type Counter, type Histogram } from './metrics-registry.js';
 
 /** How an authentication attempt ended, as kube labels it. */
 export type AuthenticationResult = 'success' | 'failure' | 'error';
@@ -32,19 +32,15 @@ export function compressUsername(username: string): string {
   return username.includes('@') ? 'email_id' : 'other';
 }
 
-const declared = new WeakMap<MetricsRegistry, AuthMetrics>();
-
-/** The metrics of `registry` (the server's by default), declared on first use. */
-export function authMetrics(registry: MetricsRegistry = serverMetrics): AuthMetrics {
-  let m = declared.get(registry);
-  if (m !== undefined) return m;
+/** The metrics of a registry (the server's by default), declared on first use. */
+export const authMetrics = metricSet((registry): AuthMetrics => {
   const attempts = registry.counter('authentication_attempts', 'Counter of authenticated attempts.', ['result'], 'ALPHA');
   const duration = registry.histogram('authentication_duration_seconds', 'Authentication duration in seconds broken out by result.',
     ['result'], exponentialBuckets(0.001, 2, 15), 'ALPHA');
   const userRequests = registry.counter('authenticated_user_requests', 'Counter of authenticated requests broken out by username.', ['username'], 'ALPHA');
   const decisions = registry.counter('apiserver_authorization_decisions_total',
     'Total number of terminal decisions made by an authorizer split by authorizer type, name, and decision.', ['type', 'name', 'decision'], 'ALPHA');
-  m = {
+  return {
     attempts, duration, userRequests, decisions,
     observeAuthentication(result, seconds, username) {
       if (result === 'success' && username !== undefined) userRequests.inc({ username: compressUsername(username) });
@@ -53,6 +49,4 @@ export function authMetrics(registry: MetricsRegistry = serverMetrics): AuthMetr
     },
     observeDecision: (type, name, allowed) => decisions.inc({ type, name, decision: allowed ? 'allowed' : 'denied' }),
   };
-  declared.set(registry, m);
-  return m;
-}
+});

@@ -4,7 +4,7 @@
  * latency with and without the time webhooks and flow control queues took, response sizes of reads, the requests in
  * flight and the long-running ones, watch events, and the requests the server ended itself (429, 504).
  */
-import { serverMetrics, type Counter, type Gauge, type Histogram, type MetricsRegistry } from './metrics-registry.js';
+import { metricSet, type Counter, type Gauge, type Histogram } from './metrics-registry.js';
 
 /** kube's buckets of request and etcd latencies, in seconds. */
 export const requestLatencyBuckets = [0.005, 0.025, 0.05, 0.1, 0.2, 0.4, 0.6, 0.8, 1.0, 1.25, 1.5, 2, 3, 4, 5, 6, 8, 10, 15, 20, 30, 45, 60] as const;
@@ -86,17 +86,13 @@ class Watermark {
   }
 }
 
-const declared = new WeakMap<MetricsRegistry, EndpointMetrics>();
-
-/** The request metrics of `registry` (the server's by default), declared on first use. */
-export function endpointMetrics(registry: MetricsRegistry = serverMetrics): EndpointMetrics {
-  let m = declared.get(registry);
-  if (m !== undefined) return m;
+/** The request metrics of a registry (the server's by default), declared on first use. */
+export const endpointMetrics = metricSet((registry): EndpointMetrics => {
   const labels = [...requestLabels];
   const [verb, ...rest] = labels;
   const gvk = ['group', 'version', 'kind'];
   const watermark = new Watermark();
-  m = {
+  return {
     requests: registry.counter('apiserver_request_total',
       'Counter of apiserver requests broken out for each verb, dry run value, group, version, resource, scope, component, and HTTP response code.',
       [verb!, 'dry_run', ...rest, 'code'], 'STABLE'),
@@ -129,6 +125,4 @@ export function endpointMetrics(registry: MetricsRegistry = serverMetrics): Endp
     watchEventSizes: registry.histogram('apiserver_watch_events_sizes', 'Watch event size distribution in bytes',
       gvk, exponentialBuckets(1024, 2, 8), 'ALPHA'),
   };
-  declared.set(registry, m);
-  return m;
-}
+});

@@ -304,3 +304,19 @@ export function createMetricsRegistry(options: MetricsRegistryOptions = {}): Met
 
 /** The process's metrics (kube's legacyregistry.DefaultGatherer). */
 export const serverMetrics: MetricsRegistry = createMetricsRegistry();
+
+/**
+ * A set of metrics declared together, once in each registry: `declare` runs on the first use with a registry (the
+ * server's by default) and its result is kept for that registry.
+ */
+export function metricSet<T>(declare: (registry: MetricsRegistry) => T): (registry?: MetricsRegistry) => T {
+  const declared = new WeakMap<MetricsRegistry, T>();
+  return (registry = serverMetrics) => {
+    let m = declared.get(registry);
+    if (m === undefined) {
+      m = declare(registry);
+      declared.set(registry, m);
+    }
+    return m;
+  };
+}

@@ -12,7 +12,7 @@
  *   watchers ended for falling behind (`apiserver_terminated_watchers_total`), by resource.
  */
 import { requestLatencyBuckets } from '../metrics/endpoint-metrics.js';
-import { serverMetrics, type Counter, type Gauge, type Histogram, type MetricsRegistry } from '../metrics/metrics-registry.js';
+import { metricSet, type Counter, type Gauge, type Histogram } from '../metrics/metrics-registry.js';
 import type { Backend } from '../storage/backend.js';
 import { resourcePrefixOf, type CacheObserver } from '../storage/watch-cache/cache-set.js';
 import type { ResourceDef } from './resource-def.js';
@@ -37,12 +37,8 @@ export function storageTypeOf(def: Pick<ResourceDef, 'groupKey' | 'kind' | 'cust
 /** The resource label of the storage and watch cache metrics (kube's GroupResource.String()): `pods`, `deployments.apps`. */
 export const storedResourceLabel = (def: Pick<ResourceDef, 'group' | 'resource'>): string => (def.group === '' ? def.resource : `${def.resource}.${def.group}`);
 
-const declared = new WeakMap<MetricsRegistry, StorageMetrics>();
-
-/** The storage metrics of `registry` (the server's by default), declared on first use. */
-export function storageMetrics(registry: MetricsRegistry = serverMetrics): StorageMetrics {
-  let m = declared.get(registry);
-  if (m !== undefined) return m;
+/** The storage metrics of a registry (the server's by default), declared on first use. */
+export const storageMetrics = metricSet((registry): StorageMetrics => {
   const sources = new Set<{ backend: Backend; resources: () => readonly ResourceDef[] }>();
   const objects = registry.gauge('apiserver_storage_objects', 'Number of stored objects at the time of last check split by kind.', ['resource'], 'STABLE', {
     async collect(set) {
@@ -59,7 +55,7 @@ export function storageMetrics(registry: MetricsRegistry = serverMetrics): Stora
       for (const [resource, n] of counts) set({ resource }, n);
     },
   });
-  m = {
+  return {
     requestDuration: registry.histogram('etcd_request_duration_seconds', 'Etcd request latency in seconds for each operation and object type.',
       ['operation', 'type'], requestLatencyBuckets, 'ALPHA'),
     objects,
@@ -69,9 +65,7 @@ export function storageMetrics(registry: MetricsRegistry = serverMetrics): Stora
       return () => sources.delete(source);
     },
   };
-  declared.set(registry, m);
-  return m;
-}
+});
 
 /** The served resource stored under a store prefix (read at each use: the served set changes as CRDs come and go). */
 export type StoredResourceOf = (prefix: string) => Pick<ResourceDef, 'groupKey' | 'group' | 'resource' | 'kind' | 'custom'> | undefined;
@@ -118,21 +112,13 @@ export interface WatchCacheMetrics {
   readonly terminatedWatchers: Counter;
 }
 
-const declaredCache = new WeakMap<MetricsRegistry, WatchCacheMetrics>();
-
-/** The watch cache metrics of `registry` (the server's by default), declared on first use. */
-export function watchCacheMetrics(registry: MetricsRegistry = serverMetrics): WatchCacheMetrics {
-  let m = declaredCache.get(registry);
-  if (m !== undefined) return m;
-  m = {
-    received: registry.counter('apiserver_watch_cache_events_received_total', 'Counter of events received in watch cache broken by resource type.', ['resource'], 'ALPHA'),
-    dispatched: registry.counter('apiserver_watch_cache_events_dispatched_total', 'Counter of events dispatched in watch cache broken by resource type.', ['resource'], 'ALPHA'),
-    initializations: registry.counter('apiserver_watch_cache_initializations_total', 'Counter of watch cache initializations broken by resource type.', ['resource'], 'ALPHA'),
-    terminatedWatchers: registry.counter('apiserver_terminated_watchers_total', 'Counter of watchers closed due to unresponsiveness broken by resource type.', ['resource'], 'ALPHA'),
-  };
-  declaredCache.set(registry, m);
-  return m;
-}
+/** The watch cache metrics of a registry (the server's by default), declared on first use. */
+export const watchCacheMetrics = metricSet((registry): WatchCacheMetrics => ({
+  received: registry.counter('apiserver_watch_cache_events_received_total', 'Counter of events received in watch cache broken by resource type.', ['resource'], 'ALPHA'),
+  dispatched: registry.counter('apiserver_watch_cache_events_dispatched_total', 'Counter of events dispatched in watch cache broken by resource type.', ['resource'], 'ALPHA'),
+  initializations: registry.counter('apiserver_watch_cache_initializations_total', 'Counter of watch cache initializations broken by resource type.', ['resource'], 'ALPHA'),
+  terminatedWatchers: registry.counter('apiserver_terminated_watchers_total', 'Counter of watchers closed due to unresponsiveness broken by resource type.', ['resource'], 'ALPHA'),
+}));
 
 
 /** An observer of the watch caches that fills the watch cache metrics. */
