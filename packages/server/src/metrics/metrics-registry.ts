@@ -8,9 +8,12 @@
  *
  * - a metric deprecated in this release or later is served with `(Deprecated from x.y)` before its help, and a
  *   warning is logged when it is declared;
- * - one deprecated in an earlier release is hidden: declared (its code counts as usual) but not served, unless
- *   hidden metrics are shown again (`--show-hidden-metrics-for-version`, kube's SetShowHidden);
- * - a disabled metric (`--disabled-metrics`) is never served, shown or not.
+ * - one deprecated in an earlier release is hidden: declared but neither recorded nor served, unless hidden
+ *   metrics are shown again (`--show-hidden-metrics-for-version`, kube's SetShowHidden);
+ * - a disabled metric (`--disabled-metrics`) is neither recorded nor served, shown or not.
+ *
+ * As with kube's lazy metrics, recording a metric that is not served does nothing, so disabling the metrics of the
+ * request path takes their cost off it.
  *
  * A metric is declared once: declaring a name again returns the first declaration. The registry serves kube's
  * meta metrics too (`registered_metric_total`, `hidden_metric_total`, `disabled_metric_total`).
@@ -140,6 +143,7 @@ export interface MetricsRegistryOptions {
 interface Declared {
   readonly metric: PromMetric;
   readonly hidden: boolean;
+  /** Registered and recording: its facade's calls do nothing otherwise. */
   served: boolean;
 }
 
@@ -184,7 +188,7 @@ export function createMetricsRegistry(options: MetricsRegistryOptions = {}): Met
   function declare<M extends PromMetric>(
     name: string, help: string, stability: StabilityLevel, metricOptions: MetricOptions | undefined,
     make: (help: string) => M,
-  ): M {
+  ): { metric: M; state: Declared } {
     const deprecated = metricOptions?.deprecatedVersion;
     const hidden = deprecated !== undefined && shouldHide(release, deprecated);
     const shownHelp = deprecated === undefined ? `[${stability}] ${help}` : `[${stability}] (Deprecated from ${deprecated}) ${help}`;
@@ -193,7 +197,7 @@ export function createMetricsRegistry(options: MetricsRegistryOptions = {}): Met
     declared.set(name, d);
     if (disabled.has(name) || (hidden && !showingHidden)) {
       if (hidden) hiddenMetrics.inc();
-      return metric;
+      return { metric, state: d };
     }
     if (deprecated !== undefined) {
       warn(hidden
@@ -202,7 +206,7 @@ export function createMetricsRegistry(options: MetricsRegistryOptions = {}): Met
     }
     serve(d);
     registeredMetrics.inc({ stability_level: stability, deprecated_version: deprecated === undefined ? '' : `${deprecated}.0` });
-    return metric;
+    return { metric, state: d };
   }
 
   return {
@@ -210,11 +214,13 @@ export function createMetricsRegistry(options: MetricsRegistryOptions = {}): Met
     counter(name, help, labelNames, stability, metricOptions) {
       const existing = facades.get(name);
       if (existing !== undefined) return existing as Counter;
-      const metric = declare(name, help, stability, metricOptions,
+      const { metric, state } = declare(name, help, stability, metricOptions,
         (h) => new PromCounter({ name, help: h, labelNames: [...labelNames], registers: [] }));
       const c: Counter = {
         name,
-        inc: (labels, value = 1) => metric.inc(labels, value),
+        inc: (labels, value = 1) => {
+          if (state.served) metric.inc(labels, value);
+        },
         async value(labels) {
           const got = await metric.get();
           return got.values.find((v) => sameLabels(v.labels, labels))?.value ?? 0;
@@ -227,7 +233,7 @@ export function createMetricsRegistry(options: MetricsRegistryOptions = {}): Met
       const existing = facades.get(name);
       if (existing !== undefined) return existing as Gauge;
       const collector = metricOptions?.collect;
-      const metric = declare(name, help, stability, metricOptions, (h) => new PromGauge({
+      const { metric, state } = declare(name, help, stability, metricOptions, (h) => new PromGauge({
         name, help: h, labelNames: [...labelNames], registers: [],
         ...(collector === undefined ? {} : {
           async collect(this: PromGauge) {
@@ -239,9 +245,15 @@ export function createMetricsRegistry(options: MetricsRegistryOptions = {}): Met
       }));
       const g: Gauge = {
         name,
-        set: (labels, value) => metric.set(labels, value),
-        inc: (labels, value = 1) => metric.inc(labels, value),
-        dec: (labels, value = 1) => metric.dec(labels, value),
+        set: (labels, value) => {
+          if (state.served) metric.set(labels, value);
+        },
+        inc: (labels, value = 1) => {
+          if (state.served) metric.inc(labels, value);
+        },
+        dec: (labels, value = 1) => {
+          if (state.served) metric.dec(labels, value);
+        },
         async get(labels) {
           const got = await metric.get();
           return got.values.find((v) => sameLabels(v.labels, labels))?.value;
@@ -253,11 +265,13 @@ export function createMetricsRegistry(options: MetricsRegistryOptions = {}): Met
     histogram(name, help, labelNames, buckets, stability, metricOptions) {
       const existing = facades.get(name);
       if (existing !== undefined) return existing as Histogram;
-      const metric = declare(name, help, stability, metricOptions,
+      const { metric, state } = declare(name, help, stability, metricOptions,
         (h) => new PromHistogram({ name, help: h, labelNames: [...labelNames], buckets: [...buckets], registers: [] }));
       const h: Histogram = {
         name,
-        observe: (labels, value) => metric.observe(labels, value),
+        observe: (labels, value) => {
+          if (state.served) metric.observe(labels, value);
+        },
         async sample(labels) {
           const values = (await metric.get()).values.filter((v) => sameLabels(v.labels, labels));
           const count = values.find((v) => v.metricName === `${name}_count`)?.value;
