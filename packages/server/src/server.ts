@@ -224,6 +224,8 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     if (!servedSet.ok) throw new Error(servedSet.error);
     // Create-only resources (access reviews, bindings) are answered by code, not storage: served where it exists.
     const servedStored = servedSet.value.filter((r) => {
+      // kube installs SelfSubjectReview only with its gate on (beta in 1.27, on by default).
+      if (r.groupKey === 'authentication' && r.resource === 'selfsubjectreviews' && !o.featureGates.APISelfSubjectReview) return false;
       const entry = catalog.resources.find((c) => c.groupKey === r.groupKey && c.version === r.version && c.resource === r.resource);
       const createOnly = entry !== undefined && entry.verbs.length === 1 && entry.verbs[0] === 'create';
       return !createOnly || virtualResourceKeys.has(virtualKey(r.groupKey, r.version, r.resource));

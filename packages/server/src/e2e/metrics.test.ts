@@ -44,7 +44,7 @@ before(async () => {
   server = await startServerProcess({
     storage: 'sqlite',
     extraArgs: [`--token-auth-file=${join(dir, 'tokens.csv')}`, '--feature-gates=WatchList=true', '--feature-gates', 'ServerSideApply=true',
-      '--show-hidden-metrics-for-version=1.26'],
+      '--show-hidden-metrics-for-version=1.26', '--runtime-config=authentication.svc.io/v1beta1=true'],
   });
   await createNamespace(server.client, 'm');
 });
@@ -177,6 +177,21 @@ test('feature gates, deprecated APIs, process metrics and stability classes are 
   }
   assert.ok((sampleValue(m, 'registered_metric_total', { stability_level: 'STABLE', deprecated_version: '' }) ?? 0) >= 8);
   assert.ok(server.output().includes('Setting GA feature gate ServerSideApply=true. It will be removed in a future release.'));
+});
+
+test('a gate the server implements changes it: APISelfSubjectReview=false serves no SelfSubjectReview', async () => {
+  const review = { apiVersion: 'authentication.svc.io/v1beta1', kind: 'SelfSubjectReview' };
+  assert.equal((await call(server.client, 'POST', '/apis/authentication.svc.io/v1beta1/selfsubjectreviews', review)).status, 201);
+  const off = await startServerProcess({
+    storage: 'memory', extraArgs: ['--feature-gates=APISelfSubjectReview=false', '--runtime-config=authentication.svc.io/v1beta1=true'],
+  });
+  try {
+    assert.equal((await call(off.client, 'POST', '/apis/authentication.svc.io/v1beta1/selfsubjectreviews', review)).status, 404);
+    const m = parseExposition((await call(off.client, 'GET', '/metrics')).text);
+    assert.equal(sampleValue(m, 'kubernetes_feature_enabled', { name: 'APISelfSubjectReview', stage: 'BETA' }), 0);
+  } finally {
+    await off.stop();
+  }
 });
 
 test('flags of metrics and gates are refused as kube refuses them', async () => {
