@@ -11,7 +11,8 @@
  * - the flag may be given more than once, each adding to what the earlier ones set.
  *
  * Gates this server implements change its behaviour (APIListChunking, WatchList, APIPriorityAndFairness,
- * ValidatingAdmissionPolicy, AdmissionWebhookMatchConditions, CustomResourceValidationExpressions, ...); the others
+ * ValidatingAdmissionPolicy, AdmissionWebhookMatchConditions, CustomResourceValidationExpressions,
+ * APISelfSubjectReview); the others
  * are accepted and reported (`kubernetes_feature_enabled`) so that a kube-apiserver command line starts this server.
  */
 import { fail, ok, type Result } from '@svc-apiserver/api';

@@ -278,7 +278,9 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     cleanups.push(() => admission.value.close());
     // Custom resources are served on every replica from the CRDs in the store (apiextensions-apiserver's handler).
     const services = serviceResolver(registryServiceLookup(registry));
-    const crdServing = startCrdServing(registry, names, { webhookResolvers: { services, authInfo: anonymousAuthInfo } });
+    const crdServing = startCrdServing(registry, names, {
+      webhookResolvers: { services, authInfo: anonymousAuthInfo }, validationRules: o.featureGates.CustomResourceValidationExpressions,
+    });
     cleanups.push(() => crdServing.stop());
     // The aggregator: APIServices of extension API servers, proxied with the front-proxy identity.
     const frontProxy = await ensureFrontProxy({

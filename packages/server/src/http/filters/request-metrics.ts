@@ -9,8 +9,8 @@
  *   health endpoints (component ""), with kube's verb (LIST, WATCH, APPLY, CONNECT, POST, ...), scope and dry_run
  *   labels; a request to a resource that is not served is not counted, so no label holds a name a client made up;
  * - `apiserver_longrunning_requests` while a watch or connection is open;
- * - `apiserver_current_inflight_requests`: the most requests executing at once, read-only and mutating, over the
- *   last second.
+ * - `apiserver_current_inflight_requests`: the most requests executing at once (any request that is not
+ *   long-running), read-only and mutating, over the last second.
  *
  * Requests the server refuses before serving them are counted where they are refused: 429s of flow control and the
  * max-in-flight limit (kube's RecordDroppedRequest), 504s of the request timeout (RecordRequestTermination).
@@ -95,9 +95,9 @@ export function requestMetrics(options: RequestMetricsOptions): RequestMetrics {
   const counted = (info: RequestInfo): boolean => (info.isResourceRequest ? options.served(info) : instrumentedPaths.has(info.path));
   const filter: Filter = async (ctx, next) => {
     const info = ctx.info;
-    if (!counted(info)) return next();
-    const labels = requestLabelsOf(ctx);
+    const labels = counted(info) ? requestLabelsOf(ctx) : undefined;
     if (isLongRunning(info)) {
+      if (labels === undefined) return next();
       m.longRunning.inc(labels);
       try {
         await next();
@@ -107,13 +107,14 @@ export function requestMetrics(options: RequestMetricsOptions): RequestMetrics {
       }
       return;
     }
+    // Every request executing is in flight, counted or not (kube's watermark is kept by its in-flight filter).
     const kind = readOnlyVerbs.has(info.verb) ? 'readOnly' : 'mutating';
     m.executing(kind, 1);
     try {
       await next();
     } finally {
       m.executing(kind, -1);
-      monitor(ctx, m, labels);
+      if (labels !== undefined) monitor(ctx, m, labels);
     }
   };
   const terminated = (ctx: RequestContext, code: number, dropped: boolean): void => {
