@@ -44,7 +44,7 @@ before(async () => {
   server = await startServerProcess({
     storage: 'sqlite',
     extraArgs: [`--token-auth-file=${join(dir, 'tokens.csv')}`, '--feature-gates=WatchList=true', '--feature-gates', 'ServerSideApply=true',
-      '--show-hidden-metrics-for-version=1.26', '--runtime-config=authentication.svc.io/v1beta1=true'],
+      '--show-hidden-metrics-for-version=1.26', '--runtime-config=authentication.svc.io/v1beta1=true', '--disabled-metrics=authentication_duration_seconds'],
   });
   await createNamespace(server.client, 'm');
 });
@@ -176,6 +176,9 @@ test('feature gates, deprecated APIs, process metrics and stability classes are 
     }
   }
   assert.ok((sampleValue(m, 'registered_metric_total', { stability_level: 'STABLE', deprecated_version: '' }) ?? 0) >= 8);
+  assert.equal(m.has('authentication_duration_seconds'), false, '--disabled-metrics');
+  assert.equal(sampleValue(m, 'disabled_metric_total', {}), 1);
+  assert.ok(m.has('authentication_attempts'));
   assert.ok(server.output().includes('Setting GA feature gate ServerSideApply=true. It will be removed in a future release.'));
 });
 
