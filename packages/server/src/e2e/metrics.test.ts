@@ -107,6 +107,8 @@ test('requests are counted with kube\'s labels, verbs, codes and buckets', async
   assert.ok((sampleValue(m, 'etcd_request_duration_seconds_count', { operation: 'create', type: '*core.ConfigMap' }) ?? 0) >= 3);
   assert.ok((sampleValue(m, 'etcd_request_duration_seconds_count', { operation: 'delete', type: '*core.ConfigMap' }) ?? 0) >= 1);
   assert.ok((sampleValue(m, 'apiserver_watch_cache_initializations_total', { resource: 'configmaps' }) ?? 0) >= 1);
+  assert.equal(sampleValue(m, 'apiserver_cache_list_total', { resource_prefix: '/configmaps', index: '' }), 1, 'the one LIST, from the cache');
+  assert.equal(sampleValue(m, 'apiserver_cache_list_returned_objects_total', { resource_prefix: '/configmaps' }), listed.body.items.length);
   assert.ok((sampleValue(m, 'apiserver_watch_cache_events_received_total', { resource: 'configmaps' }) ?? 0) >= 4);
   assert.ok((sampleValue(m, 'apiserver_watch_cache_events_dispatched_total', { resource: 'configmaps' }) ?? 0) >= 1);
   // Admission and flow control fill their metrics: the admin is system:masters, served by the exempt level.

@@ -105,6 +105,8 @@ export function instrumentBackend(backend: Backend, resourceOf: StoredResourceOf
 
 /** The watch cache metrics of one registry (kube's cacher metrics, 1.27 names). */
 export interface WatchCacheMetrics {
+  /** `apiserver_cache_list_total`, `_fetched_objects_total`, `_returned_objects_total`: lists served from the cache. */
+  observeList(def: Pick<ResourceDef, 'resource' | 'group' | 'custom'>, fetched: number, returned: number): void;
   readonly received: Counter;
   readonly dispatched: Counter;
   readonly initializations: Counter;
@@ -113,12 +115,25 @@ export interface WatchCacheMetrics {
 }
 
 /** The watch cache metrics of a registry (the server's by default), declared on first use. */
-export const watchCacheMetrics = metricSet((registry): WatchCacheMetrics => ({
-  received: registry.counter('apiserver_watch_cache_events_received_total', 'Counter of events received in watch cache broken by resource type.', ['resource'], 'ALPHA'),
-  dispatched: registry.counter('apiserver_watch_cache_events_dispatched_total', 'Counter of events dispatched in watch cache broken by resource type.', ['resource'], 'ALPHA'),
-  initializations: registry.counter('apiserver_watch_cache_initializations_total', 'Counter of watch cache initializations broken by resource type.', ['resource'], 'ALPHA'),
-  terminatedWatchers: registry.counter('apiserver_terminated_watchers_total', 'Counter of watchers closed due to unresponsiveness broken by resource type.', ['resource'], 'ALPHA'),
-}));
+export const watchCacheMetrics = metricSet((registry): WatchCacheMetrics => {
+  const lists = registry.counter('apiserver_cache_list_total', 'Number of LIST requests served from watch cache', ['resource_prefix', 'index'], 'ALPHA');
+  const fetched = registry.counter('apiserver_cache_list_fetched_objects_total', 'Number of objects read from watch cache in the course of serving a LIST request',
+    ['resource_prefix', 'index'], 'ALPHA');
+  const returned = registry.counter('apiserver_cache_list_returned_objects_total', 'Number of objects returned for a LIST request from watch cache', ['resource_prefix'], 'ALPHA');
+  return {
+    observeList(def, fetchedCount, returnedCount) {
+      // kube's resource prefix: the built-in resource's own (`/pods`), a custom resource's under its group.
+      const prefix = def.custom === undefined ? `/${def.resource}` : `/${def.group}/${def.resource}`;
+      lists.inc({ resource_prefix: prefix, index: '' });
+      fetched.inc({ resource_prefix: prefix, index: '' }, fetchedCount);
+      returned.inc({ resource_prefix: prefix }, returnedCount);
+    },
+    received: registry.counter('apiserver_watch_cache_events_received_total', 'Counter of events received in watch cache broken by resource type.', ['resource'], 'ALPHA'),
+    dispatched: registry.counter('apiserver_watch_cache_events_dispatched_total', 'Counter of events dispatched in watch cache broken by resource type.', ['resource'], 'ALPHA'),
+    initializations: registry.counter('apiserver_watch_cache_initializations_total', 'Counter of watch cache initializations broken by resource type.', ['resource'], 'ALPHA'),
+    terminatedWatchers: registry.counter('apiserver_terminated_watchers_total', 'Counter of watchers closed due to unresponsiveness broken by resource type.', ['resource'], 'ALPHA'),
+  };
+});
 
 
 /** An observer of the watch caches that fills the watch cache metrics. */
