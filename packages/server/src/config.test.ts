@@ -143,3 +143,28 @@ test('identity flags: signing CA files, per-signer files, signing duration, lega
   assert.equal(defaultServerOptions.clusterSigningDurationMs, 365 * 24 * 3_600_000);
   assert.match(helpText(), /--cluster-signing-duration value\s+The longest lifetime .* \(default 8760h0m0s\)/);
 });
+
+test('--feature-gates: repeated flags add up, kube\'s refusals, GA gates warn', () => {
+  const r = parseFlags(['--feature-gates=WatchList=true,AllBeta=false', '--feature-gates', 'APIListChunking=true,ServerSideApply=true']);
+  assert.equal(r.kind, 'options');
+  const { options: o, warnings } = r as Extract<typeof r, { kind: 'options' }>;
+  assert.deepEqual([o.featureGates.WatchList, o.featureGates.APIPriorityAndFairness, o.featureGates.APIListChunking], [true, false, true]);
+  assert.deepEqual(warnings, ['Setting GA feature gate ServerSideApply=true. It will be removed in a future release.']);
+  assert.deepEqual(parseFlags(['--feature-gates=NoSuchGate=true']),
+    { kind: 'error', message: 'invalid argument "NoSuchGate=true" for "--feature-gates" flag: unrecognized feature gate: NoSuchGate' });
+  assert.deepEqual(parseFlags(['--feature-gates=OpenAPIV3=false']),
+    { kind: 'error', message: 'invalid argument "OpenAPIV3=false" for "--feature-gates" flag: cannot set feature gate OpenAPIV3 to false, feature is locked to true' });
+  assert.match(helpText(), /^ +ValidatingAdmissionPolicy=true\|false \(ALPHA - default=false\)$/m);
+});
+
+test('--show-hidden-metrics-for-version takes only the previous minor release; --disabled-metrics is a list', () => {
+  assert.equal(options(['--show-hidden-metrics-for-version=1.26']).showHiddenMetricsForVersion, '1.26');
+  assert.equal(options(['--show-hidden-metrics-for-version=']).showHiddenMetricsForVersion, '');
+  for (const odd of ['1.25', '1.27', '1.26.0', 'v1.26', '1.26 ', '１.26', '1.2６', '1.26,1.25']) {
+    assert.deepEqual(parseFlags([`--show-hidden-metrics-for-version=${odd}`]), {
+      kind: 'error', message: "--show-hidden-metrics-for-version must be omitted or have the value '1.26'. Only the previous minor version is allowed",
+    }, odd);
+  }
+  assert.deepEqual(options(['--disabled-metrics=a_total,b_seconds', '--disabled-metrics', 'c']).disabledMetrics, ['a_total', 'b_seconds', 'c']);
+  assert.deepEqual(options(['--disabled-metrics=,']).disabledMetrics, []);
+});

@@ -6,9 +6,10 @@ import { parseFlavour, parseGoDuration, type Flavour } from '@svc-apiserver/api'
 import type { AuthenticationFlags } from './auth/authentication-setup.js';
 import type { AuthorizationFlags } from './auth/authz/authorization-setup.js';
 import { defaultServiceAccountIssuer } from './auth/serviceaccount/claims.js';
-import { defaultFeatureGates, parseFeatureGates, type FeatureGates } from './feature-gates.js';
+import { defaultFeatureGates, resolveFeatureGates, setFeatureGates, settableFeatureGates, type FeatureGateSettings, type FeatureGates } from './feature-gates.js';
 import { defaultMaxMutatingRequestsInFlight, defaultMaxRequestsInFlight } from './http/filters/max-in-flight.js';
 import { defaultAuditFlags, type AuditFlags } from './audit/audit-flags.js';
+import { validateShowHiddenMetricsVersion } from './metrics/metrics-registry.js';
 
 /** Where state is kept. */
 export type StorageKind = 'sqlite' | 'memory';
@@ -55,7 +56,7 @@ export interface ServerOptions extends AuthenticationFlags, AuthorizationFlags, 
   /** Client certificate and key the aggregator presents to extension API servers (generated when empty). */
   readonly proxyClientCertFile: string;
   readonly proxyClientKeyFile: string;
-  /** `--feature-gates`: WatchList (default off), APIListChunking (default on). */
+  /** `--feature-gates`: every gate of kube-apiserver 1.27, at its default unless a flag set it. */
   readonly featureGates: FeatureGates;
   /** `--min-request-timeout` in seconds: a watch without `timeoutSeconds` lasts this × a random factor in [1, 2). */
   readonly minRequestTimeoutSeconds: number;
@@ -106,6 +107,10 @@ export interface ServerOptions extends AuthenticationFlags, AuthorizationFlags, 
   readonly clusterSigningLegacyUnknownKeyFile: string;
   /** `--cluster-signing-duration`: the longest lifetime of an issued certificate. */
   readonly clusterSigningDurationMs: number;
+  /** `--show-hidden-metrics-for-version`: '' or the previous minor release, whose hidden metrics are served again. */
+  readonly showHiddenMetricsForVersion: string;
+  /** `--disabled-metrics`: metrics never served. */
+  readonly disabledMetrics: readonly string[];
 }
 
 /** The defaults (kube-apiserver's where they exist). */
@@ -192,6 +197,8 @@ export const defaultServerOptions: ServerOptions = {
   clusterSigningLegacyUnknownCertFile: '',
   clusterSigningLegacyUnknownKeyFile: '',
   clusterSigningDurationMs: 365 * 24 * 3_600_000,
+  showHiddenMetricsForVersion: '',
+  disabledMetrics: [],
 };
 
 /** Parses a Go duration (`300ms`, `5s`, `1m30s`, `1.5h`, `0`) into milliseconds; negative ones are refused. */
@@ -259,7 +266,7 @@ const flags: Record<string, FlagSpec> = {
   'authorization-webhook-version': { kind: 'string', key: 'authorizationWebhookVersion', help: 'SubjectAccessReview version sent to and expected from the authorization webhook: v1beta1 or v1.' },
   'authorization-webhook-cache-authorized-ttl': { kind: 'duration', key: 'authorizationWebhookCacheAuthorizedTtlMs', help: 'How long "authorized" answers of the authorization webhook are cached.' },
   'authorization-webhook-cache-unauthorized-ttl': { kind: 'duration', key: 'authorizationWebhookCacheUnauthorizedTtlMs', help: 'How long "unauthorized" answers of the authorization webhook are cached.' },
-  'feature-gates': { kind: 'featureGates', key: 'featureGates', help: 'Comma list of Name=bool: APIListChunking (default true), APIPriorityAndFairness (default true), WatchList (alpha, default false).' },
+  'feature-gates': { kind: 'featureGates', key: 'featureGates', help: 'A set of key=value pairs that describe feature gates for alpha/experimental features; repeatable. Every gate of kube-apiserver 1.27 is known (AllAlpha and AllBeta set every alpha or beta gate not named); unknown gates and GA gates set against their locked value fail the start.' },
   'min-request-timeout': { kind: 'int', key: 'minRequestTimeoutSeconds', help: 'Seconds a watch lasts at least when it sets no timeoutSeconds (randomized up to twice as long).' },
   'service-cluster-ip-range': { kind: 'string', key: 'serviceClusterIpRange', help: 'IPv4 CIDR from which Service cluster IPs are allocated.' },
   'service-node-port-range': { kind: 'string', key: 'serviceNodePortRange', help: 'Port range from which NodePort Services get node ports.' },
@@ -304,12 +311,15 @@ const flags: Record<string, FlagSpec> = {
   'audit-webhook-batch-throttle-qps': { kind: 'number', key: 'auditWebhookBatchThrottleQps', help: 'Batches sent per second at most (0: unthrottled).' },
   'audit-webhook-batch-throttle-burst': { kind: 'int', key: 'auditWebhookBatchThrottleBurst', help: 'Batches sent at once after a quiet time.' },
   'audit-webhook-initial-backoff': { kind: 'duration', key: 'auditWebhookInitialBackoffMs', help: 'Wait before the first retry of a failed request to the audit webhook.' },
+  'show-hidden-metrics-for-version': { kind: 'string', key: 'showHiddenMetricsForVersion', help: 'The previous version for which you want to show hidden metrics. Only the previous minor version is meaningful, other values will not be allowed. The format is <major>.<minor>, e.g.: \'1.26\'.' },
+  'disabled-metrics': { kind: 'list', key: 'disabledMetrics', help: 'Metrics never served, by their fully qualified names; disabling a metric wins over showing hidden metrics.' },
   help: { kind: 'bool', key: 'help', help: 'Print this help.' },
 };
 
 /** The result of parsing a command line. */
 export type ParsedFlags =
-  | { readonly kind: 'options'; readonly options: ServerOptions }
+  /** The options, with the warnings parsing earned (a GA or deprecated feature gate set) for stderr. */
+  | { readonly kind: 'options'; readonly options: ServerOptions; readonly warnings: readonly string[] }
   | { readonly kind: 'help'; readonly text: string }
   | { readonly kind: 'error'; readonly message: string };
 
@@ -328,6 +338,8 @@ export function formatDuration(ms: number): string {
 /** A flag's default as its user would write it. */
 function shownDefault(spec: FlagSpec, value: unknown): string | undefined {
   if (value === undefined || value === '' || (Array.isArray(value) && value.length === 0)) return undefined;
+  // The gates' defaults are listed under the flag instead.
+  if (spec.kind === 'featureGates') return undefined;
   if (spec.kind === 'duration' && typeof value === 'number') return formatDuration(value);
   if (Array.isArray(value)) return value.join(',');
   if (typeof value === 'object' && value !== null) return Object.entries(value).map(([k, v]) => `${k}=${String(v)}`).join(',');
@@ -343,6 +355,7 @@ export function helpText(): string {
   Object.values(flags).forEach((spec, i) => {
     const shown = spec.key === 'help' ? undefined : shownDefault(spec, defaultServerOptions[spec.key]);
     lines.push(labels[i]!.padEnd(width) + spec.help + (shown === undefined ? '' : ` (default ${shown})`));
+    if (spec.kind === 'featureGates') lines.push(...settableFeatureGates().map((g) => ' '.repeat(width + 2) + g));
   });
   return lines.join('\n') + '\n';
 }
@@ -352,6 +365,9 @@ export function parseFlags(argv: readonly string[]): ParsedFlags {
   const out: Record<string, unknown> = { ...defaultServerOptions, tlsSans: [], enableAdmissionPlugins: [], disableAdmissionPlugins: [] };
   /** List flags given so far: the first occurrence replaces a list's default, later ones add to it. */
   const givenLists = new Set<string>();
+  /** The feature gates set by `--feature-gates` flags so far, each flag adding to the earlier ones. */
+  let gateSettings: FeatureGateSettings = {};
+  const warnings: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     const m = /^--?([a-z0-9-]+)(?:=(.*))?$/s.exec(arg);
@@ -419,13 +435,17 @@ export function parseFlags(argv: readonly string[]): ParsedFlags {
         out[spec.key] = value;
         break;
       case 'featureGates': {
-        const gates = parseFeatureGates(value, out[spec.key] as FeatureGates);
+        const gates = setFeatureGates(value, gateSettings);
         if (!gates.ok) return { kind: 'error', message: `invalid argument "${value}" for "--${name}" flag: ${gates.error}` };
-        out[spec.key] = gates.value;
+        gateSettings = gates.value.settings;
+        warnings.push(...gates.value.warnings);
+        out[spec.key] = resolveFeatureGates(gateSettings);
         break;
       }
     }
   }
+  const hiddenMetrics = validateShowHiddenMetricsVersion(out['showHiddenMetricsForVersion'] as string);
+  if (hiddenMetrics !== undefined) return { kind: 'error', message: hiddenMetrics };
   if (out['storageBackend'] === 'etcd3' && (out['etcdServers'] as string[]).length === 0) {
     return { kind: 'error', message: '--etcd-servers must be specified with --storage-backend=etcd3' };
   }
@@ -435,5 +455,5 @@ export function parseFlags(argv: readonly string[]): ParsedFlags {
   if (!(lease > renew && renew > retry && retry > 0)) {
     return { kind: 'error', message: 'leader election durations must satisfy lease duration > renew deadline > retry period > 0' };
   }
-  return { kind: 'options', options: out as unknown as ServerOptions };
+  return { kind: 'options', options: out as unknown as ServerOptions, warnings };
 }

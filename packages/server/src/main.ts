@@ -17,6 +17,8 @@ async function main(): Promise<void> {
     process.exitCode = 2;
     return;
   }
+  // kube's klog warnings of flag parsing (a GA or deprecated feature gate set).
+  for (const w of parsed.warnings) stderrLog(w);
   let server;
   try {
     server = await startServer(parsed.options);

@@ -76,6 +76,10 @@ import { customColumnsPrinter } from './http/table/custom-columns.js';
 import { buildAuditor } from './audit/audit-setup.js';
 import { createFlowController } from './flowcontrol/flow-controller.js';
 import { startApfConfiguration } from './controllers/flowcontrol/apf-configuration.js';
+import { serverMetrics } from './metrics/metrics-registry.js';
+import { recordFeatureStates, registerProcessMetrics } from './metrics/component-metrics.js';
+import { featureGateStates } from './feature-gates.js';
+import { instrumentBackend, storageMetrics, watchCacheObserver } from './registry/storage-metrics.js';
 
 /** Options of {@link startServer}: the flags, each optional (defaults as the flags'). */
 export type StartServerOptions = Partial<ServerOptions> & {
@@ -174,6 +178,14 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   const etcd = usesEtcd(o) ? await openEtcd(o) : undefined;
   const backend: Backend = etcd ?? (o.storage === 'memory' ? openMemoryBackend() : openSqliteBackend({ path: join(dataDir, 'state.db') }));
   const cleanups: (() => Promise<void> | void)[] = [() => backend.close()];
+  // Metrics (kube's legacyregistry is the process's too): flags first, then every figure the server fills.
+  serverMetrics.disable(o.disabledMetrics);
+  if (o.showHiddenMetricsForVersion !== '') serverMetrics.showHidden();
+  registerProcessMetrics(serverMetrics);
+  recordFeatureStates(featureGateStates(o.featureGates), serverMetrics);
+  /** The served resource of each store prefix (the storage metrics' labels), kept as the served set changes. */
+  const storedResources = new Map<string, ResourceDef>();
+  const timedBackend = instrumentBackend(backend, (prefix) => storedResources.get(prefix));
   const cleanup = async (): Promise<void> => {
     for (const c of cleanups.reverse()) {
       try {
@@ -211,6 +223,8 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     if (!servedSet.ok) throw new Error(servedSet.error);
     // Create-only resources (access reviews, bindings) are answered by code, not storage: served where it exists.
     const servedStored = servedSet.value.filter((r) => {
+      // kube installs SelfSubjectReview only with its gate on (beta in 1.27, on by default).
+      if (r.groupKey === 'authentication' && r.resource === 'selfsubjectreviews' && !o.featureGates.APISelfSubjectReview) return false;
       const entry = catalog.resources.find((c) => c.groupKey === r.groupKey && c.version === r.version && c.resource === r.resource);
       const createOnly = entry !== undefined && entry.verbs.length === 1 && entry.verbs[0] === 'create';
       return !createOnly || virtualResourceKeys.has(virtualKey(r.groupKey, r.version, r.resource));
@@ -227,7 +241,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     // Admission plugins ask the server's authorizer (OwnerReferencesPermissionEnforcement, NodeRestriction): late-bound.
     let admissionAuthorizer: Authorizer | undefined;
     const registry = createRegistry({
-      backend, catalog, names, admission: admission.value, served: servedStored, authorizer: () => admissionAuthorizer,
+      backend: timedBackend, catalog, names, admission: admission.value, served: servedStored, authorizer: () => admissionAuthorizer,
       strategies: {
         'core/services': () => serviceStrategy(serviceAllocator),
         'rbac.authorization/roles': () => roleStrategy(guard),
@@ -249,14 +263,24 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
           windowMs: etcd === undefined && historyWindowMs > 0 ? historyWindowMs : options.compactionWindowMs ?? 5 * 60 * 1000,
           ...(options.bookmarkIntervalMs !== undefined ? { bookmarkIntervalMs: options.bookmarkIntervalMs } : {}),
           log: (m) => log(m),
+          observer: watchCacheObserver((prefix) => storedResources.get(prefix)),
         },
       },
     });
     cleanups.push(() => registry.store.close());
+    const mapStorage = (): void => {
+      storedResources.clear();
+      for (const def of registry.all()) if (!storedResources.has(def.keyPrefix)) storedResources.set(def.keyPrefix, def);
+    };
+    mapStorage();
+    cleanups.push(registry.onChange(mapStorage));
+    cleanups.push(storageMetrics().countObjects(backend, () => registry.all()));
     cleanups.push(() => admission.value.close());
     // Custom resources are served on every replica from the CRDs in the store (apiextensions-apiserver's handler).
     const services = serviceResolver(registryServiceLookup(registry));
-    const crdServing = startCrdServing(registry, names, { webhookResolvers: { services, authInfo: anonymousAuthInfo } });
+    const crdServing = startCrdServing(registry, names, {
+      webhookResolvers: { services, authInfo: anonymousAuthInfo }, validationRules: o.featureGates.CustomResourceValidationExpressions,
+    });
     cleanups.push(() => crdServing.stop());
     // The aggregator: APIServices of extension API servers, proxied with the front-proxy identity.
     const frontProxy = await ensureFrontProxy({
@@ -397,6 +421,8 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       ...(identity.value.issuerDiscovery === undefined ? {} : { issuerDiscovery: identity.value.issuerDiscovery }),
       readyChecks: [informerSyncCheck(backend, registry.store.caches, { controllersStarted: () => controllersStarted }), policy.health, crdServing.check],
       aggregator,
+      metrics: serverMetrics,
+      servedResource: (info) => registry.lookup(info.apiGroup, info.apiVersion, info.resource) !== undefined,
       printerFor: (info) => {
         const custom = registry.lookup(info.apiGroup, info.apiVersion, info.resource)?.custom;
         return custom === undefined ? undefined : customColumnsPrinter(custom.columns);

@@ -2,7 +2,7 @@
  * The HTTP side of the server, independent of storage and resources: PKI and the admin kubeconfig, the filter
  * chain (audit ID → panic recovery → request info → request timeout → body limit → authentication → audit →
  * impersonation →
- * priority and fairness, or max in-flight without it → authorization), the routes (resource requests to the
+ * priority and fairness, or max in-flight without it → authorization → request metrics), the routes (resource requests to the
  * resource handler, everything else to the non-resource router), health endpoints, listening and graceful shutdown.
  */
 import { mkdir } from 'node:fs/promises';
@@ -37,6 +37,10 @@ import type { Auditor } from '../audit/auditor.js';
 import type { FlowController } from '../flowcontrol/flow-controller.js';
 import { priorityAndFairness } from './filters/priority-and-fairness.js';
 import { nonResourceRouter } from './routes/non-resource-router.js';
+import { requestMetrics } from './filters/request-metrics.js';
+import type { MetricsRegistry } from '../metrics/metrics-registry.js';
+import { endpointMetrics } from '../metrics/endpoint-metrics.js';
+import type { RequestInfo } from '../request/request-info.js';
 import type { ServedGroup } from './routes/discovery.js';
 import type { OpenApiSource } from './routes/openapi.js';
 import { startHttpsServer, type HttpsServerOptions } from './https-server.js';
@@ -97,6 +101,10 @@ export interface ApiServerOptions {
   readonly flowController?: FlowController;
   /** The service account issuer discovery documents, given this server's `host:port`; undefined serves none. */
   readonly issuerDiscovery?: (serverAddress: string) => IssuerDiscovery | undefined;
+  /** The metrics, served at `/metrics` and filled with the request metrics; undefined serves and counts none. */
+  readonly metrics?: MetricsRegistry;
+  /** Whether a resource request names a resource served here (the request metrics count only those). */
+  readonly servedResource?: (info: RequestInfo) => boolean;
 }
 
 /** A running HTTP side. */
@@ -155,6 +163,10 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
     serverAddress: () => `${clientHost(options.bindAddress)}:${port}`,
     ...(options.issuerDiscovery === undefined ? {} : { issuerDiscovery: () => options.issuerDiscovery?.(`${clientHost(options.bindAddress)}:${port}`) }),
     ...(options.aggregator !== undefined ? { remoteGroups: () => options.aggregator!.remoteGroups() } : {}),
+    ...(options.metrics !== undefined ? { metrics: options.metrics } : {}),
+  });
+  const metered = options.metrics === undefined ? undefined : requestMetrics({
+    served: options.servedResource ?? (() => false), metrics: endpointMetrics(options.metrics),
   });
   const authn = options.authentication?.(pki.ca.certPem);
   const authorizer = options.authorizer ?? authorizerUnion([alwaysAllow()]);
@@ -163,7 +175,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
       auditId(),
       panicRecovery(log),
       requestInfoFilter(),
-      requestTimeout(options.requestTimeoutMs ?? 60_000, log),
+      requestTimeout(options.requestTimeoutMs ?? 60_000, log, metered?.terminated),
       bodyLimit(options.maxRequestBodyBytes),
       failedAuthenticationAudit(options.auditor),
       authentication(authn?.authenticator ?? authenticatorUnion([x509Authenticator([pki.ca.certPem])]), {
@@ -172,12 +184,14 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
       audit(options.auditor),
       impersonation(authorizer, names),
       options.flowController !== undefined
-        ? priorityAndFairness(options.flowController)
+        ? priorityAndFairness(options.flowController, metered?.dropped)
         : maxInFlight({
           maxRequestsInFlight: options.maxRequestsInFlight ?? defaultMaxRequestsInFlight,
           maxMutatingRequestsInFlight: options.maxMutatingRequestsInFlight ?? defaultMaxMutatingRequestsInFlight,
+          ...(metered === undefined ? {} : { onDropped: metered.dropped }),
         }).filter,
       authorization(authorizer),
+      ...(metered === undefined ? [] : [metered.filter]),
     ],
     async (ctx) => {
       if (options.aggregator !== undefined && (await options.aggregator.handle(ctx))) return;

@@ -215,6 +215,7 @@ export function createRequestContext(req: NodeRequest, res: NodeResponse, url: R
     const headers: Record<string, string> = { ...extra, 'Content-Length': String(length) };
     if (contentType !== '') headers['Content-Type'] = contentType;
     head(code, headers);
+    record.responseBytes = length;
     if (req.method === 'HEAD' || length === 0) res.end();
     else (res as ServerResponse).end(body);
     discardUnreadBody();
@@ -420,6 +421,7 @@ export function createRequestContext(req: NodeRequest, res: NodeResponse, url: R
     // client would otherwise look ready at once and everything written for it would pile up in the server.
     let needDrain = false;
     const put = (chunk: string | Uint8Array): boolean => {
+      record.responseBytes += typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.byteLength;
       const more = (res as ServerResponse).write(chunk);
       if (!more) needDrain = true;
       return more;

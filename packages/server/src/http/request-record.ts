@@ -5,6 +5,7 @@
  * what the response turned out to be. Plain data, filled by the request context and the filters.
  */
 import type { RecordedAnnotation } from '../admission/recorder.js';
+import { createLatencyTrackers, type LatencyTrackers } from '../request/latency-trackers.js';
 
 /** The record of one request. */
 export interface RequestRecord {
@@ -26,6 +27,12 @@ export interface RequestRecord {
   onResponseStart: ((code: number) => void) | undefined;
   /** Set once the audit filter took the request (requests refused before it are audited as failed authentications). */
   audited: boolean;
+  /** When the request arrived (performance.now()): its latency is counted from here, as kube's received timestamp. */
+  readonly receivedAt: number;
+  /** The time it waited on webhooks and flow control queues, which its SLI latency leaves out. */
+  readonly latency: LatencyTrackers;
+  /** The bytes of the response body written so far (the response size metric of reads). */
+  responseBytes: number;
 }
 
 /** A fresh record. */
@@ -40,6 +47,9 @@ export function createRequestRecord(remoteAddress: string): RequestRecord {
     responseObject: undefined,
     onResponseStart: undefined,
     audited: false,
+    receivedAt: performance.now(),
+    latency: createLatencyTrackers(),
+    responseBytes: 0,
   };
 }
 

@@ -1,28 +1,44 @@
 /**
- * The server's metrics in one place (kube-apiserver's legacyregistry): labelled gauges, counters and histograms,
- * written in the Prometheus text exposition format. Counters and histograms are prom-client's, each registry with
- * its own prom-client Registry so that tests can hold registries of their own; gauges are kept here until they move
- * onto prom-client too. Every metric is declared with its stability class, shown in its help text as kube shows it
- * (`[ALPHA] ...`, `[STABLE] ...`).
+ * The server's metrics in one place (k8s.io/component-base/metrics and its legacyregistry): counters, gauges and
+ * histograms on prom-client, written in the Prometheus text exposition format by one prom-client Registry per
+ * metrics registry (tests hold registries of their own).
+ *
+ * Every metric is declared with its stability class, shown in its help text as kube shows it (`[ALPHA] ...`), and
+ * may be deprecated (document 1 §Metric stability, component-base's lazyMetric):
+ *
+ * - a metric deprecated in this release or later is served with `(Deprecated from x.y)` before its help, and a
+ *   warning is logged when it is declared;
+ * - one deprecated in an earlier release is hidden: declared but neither recorded nor served, unless hidden
+ *   metrics are shown again (`--show-hidden-metrics-for-version`, kube's SetShowHidden);
+ * - a disabled metric (`--disabled-metrics`) is neither recorded nor served, shown or not.
+ *
+ * As with kube's lazy metrics, recording a metric that is not served does nothing, so disabling the metrics of the
+ * request path takes their cost off it.
+ *
+ * A metric is declared once: declaring a name again returns the first declaration. The registry serves kube's
+ * meta metrics too (`registered_metric_total`, `hidden_metric_total`, `disabled_metric_total`).
  */
-import { Counter as PromCounter, Histogram as PromHistogram, Registry as PromRegistry } from 'prom-client';
+import {
+  Counter as PromCounter, Gauge as PromGauge, Histogram as PromHistogram, Registry as PromRegistry,
+  type Metric as PromMetric,
+} from 'prom-client';
 
-/** Label values by label name. */
+/** Label values by label name; every declared label must be given (kube sends every label, empty or not). */
 export type Labels = Readonly<Record<string, string>>;
 
 /** A metric's stability class (k8s.io/component-base/metrics StabilityLevel). */
 export type StabilityLevel = 'ALPHA' | 'BETA' | 'STABLE';
 
-/** A gauge with a fixed label set. */
-export interface Gauge {
-  readonly name: string;
-  readonly help: string;
-  readonly labelNames: readonly string[];
-  set(labels: Labels, value: number): void;
-  /** The value of one label combination, undefined when never set. */
-  get(labels: Labels): number | undefined;
-  /** Every label combination set, with its value. */
-  entries(): { labels: Record<string, string>; value: number }[];
+/** How a metric is declared beside its name, help, labels and class. */
+export interface MetricOptions {
+  /** The release (`major.minor`) the metric was deprecated in (kube's DeprecatedVersion). */
+  readonly deprecatedVersion?: string;
+}
+
+/** A gauge whose values are read when the registry is scraped (kube's GaugeFunc and custom collectors). */
+export interface GaugeCollector {
+  /** Sets the gauge's values at a scrape; labels not set again are dropped. */
+  collect(set: (labels: Labels, value: number) => void): void | Promise<void>;
 }
 
 /** A counter with a fixed label set. */
@@ -31,6 +47,16 @@ export interface Counter {
   inc(labels: Labels, value?: number): void;
   /** The count of one label combination (0 when never counted). */
   value(labels: Labels): Promise<number>;
+}
+
+/** A gauge with a fixed label set. */
+export interface Gauge {
+  readonly name: string;
+  set(labels: Labels, value: number): void;
+  inc(labels: Labels, value?: number): void;
+  dec(labels: Labels, value?: number): void;
+  /** The value of one label combination, undefined when never set. */
+  get(labels: Labels): Promise<number | undefined>;
 }
 
 /** One label combination of a histogram. */
@@ -51,73 +77,203 @@ export interface Histogram {
 
 /** A set of metrics. */
 export interface MetricsRegistry {
-  gauge(name: string, help: string, labelNames: readonly string[]): Gauge;
+  /** The release metrics are judged against (`major.minor`). */
+  readonly release: string;
   /** The counter `name`, declared on first call; later calls with the same name return it. */
-  counter(name: string, help: string, labelNames: readonly string[], stability: StabilityLevel): Counter;
+  counter(name: string, help: string, labelNames: readonly string[], stability: StabilityLevel, options?: MetricOptions): Counter;
+  /** The gauge `name`, declared on first call; with a collector its values are read at each scrape. */
+  gauge(name: string, help: string, labelNames: readonly string[], stability: StabilityLevel, options?: MetricOptions & Partial<GaugeCollector>): Gauge;
   /** The histogram `name` with its buckets (upper bounds), declared on first call. */
-  histogram(name: string, help: string, labelNames: readonly string[], buckets: readonly number[], stability: StabilityLevel): Histogram;
-  /** Every metric in the Prometheus text format (version 0.0.4). */
+  histogram(name: string, help: string, labelNames: readonly string[], buckets: readonly number[], stability: StabilityLevel, options?: MetricOptions): Histogram;
+  /**
+   * Registers metrics that are prom-client's own (kube's RawMustRegister: the process collector), once per `key`;
+   * they carry no stability class.
+   */
+  raw(key: string, register: (registry: PromRegistry) => void): void;
+  /** Serves the hidden metrics (kube's SetShowHidden), disabled ones excepted; logs kube's warning for each. */
+  showHidden(): void;
+  /** Never serves the metrics named (kube's SetDisabledMetric), whether declared yet or not. */
+  disable(names: readonly string[]): void;
+  /** The names of the metrics declared but not served. */
+  hidden(): string[];
+  /** Every served metric in the Prometheus text format (version 0.0.4). */
   exposition(): Promise<string>;
+  /** The exposition's content type. */
+  readonly contentType: string;
 }
 
-const escapeLabel = (v: string): string => v.replace(/\\/g, '\\\\').replace(/\n/g, '\\n').replace(/"/g, '\\"');
+/** The release this server implements, whose metrics deprecated before it are hidden. */
+export const metricsRelease = '1.27';
 
-/** Only the declared labels, each present: prom-client refuses unknown labels, and kube sends every one. */
-function pick(labelNames: readonly string[], labels: Labels): Record<string, string> {
-  return Object.fromEntries(labelNames.map((l) => [l, labels[l] ?? '']));
+/** `major.minor` as numbers; undefined when it is not that form. */
+function parseRelease(text: string): [number, number] | undefined {
+  const m = /^(\d+)\.(\d+)(?:\.\d+)?$/.exec(text);
+  return m === null ? undefined : [Number(m[1]), Number(m[2])];
+}
+
+/** Whether a metric deprecated in `deprecated` is hidden in `release` (component-base's shouldHide). */
+export function shouldHide(release: string, deprecated: string): boolean {
+  const r = parseRelease(release);
+  const d = parseRelease(deprecated);
+  if (r === undefined || d === undefined) throw new Error(`invalid release ${deprecated} or ${release}`);
+  return d[0] < r[0] || (d[0] === r[0] && d[1] < r[1]);
+}
+
+/**
+ * Checks `--show-hidden-metrics-for-version` as kube does: empty, or the previous minor release of `release`;
+ * undefined when valid, else kube's message.
+ */
+export function validateShowHiddenMetricsVersion(target: string, release: string = metricsRelease): string | undefined {
+  if (target === '') return undefined;
+  const r = parseRelease(release);
+  const valid = r === undefined ? '' : `${r[0]}.${r[1] - 1}`;
+  if (target === valid) return undefined;
+  return `--show-hidden-metrics-for-version must be omitted or have the value '${valid}'. Only the previous minor version is allowed`;
+}
+
+/** Options of a metrics registry. */
+export interface MetricsRegistryOptions {
+  /** The release metrics are judged against (default: {@link metricsRelease}). */
+  readonly release?: string;
+  /** Where deprecation warnings go (default: stderr). */
+  readonly warn?: (message: string) => void;
+}
+
+/** A declared metric as the registry keeps it. */
+interface Declared {
+  readonly metric: PromMetric;
+  readonly hidden: boolean;
+  /** Registered and recording: its facade's calls do nothing otherwise. */
+  served: boolean;
 }
 
 const sameLabels = (a: Readonly<Record<string, string | number | undefined>>, b: Labels): boolean =>
   Object.entries(b).every(([k, v]) => String(a[k] ?? '') === v);
 
+const stderrWarn = (message: string): void => {
+  process.stderr.write(`svc-apiserver: ${message}\n`);
+};
+
 /** Creates an empty metrics registry. */
-export function createMetricsRegistry(): MetricsRegistry {
-  const gauges = new Map<string, Gauge>();
-  const counters = new Map<string, Counter>();
-  const histograms = new Map<string, Histogram>();
+export function createMetricsRegistry(options: MetricsRegistryOptions = {}): MetricsRegistry {
+  const release = options.release ?? metricsRelease;
+  const warn = options.warn ?? stderrWarn;
   const prom = new PromRegistry();
+  const declared = new Map<string, Declared>();
+  const facades = new Map<string, Counter | Gauge | Histogram>();
+  const raws = new Set<string>();
+  const disabled = new Set<string>();
+  let showingHidden = false;
+
+  const serve = (d: Declared): void => {
+    if (d.served) return;
+    prom.registerMetric(d.metric);
+    d.served = true;
+  };
+  const unserve = (name: string, d: Declared): void => {
+    if (!d.served) return;
+    prom.removeSingleMetric(name);
+    d.served = false;
+  };
+
+  // kube's meta metrics (component-base/metrics/registry.go), served by every registry.
+  const registeredMetrics = new PromCounter({
+    name: 'registered_metric_total', help: '[ALPHA] The count of registered metrics broken by stability level and deprecation version.',
+    labelNames: ['stability_level', 'deprecated_version'], registers: [prom],
+  });
+  const disabledMetrics = new PromCounter({ name: 'disabled_metric_total', help: '[ALPHA] The count of disabled metrics.', registers: [prom] });
+  const hiddenMetrics = new PromCounter({ name: 'hidden_metric_total', help: '[ALPHA] The count of hidden metrics.', registers: [prom] });
+
+  /** Declares a metric: its help as kube writes it, hidden or served, counted in the meta metrics. */
+  function declare<M extends PromMetric>(
+    name: string, help: string, stability: StabilityLevel, metricOptions: MetricOptions | undefined,
+    make: (help: string) => M,
+  ): { metric: M; state: Declared } {
+    const deprecated = metricOptions?.deprecatedVersion;
+    const hidden = deprecated !== undefined && shouldHide(release, deprecated);
+    const shownHelp = deprecated === undefined ? `[${stability}] ${help}` : `[${stability}] (Deprecated from ${deprecated}) ${help}`;
+    const metric = make(shownHelp);
+    const d: Declared = { metric, hidden, served: false };
+    declared.set(name, d);
+    if (disabled.has(name) || (hidden && !showingHidden)) {
+      if (hidden) hiddenMetrics.inc();
+      return { metric, state: d };
+    }
+    if (deprecated !== undefined) {
+      warn(hidden
+        ? `Hidden metrics (${name}) have been manually overridden, showing this very deprecated metric.`
+        : `metric ${name} is deprecated from ${deprecated}; it will be hidden in a later release.`);
+    }
+    serve(d);
+    registeredMetrics.inc({ stability_level: stability, deprecated_version: deprecated === undefined ? '' : `${deprecated}.0` });
+    return { metric, state: d };
+  }
+
   return {
-    gauge(name, help, labelNames) {
-      const existing = gauges.get(name);
-      if (existing !== undefined) return existing;
-      const values = new Map<string, { labels: Record<string, string>; value: number }>();
-      const keyOf = (labels: Labels): string => JSON.stringify(labelNames.map((l) => labels[l] ?? ''));
-      const g: Gauge = {
-        name, help, labelNames,
-        set(labels, value) {
-          values.set(keyOf(labels), { labels: pick(labelNames, labels), value });
-        },
-        get: (labels) => values.get(keyOf(labels))?.value,
-        entries: () => [...values.values()].map((e) => ({ labels: { ...e.labels }, value: e.value })),
-      };
-      gauges.set(name, g);
-      return g;
-    },
-    counter(name, help, labelNames, stability) {
-      const existing = counters.get(name);
-      if (existing !== undefined) return existing;
-      const metric = new PromCounter({ name, help: `[${stability}] ${help}`, labelNames: [...labelNames], registers: [prom] });
+    release,
+    counter(name, help, labelNames, stability, metricOptions) {
+      const existing = facades.get(name);
+      if (existing !== undefined) return existing as Counter;
+      const { metric, state } = declare(name, help, stability, metricOptions,
+        (h) => new PromCounter({ name, help: h, labelNames: [...labelNames], registers: [] }));
       const c: Counter = {
         name,
-        inc: (labels, value = 1) => metric.inc(pick(labelNames, labels), value),
+        inc: (labels, value = 1) => {
+          if (state.served) metric.inc(labels, value);
+        },
         async value(labels) {
           const got = await metric.get();
-          return got.values.find((v) => sameLabels(v.labels, pick(labelNames, labels)))?.value ?? 0;
+          return got.values.find((v) => sameLabels(v.labels, labels))?.value ?? 0;
         },
       };
-      counters.set(name, c);
+      facades.set(name, c);
       return c;
     },
-    histogram(name, help, labelNames, buckets, stability) {
-      const existing = histograms.get(name);
-      if (existing !== undefined) return existing;
-      const metric = new PromHistogram({ name, help: `[${stability}] ${help}`, labelNames: [...labelNames], buckets: [...buckets], registers: [prom] });
+    gauge(name, help, labelNames, stability, metricOptions) {
+      const existing = facades.get(name);
+      if (existing !== undefined) return existing as Gauge;
+      const collector = metricOptions?.collect;
+      const { metric, state } = declare(name, help, stability, metricOptions, (h) => new PromGauge({
+        name, help: h, labelNames: [...labelNames], registers: [],
+        ...(collector === undefined ? {} : {
+          async collect(this: PromGauge) {
+            // Values are read afresh: a label combination that is gone (a resource no longer stored) goes too.
+            this.reset();
+            await collector((labels, value) => this.set(labels, value));
+          },
+        }),
+      }));
+      const g: Gauge = {
+        name,
+        set: (labels, value) => {
+          if (state.served) metric.set(labels, value);
+        },
+        inc: (labels, value = 1) => {
+          if (state.served) metric.inc(labels, value);
+        },
+        dec: (labels, value = 1) => {
+          if (state.served) metric.dec(labels, value);
+        },
+        async get(labels) {
+          const got = await metric.get();
+          return got.values.find((v) => sameLabels(v.labels, labels))?.value;
+        },
+      };
+      facades.set(name, g);
+      return g;
+    },
+    histogram(name, help, labelNames, buckets, stability, metricOptions) {
+      const existing = facades.get(name);
+      if (existing !== undefined) return existing as Histogram;
+      const { metric, state } = declare(name, help, stability, metricOptions,
+        (h) => new PromHistogram({ name, help: h, labelNames: [...labelNames], buckets: [...buckets], registers: [] }));
       const h: Histogram = {
         name,
-        observe: (labels, value) => metric.observe(pick(labelNames, labels), value),
+        observe: (labels, value) => {
+          if (state.served) metric.observe(labels, value);
+        },
         async sample(labels) {
-          const wanted = pick(labelNames, labels);
-          const values = (await metric.get()).values.filter((v) => sameLabels(v.labels, wanted));
+          const values = (await metric.get()).values.filter((v) => sameLabels(v.labels, labels));
           const count = values.find((v) => v.metricName === `${name}_count`)?.value;
           if (count === undefined || count === 0) return undefined;
           const sum = values.find((v) => v.metricName === `${name}_sum`)?.value ?? 0;
@@ -126,24 +282,55 @@ export function createMetricsRegistry(): MetricsRegistry {
           return { count, sum, buckets: bucketCounts };
         },
       };
-      histograms.set(name, h);
+      facades.set(name, h);
       return h;
     },
-    async exposition() {
-      const lines: string[] = [];
-      for (const g of gauges.values()) {
-        lines.push(`# HELP ${g.name} ${g.help}`, `# TYPE ${g.name} gauge`);
-        for (const e of g.entries()) {
-          const labels = Object.entries(e.labels).map(([k, v]) => `${k}="${escapeLabel(v)}"`).join(',');
-          lines.push(`${g.name}${labels ? `{${labels}}` : ''} ${e.value}`);
-        }
-      }
-      const own = lines.length === 0 ? '' : `${lines.join('\n')}\n`;
-      const promText = await prom.metrics();
-      return own + (promText.trim() === '' ? '' : promText.endsWith('\n') ? promText : `${promText}\n`);
+    raw(key, register) {
+      if (raws.has(key)) return;
+      raws.add(key);
+      register(prom);
     },
+    showHidden() {
+      if (showingHidden) return;
+      showingHidden = true;
+      for (const [name, d] of declared) {
+        if (!d.hidden || disabled.has(name)) continue;
+        warn(`Hidden metrics (${name}) have been manually overridden, showing this very deprecated metric.`);
+        serve(d);
+      }
+    },
+    disable(names) {
+      for (const name of names) {
+        if (disabled.has(name)) continue;
+        disabled.add(name);
+        disabledMetrics.inc();
+        const d = declared.get(name);
+        if (d !== undefined) unserve(name, d);
+      }
+    },
+    hidden: () => [...declared].filter(([, d]) => !d.served).map(([name]) => name),
+    async exposition() {
+      return prom.metrics();
+    },
+    contentType: prom.contentType,
   };
 }
 
 /** The process's metrics (kube's legacyregistry.DefaultGatherer). */
 export const serverMetrics: MetricsRegistry = createMetricsRegistry();
+
+/**
+ * A set of metrics declared together, once in each registry: `declare` runs on the first use with a registry (the
+ * server's by default) and its result is kept for that registry.
+ */
+export function metricSet<T>(declare: (registry: MetricsRegistry) => T): (registry?: MetricsRegistry) => T {
+  const declared = new WeakMap<MetricsRegistry, T>();
+  return (registry = serverMetrics) => {
+    let m = declared.get(registry);
+    if (m === undefined) {
+      m = declare(registry);
+      declared.set(registry, m);
+    }
+    return m;
+  };
+}

@@ -7,6 +7,7 @@
  */
 import type { KubeObject, Status } from '@svc-apiserver/api';
 import type { UserInfo } from '../request/user-info.js';
+import type { LatencyTrackers } from '../request/latency-trackers.js';
 
 /** The operation admitted. */
 export type AdmissionOperation = 'CREATE' | 'UPDATE' | 'DELETE' | 'CONNECT';
@@ -22,6 +23,8 @@ export interface AdmissionRecorder {
   warn(text: string): void;
   /** An audit annotation; a key keeps its first value, as kube's AddAnnotation refuses to overwrite. */
   annotate(key: string, value: string, level: AuditAnnotationLevel): void;
+  /** The request's latency trackers, where the webhooks add the time they took. */
+  readonly latency?: LatencyTrackers;
 }
 
 /**

@@ -4,7 +4,7 @@
  * `apiserver_requested_deprecated_apis` to 1, and its audit event carries the deprecation annotations.
  */
 import { apiVersionOf, type Names } from '@svc-apiserver/api';
-import { serverMetrics, type MetricsRegistry } from '../metrics/metrics-registry.js';
+import { serverMetrics, type Gauge, type MetricsRegistry } from '../metrics/metrics-registry.js';
 import type { ResourceDef } from './resource-def.js';
 
 /** When a served version was deprecated and is removed, and what replaces it. */
@@ -53,12 +53,12 @@ export function deprecationOf(
   return { warning, removedRelease: entry.removedIn ?? '', auditAnnotations };
 }
 
-/** The gauge name and labels (kube's apiserver_requested_deprecated_apis). */
-export const deprecatedApisGauge = {
-  name: 'apiserver_requested_deprecated_apis',
-  help: '[STABLE] Gauge of deprecated APIs that have been requested, broken out by API group, version, resource, subresource, and removed_release.',
-  labels: ['group', 'version', 'resource', 'subresource', 'removed_release'],
-} as const;
+/** kube's `apiserver_requested_deprecated_apis` in `metrics` (the server's by default), declared on first use. */
+export function deprecatedApisGauge(metrics: MetricsRegistry = serverMetrics): Gauge {
+  return metrics.gauge('apiserver_requested_deprecated_apis',
+    'Gauge of deprecated APIs that have been requested, broken out by API group, version, resource, subresource, and removed_release.',
+    ['group', 'version', 'resource', 'subresource', 'removed_release'], 'STABLE');
+}
 
 /**
  * Records a request to a deprecated version: the gauge set to 1, the warning added, and the notice returned so
@@ -70,7 +70,7 @@ export function recordDeprecatedRequest(
   const notice = deprecationOf(names, def);
   if (notice === undefined) return undefined;
   warn(notice.warning);
-  metrics.gauge(deprecatedApisGauge.name, deprecatedApisGauge.help, deprecatedApisGauge.labels).set(
+  deprecatedApisGauge(metrics).set(
     { group: def.group, version: def.version, resource: def.resource, subresource, removed_release: notice.removedRelease }, 1,
   );
   return notice;

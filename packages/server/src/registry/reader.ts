@@ -20,6 +20,7 @@ import { continueTokens, expiredContinueMessage, type ContinueTokens } from './c
 import type { ResourceDef } from './resource-def.js';
 import { listReadMode, parseResourceVersion, watchMode, type ReadMode } from './resource-versions.js';
 import { selectsStored, type Selection } from './selection.js';
+import { watchCacheMetrics } from './storage-metrics.js';
 
 /** Options of the reads. */
 export interface ReaderOptions {
@@ -237,7 +238,10 @@ export function createReader(backend: Backend, caches: CacheSet, options: Reader
     const revision = cache.revision();
     const all = cache.list(prefix);
     // The whole unselected collection: the cache's own ordered array, shared rather than copied.
-    if (selection.everything && (limit === 0 || limit >= all.length)) return { resourceVersion: String(revision), items: all };
+    if (selection.everything && (limit === 0 || limit >= all.length)) {
+      watchCacheMetrics().observeList(def, all.length, all.length);
+      return { resourceVersion: String(revision), items: all };
+    }
     const items: StoredObject[] = [];
     let i = 0;
     for (; i < all.length; i++) {
@@ -246,6 +250,7 @@ export function createReader(backend: Backend, caches: CacheSet, options: Reader
       if (limit > 0 && items.length === limit) break;
       items.push(o);
     }
+    watchCacheMetrics().observeList(def, i, items.length);
     if (i >= all.length) return { resourceVersion: String(revision), items };
     const remaining = all.length - i;
     const start = all[i]!.key.slice(prefix.length);

@@ -86,7 +86,10 @@ function observe(env: WebhookEnvironment, w: WebhookAccessor, type: WebhookType,
     errorType = 'apiserver_internal_error';
   }
   if (errorType !== undefined) env.metrics.observeWebhookRejection(w.name, type, a.operation, errorType, code);
-  env.metrics.observeWebhook(w.name, type, a.operation, errorType !== undefined, since(started));
+  const seconds = since(started);
+  env.metrics.observeWebhook(w.name, type, a.operation, errorType !== undefined, seconds);
+  // Mutating calls follow one another: each adds its time. Validating ones run together (dispatchValidating).
+  if (type === 'admit' && a.recorder?.latency !== undefined) a.recorder.latency.webhookSeconds += seconds;
 }
 
 /** The matching webhooks of a request, or the Status that ends it (a namespace that cannot be found). */
@@ -235,6 +238,7 @@ export async function dispatchValidating(a: AdmissionAttributes, hooks: readonly
   if (!found.ok) return refused(found.error);
   if (found.value.length === 0) return admitted;
   let first: Status | undefined;
+  const batchStarted = performance.now();
   await Promise.all(found.value.map(async (invocation) => {
     const w = invocation.webhook;
     const index = hooks.indexOf(w);
@@ -266,5 +270,6 @@ export async function dispatchValidating(a: AdmissionAttributes, hooks: readonly
     }
     first ??= failure.kind === 'calling' ? admissionInternalError(failure.failure.message) : failure.status;
   }));
+  if (a.recorder?.latency !== undefined) a.recorder.latency.webhookSeconds += since(batchStarted);
   return first === undefined ? admitted : refused(first);
 }

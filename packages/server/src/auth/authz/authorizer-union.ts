@@ -5,13 +5,14 @@
  */
 import type { UserInfo } from '../../request/user-info.js';
 import { aggregateErrors } from './aggregate-errors.js';
+import { authMetrics, type AuthMetrics } from '../../metrics/auth-metrics.js';
 import type { AuthorizationDecision, Authorizer, NonResourceRuleInfo, ResourceRuleInfo, RulesResult } from '../../request/authorizer.js';
 
 /**
  * The union of `authorizers`, in order. Its `rulesFor` concatenates the rules of the members; the result is
  * incomplete when a member cannot list rules (has no `rulesFor`) or says its list is incomplete.
  */
-export function authorizerUnion(authorizers: readonly Authorizer[]): Authorizer {
+export function authorizerUnion(authorizers: readonly Authorizer[], metrics: AuthMetrics = authMetrics()): Authorizer {
   return {
     name: 'union',
     async authorize(attributes) {
@@ -19,7 +20,10 @@ export function authorizerUnion(authorizers: readonly Authorizer[]): Authorizer 
       const errors: string[] = [];
       for (const a of authorizers) {
         const d = await a.authorize(attributes);
-        if (d.decision !== 'no-opinion') return d;
+        if (d.decision !== 'no-opinion') {
+          metrics.observeDecision(a.name, a.name.toLowerCase(), d.decision === 'allow');
+          return d;
+        }
         if (d.reason) reasons.push(d.reason);
         if (d.evaluationError) errors.push(d.evaluationError);
       }

@@ -9,6 +9,7 @@ import { failure } from '@svc-apiserver/api';
 import { anonymousUser } from '../../request/user-info.js';
 import { withAuthenticatedGroup, type Authenticator } from '../../auth/authn/authenticator.js';
 import type { Filter, RequestContext } from '../context.js';
+import { authMetrics, type AuthMetrics } from '../../metrics/auth-metrics.js';
 
 /** Options of the authentication filter. */
 export interface AuthenticationFilterOptions {
@@ -18,6 +19,8 @@ export interface AuthenticationFilterOptions {
   readonly stripHeaders?: (present: readonly string[]) => readonly string[];
   /** Where failure reasons go (they never hold a credential). */
   readonly log?: (message: string) => void;
+  /** Where attempts are counted (`authentication_attempts`, ...; default: the server's registry). */
+  readonly metrics?: AuthMetrics;
 }
 
 /** The 401 every authentication failure answers. */
@@ -33,8 +36,13 @@ function strip(ctx: RequestContext, names: readonly string[]): void {
 /** The authentication filter. */
 export function authentication(authenticator: Authenticator, options: AuthenticationFilterOptions = {}): Filter {
   const anonymous = options.anonymous ?? true;
+  const metrics = options.metrics ?? authMetrics();
   return async (ctx, next) => {
+    const started = performance.now();
     const result = await authenticator.authenticate(ctx);
+    // kube's anonymous authenticator is the union's last: an unclaimed request served anonymously succeeded.
+    metrics.observeAuthentication(result.kind === 'error' ? 'error' : result.kind === 'user' || anonymous ? 'success' : 'failure',
+      (performance.now() - started) / 1000, result.kind === 'user' ? result.user.username : anonymousUser.username);
     if (result.kind === 'error' || (result.kind === 'none' && !anonymous)) {
       if (result.kind === 'error') options.log?.(`unable to authenticate the request: ${result.message}`);
       ctx.writeStatus(unauthorized());

@@ -13,7 +13,7 @@
  */
 import { failure, type Status } from '@svc-apiserver/api';
 import { systemPrivilegedGroup } from '../../auth/authz/privileged-groups.js';
-import type { Filter } from '../context.js';
+import type { Filter, RequestContext } from '../context.js';
 import { isLongRunning } from '../long-running.js';
 import { createTurnScheduler } from '../turn-scheduler.js';
 
@@ -28,6 +28,8 @@ export interface MaxInFlightOptions {
   readonly maxRequestsInFlight: number;
   /** `--max-mutating-requests-inflight`: mutating requests served at once (0: no limit). */
   readonly maxMutatingRequestsInFlight: number;
+  /** Counts each request refused with 429 (the request metrics). */
+  readonly onDropped?: (ctx: RequestContext) => void;
 }
 
 /** The requests served at once, per pool (tests, metrics). */
@@ -67,6 +69,7 @@ export function maxInFlight(options: MaxInFlightOptions): MaxInFlight {
     if (pool.count >= pool.limit) {
       if (privileged) return next();
       ctx.writeStatus(tooManyRequests());
+      options.onDropped?.(ctx);
       return;
     }
     pool.count++;

@@ -14,7 +14,7 @@
  */
 import { failure, type Status } from '@svc-apiserver/api';
 import type { FlowController } from '../../flowcontrol/flow-controller.js';
-import type { Filter } from '../context.js';
+import type { Filter, RequestContext } from '../context.js';
 import { isLongRunning } from '../long-running.js';
 import { createTurnScheduler } from '../turn-scheduler.js';
 
@@ -28,8 +28,8 @@ export function tooManyRequests(): Status {
   return failure('TooManyRequests', 'Too many requests, please try again later.', { retryAfterSeconds: 1 });
 }
 
-/** The filter. */
-export function priorityAndFairness(controller: FlowController): Filter {
+/** The filter; `onDropped` counts each request it refuses with 429 (the request metrics). */
+export function priorityAndFairness(controller: FlowController, onDropped?: (ctx: RequestContext) => void): Filter {
   const scheduler = createTurnScheduler();
   return async (ctx, next) => {
     const c = controller.classify(ctx.user, ctx.info);
@@ -37,8 +37,12 @@ export function priorityAndFairness(controller: FlowController): Filter {
     ctx.record.responseHeaders[priorityLevelUidHeader] = c.priorityLevel.metadata.uid ?? '';
     if (isLongRunning(ctx.info)) return next();
     const admission = await controller.admit(c, () => ctx.signal);
+    ctx.record.latency.apfQueueWaitSeconds += admission.waitedMs / 1000;
     if (admission.kind === 'reject') {
-      if (admission.reason !== 'cancelled') ctx.writeStatus(tooManyRequests());
+      if (admission.reason !== 'cancelled') {
+        ctx.writeStatus(tooManyRequests());
+        onDropped?.(ctx);
+      }
       return;
     }
     try {

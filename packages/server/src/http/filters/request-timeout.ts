@@ -6,7 +6,7 @@
  * (watches, proxy, and the attach, exec, log, portforward and proxy subresources) have no deadline.
  */
 import { badRequest, failure, parseGoDuration, type Status } from '@svc-apiserver/api';
-import type { Filter } from '../context.js';
+import type { Filter, RequestContext } from '../context.js';
 import type { RequestInfo } from '../../request/request-info.js';
 
 const longRunningVerbs: ReadonlySet<string> = new Set(['watch', 'proxy']);
@@ -27,8 +27,11 @@ export function requestTimedOut(): Status {
 /** Where failures of work that outlived its deadline are reported. */
 export type LateFailureLogger = (message: string, error: unknown) => void;
 
-/** The request-timeout filter; `maxMs` is `--request-timeout` (0: no deadline unless the request asks for one). */
-export function requestTimeout(maxMs: number, log: LateFailureLogger): Filter {
+/**
+ * The request-timeout filter; `maxMs` is `--request-timeout` (0: no deadline unless the request asks for one);
+ * `onExpired` counts each request answered 504 (the request metrics).
+ */
+export function requestTimeout(maxMs: number, log: LateFailureLogger, onExpired?: (ctx: RequestContext, code: number) => void): Filter {
   return async (ctx, next) => {
     if (isLongRunning(ctx.info)) return next();
     let deadlineMs = maxMs;
@@ -54,7 +57,9 @@ export function requestTimeout(maxMs: number, log: LateFailureLogger): Filter {
     } finally {
       clearTimeout(timer);
     }
-    ctx.expire(requestTimedOut());
+    const timedOut = requestTimedOut();
+    ctx.expire(timedOut);
+    onExpired?.(ctx, timedOut.code);
     // The work goes on until it notices the aborted signal; a failure after the answer is only logged.
     work.catch((error: unknown) => log(`failure after the deadline of ${ctx.method} ${ctx.path}`, error));
   };

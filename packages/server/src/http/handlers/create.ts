@@ -39,7 +39,7 @@ export async function handleCreate(ctx: RequestContext, registry: Registry, def:
     return ctx.writeStatus(badRequest('resourceVersion should not be set on objects to be created'));
   }
   const tracked = trackUpdate(def, '', undefined, object, fieldManager);
-  const created = await createObject(registry, def, tracked, { user: ctx.user, dryRun: dryRun, recorder: requestRecorder((t) => ctx.warn(t), ctx.record.annotations) });
+  const created = await createObject(registry, def, tracked, { user: ctx.user, dryRun: dryRun, recorder: requestRecorder((t) => ctx.warn(t), ctx.record.annotations, ctx.record.latency) });
   if (!created.ok) return ctx.writeStatus(created.error);
   sendWarnings(ctx, def.strategy.warnings(created.value));
   ctx.writeObject(201, created.value);

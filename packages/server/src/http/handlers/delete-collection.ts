@@ -31,7 +31,7 @@ export async function handleDeleteCollection(ctx: RequestContext, registry: Regi
     ...(cont !== '' ? { continue: cont } : {}),
   });
   if (!listed.ok) return ctx.writeStatus(listed.error);
-  const op = { user: ctx.user, dryRun: options.value.dryRun, recorder: requestRecorder((t) => ctx.warn(t), ctx.record.annotations) };
+  const op = { user: ctx.user, dryRun: options.value.dryRun, recorder: requestRecorder((t) => ctx.warn(t), ctx.record.annotations, ctx.record.latency) };
   const propagation = propagationOf(options.value);
   for (const item of listed.value.items) {
     const result = await deleteObject(registry, def, item.metadata?.namespace ?? '', item.metadata?.name ?? '', op, undefined, propagation, options.value.gracePeriodSeconds);

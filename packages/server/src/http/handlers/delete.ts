@@ -20,7 +20,7 @@ export async function handleDelete(ctx: RequestContext, registry: Registry, def:
   const options = await readDeleteOptions(ctx);
   if (!options.ok) return ctx.writeStatus(options.error);
   const result = await deleteObject(
-    registry, def, requestNamespace(ctx, def), ctx.info.name, { user: ctx.user, dryRun: options.value.dryRun, recorder: requestRecorder((t) => ctx.warn(t), ctx.record.annotations) }, options.value.preconditions,
+    registry, def, requestNamespace(ctx, def), ctx.info.name, { user: ctx.user, dryRun: options.value.dryRun, recorder: requestRecorder((t) => ctx.warn(t), ctx.record.annotations, ctx.record.latency) }, options.value.preconditions,
     propagationOf(options.value), options.value.gracePeriodSeconds,
   );
   if (!result.ok) return ctx.writeStatus(result.error);

@@ -54,7 +54,7 @@ export async function handlePatch(ctx: RequestContext, registry: Registry, def: 
   const made = mechanismOf(registry, def, { namespace, name, subresource }, decoded.value, options.value);
   if (!made.ok) return ctx.writeStatus(made.error);
   const mechanism = made.value;
-  const op = { user: ctx.user, dryRun: options.value.dryRun, recorder: requestRecorder((t) => ctx.warn(t), ctx.record.annotations) };
+  const op = { user: ctx.user, dryRun: options.value.dryRun, recorder: requestRecorder((t) => ctx.warn(t), ctx.record.annotations, ctx.record.latency) };
   // kube's withAuthorization asks once, when an attempt first creates.
   let createAuthorization: Promise<Result<void>> | undefined;
   let warnings: readonly string[] = [];

@@ -50,7 +50,7 @@ export async function handleUpdate(ctx: RequestContext, registry: Registry, def:
     const checked = step();
     if (!checked.ok) return ctx.writeStatus(checked.error);
   }
-  const op = { user: ctx.user, dryRun: dryRun, recorder: requestRecorder((t) => ctx.warn(t), ctx.record.annotations) };
+  const op = { user: ctx.user, dryRun: dryRun, recorder: requestRecorder((t) => ctx.warn(t), ctx.record.annotations, ctx.record.latency) };
   const requestedVersion = body.metadata?.resourceVersion ?? '';
   const requestedUid = body.metadata?.uid ?? '';
   const guarded = {

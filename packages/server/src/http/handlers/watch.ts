@@ -19,6 +19,8 @@ import type { Registry } from '../../registry/registry.js';
 import type { ResourceDef } from '../../registry/resource-def.js';
 import { parseSelection } from '../../registry/selection.js';
 import { parseListQuery, requestNamespace } from './request-options.js';
+import { endpointMetrics } from '../../metrics/endpoint-metrics.js';
+import { storedResourceLabel, watchCacheMetrics } from '../../registry/storage-metrics.js';
 
 const encoder = new TextEncoder();
 
@@ -95,6 +97,7 @@ export async function handleWatch(ctx: RequestContext, registry: Registry, def: 
       backlogBytes += bytes.byteLength;
       if (live && (backlog.length - backlogHead > settings.maxWatchBacklog || backlogBytes > settings.maxWatchBacklogBytes)) {
         // This client cannot keep up: drop what it has not taken and tell it to list again.
+        watchCacheMetrics().terminatedWatchers.inc({ resource: storedResourceLabel(def) });
         backlog = [];
         backlogHead = 0;
         backlogBytes = 0;
@@ -111,6 +114,14 @@ export async function handleWatch(ctx: RequestContext, registry: Registry, def: 
     }
   };
 
+  // apiserver_watch_events_total and _sizes, by the watched kind (kube's watch handler counts every event it sends).
+  const { watchEvents, watchEventSizes } = endpointMetrics();
+  const kind = { group: def.group, version: def.version, kind: def.kind };
+  const sent = (bytes: Uint8Array, live: boolean): void => {
+    watchEvents.inc(kind);
+    watchEventSizes.observe(kind, bytes.byteLength);
+    write(bytes, live);
+  };
   const started = await registry.store.watch(def, {
     namespace: requestNamespace(ctx, def),
     selection: selection.value,
@@ -119,8 +130,8 @@ export async function handleWatch(ctx: RequestContext, registry: Registry, def: 
     ...(sendInitialEvents !== undefined ? { sendInitialEvents } : {}),
     allowWatchBookmarks,
   }, {
-    event: (e) => write(encoder.encode(`${JSON.stringify(e)}\n`), true),
-    frame: write,
+    event: (e) => sent(encoder.encode(`${JSON.stringify(e)}\n`), true),
+    frame: sent,
     error: fail,
     end: () => finish(),
   });

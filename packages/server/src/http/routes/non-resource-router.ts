@@ -1,5 +1,5 @@
 /**
- * The non-resource routes: `/version`, discovery, OpenAPI and health. Unknown paths are 404 as kube-apiserver
+ * The non-resource routes: `/version`, `/metrics`, discovery, OpenAPI and health. Unknown paths are 404 as kube-apiserver
  * answers them (a Status under `/api` and `/apis`, `404 page not found` elsewhere); a known path with a method
  * other than GET or HEAD is 405.
  */
@@ -14,6 +14,8 @@ import { versionInfo } from './version.js';
 import { writeNotFound } from './not-found.js';
 import { issuerDiscoveryDocument, serveIssuerDiscovery } from './service-account-issuer-discovery.js';
 import type { IssuerDiscovery } from '../../auth/serviceaccount/issuer-discovery.js';
+import type { MetricsRegistry } from '../../metrics/metrics-registry.js';
+import { serveMetrics } from './metrics.js';
 
 /** What the router needs. */
 export interface NonResourceRouterOptions {
@@ -32,6 +34,8 @@ export interface NonResourceRouterOptions {
    * is unavailable is marked stale there.
    */
   readonly remoteGroups?: () => readonly ServedGroup[];
+  /** The metrics served at `/metrics`; none when undefined. */
+  readonly metrics?: MetricsRegistry;
 }
 
 
@@ -61,6 +65,10 @@ export function nonResourceRouter(options: NonResourceRouterOptions): (ctx: Requ
       .filter((g) => g.versions.length > 0);
     if (first === 'version' && parts.length === 1) {
       ctx.writeObject(200, versionInfo(names));
+      return true;
+    }
+    if (first === 'metrics' && parts.length === 1 && options.metrics !== undefined) {
+      await serveMetrics(ctx, options.metrics);
       return true;
     }
     if (first === 'api') {
@@ -145,6 +153,7 @@ export function nonResourceRouter(options: NonResourceRouterOptions): (ctx: Requ
 function knownPath(parts: readonly string[], options: NonResourceRouterOptions): boolean {
   const [first] = parts;
   if (first === 'version') return parts.length === 1;
+  if (first === 'metrics') return parts.length === 1 && options.metrics !== undefined;
   if (first === 'api' || first === 'apis') return parts.length <= 3;
   if (first === 'openapi') return options.openapi !== undefined && (parts[1] === 'v2' || parts[1] === 'v3');
   if (issuerDiscoveryDocument(parts) !== undefined) return options.issuerDiscovery?.() !== undefined;

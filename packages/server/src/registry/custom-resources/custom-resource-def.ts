@@ -66,6 +66,11 @@ function noneConversion(
 export interface CustomResourceDefOptions {
   /** How conversion webhooks' client configs are resolved (their Services, the server's credentials). */
   readonly webhookResolvers?: ClientConfigResolvers;
+  /**
+   * Whether the schemas' `x-kubernetes-validations` rules are enforced (the CustomResourceValidationExpressions
+   * gate; default true, its 1.27 default): kube builds no rule validator with the gate off.
+   */
+  readonly validationRules?: boolean;
 }
 
 /** The served versions of a CRD as ResourceDefs; none when it has no storage version or no accepted kind. */
@@ -98,7 +103,7 @@ export function customResourceDefs(crd: CustomResourceDefinition, names: Names, 
     const schema = schemaOf(version) ?? { type: 'object', 'x-kubernetes-preserve-unknown-fields': true };
     const hasStatus = isRecord(version.subresources?.status);
     // Compiled once per CRD write; a rule that does not compile was refused when the CRD was written.
-    const rules = compileSchemaRules(schema, '').root;
+    const rules = options.validationRules === false ? undefined : compileSchemaRules(schema, '').root;
     const rawScale = scaleSubresourceOf(version);
     const scale: CustomScale | undefined = rawScale !== undefined && rawScale.specReplicasPath && rawScale.statusReplicasPath
       ? {

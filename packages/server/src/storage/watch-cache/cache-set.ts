@@ -30,6 +30,18 @@ export interface CacheSetOptions {
   readonly resumeWindowMs?: number;
   /** Told about feed failures. */
   readonly log?: (message: string) => void;
+  /** Told what the caches do (the watch cache metrics). */
+  readonly observer?: CacheObserver;
+}
+
+/** What the caches report for metrics (kube's cacher metrics), by resource prefix. */
+export interface CacheObserver {
+  /** An event of the feed reached the cache of `prefix`. */
+  received(prefix: string): void;
+  /** An event was applied to the built cache of `prefix` and dispatched to its watchers. */
+  dispatched(prefix: string): void;
+  /** The cache of `prefix` was built: listed, then fed. */
+  initialized(prefix: string): void;
 }
 
 /** Every resource's cache. */
@@ -119,8 +131,11 @@ export function createCacheSet(backend: Backend, options: CacheSetOptions = {}):
       for (const e of events) {
         const prefix = resourcePrefixOf(e.kv.key);
         const entry = prefix === undefined ? undefined : entries.get(prefix);
-        if (entry?.cache !== undefined) entry.cache.apply(e);
-        else entry?.held?.push(e);
+        if (entry !== undefined) options.observer?.received(prefix!);
+        if (entry?.cache !== undefined) {
+          entry.cache.apply(e);
+          options.observer?.dispatched(prefix!);
+        } else entry?.held?.push(e);
       }
       if (events.length > 0) seen = Math.max(seen, events[events.length - 1]!.kv.modRevision);
       settleWaiters();
@@ -188,9 +203,13 @@ export function createCacheSet(backend: Backend, options: CacheSetOptions = {}):
     const cache = createResourceCache(prefix, codec, initial, listed.value.revision, {
       windowMs, maxEvents, seenRevision: () => seen,
     });
-    for (const e of entry.held ?? []) cache.apply(e);
+    for (const e of entry.held ?? []) {
+      cache.apply(e);
+      options.observer?.dispatched(prefix);
+    }
     delete entry.held;
     entry.cache = cache;
+    options.observer?.initialized(prefix);
     return cache;
   };
 

@@ -24,7 +24,7 @@ export async function handleBinding(ctx: RequestContext, registry: Registry, def
   const pods = podsDef(registry);
   if (pods === undefined) return ctx.writeStatus(badRequest('pods are not served'));
   const request = { def, subresource, namespace: requestNamespace(ctx, def), name };
-  const bound = await bindPod(registry, pods, request, binding, { user: ctx.user, dryRun: options.value.dryRun, recorder: requestRecorder((t) => ctx.warn(t), ctx.record.annotations) });
+  const bound = await bindPod(registry, pods, request, binding, { user: ctx.user, dryRun: options.value.dryRun, recorder: requestRecorder((t) => ctx.warn(t), ctx.record.annotations, ctx.record.latency) });
   if (!bound.ok) return ctx.writeStatus(bound.error);
   ctx.writeStatus(createdSuccess());
 }

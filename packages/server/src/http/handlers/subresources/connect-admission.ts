@@ -38,7 +38,7 @@ function connectOptions(ctx: RequestContext, def: ResourceDef, subresource: stri
 
 /** Runs both admission phases for a connect request; the Status of a refusal. */
 export async function admitConnect(ctx: RequestContext, registry: Registry, def: ResourceDef, subresource: string): Promise<Status | undefined> {
-  const op = { user: ctx.user, dryRun: false, recorder: requestRecorder((t) => ctx.warn(t), ctx.record.annotations) };
+  const op = { user: ctx.user, dryRun: false, recorder: requestRecorder((t) => ctx.warn(t), ctx.record.annotations, ctx.record.latency) };
   const attributes = admissionAttributes(def, 'CONNECT', subresource, requestNamespace(ctx, def), ctx.info.name, op, connectOptions(ctx, def, subresource));
   return admitRequest(registry, attributes, op);
 }

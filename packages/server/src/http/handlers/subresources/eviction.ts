@@ -83,7 +83,7 @@ export async function handleEviction(ctx: RequestContext, registry: Registry, de
   const namespace = requestNamespace(ctx, def);
   const deleteOptions = record(eviction['deleteOptions']) ?? {};
   const isDryRun = dryRun.value || (Array.isArray(deleteOptions['dryRun']) && deleteOptions['dryRun'].includes('All'));
-  const op = { user: ctx.user, dryRun: isDryRun, recorder: requestRecorder((t) => ctx.warn(t), ctx.record.annotations) };
+  const op = { user: ctx.user, dryRun: isDryRun, recorder: requestRecorder((t) => ctx.warn(t), ctx.record.annotations, ctx.record.latency) };
   const refused = await admitRequest(registry, admissionAttributes(def, 'CREATE', 'eviction', namespace, name, op, eviction), op);
   if (refused !== undefined) return ctx.writeStatus(refused);
 

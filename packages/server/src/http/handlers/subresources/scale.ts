@@ -53,7 +53,7 @@ export async function handleScale(ctx: RequestContext, registry: Registry, def: 
     if (!made.ok) return ctx.writeStatus(made.error);
     mechanism = made.value;
   }
-  const op = { user: ctx.user, dryRun: options.value.dryRun, recorder: requestRecorder((t) => ctx.warn(t), ctx.record.annotations) };
+  const op = { user: ctx.user, dryRun: options.value.dryRun, recorder: requestRecorder((t) => ctx.warn(t), ctx.record.annotations, ctx.record.latency) };
   const result = await guaranteedUpdate(registry, def, { namespace, name }, async (current) => {
     let scale = body;
     if (mechanism !== undefined) {

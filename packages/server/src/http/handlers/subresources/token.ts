@@ -46,7 +46,7 @@ export function tokenRequestHandler(options: TokenRequestOptions | undefined) {
     const read = await readSubresourceBody(ctx, 'TokenRequest', '');
     if (!read.ok) return ctx.writeStatus(read.error);
     const request = read.value;
-    const op = { user: ctx.user, dryRun: writeOptions.value.dryRun, recorder: requestRecorder((t) => ctx.warn(t), ctx.record.annotations) };
+    const op = { user: ctx.user, dryRun: writeOptions.value.dryRun, recorder: requestRecorder((t) => ctx.warn(t), ctx.record.annotations, ctx.record.latency) };
     const refused = await admitRequest(registry, admissionAttributes(def, 'CREATE', 'token', requestNamespace(ctx, def), name, op, request), op);
     if (refused !== undefined) return ctx.writeStatus(refused);
     const spec = { ...record(request['spec']) };

@@ -1,0 +1,140 @@
+/**
+ * Request metrics (k8s.io/apiserver's InstrumentRouteFunc and MonitorRequest, with the in-flight watermark of its
+ * max-in-flight filter): the last filter, so that what it counts is what kube-apiserver's instrumented routes count,
+ * requests that passed authentication, flow control and authorization:
+ *
+ * - `apiserver_request_total`, `apiserver_request_duration_seconds` (from the request's arrival),
+ *   `apiserver_request_sli_duration_seconds` (less the time in webhooks and flow control queues) and its deprecated
+ *   `_slo_` twin, and `apiserver_response_sizes` of GET and LIST answers, for requests to served resources and to the
+ *   health endpoints (component ""), with kube's verb (LIST, WATCH, APPLY, CONNECT, POST, ...), scope and dry_run
+ *   labels; a request to a resource that is not served is not counted, so no label holds a name a client made up;
+ * - `apiserver_longrunning_requests` while a watch or connection is open;
+ * - `apiserver_current_inflight_requests`: the most requests executing at once (any request that is not
+ *   long-running), read-only and mutating, over the last second.
+ *
+ * Requests the server refuses before serving them are counted where they are refused: 429s of flow control and the
+ * max-in-flight limit (kube's RecordDroppedRequest), 504s of the request timeout (RecordRequestTermination).
+ */
+import type { RequestInfo } from '../../request/request-info.js';
+import { endpointMetrics, type EndpointMetrics } from '../../metrics/endpoint-metrics.js';
+import type { Filter, RequestContext } from '../context.js';
+import { isLongRunning } from '../long-running.js';
+
+/** The verbs kube reports; any other method is reported as `other` (validRequestMethods). */
+const reportedVerbs: ReadonlySet<string> = new Set([
+  'APPLY', 'CONNECT', 'CREATE', 'DELETE', 'DELETECOLLECTION', 'GET', 'LIST', 'PATCH', 'POST', 'PROXY', 'PUT', 'UPDATE', 'WATCH', 'WATCHLIST',
+]);
+/** Subresources reported as CONNECT (validConnectRequests). */
+const connectSubresources: ReadonlySet<string> = new Set(['log', 'exec', 'portforward', 'attach', 'proxy']);
+/** The non-resource paths kube instruments: the health endpoints (InstallPathHandler). */
+const instrumentedPaths: ReadonlySet<string> = new Set(['/healthz', '/livez', '/readyz']);
+/** kube's read-only verbs, whose requests are the `readOnly` kind of the in-flight gauge. */
+const readOnlyVerbs: ReadonlySet<string> = new Set(['get', 'list', 'watch']);
+
+/** A request's scope as kube reports it (CleanScope): resource, namespace, cluster, or "" for non-resource paths. */
+export function metricScope(info: RequestInfo): string {
+  if (info.name !== '' || info.verb === 'create') return 'resource';
+  if (info.namespace !== '') return 'namespace';
+  return info.isResourceRequest ? 'cluster' : '';
+}
+
+/** A request's verb as kube reports it (CanonicalVerb, CleanVerb, cleanVerb). */
+export function metricVerb(ctx: Pick<RequestContext, 'method' | 'headers' | 'info'>, scope: string): string {
+  const info = ctx.info;
+  let verb = ctx.method === 'GET' || ctx.method === 'HEAD' ? (scope !== 'resource' && scope !== '' ? 'LIST' : 'GET') : ctx.method;
+  if (info.verb === 'watch') verb = 'WATCH';
+  else if (verb === 'PATCH' && ctx.headers['content-type'] === 'application/apply-patch+yaml') verb = 'APPLY';
+  if (info.isResourceRequest && connectSubresources.has(info.subresource)) verb = 'CONNECT';
+  return reportedVerbs.has(verb) ? verb : 'other';
+}
+
+/** The `dry_run` label (cleanDryRun): "" without the parameter, the sorted distinct values, or "invalid". */
+export function metricDryRun(query: URLSearchParams): string {
+  if (!query.has('dryRun')) return '';
+  const values = query.getAll('dryRun');
+  if (values.some((v) => v !== 'All')) return 'invalid';
+  return [...new Set(values)].sort().join(',');
+}
+
+/** The labels every request metric shares. */
+function requestLabelsOf(ctx: RequestContext): Record<string, string> {
+  const info = ctx.info;
+  const scope = metricScope(info);
+  const resource = info.isResourceRequest;
+  return {
+    verb: metricVerb(ctx, scope),
+    group: resource ? info.apiGroup : '',
+    version: resource ? info.apiVersion : '',
+    resource: resource ? info.resource : '',
+    subresource: resource ? info.subresource : info.path,
+    scope,
+    component: resource ? 'apiserver' : '',
+  };
+}
+
+/** Options of the request metrics filter. */
+export interface RequestMetricsOptions {
+  /** Whether a resource request names a resource this server serves (kube instruments the routes it installed). */
+  readonly served: (info: RequestInfo) => boolean;
+  readonly metrics?: EndpointMetrics;
+}
+
+/** The request metrics filter, and what the filters that refuse requests before it call to count them. */
+export interface RequestMetrics {
+  readonly filter: Filter;
+  /** Counts a request refused with 429 before it was served (RecordDroppedRequest and RecordRequestTermination). */
+  dropped(ctx: RequestContext): void;
+  /** Counts a request the server ended with `code` in self-defense (RecordRequestTermination: the timeout's 504). */
+  terminated(ctx: RequestContext, code: number): void;
+}
+
+/** Creates the filter and its counters of refused requests. */
+export function requestMetrics(options: RequestMetricsOptions): RequestMetrics {
+  const m = options.metrics ?? endpointMetrics();
+  /** Whether a request is counted at all: requests to served resources and the health endpoints. */
+  const counted = (info: RequestInfo): boolean => (info.isResourceRequest ? options.served(info) : instrumentedPaths.has(info.path));
+  const filter: Filter = async (ctx, next) => {
+    const info = ctx.info;
+    const labels = counted(info) ? requestLabelsOf(ctx) : undefined;
+    if (isLongRunning(info)) {
+      if (labels === undefined) return next();
+      m.longRunning.inc(labels);
+      try {
+        await next();
+      } finally {
+        m.longRunning.dec(labels);
+        monitor(ctx, m, labels);
+      }
+      return;
+    }
+    // Every request executing is in flight, counted or not (kube's watermark is kept by its in-flight filter).
+    const kind = readOnlyVerbs.has(info.verb) ? 'readOnly' : 'mutating';
+    m.executing(kind, 1);
+    try {
+      await next();
+    } finally {
+      m.executing(kind, -1);
+      if (labels !== undefined) monitor(ctx, m, labels);
+    }
+  };
+  const terminated = (ctx: RequestContext, code: number, dropped: boolean): void => {
+    if (!counted(ctx.info)) return;
+    const labels = requestLabelsOf(ctx);
+    if (dropped) m.requests.inc({ ...labels, dry_run: metricDryRun(ctx.query), code: String(code) });
+    m.terminations.inc({ ...labels, code: String(code) });
+  };
+  return { filter, dropped: (ctx) => terminated(ctx, 429, true), terminated: (ctx, code) => terminated(ctx, code, false) };
+}
+
+/** Records one finished request (MonitorRequest). */
+function monitor(ctx: RequestContext, m: EndpointMetrics, labels: Record<string, string>): void {
+  const record = ctx.record;
+  const elapsed = (performance.now() - record.receivedAt) / 1000;
+  const dryRun = metricDryRun(ctx.query);
+  m.requests.inc({ ...labels, dry_run: dryRun, code: String(record.responseCode ?? 0) });
+  m.duration.observe({ ...labels, dry_run: dryRun }, elapsed);
+  const sli = Math.max(0, elapsed - record.latency.webhookSeconds - record.latency.apfQueueWaitSeconds);
+  m.sliDuration.observe(labels, sli);
+  m.sloDuration.observe(labels, sli);
+  if (labels['verb'] === 'GET' || labels['verb'] === 'LIST') m.responseSizes.observe(labels, record.responseBytes);
+}
