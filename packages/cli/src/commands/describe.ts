@@ -55,10 +55,7 @@ export async function cmdDescribe(s: Session, args: string[]): Promise<number> {
     return list.value.items;
   };
   const targets: NamedTarget[] = t.value.targets;
-  if (targets.length === 0 && t.value.r) {
-    const r = t.value.r;
-    for (const obj of (await listOf(r)) ?? []) found.push({ r, obj });
-  }
+  if (targets.length === 0) for (const r of t.value.types) for (const obj of (await listOf(r)) ?? []) found.push({ r, obj });
   for (const target of targets) {
     const got = await s.client.get(refOf(target.r, target.ns ?? s.namespace), target.name);
     if (got.ok) {
@@ -66,7 +63,7 @@ export async function cmdDescribe(s: Session, args: string[]): Promise<number> {
       continue;
     }
     // kubectl describes the objects whose names start with a name that matches none
-    const prefixed = got.error.code === 404 && targets.length === 1 && t.value.r ? ((await listOf(target.r)) ?? []).filter((o) => (o.metadata?.name ?? '').startsWith(target.name)) : [];
+    const prefixed = got.error.code === 404 && targets.length === 1 && t.value.types.length === 1 ? ((await listOf(target.r)) ?? []).filter((o) => (o.metadata?.name ?? '').startsWith(target.name)) : [];
     if (prefixed.length === 0) code = reportStatus(s.io, got.error);
     byPrefix = prefixed.length > 0;
     for (const obj of prefixed) found.push({ r: target.r, obj });
