@@ -33,7 +33,7 @@ Usage: svcctl [--kubeconfig FILE] [--context NAME] [-n NAMESPACE] COMMAND [args]
 
 Basic commands:
   create        -f FILE | namespace NAME | configmap NAME | secret generic NAME | token SERVICEACCOUNT
-  get           TYPE [NAME...] [-o json|yaml|name|wide|jsonpath=...|custom-columns=...] [-l SEL] [--field-selector SEL] [-A] [-w]
+  get           TYPE[,TYPE...] [NAME...] [-o json|yaml|name|wide|jsonpath=...|custom-columns=...] [-l SEL] [--field-selector SEL] [-A] [-w]
   explain       TYPE[.FIELD...] [--recursive]
   edit          TYPE NAME
   delete        TYPE NAME... | -f FILE | -l SEL [--cascade=background|foreground|orphan] [--grace-period=N] [--force] [--wait]
@@ -45,7 +45,7 @@ Management:
   annotate      TYPE NAME KEY=VALUE... KEY-... [--overwrite]
   scale         TYPE NAME --replicas=N
   wait          TYPE NAME --for=condition=C | --for=delete | --for=jsonpath='{...}'=V [--timeout=30s]
-  describe      TYPE [NAME...]
+  describe      TYPE[,TYPE...] [NAME_PREFIX...] | TYPE/NAME... [-l SEL] [-A]
   certificate   approve|deny NAME...
 Discovery and access:
   api-resources, api-versions, auth can-i VERB TYPE[/NAME] [--list], auth whoami

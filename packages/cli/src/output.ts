@@ -65,8 +65,15 @@ export function listOf(objects: readonly KubeObject[]): KubeObject {
   return { apiVersion: 'v1', items: [...objects], kind: 'List', metadata: { resourceVersion: '' } };
 }
 
+/** An object with the resource it was read from (for `-o name`). */
+export interface TypedObject {
+  readonly r: Pick<DiscoveredResource, 'kind' | 'group'>;
+  readonly obj: KubeObject;
+}
+
 /** Formats objects in a non-table format: one object alone when `single`, a `List` otherwise. */
-export function formatObjects(r: Pick<DiscoveredResource, 'kind' | 'group'>, objects: readonly KubeObject[], format: OutputFormat, single: boolean): Result<string, string> {
+export function formatObjects(typed: readonly TypedObject[], format: OutputFormat, single: boolean): Result<string, string> {
+  const objects = typed.map((t) => t.obj);
   const doc = (): KubeObject => (single && objects[0] ? objects[0] : listOf(objects));
   switch (format.kind) {
     case 'json':
@@ -74,7 +81,7 @@ export function formatObjects(r: Pick<DiscoveredResource, 'kind' | 'group'>, obj
     case 'yaml':
       return ok(stringify(doc(), { lineWidth: 0 }));
     case 'name':
-      return ok(objects.map((o) => objectName(r, o.metadata?.name ?? '') + '\n').join(''));
+      return ok(typed.map(({ r, obj }) => objectName(r, obj.metadata?.name ?? '') + '\n').join(''));
     case 'jsonpath':
       return executeTemplate(format.template, doc());
     case 'custom-columns': {
@@ -92,7 +99,7 @@ export function formatObjects(r: Pick<DiscoveredResource, 'kind' | 'group'>, obj
 
 /** A `meta.k8s.io/v1` Table (in either flavour's group). */
 export interface ServerTable {
-  readonly columnDefinitions?: ReadonlyArray<{ readonly name: string; readonly priority?: number }>;
+  readonly columnDefinitions?: ReadonlyArray<{ readonly name: string; readonly priority?: number; readonly format?: string }>;
   readonly rows?: ReadonlyArray<{ readonly cells: readonly unknown[]; readonly object?: KubeObject }>;
 }
 
@@ -102,6 +109,8 @@ export interface TableOptions {
   readonly withNamespace: boolean;
   readonly showLabels: boolean;
   readonly noHeaders: boolean;
+  /** Names shown as `kind.group/name` (kubectl's WithKind, when one command prints several kinds). */
+  readonly kind?: Pick<DiscoveredResource, 'kind' | 'group'>;
 }
 
 function cellText(v: unknown): string {
@@ -119,9 +128,12 @@ export function tableRows(t: ServerTable, o: TableOptions): { header: string[]; 
   const defs = t.columnDefinitions ?? [];
   const shown = defs.map((d, i) => ({ d, i })).filter(({ d }) => o.wide || (d.priority ?? 0) === 0);
   const header = [...(o.withNamespace ? ['NAMESPACE'] : []), ...shown.map(({ d }) => d.name.toUpperCase()), ...(o.showLabels ? ['LABELS'] : [])];
+  const kind = o.kind;
+  // kubectl puts the kind before the cell of the column whose format is `name`
+  const nameColumn = kind === undefined ? -1 : defs.findIndex((d) => d.format === 'name');
   const rows = (t.rows ?? []).map((row) => [
     ...(o.withNamespace ? [row.object?.metadata?.namespace ?? ''] : []),
-    ...shown.map(({ i }) => cellText(row.cells[i])),
+    ...shown.map(({ i }) => (i === nameColumn && kind !== undefined ? objectName(kind, cellText(row.cells[i])) : cellText(row.cells[i]))),
     ...(o.showLabels ? [labelsText(row.object)] : []),
   ]);
   return { header, rows };

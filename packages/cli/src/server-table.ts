@@ -36,7 +36,7 @@ export function asTable(body: unknown): ServerTable {
   const b = (body ?? {}) as { items?: KubeObject[] } & KubeObject;
   const objects = Array.isArray(b.items) ? b.items : b.metadata?.name !== undefined ? [b] : [];
   return {
-    columnDefinitions: [{ name: 'Name', priority: 0 }, { name: 'Age', priority: 0 }],
+    columnDefinitions: [{ name: 'Name', priority: 0, format: 'name' }, { name: 'Age', priority: 0 }],
     rows: objects.map((o) => ({ cells: [o.metadata?.name ?? '', age(o.metadata?.creationTimestamp)], object: o })),
   };
 }

@@ -87,26 +87,66 @@ export interface NamedTarget {
   readonly ns?: string | undefined;
 }
 
+/** The types and objects of a command line, as kubectl's resource builder reads them. */
+export interface NamedTargets {
+  /** The types of the `TYPE[,TYPE...]` argument, each once (none in `TYPE/NAME` form). */
+  readonly types: DiscoveredResource[];
+  /** The named objects; none when the command acts on every object of `types`. */
+  readonly targets: NamedTarget[];
+}
+
+/** kubectl's SplitResourceArgument: the comma-separated types of an argument, each once, in order. */
+function splitTypes(arg: string): string[] {
+  return [...new Set(arg.split(','))];
+}
+
 /**
- * The objects named as kubectl takes them: `TYPE NAME...` or `TYPE/NAME...` (types may differ). At least one name
- * unless `allowNone`.
+ * The objects named as kubectl takes them (ResourceTypeOrNameArgs): `TYPE NAME...`, `TYPE/NAME...` (types may
+ * differ), `TYPE1,TYPE2 NAME...` (each name of each type), or `TYPE1,TYPE2` alone (every object of those types). At
+ * least one name unless `allowNone`.
  */
-export async function namedTargets(s: Session, args: readonly string[], allowNone = false): Promise<Result<{ r?: DiscoveredResource; targets: NamedTarget[] }, number>> {
-  const targets: NamedTarget[] = [];
-  if (args.length > 0 && args.every((a) => a.includes('/'))) {
-    for (const a of args) {
-      const slash = a.indexOf('/');
-      const res = await resolveArg(s, a.slice(0, slash));
-      if (!res.ok) return res;
-      targets.push({ r: res.value, name: a.slice(slash + 1) });
-    }
-    return ok({ targets });
+export async function namedTargets(s: Session, args: readonly string[], allowNone = false): Promise<Result<NamedTargets, number>> {
+  // kubectl's normalizeMultipleResourcesArgs: `a,b x y` is `a/x a/y b/x b/y`
+  const types = args[0] === undefined ? [] : splitTypes(args[0]);
+  const list = args.length >= 2 && types.length > 1 ? types.flatMap((t) => args.slice(1).map((name) => `${t}/${name}`)) : args;
+  const slashed = list.filter((a) => a.includes('/')).length;
+  if (slashed > 0 && slashed !== list.length) {
+    return fail(error(s.io, "there is no need to specify a resource type as a separate argument when passing arguments in resource/name form (e.g. 'svcctl get resource/<resource_name>' instead of 'svcctl get resource resource/<resource_name>'"));
   }
-  const res = await resolveArg(s, args[0]);
-  if (!res.ok) return res;
-  for (const name of args.slice(1)) targets.push({ r: res.value, name });
-  if (targets.length === 0 && !allowNone) return fail(error(s.io, `resource(s) were provided, but no name was specified`));
-  return ok({ r: res.value, targets });
+  const resolve = async (type: string): Promise<Result<DiscoveredResource, number>> => {
+    const rs = await resources(s);
+    if (!rs.ok) return fail(reportStatus(s.io, rs.error));
+    const r = resolveResource(rs.value, type);
+    return r ? ok(r) : fail(error(s.io, `the server doesn't have a resource type "${type}"`));
+  };
+  const targets: NamedTarget[] = [];
+  if (slashed > 0) {
+    for (const a of list) {
+      const parts = a.split('/');
+      if (parts.length !== 2) return fail(error(s.io, 'arguments in resource/name form may not have more than one slash'));
+      const [type = '', name = ''] = parts;
+      if (type === '' || name === '' || splitTypes(type).length !== 1) return fail(error(s.io, 'arguments in resource/name form must have a single resource and name'));
+      const res = await resolve(type);
+      if (!res.ok) return res;
+      targets.push({ r: res.value, name });
+    }
+    return ok({ types: [], targets });
+  }
+  if (args[0] === undefined) {
+    const res = await resolveArg(s, undefined);
+    return res.ok ? ok({ types: [res.value], targets }) : res;
+  }
+  const resolved: DiscoveredResource[] = [];
+  for (const type of types) {
+    const res = await resolve(type);
+    if (!res.ok) return res;
+    // two spellings of one resource (`cm,configmaps`) name it once
+    if (!resolved.some((r) => r.group === res.value.group && r.resource === res.value.resource)) resolved.push(res.value);
+  }
+  const [only] = resolved;
+  if (only !== undefined) for (const name of args.slice(1)) targets.push({ r: only, name });
+  if (targets.length === 0 && !allowNone) return fail(error(s.io, 'resource(s) were provided, but no name was specified'));
+  return ok({ types: resolved, targets });
 }
 
 /** `configmap/x`, `lease.coordination.svc.io/x`: kubectl's `-o name` form. */

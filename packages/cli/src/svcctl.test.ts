@@ -177,6 +177,38 @@ test('label, annotate, scale, wait, delete with its flags', async () => {
   assert.equal(badCascade.code, 1);
 });
 
+test('comma-separated types: each listed, each name of each type, tables apart with kind/name, one List', async () => {
+  await server.createNamespace('multi');
+  const f = join(dir, 'multi.yaml');
+  writeFileSync(f, ['ConfigMap', 'Secret'].map((kind) => `apiVersion: v1\nkind: ${kind}\nmetadata: {name: both, namespace: multi, labels: {set: m}}\ndata: {k: dg==}`).join('\n---\n')
+    + '\n---\napiVersion: v1\nkind: Secret\nmetadata: {name: only, namespace: multi, labels: {set: m}}\n');
+  await ok('create', '-f', f);
+  const tables = noAge(await ok('-n', 'multi', 'get', 'cm,secret', '-l', 'set=m'));
+  assert.equal(tables, 'NAME             DATA   AGE\nconfigmap/both   1      <age>\n\nNAME          TYPE     DATA   AGE\nsecret/both   Opaque   1      <age>\nsecret/only   Opaque   0      <age>\n');
+  assert.equal(await ok('-n', 'multi', 'get', 'cm,secret', 'both', '-o', 'name'), 'configmap/both\nsecret/both\n');
+  assert.equal(await ok('-n', 'multi', 'get', 'cm,secrets,configmaps', '-l', 'none', '-o', 'name'), '', 'a type spelled twice is listed once');
+  const list = parse(await ok('-n', 'multi', 'get', 'cm,secret', 'both', '-o', 'yaml')) as { kind: string; items: Array<{ kind: string }> };
+  assert.deepEqual([list.kind, list.items.map((i) => i.kind)], ['List', ['ConfigMap', 'Secret']]);
+  // a type without the object still prints the other type's, without the kind: one type was found
+  const partial = await svcctl(['-n', 'multi', 'get', 'cm,secret', 'only']);
+  assert.deepEqual([partial.code, noAge(partial.out), partial.err], [1, 'NAME   TYPE     DATA   AGE\nonly   Opaque   0      <age>\n', 'Error from server (NotFound): configmaps "only" not found\n']);
+  const none = await svcctl(['-n', 'multi', 'get', 'cm,secret', '-l', 'absent=1']);
+  assert.deepEqual([none.code, none.out, none.err], [0, '', 'No resources found in multi namespace.\n']);
+  assert.equal(await ok('-n', 'multi', 'label', 'cm,secret', 'both', 'tier=web'), 'configmap/both labeled\nsecret/both labeled\n');
+  assert.equal(await ok('-n', 'multi', 'get', 'cm,secret', '-l', 'tier=web', '-o', 'name'), 'configmap/both\nsecret/both\n');
+  assert.equal(await ok('-n', 'multi', 'delete', 'cm,secret', '-l', 'tier=web'), 'configmap "both" deleted\nsecret "both" deleted\n');
+  for (const [argv, message] of [
+    [['get', 'cm,secret/both'], 'arguments in resource/name form must have a single resource and name'],
+    [['get', 'cm', 'secret/both'], "there is no need to specify a resource type as a separate argument when passing arguments in resource/name form (e.g. 'svcctl get resource/<resource_name>' instead of 'svcctl get resource resource/<resource_name>'"],
+    [['get', 'cm/a/b'], 'arguments in resource/name form may not have more than one slash'],
+    [['get', 'cm,nope'], 'the server doesn\'t have a resource type "nope"'],
+    [['get', 'cm,secret', '-w'], 'you may only specify a single resource type'],
+  ] as const) {
+    const r = await svcctl(['-n', 'multi', ...argv]);
+    assert.deepEqual([r.code, r.out, r.err], [1, '', `error: ${message}\n`], argv.join(' '));
+  }
+});
+
 test('describe, explain, edit, api-resources, api-versions, version', async () => {
   await ok('-n', 'it', 'create', 'configmap', 'described', '--from-literal=key=value');
   const described = await ok('-n', 'it', 'describe', 'cm', 'described');
@@ -304,6 +336,11 @@ test('beside kubectl on the k8s flavour: tables, formats, errors, discovery and 
     await same(['get', 'ns', 'cmp'], noAge);
     const [missingOurs, missingTheirs] = await both(['-n', 'cmp', 'get', 'cm', 'nope']);
     assert.deepEqual([missingOurs.code, missingOurs.err], [missingTheirs.code, missingTheirs.err]);
+    // comma-separated types, with the failures of the names one type lacks
+    for (const argv of [['-n', 'cmp', 'get', 'cm,sa'], ['-n', 'cmp', 'get', 'cm,sa', 'a', 'default'], ['-n', 'cmp', 'get', 'cm,sa', 'a'], ['get', 'cm,ns', '-A'], ['get', 'ns,cm', '-A'], ['get', 'ns,pv', '-A'], ['-n', 'cmp', 'get', 'cm,rc'], ['-n', 'cmp', 'get', 'cm,secrets', '-l', 'x', '-o', 'name']]) {
+      const [ours, theirs] = await both(argv);
+      assert.deepEqual([ours.code, noAge(ours.out), ours.err], [theirs.code, noAge(theirs.out), theirs.err], argv.join(' '));
+    }
     await same(['api-versions']);
     await same(['api-resources', '-o', 'name']);
     await same(['auth', 'can-i', 'list', 'configmaps'], undefined, reader.kubeconfigPath);

@@ -33,14 +33,14 @@ export async function cmdDelete(s: Session, args: string[]): Promise<number> {
     if (!t.ok) return t.error;
     targets = t.value.targets;
     if (targets.length === 0) {
-      const r = t.value.r;
-      if (!r) return error(s.io, 'you must specify the type of resource to delete');
       if (s.flags.selector === undefined && s.flags['field-selector'] === undefined && !s.flags.all) return error(s.io, 'resource(s) were provided, but no name was specified');
-      const list = await s.client.list(refOf(r, s.flags['all-namespaces'] ? undefined : s.namespace), { ...(s.flags.selector === undefined ? {} : { labelSelector: s.flags.selector }), ...(s.flags['field-selector'] === undefined ? {} : { fieldSelector: s.flags['field-selector'] }) });
-      if (!list.ok) return reportStatus(s.io, list.error);
-      targets = list.value.items.map((o) => ({ r, name: o.metadata?.name ?? '', ns: o.metadata?.namespace }));
+      for (const r of t.value.types) {
+        const list = await s.client.list(refOf(r, s.flags['all-namespaces'] ? undefined : s.namespace), { ...(s.flags.selector === undefined ? {} : { labelSelector: s.flags.selector }), ...(s.flags['field-selector'] === undefined ? {} : { fieldSelector: s.flags['field-selector'] }) });
+        if (!list.ok) return reportStatus(s.io, list.error);
+        targets.push(...list.value.items.map((o) => ({ r, name: o.metadata?.name ?? '', ns: o.metadata?.namespace })));
+      }
       if (targets.length === 0) {
-        s.io.stderr(r.namespaced ? `No resources found in ${s.namespace} namespace.\n` : 'No resources found\n');
+        s.io.stderr(t.value.types.some((r) => r.namespaced) ? `No resources found in ${s.namespace} namespace.\n` : 'No resources found\n');
         return 0;
       }
     }

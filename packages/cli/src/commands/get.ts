@@ -7,13 +7,13 @@ import type { IncomingMessage } from 'node:http';
 import type { KubeObject, WatchEvent } from '@svc-apiserver/api';
 import { createTransport, resourcePath, withQuery, type DiscoveredResource, type ResourceRef } from '@svc-apiserver/client';
 import { manifestTargets } from '../manifests.js';
-import { formatObjects, formatTable, parseOutput, tableRows, table, type OutputFormat, type ServerTable, type TableOptions } from '../output.js';
+import { formatObjects, formatTable, parseOutput, tableRows, table, type OutputFormat, type ServerTable, type TableOptions, type TypedObject } from '../output.js';
 import { asTable, getTable, isTable, tableAccept } from '../server-table.js';
 import { error, namedTargets, refOf, reportStatus, type NamedTarget, type Session } from '../session.js';
 
 /** The printed form of a watch event in a non-table format. */
 function eventText(r: DiscoveredResource, obj: KubeObject, format: OutputFormat): string {
-  const text = formatObjects(r, [obj], format, true);
+  const text = formatObjects([{ r, obj }], format, true);
   if (!text.ok) return '';
   return format.kind === 'yaml' ? `---\n${text.value}` : text.value;
 }
@@ -73,6 +73,38 @@ async function watchObjects(s: Session, r: DiscoveredResource, ref: ResourceRef,
   return 0;
 }
 
+/** The Tables of several types or objects, printed as kubectl prints them. */
+interface PrintedTable {
+  readonly r: DiscoveredResource;
+  readonly table: ServerTable;
+}
+
+/**
+ * kubectl's human-readable printing of several Tables: consecutive ones of one type as one table; a blank line
+ * before each later table that prints rows (unless `--no-headers`); names as `kind/name` when the command shows
+ * more than one type; the NAMESPACE column with `-A` from the first namespaced type on. Whether anything was printed.
+ */
+function printTables(s: Session, tables: readonly PrintedTable[], opts: TableOptions, withKind: boolean): boolean {
+  const merged: PrintedTable[] = [];
+  for (const t of tables) {
+    const last = merged[merged.length - 1];
+    if (last && last.r === t.r) merged[merged.length - 1] = { r: t.r, table: { ...last.table, rows: [...(last.table.rows ?? []), ...(t.table.rows ?? [])] } };
+    else merged.push(t);
+  }
+  let printed = false;
+  // kubectl's printers share their flags: once a namespaced type has shown the NAMESPACE column, the cluster-scoped
+  // types after it show it too, empty
+  let withNamespace = false;
+  for (const { r, table: t } of merged) {
+    withNamespace ||= opts.withNamespace && r.namespaced;
+    if ((t.rows ?? []).length === 0) continue;
+    if (printed && !opts.noHeaders) s.io.stdout('\n');
+    s.io.stdout(formatTable(t, { ...opts, withNamespace, ...(withKind ? { kind: r } : {}) }));
+    printed = true;
+  }
+  return printed;
+}
+
 /** Runs `get`. */
 export async function cmdGet(s: Session, args: string[]): Promise<number> {
   const format = parseOutput(s.flags.output);
@@ -83,7 +115,7 @@ export async function cmdGet(s: Session, args: string[]): Promise<number> {
     ...(s.flags['field-selector'] === undefined ? {} : { fieldSelector: s.flags['field-selector'] }),
   };
   let targets: NamedTarget[];
-  let r: DiscoveredResource | undefined;
+  let types: DiscoveredResource[] = [];
   if ((s.flags.filename ?? []).length > 0) {
     const t = await manifestTargets(s);
     if (!t.ok) return t.error;
@@ -92,75 +124,78 @@ export async function cmdGet(s: Session, args: string[]): Promise<number> {
     const t = await namedTargets(s, args, true);
     if (!t.ok) return t.error;
     targets = t.value.targets;
-    r = t.value.r;
+    types = t.value.types;
   }
   const ns = all ? undefined : s.namespace;
   const tableOpts: TableOptions = { wide: format.value.kind === 'wide', withNamespace: all, showLabels: s.flags['show-labels'] === true, noHeaders: s.flags['no-headers'] === true };
   const isTableFormat = format.value.kind === 'table' || format.value.kind === 'wide';
   const watching = s.flags.watch === true || s.flags['watch-only'] === true;
+  if (watching && types.length > 1) return error(s.io, 'you may only specify a single resource type');
+  const [r] = types;
 
-  if (targets.length === 0 && r !== undefined) {
+  if (targets.length === 0 && watching && r !== undefined) {
     const ref = refOf(r, ns);
     if (isTableFormat) {
-      let rv: string | undefined;
-      let printed = false;
       // --watch-only still lists, for the resourceVersion the watch starts after (kubectl's way)
       const got = await getTable(s, ref, undefined, query);
       if (!got.ok) return reportStatus(s.io, got.error);
-      const t = asTable(got.value);
-      rv = (got.value as { metadata?: { resourceVersion?: string } }).metadata?.resourceVersion;
-      if (s.flags['watch-only'] !== true) {
-        if ((t.rows ?? []).length === 0) {
-          s.io.stderr(r.namespaced && !all ? `No resources found in ${s.namespace} namespace.\n` : 'No resources found\n');
-        } else {
-          s.io.stdout(formatTable(t, tableOpts));
-          printed = true;
-        }
-      }
-      return watching ? watchTable(s, ref, query, tableOpts, rv, !printed) : 0;
+      const rv = (got.value as { metadata?: { resourceVersion?: string } }).metadata?.resourceVersion;
+      const printed = s.flags['watch-only'] !== true && printTables(s, [{ r, table: asTable(got.value) }], tableOpts, false);
+      if (s.flags['watch-only'] !== true && !printed) s.io.stderr(r.namespaced && !all ? `No resources found in ${s.namespace} namespace.\n` : 'No resources found\n');
+      return watchTable(s, ref, query, { ...tableOpts, withNamespace: all && r.namespaced }, rv, !printed);
     }
     const list = await s.client.list(ref, query);
     if (!list.ok) return reportStatus(s.io, list.error);
-    const rv = list.value.metadata?.resourceVersion;
     if (s.flags['watch-only'] !== true) {
       // list items carry no kind/apiVersion on the wire; kubectl shows them filled in
-      const items = list.value.items.map((o) => ({ apiVersion: list.value.apiVersion, kind: r.kind, ...o }));
-      if (watching) {
-        for (const o of items) s.io.stdout(eventText(r, o, format.value));
-      } else {
-        const text = formatObjects(r, items, format.value, false);
-        if (!text.ok) return error(s.io, text.error);
-        s.io.stdout(text.value);
-      }
+      for (const o of list.value.items) s.io.stdout(eventText(r, { apiVersion: list.value.apiVersion, kind: r.kind, ...o }, format.value));
     }
-    return watching ? watchObjects(s, r, ref, query, format.value, rv) : 0;
+    return watchObjects(s, r, ref, query, format.value, list.value.metadata?.resourceVersion);
   }
 
   let code = 0;
-  if (isTableFormat) {
-    let merged: ServerTable | undefined;
-    for (const t of targets) {
-      const got = await getTable(s, refOf(t.r, ns ?? s.namespace), t.name, {});
-      if (!got.ok) {
-        code = reportStatus(s.io, got.error);
+  const tables: PrintedTable[] = [];
+  const objects: TypedObject[] = [];
+  if (targets.length === 0) {
+    for (const type of types) {
+      const ref = refOf(type, ns);
+      if (isTableFormat) {
+        const got = await getTable(s, ref, undefined, query);
+        if (got.ok) tables.push({ r: type, table: asTable(got.value) });
+        else code = reportStatus(s.io, got.error);
         continue;
       }
-      const one = asTable(got.value);
-      merged = merged === undefined ? one : { ...merged, rows: [...(merged.rows ?? []), ...(one.rows ?? [])] };
+      const list = await s.client.list(ref, query);
+      if (!list.ok) {
+        code = reportStatus(s.io, list.error);
+        continue;
+      }
+      for (const o of list.value.items) objects.push({ r: type, obj: { apiVersion: list.value.apiVersion, kind: type.kind, ...o } });
     }
-    if (merged) s.io.stdout(formatTable(merged, tableOpts));
-    return code;
   }
-  const objects: KubeObject[] = [];
   for (const t of targets) {
-    const got = await s.client.get(refOf(t.r, ns ?? s.namespace), t.name);
-    if (got.ok) objects.push(got.value);
+    const ref = refOf(t.r, t.ns ?? ns ?? s.namespace);
+    if (isTableFormat) {
+      const got = await getTable(s, ref, t.name, {});
+      if (got.ok) tables.push({ r: t.r, table: asTable(got.value) });
+      else code = reportStatus(s.io, got.error);
+      continue;
+    }
+    const got = await s.client.get(ref, t.name);
+    if (got.ok) objects.push({ r: t.r, obj: got.value });
     else code = reportStatus(s.io, got.error);
   }
-  if (objects.length > 0 && targets[0]) {
-    const text = formatObjects(targets[0].r, objects, format.value, targets.length === 1);
-    if (!text.ok) return error(s.io, text.error);
-    s.io.stdout(text.value);
+  if (isTableFormat) {
+    const printed = printTables(s, tables, tableOpts, new Set(tables.map((t) => t.r)).size > 1);
+    if (!printed && code === 0) {
+      s.io.stderr(!all && tables.every((t) => t.r.namespaced) ? `No resources found in ${s.namespace} namespace.\n` : 'No resources found\n');
+    }
+    return code;
   }
+  // named objects print alone when one was asked for, lists and several objects as a List
+  if (targets.length > 0 && objects.length === 0) return code;
+  const text = formatObjects(objects, format.value, targets.length === 1);
+  if (!text.ok) return error(s.io, text.error);
+  s.io.stdout(text.value);
   return code;
 }

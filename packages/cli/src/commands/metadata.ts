@@ -32,12 +32,13 @@ export async function cmdMetadata(s: Session, args: string[], field: 'labels' | 
     const t = await namedTargets(s, objectArgs, true);
     if (!t.ok) return t.error;
     targets = t.value.targets;
-    const r = t.value.r;
-    if (targets.length === 0 && r) {
+    if (targets.length === 0) {
       if (s.flags.selector === undefined && !s.flags.all) return error(s.io, 'one or more resources must be specified as <resource> <name> or <resource>/<name>');
-      const list = await s.client.list(refOf(r, s.namespace), s.flags.selector === undefined ? {} : { labelSelector: s.flags.selector });
-      if (!list.ok) return reportStatus(s.io, list.error);
-      targets = list.value.items.map((o) => ({ r, name: o.metadata?.name ?? '', ns: o.metadata?.namespace }));
+      for (const r of t.value.types) {
+        const list = await s.client.list(refOf(r, s.namespace), s.flags.selector === undefined ? {} : { labelSelector: s.flags.selector });
+        if (!list.ok) return reportStatus(s.io, list.error);
+        targets.push(...list.value.items.map((o) => ({ r, name: o.metadata?.name ?? '', ns: o.metadata?.namespace })));
+      }
     }
   }
   let code = 0;
