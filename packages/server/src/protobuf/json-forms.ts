@@ -9,7 +9,7 @@
 import type { WireReader } from './wire-reader.js';
 import { formatGoDuration, formatMicroTime, formatTime, parseGoDuration, parseRfc3339, type Instant } from './go-time.js';
 
-/** A JSON value as a number field's value (protobufjs took the same values; anything else is 0). */
+/** A JSON value as a number field's value: numbers, numeric text and booleans convert, anything else is 0. */
 export function toNumber(v: unknown): number {
   if (typeof v === 'number') return v;
   if (typeof v === 'bigint') return Number(v);
