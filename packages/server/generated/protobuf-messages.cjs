@@ -11,8 +11,14 @@
  * form is an object by full name, with the field number of the items of a list type.
  */
 module.exports = function messages(rt) {
-  const { toNumber, toBytes, jsonBytes, parseTime, timeJson, microTimeJson, parseDuration, durationJson, rawJson, setEntry } = rt;
+  const { toNumber, toBytes, jsonText, parseTime, timeJson, microTimeJson, parseDuration, durationJson, setEntry } = rt;
   const isArray = Array.isArray;
+  /** An object's keys in Go's map order (sorted); most maps are written already in order. */
+  function sortedKeys(o) {
+    const ks = Object.keys(o);
+    for (let i = 1; i < ks.length; i++) if (ks[i - 1] > ks[i]) return ks.sort();
+    return ks;
+  }
   const mapEntryFields = [1, 2];
 
   function e_api_admission_v1_AdmissionRequest(w, v) {
@@ -34,13 +40,13 @@ module.exports = function messages(rt) {
     const x8 = v["userInfo"];
     if (x8 != null) { const s = w.pos; if (x8 !== null && typeof x8 === 'object' && !isArray(x8)) { w.byte(66); const b = w.begin(); e_api_authentication_v1_UserInfo(w, x8); w.end(b); } if (w.pos !== s) n++; }
     const x9 = v["object"];
-    if (x9 != null) { const s = w.pos; w.byte(74); { const b = w.begin(); w.byte(10); w.bytes(jsonBytes(x9)); w.end(b); } if (w.pos !== s) n++; }
+    if (x9 != null) { const s = w.pos; w.byte(74); { const b = w.begin(); w.byte(10); w.string(jsonText(x9)); w.end(b); } if (w.pos !== s) n++; }
     const x10 = v["oldObject"];
-    if (x10 != null) { const s = w.pos; w.byte(82); { const b = w.begin(); w.byte(10); w.bytes(jsonBytes(x10)); w.end(b); } if (w.pos !== s) n++; }
+    if (x10 != null) { const s = w.pos; w.byte(82); { const b = w.begin(); w.byte(10); w.string(jsonText(x10)); w.end(b); } if (w.pos !== s) n++; }
     const x11 = v["dryRun"];
     if (x11 != null) { w.byte(88); w.bool(x11 === true); n++; }
     const x12 = v["options"];
-    if (x12 != null) { const s = w.pos; w.byte(98); { const b = w.begin(); w.byte(10); w.bytes(jsonBytes(x12)); w.end(b); } if (w.pos !== s) n++; }
+    if (x12 != null) { const s = w.pos; w.byte(98); { const b = w.begin(); w.byte(10); w.string(jsonText(x12)); w.end(b); } if (w.pos !== s) n++; }
     const x13 = v["requestKind"];
     if (x13 != null) { const s = w.pos; if (x13 !== null && typeof x13 === 'object' && !isArray(x13)) { w.byte(106); const b = w.begin(); e_apimachinery_pkg_apis_meta_v1_GroupVersionKind(w, x13); w.end(b); } if (w.pos !== s) n++; }
     const x14 = v["requestResource"];
@@ -106,7 +112,7 @@ module.exports = function messages(rt) {
     const x5 = v["patchType"];
     if (x5 != null) { w.byte(42); w.string(typeof x5 === 'string' ? x5 : String(x5)); n++; }
     const x6 = v["auditAnnotations"];
-    if (x6 != null && x6 !== null && typeof x6 === 'object' && !isArray(x6)) { n++; const ks = Object.keys(x6).sort(); for (let j = 0; j < ks.length; j++) { const k = ks[j]; const y = x6[k]; if (y == null) continue; w.byte(50); const b = w.begin(); w.byte(10); w.string(k); w.byte(18); w.string(typeof y === 'string' ? y : String(y)); w.end(b); } }
+    if (x6 != null && x6 !== null && typeof x6 === 'object' && !isArray(x6)) { n++; const ks = sortedKeys(x6); for (let j = 0; j < ks.length; j++) { const k = ks[j]; const y = x6[k]; if (y == null) continue; w.byte(50); const b = w.begin(); w.byte(10); w.string(k); w.byte(18); w.string(typeof y === 'string' ? y : String(y)); w.end(b); } }
     const x7 = v["warnings"];
     if (isArray(x7)) { n++; for (let j = 0; j < x7.length; j++) { const y = x7[j]; if (y == null) continue; w.byte(58); w.string(typeof y === 'string' ? y : String(y)); } }
     return n;
@@ -184,13 +190,13 @@ module.exports = function messages(rt) {
     const x8 = v["userInfo"];
     if (x8 != null) { const s = w.pos; if (x8 !== null && typeof x8 === 'object' && !isArray(x8)) { w.byte(66); const b = w.begin(); e_api_authentication_v1_UserInfo(w, x8); w.end(b); } if (w.pos !== s) n++; }
     const x9 = v["object"];
-    if (x9 != null) { const s = w.pos; w.byte(74); { const b = w.begin(); w.byte(10); w.bytes(jsonBytes(x9)); w.end(b); } if (w.pos !== s) n++; }
+    if (x9 != null) { const s = w.pos; w.byte(74); { const b = w.begin(); w.byte(10); w.string(jsonText(x9)); w.end(b); } if (w.pos !== s) n++; }
     const x10 = v["oldObject"];
-    if (x10 != null) { const s = w.pos; w.byte(82); { const b = w.begin(); w.byte(10); w.bytes(jsonBytes(x10)); w.end(b); } if (w.pos !== s) n++; }
+    if (x10 != null) { const s = w.pos; w.byte(82); { const b = w.begin(); w.byte(10); w.string(jsonText(x10)); w.end(b); } if (w.pos !== s) n++; }
     const x11 = v["dryRun"];
     if (x11 != null) { w.byte(88); w.bool(x11 === true); n++; }
     const x12 = v["options"];
-    if (x12 != null) { const s = w.pos; w.byte(98); { const b = w.begin(); w.byte(10); w.bytes(jsonBytes(x12)); w.end(b); } if (w.pos !== s) n++; }
+    if (x12 != null) { const s = w.pos; w.byte(98); { const b = w.begin(); w.byte(10); w.string(jsonText(x12)); w.end(b); } if (w.pos !== s) n++; }
     const x13 = v["requestKind"];
     if (x13 != null) { const s = w.pos; if (x13 !== null && typeof x13 === 'object' && !isArray(x13)) { w.byte(106); const b = w.begin(); e_apimachinery_pkg_apis_meta_v1_GroupVersionKind(w, x13); w.end(b); } if (w.pos !== s) n++; }
     const x14 = v["requestResource"];
@@ -256,7 +262,7 @@ module.exports = function messages(rt) {
     const x5 = v["patchType"];
     if (x5 != null) { w.byte(42); w.string(typeof x5 === 'string' ? x5 : String(x5)); n++; }
     const x6 = v["auditAnnotations"];
-    if (x6 != null && x6 !== null && typeof x6 === 'object' && !isArray(x6)) { n++; const ks = Object.keys(x6).sort(); for (let j = 0; j < ks.length; j++) { const k = ks[j]; const y = x6[k]; if (y == null) continue; w.byte(50); const b = w.begin(); w.byte(10); w.string(k); w.byte(18); w.string(typeof y === 'string' ? y : String(y)); w.end(b); } }
+    if (x6 != null && x6 !== null && typeof x6 === 'object' && !isArray(x6)) { n++; const ks = sortedKeys(x6); for (let j = 0; j < ks.length; j++) { const k = ks[j]; const y = x6[k]; if (y == null) continue; w.byte(50); const b = w.begin(); w.byte(10); w.string(k); w.byte(18); w.string(typeof y === 'string' ? y : String(y)); w.end(b); } }
     const x7 = v["warnings"];
     if (isArray(x7)) { n++; for (let j = 0; j < x7.length; j++) { const y = x7[j]; if (y == null) continue; w.byte(58); w.string(typeof y === 'string' ? y : String(y)); } }
     return n;
@@ -1827,7 +1833,7 @@ module.exports = function messages(rt) {
     const x1 = v["metadata"];
     if (x1 != null) { const s = w.pos; if (x1 !== null && typeof x1 === 'object' && !isArray(x1)) { w.byte(10); const b = w.begin(); e_apimachinery_pkg_apis_meta_v1_ObjectMeta(w, x1); w.end(b); } if (w.pos !== s) n++; }
     const x2 = v["data"];
-    if (x2 != null) { const s = w.pos; w.byte(18); { const b = w.begin(); w.byte(10); w.bytes(jsonBytes(x2)); w.end(b); } if (w.pos !== s) n++; }
+    if (x2 != null) { const s = w.pos; w.byte(18); { const b = w.begin(); w.byte(10); w.string(jsonText(x2)); w.end(b); } if (w.pos !== s) n++; }
     const x3 = v["revision"];
     if (x3 != null) { w.byte(24); w.int64(typeof x3 === 'number' ? x3 : toNumber(x3)); n++; }
     return n;
@@ -2859,7 +2865,7 @@ module.exports = function messages(rt) {
     const x1 = v["metadata"];
     if (x1 != null) { const s = w.pos; if (x1 !== null && typeof x1 === 'object' && !isArray(x1)) { w.byte(10); const b = w.begin(); e_apimachinery_pkg_apis_meta_v1_ObjectMeta(w, x1); w.end(b); } if (w.pos !== s) n++; }
     const x2 = v["data"];
-    if (x2 != null) { const s = w.pos; w.byte(18); { const b = w.begin(); w.byte(10); w.bytes(jsonBytes(x2)); w.end(b); } if (w.pos !== s) n++; }
+    if (x2 != null) { const s = w.pos; w.byte(18); { const b = w.begin(); w.byte(10); w.string(jsonText(x2)); w.end(b); } if (w.pos !== s) n++; }
     const x3 = v["revision"];
     if (x3 != null) { w.byte(24); w.int64(typeof x3 === 'number' ? x3 : toNumber(x3)); n++; }
     return n;
@@ -3013,7 +3019,7 @@ module.exports = function messages(rt) {
     const x1 = v["name"];
     if (x1 != null) { w.byte(10); w.string(typeof x1 === 'string' ? x1 : String(x1)); n++; }
     const x2 = v["updatedAnnotations"];
-    if (x2 != null && x2 !== null && typeof x2 === 'object' && !isArray(x2)) { n++; const ks = Object.keys(x2).sort(); for (let j = 0; j < ks.length; j++) { const k = ks[j]; const y = x2[k]; if (y == null) continue; w.byte(18); const b = w.begin(); w.byte(10); w.string(k); w.byte(18); w.string(typeof y === 'string' ? y : String(y)); w.end(b); } }
+    if (x2 != null && x2 !== null && typeof x2 === 'object' && !isArray(x2)) { n++; const ks = sortedKeys(x2); for (let j = 0; j < ks.length; j++) { const k = ks[j]; const y = x2[k]; if (y == null) continue; w.byte(18); const b = w.begin(); w.byte(10); w.string(k); w.byte(18); w.string(typeof y === 'string' ? y : String(y)); w.end(b); } }
     const x3 = v["rollbackTo"];
     if (x3 != null) { const s = w.pos; if (x3 !== null && typeof x3 === 'object' && !isArray(x3)) { w.byte(26); const b = w.begin(); e_api_apps_v1beta1_RollbackConfig(w, x3); w.end(b); } if (w.pos !== s) n++; }
     return n;
@@ -3299,7 +3305,7 @@ module.exports = function messages(rt) {
     const x1 = v["replicas"];
     if (x1 != null) { w.byte(8); w.int32(typeof x1 === 'number' ? x1 : toNumber(x1)); n++; }
     const x2 = v["selector"];
-    if (x2 != null && x2 !== null && typeof x2 === 'object' && !isArray(x2)) { n++; const ks = Object.keys(x2).sort(); for (let j = 0; j < ks.length; j++) { const k = ks[j]; const y = x2[k]; if (y == null) continue; w.byte(18); const b = w.begin(); w.byte(10); w.string(k); w.byte(18); w.string(typeof y === 'string' ? y : String(y)); w.end(b); } }
+    if (x2 != null && x2 !== null && typeof x2 === 'object' && !isArray(x2)) { n++; const ks = sortedKeys(x2); for (let j = 0; j < ks.length; j++) { const k = ks[j]; const y = x2[k]; if (y == null) continue; w.byte(18); const b = w.begin(); w.byte(10); w.string(k); w.byte(18); w.string(typeof y === 'string' ? y : String(y)); w.end(b); } }
     const x3 = v["targetSelector"];
     if (x3 != null) { w.byte(26); w.string(typeof x3 === 'string' ? x3 : String(x3)); n++; }
     return n;
@@ -3617,7 +3623,7 @@ module.exports = function messages(rt) {
     const x1 = v["metadata"];
     if (x1 != null) { const s = w.pos; if (x1 !== null && typeof x1 === 'object' && !isArray(x1)) { w.byte(10); const b = w.begin(); e_apimachinery_pkg_apis_meta_v1_ObjectMeta(w, x1); w.end(b); } if (w.pos !== s) n++; }
     const x2 = v["data"];
-    if (x2 != null) { const s = w.pos; w.byte(18); { const b = w.begin(); w.byte(10); w.bytes(jsonBytes(x2)); w.end(b); } if (w.pos !== s) n++; }
+    if (x2 != null) { const s = w.pos; w.byte(18); { const b = w.begin(); w.byte(10); w.string(jsonText(x2)); w.end(b); } if (w.pos !== s) n++; }
     const x3 = v["revision"];
     if (x3 != null) { w.byte(24); w.int64(typeof x3 === 'number' ? x3 : toNumber(x3)); n++; }
     return n;
@@ -4413,7 +4419,7 @@ module.exports = function messages(rt) {
     const x1 = v["replicas"];
     if (x1 != null) { w.byte(8); w.int32(typeof x1 === 'number' ? x1 : toNumber(x1)); n++; }
     const x2 = v["selector"];
-    if (x2 != null && x2 !== null && typeof x2 === 'object' && !isArray(x2)) { n++; const ks = Object.keys(x2).sort(); for (let j = 0; j < ks.length; j++) { const k = ks[j]; const y = x2[k]; if (y == null) continue; w.byte(18); const b = w.begin(); w.byte(10); w.string(k); w.byte(18); w.string(typeof y === 'string' ? y : String(y)); w.end(b); } }
+    if (x2 != null && x2 !== null && typeof x2 === 'object' && !isArray(x2)) { n++; const ks = sortedKeys(x2); for (let j = 0; j < ks.length; j++) { const k = ks[j]; const y = x2[k]; if (y == null) continue; w.byte(18); const b = w.begin(); w.byte(10); w.string(k); w.byte(18); w.string(typeof y === 'string' ? y : String(y)); w.end(b); } }
     const x3 = v["targetSelector"];
     if (x3 != null) { w.byte(26); w.string(typeof x3 === 'string' ? x3 : String(x3)); n++; }
     return n;
@@ -4959,7 +4965,7 @@ module.exports = function messages(rt) {
     const x3 = v["groups"];
     if (isArray(x3)) { n++; for (let j = 0; j < x3.length; j++) { const y = x3[j]; if (y == null) continue; w.byte(26); w.string(typeof y === 'string' ? y : String(y)); } }
     const x4 = v["extra"];
-    if (x4 != null && x4 !== null && typeof x4 === 'object' && !isArray(x4)) { n++; const ks = Object.keys(x4).sort(); for (let j = 0; j < ks.length; j++) { const k = ks[j]; const y = x4[k]; if (y == null) continue; w.byte(34); const b = w.begin(); w.byte(10); w.string(k); w.byte(18); { const b = w.begin(); if (isArray(y)) for (let j = 0; j < y.length; j++) { const s = y[j]; w.byte(10); w.string(typeof s === 'string' ? s : String(s)); } w.end(b); } w.end(b); } }
+    if (x4 != null && x4 !== null && typeof x4 === 'object' && !isArray(x4)) { n++; const ks = sortedKeys(x4); for (let j = 0; j < ks.length; j++) { const k = ks[j]; const y = x4[k]; if (y == null) continue; w.byte(34); const b = w.begin(); w.byte(10); w.string(k); w.byte(18); { const b = w.begin(); if (isArray(y)) for (let j = 0; j < y.length; j++) { const s = y[j]; w.byte(10); w.string(typeof s === 'string' ? s : String(s)); } w.end(b); } w.end(b); } }
     return n;
   }
   const K_api_authentication_v1_UserInfo = [1, 2, 3, 4];
@@ -5193,7 +5199,7 @@ module.exports = function messages(rt) {
     const x3 = v["groups"];
     if (isArray(x3)) { n++; for (let j = 0; j < x3.length; j++) { const y = x3[j]; if (y == null) continue; w.byte(26); w.string(typeof y === 'string' ? y : String(y)); } }
     const x4 = v["extra"];
-    if (x4 != null && x4 !== null && typeof x4 === 'object' && !isArray(x4)) { n++; const ks = Object.keys(x4).sort(); for (let j = 0; j < ks.length; j++) { const k = ks[j]; const y = x4[k]; if (y == null) continue; w.byte(34); const b = w.begin(); w.byte(10); w.string(k); w.byte(18); { const b = w.begin(); if (isArray(y)) for (let j = 0; j < y.length; j++) { const s = y[j]; w.byte(10); w.string(typeof s === 'string' ? s : String(s)); } w.end(b); } w.end(b); } }
+    if (x4 != null && x4 !== null && typeof x4 === 'object' && !isArray(x4)) { n++; const ks = sortedKeys(x4); for (let j = 0; j < ks.length; j++) { const k = ks[j]; const y = x4[k]; if (y == null) continue; w.byte(34); const b = w.begin(); w.byte(10); w.string(k); w.byte(18); { const b = w.begin(); if (isArray(y)) for (let j = 0; j < y.length; j++) { const s = y[j]; w.byte(10); w.string(typeof s === 'string' ? s : String(s)); } w.end(b); } w.end(b); } }
     return n;
   }
   const K_api_authentication_v1beta1_UserInfo = [1, 2, 3, 4];
@@ -5543,7 +5549,7 @@ module.exports = function messages(rt) {
     const x4 = v["groups"];
     if (isArray(x4)) { n++; for (let j = 0; j < x4.length; j++) { const y = x4[j]; if (y == null) continue; w.byte(34); w.string(typeof y === 'string' ? y : String(y)); } }
     const x5 = v["extra"];
-    if (x5 != null && x5 !== null && typeof x5 === 'object' && !isArray(x5)) { n++; const ks = Object.keys(x5).sort(); for (let j = 0; j < ks.length; j++) { const k = ks[j]; const y = x5[k]; if (y == null) continue; w.byte(42); const b = w.begin(); w.byte(10); w.string(k); w.byte(18); { const b = w.begin(); if (isArray(y)) for (let j = 0; j < y.length; j++) { const s = y[j]; w.byte(10); w.string(typeof s === 'string' ? s : String(s)); } w.end(b); } w.end(b); } }
+    if (x5 != null && x5 !== null && typeof x5 === 'object' && !isArray(x5)) { n++; const ks = sortedKeys(x5); for (let j = 0; j < ks.length; j++) { const k = ks[j]; const y = x5[k]; if (y == null) continue; w.byte(42); const b = w.begin(); w.byte(10); w.string(k); w.byte(18); { const b = w.begin(); if (isArray(y)) for (let j = 0; j < y.length; j++) { const s = y[j]; w.byte(10); w.string(typeof s === 'string' ? s : String(s)); } w.end(b); } w.end(b); } }
     const x6 = v["uid"];
     if (x6 != null) { w.byte(50); w.string(typeof x6 === 'string' ? x6 : String(x6)); n++; }
     return n;
@@ -5967,7 +5973,7 @@ module.exports = function messages(rt) {
     const x4 = v["group"];
     if (isArray(x4)) { n++; for (let j = 0; j < x4.length; j++) { const y = x4[j]; if (y == null) continue; w.byte(34); w.string(typeof y === 'string' ? y : String(y)); } }
     const x5 = v["extra"];
-    if (x5 != null && x5 !== null && typeof x5 === 'object' && !isArray(x5)) { n++; const ks = Object.keys(x5).sort(); for (let j = 0; j < ks.length; j++) { const k = ks[j]; const y = x5[k]; if (y == null) continue; w.byte(42); const b = w.begin(); w.byte(10); w.string(k); w.byte(18); { const b = w.begin(); if (isArray(y)) for (let j = 0; j < y.length; j++) { const s = y[j]; w.byte(10); w.string(typeof s === 'string' ? s : String(s)); } w.end(b); } w.end(b); } }
+    if (x5 != null && x5 !== null && typeof x5 === 'object' && !isArray(x5)) { n++; const ks = sortedKeys(x5); for (let j = 0; j < ks.length; j++) { const k = ks[j]; const y = x5[k]; if (y == null) continue; w.byte(42); const b = w.begin(); w.byte(10); w.string(k); w.byte(18); { const b = w.begin(); if (isArray(y)) for (let j = 0; j < y.length; j++) { const s = y[j]; w.byte(10); w.string(typeof s === 'string' ? s : String(s)); } w.end(b); } w.end(b); } }
     const x6 = v["uid"];
     if (x6 != null) { w.byte(50); w.string(typeof x6 === 'string' ? x6 : String(x6)); n++; }
     return n;
@@ -9636,7 +9642,7 @@ module.exports = function messages(rt) {
     const x5 = v["usages"];
     if (isArray(x5)) { n++; for (let j = 0; j < x5.length; j++) { const y = x5[j]; if (y == null) continue; w.byte(42); w.string(typeof y === 'string' ? y : String(y)); } }
     const x6 = v["extra"];
-    if (x6 != null && x6 !== null && typeof x6 === 'object' && !isArray(x6)) { n++; const ks = Object.keys(x6).sort(); for (let j = 0; j < ks.length; j++) { const k = ks[j]; const y = x6[k]; if (y == null) continue; w.byte(50); const b = w.begin(); w.byte(10); w.string(k); w.byte(18); { const b = w.begin(); if (isArray(y)) for (let j = 0; j < y.length; j++) { const s = y[j]; w.byte(10); w.string(typeof s === 'string' ? s : String(s)); } w.end(b); } w.end(b); } }
+    if (x6 != null && x6 !== null && typeof x6 === 'object' && !isArray(x6)) { n++; const ks = sortedKeys(x6); for (let j = 0; j < ks.length; j++) { const k = ks[j]; const y = x6[k]; if (y == null) continue; w.byte(50); const b = w.begin(); w.byte(10); w.string(k); w.byte(18); { const b = w.begin(); if (isArray(y)) for (let j = 0; j < y.length; j++) { const s = y[j]; w.byte(10); w.string(typeof s === 'string' ? s : String(s)); } w.end(b); } w.end(b); } }
     const x7 = v["signerName"];
     if (x7 != null) { w.byte(58); w.string(typeof x7 === 'string' ? x7 : String(x7)); n++; }
     const x8 = v["expirationSeconds"];
@@ -9902,7 +9908,7 @@ module.exports = function messages(rt) {
     const x5 = v["usages"];
     if (isArray(x5)) { n++; for (let j = 0; j < x5.length; j++) { const y = x5[j]; if (y == null) continue; w.byte(42); w.string(typeof y === 'string' ? y : String(y)); } }
     const x6 = v["extra"];
-    if (x6 != null && x6 !== null && typeof x6 === 'object' && !isArray(x6)) { n++; const ks = Object.keys(x6).sort(); for (let j = 0; j < ks.length; j++) { const k = ks[j]; const y = x6[k]; if (y == null) continue; w.byte(50); const b = w.begin(); w.byte(10); w.string(k); w.byte(18); { const b = w.begin(); if (isArray(y)) for (let j = 0; j < y.length; j++) { const s = y[j]; w.byte(10); w.string(typeof s === 'string' ? s : String(s)); } w.end(b); } w.end(b); } }
+    if (x6 != null && x6 !== null && typeof x6 === 'object' && !isArray(x6)) { n++; const ks = sortedKeys(x6); for (let j = 0; j < ks.length; j++) { const k = ks[j]; const y = x6[k]; if (y == null) continue; w.byte(50); const b = w.begin(); w.byte(10); w.string(k); w.byte(18); { const b = w.begin(); if (isArray(y)) for (let j = 0; j < y.length; j++) { const s = y[j]; w.byte(10); w.string(typeof s === 'string' ? s : String(s)); } w.end(b); } w.end(b); } }
     const x7 = v["signerName"];
     if (x7 != null) { w.byte(58); w.string(typeof x7 === 'string' ? x7 : String(x7)); n++; }
     const x8 = v["expirationSeconds"];
@@ -10414,7 +10420,7 @@ module.exports = function messages(rt) {
     const x4 = v["fsType"];
     if (x4 != null) { w.byte(34); w.string(typeof x4 === 'string' ? x4 : String(x4)); n++; }
     const x5 = v["volumeAttributes"];
-    if (x5 != null && x5 !== null && typeof x5 === 'object' && !isArray(x5)) { n++; const ks = Object.keys(x5).sort(); for (let j = 0; j < ks.length; j++) { const k = ks[j]; const y = x5[k]; if (y == null) continue; w.byte(42); const b = w.begin(); w.byte(10); w.string(k); w.byte(18); w.string(typeof y === 'string' ? y : String(y)); w.end(b); } }
+    if (x5 != null && x5 !== null && typeof x5 === 'object' && !isArray(x5)) { n++; const ks = sortedKeys(x5); for (let j = 0; j < ks.length; j++) { const k = ks[j]; const y = x5[k]; if (y == null) continue; w.byte(42); const b = w.begin(); w.byte(10); w.string(k); w.byte(18); w.string(typeof y === 'string' ? y : String(y)); w.end(b); } }
     const x6 = v["controllerPublishSecretRef"];
     if (x6 != null) { const s = w.pos; if (x6 !== null && typeof x6 === 'object' && !isArray(x6)) { w.byte(50); const b = w.begin(); e_api_core_v1_SecretReference(w, x6); w.end(b); } if (w.pos !== s) n++; }
     const x7 = v["nodeStageSecretRef"];
@@ -10470,7 +10476,7 @@ module.exports = function messages(rt) {
     const x3 = v["fsType"];
     if (x3 != null) { w.byte(26); w.string(typeof x3 === 'string' ? x3 : String(x3)); n++; }
     const x4 = v["volumeAttributes"];
-    if (x4 != null && x4 !== null && typeof x4 === 'object' && !isArray(x4)) { n++; const ks = Object.keys(x4).sort(); for (let j = 0; j < ks.length; j++) { const k = ks[j]; const y = x4[k]; if (y == null) continue; w.byte(34); const b = w.begin(); w.byte(10); w.string(k); w.byte(18); w.string(typeof y === 'string' ? y : String(y)); w.end(b); } }
+    if (x4 != null && x4 !== null && typeof x4 === 'object' && !isArray(x4)) { n++; const ks = sortedKeys(x4); for (let j = 0; j < ks.length; j++) { const k = ks[j]; const y = x4[k]; if (y == null) continue; w.byte(34); const b = w.begin(); w.byte(10); w.string(k); w.byte(18); w.string(typeof y === 'string' ? y : String(y)); w.end(b); } }
     const x5 = v["nodePublishSecretRef"];
     if (x5 != null) { const s = w.pos; if (x5 !== null && typeof x5 === 'object' && !isArray(x5)) { w.byte(42); const b = w.begin(); e_api_core_v1_LocalObjectReference(w, x5); w.end(b); } if (w.pos !== s) n++; }
     return n;
@@ -10816,9 +10822,9 @@ module.exports = function messages(rt) {
     const x1 = v["metadata"];
     if (x1 != null) { const s = w.pos; if (x1 !== null && typeof x1 === 'object' && !isArray(x1)) { w.byte(10); const b = w.begin(); e_apimachinery_pkg_apis_meta_v1_ObjectMeta(w, x1); w.end(b); } if (w.pos !== s) n++; }
     const x2 = v["data"];
-    if (x2 != null && x2 !== null && typeof x2 === 'object' && !isArray(x2)) { n++; const ks = Object.keys(x2).sort(); for (let j = 0; j < ks.length; j++) { const k = ks[j]; const y = x2[k]; if (y == null) continue; w.byte(18); const b = w.begin(); w.byte(10); w.string(k); w.byte(18); w.string(typeof y === 'string' ? y : String(y)); w.end(b); } }
+    if (x2 != null && x2 !== null && typeof x2 === 'object' && !isArray(x2)) { n++; const ks = sortedKeys(x2); for (let j = 0; j < ks.length; j++) { const k = ks[j]; const y = x2[k]; if (y == null) continue; w.byte(18); const b = w.begin(); w.byte(10); w.string(k); w.byte(18); w.string(typeof y === 'string' ? y : String(y)); w.end(b); } }
     const x3 = v["binaryData"];
-    if (x3 != null && x3 !== null && typeof x3 === 'object' && !isArray(x3)) { n++; const ks = Object.keys(x3).sort(); for (let j = 0; j < ks.length; j++) { const k = ks[j]; const y = x3[k]; if (y == null) continue; w.byte(26); const b = w.begin(); w.byte(10); w.string(k); w.byte(18); w.bytes(toBytes(y)); w.end(b); } }
+    if (x3 != null && x3 !== null && typeof x3 === 'object' && !isArray(x3)) { n++; const ks = sortedKeys(x3); for (let j = 0; j < ks.length; j++) { const k = ks[j]; const y = x3[k]; if (y == null) continue; w.byte(26); const b = w.begin(); w.byte(10); w.string(k); w.byte(18); w.bytes(toBytes(y)); w.end(b); } }
     const x4 = v["immutable"];
     if (x4 != null) { w.byte(32); w.bool(x4 === true); n++; }
     return n;
@@ -11370,7 +11376,7 @@ module.exports = function messages(rt) {
     const x9 = v["started"];
     if (x9 != null) { w.byte(72); w.bool(x9 === true); n++; }
     const x10 = v["allocatedResources"];
-    if (x10 != null && x10 !== null && typeof x10 === 'object' && !isArray(x10)) { n++; const ks = Object.keys(x10).sort(); for (let j = 0; j < ks.length; j++) { const k = ks[j]; const y = x10[k]; if (y == null) continue; w.byte(82); const b = w.begin(); w.byte(10); w.string(k); w.byte(18); { const b = w.begin(); w.byte(10); w.string(typeof y === 'string' ? y : String(y)); w.end(b); } w.end(b); } }
+    if (x10 != null && x10 !== null && typeof x10 === 'object' && !isArray(x10)) { n++; const ks = sortedKeys(x10); for (let j = 0; j < ks.length; j++) { const k = ks[j]; const y = x10[k]; if (y == null) continue; w.byte(82); const b = w.begin(); w.byte(10); w.string(k); w.byte(18); { const b = w.begin(); w.byte(10); w.string(typeof y === 'string' ? y : String(y)); w.end(b); } w.end(b); } }
     const x11 = v["resources"];
     if (x11 != null) { const s = w.pos; if (x11 !== null && typeof x11 === 'object' && !isArray(x11)) { w.byte(90); const b = w.begin(); e_api_core_v1_ResourceRequirements(w, x11); w.end(b); } if (w.pos !== s) n++; }
     return n;
@@ -12169,7 +12175,7 @@ module.exports = function messages(rt) {
     const x4 = v["readOnly"];
     if (x4 != null) { w.byte(32); w.bool(x4 === true); n++; }
     const x5 = v["options"];
-    if (x5 != null && x5 !== null && typeof x5 === 'object' && !isArray(x5)) { n++; const ks = Object.keys(x5).sort(); for (let j = 0; j < ks.length; j++) { const k = ks[j]; const y = x5[k]; if (y == null) continue; w.byte(42); const b = w.begin(); w.byte(10); w.string(k); w.byte(18); w.string(typeof y === 'string' ? y : String(y)); w.end(b); } }
+    if (x5 != null && x5 !== null && typeof x5 === 'object' && !isArray(x5)) { n++; const ks = sortedKeys(x5); for (let j = 0; j < ks.length; j++) { const k = ks[j]; const y = x5[k]; if (y == null) continue; w.byte(42); const b = w.begin(); w.byte(10); w.string(k); w.byte(18); w.string(typeof y === 'string' ? y : String(y)); w.end(b); } }
     return n;
   }
   const K_api_core_v1_FlexPersistentVolumeSource = [1, 2, 3, 4, 5];
@@ -12207,7 +12213,7 @@ module.exports = function messages(rt) {
     const x4 = v["readOnly"];
     if (x4 != null) { w.byte(32); w.bool(x4 === true); n++; }
     const x5 = v["options"];
-    if (x5 != null && x5 !== null && typeof x5 === 'object' && !isArray(x5)) { n++; const ks = Object.keys(x5).sort(); for (let j = 0; j < ks.length; j++) { const k = ks[j]; const y = x5[k]; if (y == null) continue; w.byte(42); const b = w.begin(); w.byte(10); w.string(k); w.byte(18); w.string(typeof y === 'string' ? y : String(y)); w.end(b); } }
+    if (x5 != null && x5 !== null && typeof x5 === 'object' && !isArray(x5)) { n++; const ks = sortedKeys(x5); for (let j = 0; j < ks.length; j++) { const k = ks[j]; const y = x5[k]; if (y == null) continue; w.byte(42); const b = w.begin(); w.byte(10); w.string(k); w.byte(18); w.string(typeof y === 'string' ? y : String(y)); w.end(b); } }
     return n;
   }
   const K_api_core_v1_FlexVolumeSource = [1, 2, 3, 4, 5];
@@ -12771,15 +12777,15 @@ module.exports = function messages(rt) {
     const x1 = v["type"];
     if (x1 != null) { w.byte(10); w.string(typeof x1 === 'string' ? x1 : String(x1)); n++; }
     const x2 = v["max"];
-    if (x2 != null && x2 !== null && typeof x2 === 'object' && !isArray(x2)) { n++; const ks = Object.keys(x2).sort(); for (let j = 0; j < ks.length; j++) { const k = ks[j]; const y = x2[k]; if (y == null) continue; w.byte(18); const b = w.begin(); w.byte(10); w.string(k); w.byte(18); { const b = w.begin(); w.byte(10); w.string(typeof y === 'string' ? y : String(y)); w.end(b); } w.end(b); } }
+    if (x2 != null && x2 !== null && typeof x2 === 'object' && !isArray(x2)) { n++; const ks = sortedKeys(x2); for (let j = 0; j < ks.length; j++) { const k = ks[j]; const y = x2[k]; if (y == null) continue; w.byte(18); const b = w.begin(); w.byte(10); w.string(k); w.byte(18); { const b = w.begin(); w.byte(10); w.string(typeof y === 'string' ? y : String(y)); w.end(b); } w.end(b); } }
     const x3 = v["min"];
-    if (x3 != null && x3 !== null && typeof x3 === 'object' && !isArray(x3)) { n++; const ks = Object.keys(x3).sort(); for (let j = 0; j < ks.length; j++) { const k = ks[j]; const y = x3[k]; if (y == null) continue; w.byte(26); const b = w.begin(); w.byte(10); w.string(k); w.byte(18); { const b = w.begin(); w.byte(10); w.string(typeof y === 'string' ? y : String(y)); w.end(b); } w.end(b); } }
+    if (x3 != null && x3 !== null && typeof x3 === 'object' && !isArray(x3)) { n++; const ks = sortedKeys(x3); for (let j = 0; j < ks.length; j++) { const k = ks[j]; const y = x3[k]; if (y == null) continue; w.byte(26); const b = w.begin(); w.byte(10); w.string(k); w.byte(18); { const b = w.begin(); w.byte(10); w.string(typeof y === 'string' ? y : String(y)); w.end(b); } w.end(b); } }
     const x4 = v["default"];
-    if (x4 != null && x4 !== null && typeof x4 === 'object' && !isArray(x4)) { n++; const ks = Object.keys(x4).sort(); for (let j = 0; j < ks.length; j++) { const k = ks[j]; const y = x4[k]; if (y == null) continue; w.byte(34); const b = w.begin(); w.byte(10); w.string(k); w.byte(18); { const b = w.begin(); w.byte(10); w.string(typeof y === 'string' ? y : String(y)); w.end(b); } w.end(b); } }
+    if (x4 != null && x4 !== null && typeof x4 === 'object' && !isArray(x4)) { n++; const ks = sortedKeys(x4); for (let j = 0; j < ks.length; j++) { const k = ks[j]; const y = x4[k]; if (y == null) continue; w.byte(34); const b = w.begin(); w.byte(10); w.string(k); w.byte(18); { const b = w.begin(); w.byte(10); w.string(typeof y === 'string' ? y : String(y)); w.end(b); } w.end(b); } }
     const x5 = v["defaultRequest"];
-    if (x5 != null && x5 !== null && typeof x5 === 'object' && !isArray(x5)) { n++; const ks = Object.keys(x5).sort(); for (let j = 0; j < ks.length; j++) { const k = ks[j]; const y = x5[k]; if (y == null) continue; w.byte(42); const b = w.begin(); w.byte(10); w.string(k); w.byte(18); { const b = w.begin(); w.byte(10); w.string(typeof y === 'string' ? y : String(y)); w.end(b); } w.end(b); } }
+    if (x5 != null && x5 !== null && typeof x5 === 'object' && !isArray(x5)) { n++; const ks = sortedKeys(x5); for (let j = 0; j < ks.length; j++) { const k = ks[j]; const y = x5[k]; if (y == null) continue; w.byte(42); const b = w.begin(); w.byte(10); w.string(k); w.byte(18); { const b = w.begin(); w.byte(10); w.string(typeof y === 'string' ? y : String(y)); w.end(b); } w.end(b); } }
     const x6 = v["maxLimitRequestRatio"];
-    if (x6 != null && x6 !== null && typeof x6 === 'object' && !isArray(x6)) { n++; const ks = Object.keys(x6).sort(); for (let j = 0; j < ks.length; j++) { const k = ks[j]; const y = x6[k]; if (y == null) continue; w.byte(50); const b = w.begin(); w.byte(10); w.string(k); w.byte(18); { const b = w.begin(); w.byte(10); w.string(typeof y === 'string' ? y : String(y)); w.end(b); } w.end(b); } }
+    if (x6 != null && x6 !== null && typeof x6 === 'object' && !isArray(x6)) { n++; const ks = sortedKeys(x6); for (let j = 0; j < ks.length; j++) { const k = ks[j]; const y = x6[k]; if (y == null) continue; w.byte(50); const b = w.begin(); w.byte(10); w.string(k); w.byte(18); { const b = w.begin(); w.byte(10); w.string(typeof y === 'string' ? y : String(y)); w.end(b); } w.end(b); } }
     return n;
   }
   const K_api_core_v1_LimitRangeItem = [1, 2, 3, 4, 5, 6];
@@ -12861,7 +12867,7 @@ module.exports = function messages(rt) {
     const x1 = v["metadata"];
     if (x1 != null) { const s = w.pos; if (x1 !== null && typeof x1 === 'object' && !isArray(x1)) { w.byte(10); const b = w.begin(); e_apimachinery_pkg_apis_meta_v1_ListMeta(w, x1); w.end(b); } if (w.pos !== s) n++; }
     const x2 = v["items"];
-    if (isArray(x2)) { n++; for (let j = 0; j < x2.length; j++) { const y = x2[j]; if (y == null) continue; w.byte(18); { const b = w.begin(); w.byte(10); w.bytes(jsonBytes(y)); w.end(b); } } }
+    if (isArray(x2)) { n++; for (let j = 0; j < x2.length; j++) { const y = x2[j]; if (y == null) continue; w.byte(18); { const b = w.begin(); w.byte(10); w.string(jsonText(y)); w.end(b); } } }
     return n;
   }
   const K_api_core_v1_List = [1, 2];
@@ -13407,7 +13413,7 @@ module.exports = function messages(rt) {
   function e_api_core_v1_NodeResources(w, v) {
     let n = 0;
     const x1 = v["capacity"];
-    if (x1 != null && x1 !== null && typeof x1 === 'object' && !isArray(x1)) { n++; const ks = Object.keys(x1).sort(); for (let j = 0; j < ks.length; j++) { const k = ks[j]; const y = x1[k]; if (y == null) continue; w.byte(10); const b = w.begin(); w.byte(10); w.string(k); w.byte(18); { const b = w.begin(); w.byte(10); w.string(typeof y === 'string' ? y : String(y)); w.end(b); } w.end(b); } }
+    if (x1 != null && x1 !== null && typeof x1 === 'object' && !isArray(x1)) { n++; const ks = sortedKeys(x1); for (let j = 0; j < ks.length; j++) { const k = ks[j]; const y = x1[k]; if (y == null) continue; w.byte(10); const b = w.begin(); w.byte(10); w.string(k); w.byte(18); { const b = w.begin(); w.byte(10); w.string(typeof y === 'string' ? y : String(y)); w.end(b); } w.end(b); } }
     return n;
   }
   const K_api_core_v1_NodeResources = [1];
@@ -13553,9 +13559,9 @@ module.exports = function messages(rt) {
   function e_api_core_v1_NodeStatus(w, v) {
     let n = 0;
     const x1 = v["capacity"];
-    if (x1 != null && x1 !== null && typeof x1 === 'object' && !isArray(x1)) { n++; const ks = Object.keys(x1).sort(); for (let j = 0; j < ks.length; j++) { const k = ks[j]; const y = x1[k]; if (y == null) continue; w.byte(10); const b = w.begin(); w.byte(10); w.string(k); w.byte(18); { const b = w.begin(); w.byte(10); w.string(typeof y === 'string' ? y : String(y)); w.end(b); } w.end(b); } }
+    if (x1 != null && x1 !== null && typeof x1 === 'object' && !isArray(x1)) { n++; const ks = sortedKeys(x1); for (let j = 0; j < ks.length; j++) { const k = ks[j]; const y = x1[k]; if (y == null) continue; w.byte(10); const b = w.begin(); w.byte(10); w.string(k); w.byte(18); { const b = w.begin(); w.byte(10); w.string(typeof y === 'string' ? y : String(y)); w.end(b); } w.end(b); } }
     const x2 = v["allocatable"];
-    if (x2 != null && x2 !== null && typeof x2 === 'object' && !isArray(x2)) { n++; const ks = Object.keys(x2).sort(); for (let j = 0; j < ks.length; j++) { const k = ks[j]; const y = x2[k]; if (y == null) continue; w.byte(18); const b = w.begin(); w.byte(10); w.string(k); w.byte(18); { const b = w.begin(); w.byte(10); w.string(typeof y === 'string' ? y : String(y)); w.end(b); } w.end(b); } }
+    if (x2 != null && x2 !== null && typeof x2 === 'object' && !isArray(x2)) { n++; const ks = sortedKeys(x2); for (let j = 0; j < ks.length; j++) { const k = ks[j]; const y = x2[k]; if (y == null) continue; w.byte(18); const b = w.begin(); w.byte(10); w.string(k); w.byte(18); { const b = w.begin(); w.byte(10); w.string(typeof y === 'string' ? y : String(y)); w.end(b); } w.end(b); } }
     const x3 = v["phase"];
     if (x3 != null) { w.byte(26); w.string(typeof x3 === 'string' ? x3 : String(x3)); n++; }
     const x4 = v["conditions"];
@@ -13927,11 +13933,11 @@ module.exports = function messages(rt) {
     const x2 = v["accessModes"];
     if (isArray(x2)) { n++; for (let j = 0; j < x2.length; j++) { const y = x2[j]; if (y == null) continue; w.byte(18); w.string(typeof y === 'string' ? y : String(y)); } }
     const x3 = v["capacity"];
-    if (x3 != null && x3 !== null && typeof x3 === 'object' && !isArray(x3)) { n++; const ks = Object.keys(x3).sort(); for (let j = 0; j < ks.length; j++) { const k = ks[j]; const y = x3[k]; if (y == null) continue; w.byte(26); const b = w.begin(); w.byte(10); w.string(k); w.byte(18); { const b = w.begin(); w.byte(10); w.string(typeof y === 'string' ? y : String(y)); w.end(b); } w.end(b); } }
+    if (x3 != null && x3 !== null && typeof x3 === 'object' && !isArray(x3)) { n++; const ks = sortedKeys(x3); for (let j = 0; j < ks.length; j++) { const k = ks[j]; const y = x3[k]; if (y == null) continue; w.byte(26); const b = w.begin(); w.byte(10); w.string(k); w.byte(18); { const b = w.begin(); w.byte(10); w.string(typeof y === 'string' ? y : String(y)); w.end(b); } w.end(b); } }
     const x4 = v["conditions"];
     if (isArray(x4)) { n++; for (let j = 0; j < x4.length; j++) { const y = x4[j]; if (y == null) continue; w.byte(34); { const b = w.begin(); if (y !== null && typeof y === 'object' && !isArray(y)) e_api_core_v1_PersistentVolumeClaimCondition(w, y); w.end(b); } } }
     const x5 = v["allocatedResources"];
-    if (x5 != null && x5 !== null && typeof x5 === 'object' && !isArray(x5)) { n++; const ks = Object.keys(x5).sort(); for (let j = 0; j < ks.length; j++) { const k = ks[j]; const y = x5[k]; if (y == null) continue; w.byte(42); const b = w.begin(); w.byte(10); w.string(k); w.byte(18); { const b = w.begin(); w.byte(10); w.string(typeof y === 'string' ? y : String(y)); w.end(b); } w.end(b); } }
+    if (x5 != null && x5 !== null && typeof x5 === 'object' && !isArray(x5)) { n++; const ks = sortedKeys(x5); for (let j = 0; j < ks.length; j++) { const k = ks[j]; const y = x5[k]; if (y == null) continue; w.byte(42); const b = w.begin(); w.byte(10); w.string(k); w.byte(18); { const b = w.begin(); w.byte(10); w.string(typeof y === 'string' ? y : String(y)); w.end(b); } w.end(b); } }
     const x6 = v["resizeStatus"];
     if (x6 != null) { w.byte(50); w.string(typeof x6 === 'string' ? x6 : String(x6)); n++; }
     return n;
@@ -14149,7 +14155,7 @@ module.exports = function messages(rt) {
   function e_api_core_v1_PersistentVolumeSpec(w, v) {
     let n = 0;
     const x1 = v["capacity"];
-    if (x1 != null && x1 !== null && typeof x1 === 'object' && !isArray(x1)) { n++; const ks = Object.keys(x1).sort(); for (let j = 0; j < ks.length; j++) { const k = ks[j]; const y = x1[k]; if (y == null) continue; w.byte(10); const b = w.begin(); w.byte(10); w.string(k); w.byte(18); { const b = w.begin(); w.byte(10); w.string(typeof y === 'string' ? y : String(y)); w.end(b); } w.end(b); } }
+    if (x1 != null && x1 !== null && typeof x1 === 'object' && !isArray(x1)) { n++; const ks = sortedKeys(x1); for (let j = 0; j < ks.length; j++) { const k = ks[j]; const y = x1[k]; if (y == null) continue; w.byte(10); const b = w.begin(); w.byte(10); w.string(k); w.byte(18); { const b = w.begin(); w.byte(10); w.string(typeof y === 'string' ? y : String(y)); w.end(b); } w.end(b); } }
     { const s = w.pos; w.byte(18); const b = w.begin(); if (e_api_core_v1_PersistentVolumeSource(w, v) > 0) { w.end(b); n++; } else w.rewind(s); }
     const x3 = v["accessModes"];
     if (isArray(x3)) { n++; for (let j = 0; j < x3.length; j++) { const y = x3[j]; if (y == null) continue; w.byte(26); w.string(typeof y === 'string' ? y : String(y)); } }
@@ -14884,7 +14890,7 @@ module.exports = function messages(rt) {
     const x6 = v["dnsPolicy"];
     if (x6 != null) { w.byte(50); w.string(typeof x6 === 'string' ? x6 : String(x6)); n++; }
     const x7 = v["nodeSelector"];
-    if (x7 != null && x7 !== null && typeof x7 === 'object' && !isArray(x7)) { n++; const ks = Object.keys(x7).sort(); for (let j = 0; j < ks.length; j++) { const k = ks[j]; const y = x7[k]; if (y == null) continue; w.byte(58); const b = w.begin(); w.byte(10); w.string(k); w.byte(18); w.string(typeof y === 'string' ? y : String(y)); w.end(b); } }
+    if (x7 != null && x7 !== null && typeof x7 === 'object' && !isArray(x7)) { n++; const ks = sortedKeys(x7); for (let j = 0; j < ks.length; j++) { const k = ks[j]; const y = x7[k]; if (y == null) continue; w.byte(58); const b = w.begin(); w.byte(10); w.string(k); w.byte(18); w.string(typeof y === 'string' ? y : String(y)); w.end(b); } }
     const x8 = v["serviceAccountName"];
     if (x8 != null) { w.byte(66); w.string(typeof x8 === 'string' ? x8 : String(x8)); n++; }
     const x9 = v["serviceAccount"];
@@ -14934,7 +14940,7 @@ module.exports = function messages(rt) {
     const x31 = v["preemptionPolicy"];
     if (x31 != null) { w.byte2(250, 1); w.string(typeof x31 === 'string' ? x31 : String(x31)); n++; }
     const x32 = v["overhead"];
-    if (x32 != null && x32 !== null && typeof x32 === 'object' && !isArray(x32)) { n++; const ks = Object.keys(x32).sort(); for (let j = 0; j < ks.length; j++) { const k = ks[j]; const y = x32[k]; if (y == null) continue; w.byte2(130, 2); const b = w.begin(); w.byte(10); w.string(k); w.byte(18); { const b = w.begin(); w.byte(10); w.string(typeof y === 'string' ? y : String(y)); w.end(b); } w.end(b); } }
+    if (x32 != null && x32 !== null && typeof x32 === 'object' && !isArray(x32)) { n++; const ks = sortedKeys(x32); for (let j = 0; j < ks.length; j++) { const k = ks[j]; const y = x32[k]; if (y == null) continue; w.byte2(130, 2); const b = w.begin(); w.byte(10); w.string(k); w.byte(18); { const b = w.begin(); w.byte(10); w.string(typeof y === 'string' ? y : String(y)); w.end(b); } w.end(b); } }
     const x33 = v["topologySpreadConstraints"];
     if (isArray(x33)) { n++; for (let j = 0; j < x33.length; j++) { const y = x33[j]; if (y == null) continue; w.byte2(138, 2); { const b = w.begin(); if (y !== null && typeof y === 'object' && !isArray(y)) e_api_core_v1_TopologySpreadConstraint(w, y); w.end(b); } } }
     const x34 = v["ephemeralContainers"];
@@ -15739,7 +15745,7 @@ module.exports = function messages(rt) {
     const x1 = v["replicas"];
     if (x1 != null) { w.byte(8); w.int32(typeof x1 === 'number' ? x1 : toNumber(x1)); n++; }
     const x2 = v["selector"];
-    if (x2 != null && x2 !== null && typeof x2 === 'object' && !isArray(x2)) { n++; const ks = Object.keys(x2).sort(); for (let j = 0; j < ks.length; j++) { const k = ks[j]; const y = x2[k]; if (y == null) continue; w.byte(18); const b = w.begin(); w.byte(10); w.string(k); w.byte(18); w.string(typeof y === 'string' ? y : String(y)); w.end(b); } }
+    if (x2 != null && x2 !== null && typeof x2 === 'object' && !isArray(x2)) { n++; const ks = sortedKeys(x2); for (let j = 0; j < ks.length; j++) { const k = ks[j]; const y = x2[k]; if (y == null) continue; w.byte(18); const b = w.begin(); w.byte(10); w.string(k); w.byte(18); w.string(typeof y === 'string' ? y : String(y)); w.end(b); } }
     const x3 = v["template"];
     if (x3 != null) { const s = w.pos; if (x3 !== null && typeof x3 === 'object' && !isArray(x3)) { w.byte(26); const b = w.begin(); e_api_core_v1_PodTemplateSpec(w, x3); w.end(b); } if (w.pos !== s) n++; }
     const x4 = v["minReadySeconds"];
@@ -15921,7 +15927,7 @@ module.exports = function messages(rt) {
   function e_api_core_v1_ResourceQuotaSpec(w, v) {
     let n = 0;
     const x1 = v["hard"];
-    if (x1 != null && x1 !== null && typeof x1 === 'object' && !isArray(x1)) { n++; const ks = Object.keys(x1).sort(); for (let j = 0; j < ks.length; j++) { const k = ks[j]; const y = x1[k]; if (y == null) continue; w.byte(10); const b = w.begin(); w.byte(10); w.string(k); w.byte(18); { const b = w.begin(); w.byte(10); w.string(typeof y === 'string' ? y : String(y)); w.end(b); } w.end(b); } }
+    if (x1 != null && x1 !== null && typeof x1 === 'object' && !isArray(x1)) { n++; const ks = sortedKeys(x1); for (let j = 0; j < ks.length; j++) { const k = ks[j]; const y = x1[k]; if (y == null) continue; w.byte(10); const b = w.begin(); w.byte(10); w.string(k); w.byte(18); { const b = w.begin(); w.byte(10); w.string(typeof y === 'string' ? y : String(y)); w.end(b); } w.end(b); } }
     const x2 = v["scopes"];
     if (isArray(x2)) { n++; for (let j = 0; j < x2.length; j++) { const y = x2[j]; if (y == null) continue; w.byte(18); w.string(typeof y === 'string' ? y : String(y)); } }
     const x3 = v["scopeSelector"];
@@ -15951,9 +15957,9 @@ module.exports = function messages(rt) {
   function e_api_core_v1_ResourceQuotaStatus(w, v) {
     let n = 0;
     const x1 = v["hard"];
-    if (x1 != null && x1 !== null && typeof x1 === 'object' && !isArray(x1)) { n++; const ks = Object.keys(x1).sort(); for (let j = 0; j < ks.length; j++) { const k = ks[j]; const y = x1[k]; if (y == null) continue; w.byte(10); const b = w.begin(); w.byte(10); w.string(k); w.byte(18); { const b = w.begin(); w.byte(10); w.string(typeof y === 'string' ? y : String(y)); w.end(b); } w.end(b); } }
+    if (x1 != null && x1 !== null && typeof x1 === 'object' && !isArray(x1)) { n++; const ks = sortedKeys(x1); for (let j = 0; j < ks.length; j++) { const k = ks[j]; const y = x1[k]; if (y == null) continue; w.byte(10); const b = w.begin(); w.byte(10); w.string(k); w.byte(18); { const b = w.begin(); w.byte(10); w.string(typeof y === 'string' ? y : String(y)); w.end(b); } w.end(b); } }
     const x2 = v["used"];
-    if (x2 != null && x2 !== null && typeof x2 === 'object' && !isArray(x2)) { n++; const ks = Object.keys(x2).sort(); for (let j = 0; j < ks.length; j++) { const k = ks[j]; const y = x2[k]; if (y == null) continue; w.byte(18); const b = w.begin(); w.byte(10); w.string(k); w.byte(18); { const b = w.begin(); w.byte(10); w.string(typeof y === 'string' ? y : String(y)); w.end(b); } w.end(b); } }
+    if (x2 != null && x2 !== null && typeof x2 === 'object' && !isArray(x2)) { n++; const ks = sortedKeys(x2); for (let j = 0; j < ks.length; j++) { const k = ks[j]; const y = x2[k]; if (y == null) continue; w.byte(18); const b = w.begin(); w.byte(10); w.string(k); w.byte(18); { const b = w.begin(); w.byte(10); w.string(typeof y === 'string' ? y : String(y)); w.end(b); } w.end(b); } }
     return n;
   }
   const K_api_core_v1_ResourceQuotaStatus = [1, 2];
@@ -15977,9 +15983,9 @@ module.exports = function messages(rt) {
   function e_api_core_v1_ResourceRequirements(w, v) {
     let n = 0;
     const x1 = v["limits"];
-    if (x1 != null && x1 !== null && typeof x1 === 'object' && !isArray(x1)) { n++; const ks = Object.keys(x1).sort(); for (let j = 0; j < ks.length; j++) { const k = ks[j]; const y = x1[k]; if (y == null) continue; w.byte(10); const b = w.begin(); w.byte(10); w.string(k); w.byte(18); { const b = w.begin(); w.byte(10); w.string(typeof y === 'string' ? y : String(y)); w.end(b); } w.end(b); } }
+    if (x1 != null && x1 !== null && typeof x1 === 'object' && !isArray(x1)) { n++; const ks = sortedKeys(x1); for (let j = 0; j < ks.length; j++) { const k = ks[j]; const y = x1[k]; if (y == null) continue; w.byte(10); const b = w.begin(); w.byte(10); w.string(k); w.byte(18); { const b = w.begin(); w.byte(10); w.string(typeof y === 'string' ? y : String(y)); w.end(b); } w.end(b); } }
     const x2 = v["requests"];
-    if (x2 != null && x2 !== null && typeof x2 === 'object' && !isArray(x2)) { n++; const ks = Object.keys(x2).sort(); for (let j = 0; j < ks.length; j++) { const k = ks[j]; const y = x2[k]; if (y == null) continue; w.byte(18); const b = w.begin(); w.byte(10); w.string(k); w.byte(18); { const b = w.begin(); w.byte(10); w.string(typeof y === 'string' ? y : String(y)); w.end(b); } w.end(b); } }
+    if (x2 != null && x2 !== null && typeof x2 === 'object' && !isArray(x2)) { n++; const ks = sortedKeys(x2); for (let j = 0; j < ks.length; j++) { const k = ks[j]; const y = x2[k]; if (y == null) continue; w.byte(18); const b = w.begin(); w.byte(10); w.string(k); w.byte(18); { const b = w.begin(); w.byte(10); w.string(typeof y === 'string' ? y : String(y)); w.end(b); } w.end(b); } }
     const x3 = v["claims"];
     if (isArray(x3)) { n++; for (let j = 0; j < x3.length; j++) { const y = x3[j]; if (y == null) continue; w.byte(26); { const b = w.begin(); if (y !== null && typeof y === 'object' && !isArray(y)) e_api_core_v1_ResourceClaim(w, y); w.end(b); } } }
     return n;
@@ -16237,11 +16243,11 @@ module.exports = function messages(rt) {
     const x1 = v["metadata"];
     if (x1 != null) { const s = w.pos; if (x1 !== null && typeof x1 === 'object' && !isArray(x1)) { w.byte(10); const b = w.begin(); e_apimachinery_pkg_apis_meta_v1_ObjectMeta(w, x1); w.end(b); } if (w.pos !== s) n++; }
     const x2 = v["data"];
-    if (x2 != null && x2 !== null && typeof x2 === 'object' && !isArray(x2)) { n++; const ks = Object.keys(x2).sort(); for (let j = 0; j < ks.length; j++) { const k = ks[j]; const y = x2[k]; if (y == null) continue; w.byte(18); const b = w.begin(); w.byte(10); w.string(k); w.byte(18); w.bytes(toBytes(y)); w.end(b); } }
+    if (x2 != null && x2 !== null && typeof x2 === 'object' && !isArray(x2)) { n++; const ks = sortedKeys(x2); for (let j = 0; j < ks.length; j++) { const k = ks[j]; const y = x2[k]; if (y == null) continue; w.byte(18); const b = w.begin(); w.byte(10); w.string(k); w.byte(18); w.bytes(toBytes(y)); w.end(b); } }
     const x3 = v["type"];
     if (x3 != null) { w.byte(26); w.string(typeof x3 === 'string' ? x3 : String(x3)); n++; }
     const x4 = v["stringData"];
-    if (x4 != null && x4 !== null && typeof x4 === 'object' && !isArray(x4)) { n++; const ks = Object.keys(x4).sort(); for (let j = 0; j < ks.length; j++) { const k = ks[j]; const y = x4[k]; if (y == null) continue; w.byte(34); const b = w.begin(); w.byte(10); w.string(k); w.byte(18); w.string(typeof y === 'string' ? y : String(y)); w.end(b); } }
+    if (x4 != null && x4 !== null && typeof x4 === 'object' && !isArray(x4)) { n++; const ks = sortedKeys(x4); for (let j = 0; j < ks.length; j++) { const k = ks[j]; const y = x4[k]; if (y == null) continue; w.byte(34); const b = w.begin(); w.byte(10); w.string(k); w.byte(18); w.string(typeof y === 'string' ? y : String(y)); w.end(b); } }
     const x5 = v["immutable"];
     if (x5 != null) { w.byte(40); w.bool(x5 === true); n++; }
     return n;
@@ -16738,7 +16744,7 @@ module.exports = function messages(rt) {
     const x1 = v["ports"];
     if (isArray(x1)) { n++; for (let j = 0; j < x1.length; j++) { const y = x1[j]; if (y == null) continue; w.byte(10); { const b = w.begin(); if (y !== null && typeof y === 'object' && !isArray(y)) e_api_core_v1_ServicePort(w, y); w.end(b); } } }
     const x2 = v["selector"];
-    if (x2 != null && x2 !== null && typeof x2 === 'object' && !isArray(x2)) { n++; const ks = Object.keys(x2).sort(); for (let j = 0; j < ks.length; j++) { const k = ks[j]; const y = x2[k]; if (y == null) continue; w.byte(18); const b = w.begin(); w.byte(10); w.string(k); w.byte(18); w.string(typeof y === 'string' ? y : String(y)); w.end(b); } }
+    if (x2 != null && x2 !== null && typeof x2 === 'object' && !isArray(x2)) { n++; const ks = sortedKeys(x2); for (let j = 0; j < ks.length; j++) { const k = ks[j]; const y = x2[k]; if (y == null) continue; w.byte(18); const b = w.begin(); w.byte(10); w.string(k); w.byte(18); w.string(typeof y === 'string' ? y : String(y)); w.end(b); } }
     const x3 = v["clusterIP"];
     if (x3 != null) { w.byte(26); w.string(typeof x3 === 'string' ? x3 : String(x3)); n++; }
     const x4 = v["type"];
@@ -17625,7 +17631,7 @@ module.exports = function messages(rt) {
     const x4 = v["targetRef"];
     if (x4 != null) { const s = w.pos; if (x4 !== null && typeof x4 === 'object' && !isArray(x4)) { w.byte(34); const b = w.begin(); e_api_core_v1_ObjectReference(w, x4); w.end(b); } if (w.pos !== s) n++; }
     const x5 = v["deprecatedTopology"];
-    if (x5 != null && x5 !== null && typeof x5 === 'object' && !isArray(x5)) { n++; const ks = Object.keys(x5).sort(); for (let j = 0; j < ks.length; j++) { const k = ks[j]; const y = x5[k]; if (y == null) continue; w.byte(42); const b = w.begin(); w.byte(10); w.string(k); w.byte(18); w.string(typeof y === 'string' ? y : String(y)); w.end(b); } }
+    if (x5 != null && x5 !== null && typeof x5 === 'object' && !isArray(x5)) { n++; const ks = sortedKeys(x5); for (let j = 0; j < ks.length; j++) { const k = ks[j]; const y = x5[k]; if (y == null) continue; w.byte(42); const b = w.begin(); w.byte(10); w.string(k); w.byte(18); w.string(typeof y === 'string' ? y : String(y)); w.end(b); } }
     const x6 = v["nodeName"];
     if (x6 != null) { w.byte(50); w.string(typeof x6 === 'string' ? x6 : String(x6)); n++; }
     const x7 = v["zone"];
@@ -17843,7 +17849,7 @@ module.exports = function messages(rt) {
     const x4 = v["targetRef"];
     if (x4 != null) { const s = w.pos; if (x4 !== null && typeof x4 === 'object' && !isArray(x4)) { w.byte(34); const b = w.begin(); e_api_core_v1_ObjectReference(w, x4); w.end(b); } if (w.pos !== s) n++; }
     const x5 = v["topology"];
-    if (x5 != null && x5 !== null && typeof x5 === 'object' && !isArray(x5)) { n++; const ks = Object.keys(x5).sort(); for (let j = 0; j < ks.length; j++) { const k = ks[j]; const y = x5[k]; if (y == null) continue; w.byte(42); const b = w.begin(); w.byte(10); w.string(k); w.byte(18); w.string(typeof y === 'string' ? y : String(y)); w.end(b); } }
+    if (x5 != null && x5 !== null && typeof x5 === 'object' && !isArray(x5)) { n++; const ks = sortedKeys(x5); for (let j = 0; j < ks.length; j++) { const k = ks[j]; const y = x5[k]; if (y == null) continue; w.byte(42); const b = w.begin(); w.byte(10); w.string(k); w.byte(18); w.string(typeof y === 'string' ? y : String(y)); w.end(b); } }
     const x6 = v["nodeName"];
     if (x6 != null) { w.byte(50); w.string(typeof x6 === 'string' ? x6 : String(x6)); n++; }
     const x7 = v["hints"];
@@ -18629,7 +18635,7 @@ module.exports = function messages(rt) {
     const x1 = v["name"];
     if (x1 != null) { w.byte(10); w.string(typeof x1 === 'string' ? x1 : String(x1)); n++; }
     const x2 = v["updatedAnnotations"];
-    if (x2 != null && x2 !== null && typeof x2 === 'object' && !isArray(x2)) { n++; const ks = Object.keys(x2).sort(); for (let j = 0; j < ks.length; j++) { const k = ks[j]; const y = x2[k]; if (y == null) continue; w.byte(18); const b = w.begin(); w.byte(10); w.string(k); w.byte(18); w.string(typeof y === 'string' ? y : String(y)); w.end(b); } }
+    if (x2 != null && x2 !== null && typeof x2 === 'object' && !isArray(x2)) { n++; const ks = sortedKeys(x2); for (let j = 0; j < ks.length; j++) { const k = ks[j]; const y = x2[k]; if (y == null) continue; w.byte(18); const b = w.begin(); w.byte(10); w.string(k); w.byte(18); w.string(typeof y === 'string' ? y : String(y)); w.end(b); } }
     const x3 = v["rollbackTo"];
     if (x3 != null) { const s = w.pos; if (x3 !== null && typeof x3 === 'object' && !isArray(x3)) { w.byte(26); const b = w.begin(); e_api_extensions_v1beta1_RollbackConfig(w, x3); w.end(b); } if (w.pos !== s) n++; }
     return n;
@@ -19685,7 +19691,7 @@ module.exports = function messages(rt) {
     const x1 = v["replicas"];
     if (x1 != null) { w.byte(8); w.int32(typeof x1 === 'number' ? x1 : toNumber(x1)); n++; }
     const x2 = v["selector"];
-    if (x2 != null && x2 !== null && typeof x2 === 'object' && !isArray(x2)) { n++; const ks = Object.keys(x2).sort(); for (let j = 0; j < ks.length; j++) { const k = ks[j]; const y = x2[k]; if (y == null) continue; w.byte(18); const b = w.begin(); w.byte(10); w.string(k); w.byte(18); w.string(typeof y === 'string' ? y : String(y)); w.end(b); } }
+    if (x2 != null && x2 !== null && typeof x2 === 'object' && !isArray(x2)) { n++; const ks = sortedKeys(x2); for (let j = 0; j < ks.length; j++) { const k = ks[j]; const y = x2[k]; if (y == null) continue; w.byte(18); const b = w.begin(); w.byte(10); w.string(k); w.byte(18); w.string(typeof y === 'string' ? y : String(y)); w.end(b); } }
     const x3 = v["targetSelector"];
     if (x3 != null) { w.byte(26); w.string(typeof x3 === 'string' ? x3 : String(x3)); n++; }
     return n;
@@ -22263,7 +22269,7 @@ module.exports = function messages(rt) {
     const x1 = v["containers"];
     if (isArray(x1)) { n++; for (let j = 0; j < x1.length; j++) { const y = x1[j]; if (y == null) continue; w.byte(10); { const b = w.begin(); if (y !== null && typeof y === 'object' && !isArray(y)) e_api_imagepolicy_v1alpha1_ImageReviewContainerSpec(w, y); w.end(b); } } }
     const x2 = v["annotations"];
-    if (x2 != null && x2 !== null && typeof x2 === 'object' && !isArray(x2)) { n++; const ks = Object.keys(x2).sort(); for (let j = 0; j < ks.length; j++) { const k = ks[j]; const y = x2[k]; if (y == null) continue; w.byte(18); const b = w.begin(); w.byte(10); w.string(k); w.byte(18); w.string(typeof y === 'string' ? y : String(y)); w.end(b); } }
+    if (x2 != null && x2 !== null && typeof x2 === 'object' && !isArray(x2)) { n++; const ks = sortedKeys(x2); for (let j = 0; j < ks.length; j++) { const k = ks[j]; const y = x2[k]; if (y == null) continue; w.byte(18); const b = w.begin(); w.byte(10); w.string(k); w.byte(18); w.string(typeof y === 'string' ? y : String(y)); w.end(b); } }
     const x3 = v["namespace"];
     if (x3 != null) { w.byte(26); w.string(typeof x3 === 'string' ? x3 : String(x3)); n++; }
     return n;
@@ -22295,7 +22301,7 @@ module.exports = function messages(rt) {
     const x2 = v["reason"];
     if (x2 != null) { w.byte(18); w.string(typeof x2 === 'string' ? x2 : String(x2)); n++; }
     const x3 = v["auditAnnotations"];
-    if (x3 != null && x3 !== null && typeof x3 === 'object' && !isArray(x3)) { n++; const ks = Object.keys(x3).sort(); for (let j = 0; j < ks.length; j++) { const k = ks[j]; const y = x3[k]; if (y == null) continue; w.byte(26); const b = w.begin(); w.byte(10); w.string(k); w.byte(18); w.string(typeof y === 'string' ? y : String(y)); w.end(b); } }
+    if (x3 != null && x3 !== null && typeof x3 === 'object' && !isArray(x3)) { n++; const ks = sortedKeys(x3); for (let j = 0; j < ks.length; j++) { const k = ks[j]; const y = x3[k]; if (y == null) continue; w.byte(26); const b = w.begin(); w.byte(10); w.string(k); w.byte(18); w.string(typeof y === 'string' ? y : String(y)); w.end(b); } }
     return n;
   }
   const K_api_imagepolicy_v1alpha1_ImageReviewStatus = [1, 2, 3];
@@ -23748,7 +23754,7 @@ module.exports = function messages(rt) {
   function e_api_node_v1_Overhead(w, v) {
     let n = 0;
     const x1 = v["podFixed"];
-    if (x1 != null && x1 !== null && typeof x1 === 'object' && !isArray(x1)) { n++; const ks = Object.keys(x1).sort(); for (let j = 0; j < ks.length; j++) { const k = ks[j]; const y = x1[k]; if (y == null) continue; w.byte(10); const b = w.begin(); w.byte(10); w.string(k); w.byte(18); { const b = w.begin(); w.byte(10); w.string(typeof y === 'string' ? y : String(y)); w.end(b); } w.end(b); } }
+    if (x1 != null && x1 !== null && typeof x1 === 'object' && !isArray(x1)) { n++; const ks = sortedKeys(x1); for (let j = 0; j < ks.length; j++) { const k = ks[j]; const y = x1[k]; if (y == null) continue; w.byte(10); const b = w.begin(); w.byte(10); w.string(k); w.byte(18); { const b = w.begin(); w.byte(10); w.string(typeof y === 'string' ? y : String(y)); w.end(b); } w.end(b); } }
     return n;
   }
   const K_api_node_v1_Overhead = [1];
@@ -23830,7 +23836,7 @@ module.exports = function messages(rt) {
   function e_api_node_v1_Scheduling(w, v) {
     let n = 0;
     const x1 = v["nodeSelector"];
-    if (x1 != null && x1 !== null && typeof x1 === 'object' && !isArray(x1)) { n++; const ks = Object.keys(x1).sort(); for (let j = 0; j < ks.length; j++) { const k = ks[j]; const y = x1[k]; if (y == null) continue; w.byte(10); const b = w.begin(); w.byte(10); w.string(k); w.byte(18); w.string(typeof y === 'string' ? y : String(y)); w.end(b); } }
+    if (x1 != null && x1 !== null && typeof x1 === 'object' && !isArray(x1)) { n++; const ks = sortedKeys(x1); for (let j = 0; j < ks.length; j++) { const k = ks[j]; const y = x1[k]; if (y == null) continue; w.byte(10); const b = w.begin(); w.byte(10); w.string(k); w.byte(18); w.string(typeof y === 'string' ? y : String(y)); w.end(b); } }
     const x2 = v["tolerations"];
     if (isArray(x2)) { n++; for (let j = 0; j < x2.length; j++) { const y = x2[j]; if (y == null) continue; w.byte(18); { const b = w.begin(); if (y !== null && typeof y === 'object' && !isArray(y)) e_api_core_v1_Toleration(w, y); w.end(b); } } }
     return n;
@@ -23856,7 +23862,7 @@ module.exports = function messages(rt) {
   function e_api_node_v1alpha1_Overhead(w, v) {
     let n = 0;
     const x1 = v["podFixed"];
-    if (x1 != null && x1 !== null && typeof x1 === 'object' && !isArray(x1)) { n++; const ks = Object.keys(x1).sort(); for (let j = 0; j < ks.length; j++) { const k = ks[j]; const y = x1[k]; if (y == null) continue; w.byte(10); const b = w.begin(); w.byte(10); w.string(k); w.byte(18); { const b = w.begin(); w.byte(10); w.string(typeof y === 'string' ? y : String(y)); w.end(b); } w.end(b); } }
+    if (x1 != null && x1 !== null && typeof x1 === 'object' && !isArray(x1)) { n++; const ks = sortedKeys(x1); for (let j = 0; j < ks.length; j++) { const k = ks[j]; const y = x1[k]; if (y == null) continue; w.byte(10); const b = w.begin(); w.byte(10); w.string(k); w.byte(18); { const b = w.begin(); w.byte(10); w.string(typeof y === 'string' ? y : String(y)); w.end(b); } w.end(b); } }
     return n;
   }
   const K_api_node_v1alpha1_Overhead = [1];
@@ -23960,7 +23966,7 @@ module.exports = function messages(rt) {
   function e_api_node_v1alpha1_Scheduling(w, v) {
     let n = 0;
     const x1 = v["nodeSelector"];
-    if (x1 != null && x1 !== null && typeof x1 === 'object' && !isArray(x1)) { n++; const ks = Object.keys(x1).sort(); for (let j = 0; j < ks.length; j++) { const k = ks[j]; const y = x1[k]; if (y == null) continue; w.byte(10); const b = w.begin(); w.byte(10); w.string(k); w.byte(18); w.string(typeof y === 'string' ? y : String(y)); w.end(b); } }
+    if (x1 != null && x1 !== null && typeof x1 === 'object' && !isArray(x1)) { n++; const ks = sortedKeys(x1); for (let j = 0; j < ks.length; j++) { const k = ks[j]; const y = x1[k]; if (y == null) continue; w.byte(10); const b = w.begin(); w.byte(10); w.string(k); w.byte(18); w.string(typeof y === 'string' ? y : String(y)); w.end(b); } }
     const x2 = v["tolerations"];
     if (isArray(x2)) { n++; for (let j = 0; j < x2.length; j++) { const y = x2[j]; if (y == null) continue; w.byte(18); { const b = w.begin(); if (y !== null && typeof y === 'object' && !isArray(y)) e_api_core_v1_Toleration(w, y); w.end(b); } } }
     return n;
@@ -23986,7 +23992,7 @@ module.exports = function messages(rt) {
   function e_api_node_v1beta1_Overhead(w, v) {
     let n = 0;
     const x1 = v["podFixed"];
-    if (x1 != null && x1 !== null && typeof x1 === 'object' && !isArray(x1)) { n++; const ks = Object.keys(x1).sort(); for (let j = 0; j < ks.length; j++) { const k = ks[j]; const y = x1[k]; if (y == null) continue; w.byte(10); const b = w.begin(); w.byte(10); w.string(k); w.byte(18); { const b = w.begin(); w.byte(10); w.string(typeof y === 'string' ? y : String(y)); w.end(b); } w.end(b); } }
+    if (x1 != null && x1 !== null && typeof x1 === 'object' && !isArray(x1)) { n++; const ks = sortedKeys(x1); for (let j = 0; j < ks.length; j++) { const k = ks[j]; const y = x1[k]; if (y == null) continue; w.byte(10); const b = w.begin(); w.byte(10); w.string(k); w.byte(18); { const b = w.begin(); w.byte(10); w.string(typeof y === 'string' ? y : String(y)); w.end(b); } w.end(b); } }
     return n;
   }
   const K_api_node_v1beta1_Overhead = [1];
@@ -24068,7 +24074,7 @@ module.exports = function messages(rt) {
   function e_api_node_v1beta1_Scheduling(w, v) {
     let n = 0;
     const x1 = v["nodeSelector"];
-    if (x1 != null && x1 !== null && typeof x1 === 'object' && !isArray(x1)) { n++; const ks = Object.keys(x1).sort(); for (let j = 0; j < ks.length; j++) { const k = ks[j]; const y = x1[k]; if (y == null) continue; w.byte(10); const b = w.begin(); w.byte(10); w.string(k); w.byte(18); w.string(typeof y === 'string' ? y : String(y)); w.end(b); } }
+    if (x1 != null && x1 !== null && typeof x1 === 'object' && !isArray(x1)) { n++; const ks = sortedKeys(x1); for (let j = 0; j < ks.length; j++) { const k = ks[j]; const y = x1[k]; if (y == null) continue; w.byte(10); const b = w.begin(); w.byte(10); w.string(k); w.byte(18); w.string(typeof y === 'string' ? y : String(y)); w.end(b); } }
     const x2 = v["tolerations"];
     if (isArray(x2)) { n++; for (let j = 0; j < x2.length; j++) { const y = x2[j]; if (y == null) continue; w.byte(18); { const b = w.begin(); if (y !== null && typeof y === 'object' && !isArray(y)) e_api_core_v1_Toleration(w, y); w.end(b); } } }
     return n;
@@ -24212,7 +24218,7 @@ module.exports = function messages(rt) {
     const x1 = v["observedGeneration"];
     if (x1 != null) { w.byte(8); w.int64(typeof x1 === 'number' ? x1 : toNumber(x1)); n++; }
     const x2 = v["disruptedPods"];
-    if (x2 != null && x2 !== null && typeof x2 === 'object' && !isArray(x2)) { n++; const ks = Object.keys(x2).sort(); for (let j = 0; j < ks.length; j++) { const k = ks[j]; const y = x2[k]; if (y == null) continue; const c = parseTime(y); if (c !== undefined) { w.byte(18); const b = w.begin(); w.byte(10); w.string(k); w.byte(18); const d = w.begin(); w.byte(8); w.int64(c.seconds); w.byte(16); w.int32(c.nanos); w.end(d); w.end(b); } } }
+    if (x2 != null && x2 !== null && typeof x2 === 'object' && !isArray(x2)) { n++; const ks = sortedKeys(x2); for (let j = 0; j < ks.length; j++) { const k = ks[j]; const y = x2[k]; if (y == null) continue; const c = parseTime(y); if (c !== undefined) { w.byte(18); const b = w.begin(); w.byte(10); w.string(k); w.byte(18); const d = w.begin(); w.byte(8); w.int64(c.seconds); w.byte(16); w.int32(c.nanos); w.end(d); w.end(b); } } }
     const x3 = v["disruptionsAllowed"];
     if (x3 != null) { w.byte(24); w.int32(typeof x3 === 'number' ? x3 : toNumber(x3)); n++; }
     const x4 = v["currentHealthy"];
@@ -24522,7 +24528,7 @@ module.exports = function messages(rt) {
     const x1 = v["observedGeneration"];
     if (x1 != null) { w.byte(8); w.int64(typeof x1 === 'number' ? x1 : toNumber(x1)); n++; }
     const x2 = v["disruptedPods"];
-    if (x2 != null && x2 !== null && typeof x2 === 'object' && !isArray(x2)) { n++; const ks = Object.keys(x2).sort(); for (let j = 0; j < ks.length; j++) { const k = ks[j]; const y = x2[k]; if (y == null) continue; const c = parseTime(y); if (c !== undefined) { w.byte(18); const b = w.begin(); w.byte(10); w.string(k); w.byte(18); const d = w.begin(); w.byte(8); w.int64(c.seconds); w.byte(16); w.int32(c.nanos); w.end(d); w.end(b); } } }
+    if (x2 != null && x2 !== null && typeof x2 === 'object' && !isArray(x2)) { n++; const ks = sortedKeys(x2); for (let j = 0; j < ks.length; j++) { const k = ks[j]; const y = x2[k]; if (y == null) continue; const c = parseTime(y); if (c !== undefined) { w.byte(18); const b = w.begin(); w.byte(10); w.string(k); w.byte(18); const d = w.begin(); w.byte(8); w.int64(c.seconds); w.byte(16); w.int32(c.nanos); w.end(d); w.end(b); } } }
     const x3 = v["disruptionsAllowed"];
     if (x3 != null) { w.byte(24); w.int32(typeof x3 === 'number' ? x3 : toNumber(x3)); n++; }
     const x4 = v["currentHealthy"];
@@ -26906,7 +26912,7 @@ module.exports = function messages(rt) {
     const x2 = v["provisioner"];
     if (x2 != null) { w.byte(18); w.string(typeof x2 === 'string' ? x2 : String(x2)); n++; }
     const x3 = v["parameters"];
-    if (x3 != null && x3 !== null && typeof x3 === 'object' && !isArray(x3)) { n++; const ks = Object.keys(x3).sort(); for (let j = 0; j < ks.length; j++) { const k = ks[j]; const y = x3[k]; if (y == null) continue; w.byte(26); const b = w.begin(); w.byte(10); w.string(k); w.byte(18); w.string(typeof y === 'string' ? y : String(y)); w.end(b); } }
+    if (x3 != null && x3 !== null && typeof x3 === 'object' && !isArray(x3)) { n++; const ks = sortedKeys(x3); for (let j = 0; j < ks.length; j++) { const k = ks[j]; const y = x3[k]; if (y == null) continue; w.byte(26); const b = w.begin(); w.byte(10); w.string(k); w.byte(18); w.string(typeof y === 'string' ? y : String(y)); w.end(b); } }
     const x4 = v["reclaimPolicy"];
     if (x4 != null) { w.byte(34); w.string(typeof x4 === 'string' ? x4 : String(x4)); n++; }
     const x5 = v["mountOptions"];
@@ -27118,7 +27124,7 @@ module.exports = function messages(rt) {
     const x1 = v["attached"];
     if (x1 != null) { w.byte(8); w.bool(x1 === true); n++; }
     const x2 = v["attachmentMetadata"];
-    if (x2 != null && x2 !== null && typeof x2 === 'object' && !isArray(x2)) { n++; const ks = Object.keys(x2).sort(); for (let j = 0; j < ks.length; j++) { const k = ks[j]; const y = x2[k]; if (y == null) continue; w.byte(18); const b = w.begin(); w.byte(10); w.string(k); w.byte(18); w.string(typeof y === 'string' ? y : String(y)); w.end(b); } }
+    if (x2 != null && x2 !== null && typeof x2 === 'object' && !isArray(x2)) { n++; const ks = sortedKeys(x2); for (let j = 0; j < ks.length; j++) { const k = ks[j]; const y = x2[k]; if (y == null) continue; w.byte(18); const b = w.begin(); w.byte(10); w.string(k); w.byte(18); w.string(typeof y === 'string' ? y : String(y)); w.end(b); } }
     const x3 = v["attachError"];
     if (x3 != null) { const s = w.pos; if (x3 !== null && typeof x3 === 'object' && !isArray(x3)) { w.byte(26); const b = w.begin(); e_api_storage_v1_VolumeError(w, x3); w.end(b); } if (w.pos !== s) n++; }
     const x4 = v["detachError"];
@@ -27376,7 +27382,7 @@ module.exports = function messages(rt) {
     const x1 = v["attached"];
     if (x1 != null) { w.byte(8); w.bool(x1 === true); n++; }
     const x2 = v["attachmentMetadata"];
-    if (x2 != null && x2 !== null && typeof x2 === 'object' && !isArray(x2)) { n++; const ks = Object.keys(x2).sort(); for (let j = 0; j < ks.length; j++) { const k = ks[j]; const y = x2[k]; if (y == null) continue; w.byte(18); const b = w.begin(); w.byte(10); w.string(k); w.byte(18); w.string(typeof y === 'string' ? y : String(y)); w.end(b); } }
+    if (x2 != null && x2 !== null && typeof x2 === 'object' && !isArray(x2)) { n++; const ks = sortedKeys(x2); for (let j = 0; j < ks.length; j++) { const k = ks[j]; const y = x2[k]; if (y == null) continue; w.byte(18); const b = w.begin(); w.byte(10); w.string(k); w.byte(18); w.string(typeof y === 'string' ? y : String(y)); w.end(b); } }
     const x3 = v["attachError"];
     if (x3 != null) { const s = w.pos; if (x3 !== null && typeof x3 === 'object' && !isArray(x3)) { w.byte(26); const b = w.begin(); e_api_storage_v1alpha1_VolumeError(w, x3); w.end(b); } if (w.pos !== s) n++; }
     const x4 = v["detachError"];
@@ -27712,7 +27718,7 @@ module.exports = function messages(rt) {
     const x2 = v["provisioner"];
     if (x2 != null) { w.byte(18); w.string(typeof x2 === 'string' ? x2 : String(x2)); n++; }
     const x3 = v["parameters"];
-    if (x3 != null && x3 !== null && typeof x3 === 'object' && !isArray(x3)) { n++; const ks = Object.keys(x3).sort(); for (let j = 0; j < ks.length; j++) { const k = ks[j]; const y = x3[k]; if (y == null) continue; w.byte(26); const b = w.begin(); w.byte(10); w.string(k); w.byte(18); w.string(typeof y === 'string' ? y : String(y)); w.end(b); } }
+    if (x3 != null && x3 !== null && typeof x3 === 'object' && !isArray(x3)) { n++; const ks = sortedKeys(x3); for (let j = 0; j < ks.length; j++) { const k = ks[j]; const y = x3[k]; if (y == null) continue; w.byte(26); const b = w.begin(); w.byte(10); w.string(k); w.byte(18); w.string(typeof y === 'string' ? y : String(y)); w.end(b); } }
     const x4 = v["reclaimPolicy"];
     if (x4 != null) { w.byte(34); w.string(typeof x4 === 'string' ? x4 : String(x4)); n++; }
     const x5 = v["mountOptions"];
@@ -27924,7 +27930,7 @@ module.exports = function messages(rt) {
     const x1 = v["attached"];
     if (x1 != null) { w.byte(8); w.bool(x1 === true); n++; }
     const x2 = v["attachmentMetadata"];
-    if (x2 != null && x2 !== null && typeof x2 === 'object' && !isArray(x2)) { n++; const ks = Object.keys(x2).sort(); for (let j = 0; j < ks.length; j++) { const k = ks[j]; const y = x2[k]; if (y == null) continue; w.byte(18); const b = w.begin(); w.byte(10); w.string(k); w.byte(18); w.string(typeof y === 'string' ? y : String(y)); w.end(b); } }
+    if (x2 != null && x2 !== null && typeof x2 === 'object' && !isArray(x2)) { n++; const ks = sortedKeys(x2); for (let j = 0; j < ks.length; j++) { const k = ks[j]; const y = x2[k]; if (y == null) continue; w.byte(18); const b = w.begin(); w.byte(10); w.string(k); w.byte(18); w.string(typeof y === 'string' ? y : String(y)); w.end(b); } }
     const x3 = v["attachError"];
     if (x3 != null) { const s = w.pos; if (x3 !== null && typeof x3 === 'object' && !isArray(x3)) { w.byte(26); const b = w.begin(); e_api_storage_v1beta1_VolumeError(w, x3); w.end(b); } if (w.pos !== s) n++; }
     const x4 = v["detachError"];
@@ -28008,7 +28014,7 @@ module.exports = function messages(rt) {
     const x2 = v["desiredAPIVersion"];
     if (x2 != null) { w.byte(18); w.string(typeof x2 === 'string' ? x2 : String(x2)); n++; }
     const x3 = v["objects"];
-    if (isArray(x3)) { n++; for (let j = 0; j < x3.length; j++) { const y = x3[j]; if (y == null) continue; w.byte(26); { const b = w.begin(); w.byte(10); w.bytes(jsonBytes(y)); w.end(b); } } }
+    if (isArray(x3)) { n++; for (let j = 0; j < x3.length; j++) { const y = x3[j]; if (y == null) continue; w.byte(26); { const b = w.begin(); w.byte(10); w.string(jsonText(y)); w.end(b); } } }
     return n;
   }
   const K_apiextensions_apiserver_pkg_apis_apiextensions_v1_ConversionRequest = [1, 2, 3];
@@ -28036,7 +28042,7 @@ module.exports = function messages(rt) {
     const x1 = v["uid"];
     if (x1 != null) { w.byte(10); w.string(typeof x1 === 'string' ? x1 : String(x1)); n++; }
     const x2 = v["convertedObjects"];
-    if (isArray(x2)) { n++; for (let j = 0; j < x2.length; j++) { const y = x2[j]; if (y == null) continue; w.byte(18); { const b = w.begin(); w.byte(10); w.bytes(jsonBytes(y)); w.end(b); } } }
+    if (isArray(x2)) { n++; for (let j = 0; j < x2.length; j++) { const y = x2[j]; if (y == null) continue; w.byte(18); { const b = w.begin(); w.byte(10); w.string(jsonText(y)); w.end(b); } } }
     const x3 = v["result"];
     if (x3 != null) { const s = w.pos; if (x3 !== null && typeof x3 === 'object' && !isArray(x3)) { w.byte(26); const b = w.begin(); e_apimachinery_pkg_apis_meta_v1_Status(w, x3); w.end(b); } if (w.pos !== s) n++; }
     return n;
@@ -28541,12 +28547,12 @@ module.exports = function messages(rt) {
     while (r.pos < end) {
       const t = r.tag();
       switch (t) {
-        case 10: f1 = r.bytes(end); break;
+        case 10: f1 = r.json(end); break;
         default: r.skip(t, end, K_apiextensions_apiserver_pkg_apis_apiextensions_v1_JSON);
       }
     }
     r.leave(end);
-    return f1 === undefined ? undefined : rawJson(f1, r);
+    return f1;
   }
   function e_apiextensions_apiserver_pkg_apis_apiextensions_v1_JSONSchemaProps(w, v) {
     let n = 0;
@@ -28565,7 +28571,7 @@ module.exports = function messages(rt) {
     const x7 = v["title"];
     if (x7 != null) { w.byte(58); w.string(typeof x7 === 'string' ? x7 : String(x7)); n++; }
     const x8 = v["default"];
-    if (x8 != null) { const s = w.pos; w.byte(66); { const b = w.begin(); w.byte(10); w.bytes(jsonBytes(x8)); w.end(b); } if (w.pos !== s) n++; }
+    if (x8 != null) { const s = w.pos; w.byte(66); { const b = w.begin(); w.byte(10); w.string(jsonText(x8)); w.end(b); } if (w.pos !== s) n++; }
     const x9 = v["maximum"];
     if (x9 != null) { w.byte(73); w.double(typeof x9 === 'number' ? x9 : toNumber(x9)); n++; }
     const x10 = v["exclusiveMaximum"];
@@ -28589,7 +28595,7 @@ module.exports = function messages(rt) {
     const x19 = v["multipleOf"];
     if (x19 != null) { w.byte2(153, 1); w.double(typeof x19 === 'number' ? x19 : toNumber(x19)); n++; }
     const x20 = v["enum"];
-    if (isArray(x20)) { n++; for (let j = 0; j < x20.length; j++) { const y = x20[j]; if (y == null) continue; w.byte2(162, 1); { const b = w.begin(); w.byte(10); w.bytes(jsonBytes(y)); w.end(b); } } }
+    if (isArray(x20)) { n++; for (let j = 0; j < x20.length; j++) { const y = x20[j]; if (y == null) continue; w.byte2(162, 1); { const b = w.begin(); w.byte(10); w.string(jsonText(y)); w.end(b); } } }
     const x21 = v["maxProperties"];
     if (x21 != null) { w.byte2(168, 1); w.int64(typeof x21 === 'number' ? x21 : toNumber(x21)); n++; }
     const x22 = v["minProperties"];
@@ -28607,21 +28613,21 @@ module.exports = function messages(rt) {
     const x28 = v["not"];
     if (x28 != null) { const s = w.pos; if (x28 !== null && typeof x28 === 'object' && !isArray(x28)) { w.byte2(226, 1); const b = w.begin(); e_apiextensions_apiserver_pkg_apis_apiextensions_v1_JSONSchemaProps(w, x28); w.end(b); } if (w.pos !== s) n++; }
     const x29 = v["properties"];
-    if (x29 != null && x29 !== null && typeof x29 === 'object' && !isArray(x29)) { n++; const ks = Object.keys(x29).sort(); for (let j = 0; j < ks.length; j++) { const k = ks[j]; const y = x29[k]; if (y == null) continue; if (!(y !== null && typeof y === 'object' && !isArray(y))) continue; w.byte2(234, 1); const b = w.begin(); w.byte(10); w.string(k); w.byte(18); const c = w.begin(); e_apiextensions_apiserver_pkg_apis_apiextensions_v1_JSONSchemaProps(w, y); w.end(c); w.end(b); } }
+    if (x29 != null && x29 !== null && typeof x29 === 'object' && !isArray(x29)) { n++; const ks = sortedKeys(x29); for (let j = 0; j < ks.length; j++) { const k = ks[j]; const y = x29[k]; if (y == null) continue; if (!(y !== null && typeof y === 'object' && !isArray(y))) continue; w.byte2(234, 1); const b = w.begin(); w.byte(10); w.string(k); w.byte(18); const c = w.begin(); e_apiextensions_apiserver_pkg_apis_apiextensions_v1_JSONSchemaProps(w, y); w.end(c); w.end(b); } }
     const x30 = v["additionalProperties"];
     if (x30 != null) { const s = w.pos; w.byte2(242, 1); { const b = w.begin(); if (typeof x30 === 'boolean') { w.byte(8); w.bool(x30); } else { w.byte(8); w.byte(1); if (x30 !== null && typeof x30 === 'object' && !isArray(x30)) { w.byte(18); const b = w.begin(); e_apiextensions_apiserver_pkg_apis_apiextensions_v1_JSONSchemaProps(w, x30); w.end(b); } } w.end(b); } if (w.pos !== s) n++; }
     const x31 = v["patternProperties"];
-    if (x31 != null && x31 !== null && typeof x31 === 'object' && !isArray(x31)) { n++; const ks = Object.keys(x31).sort(); for (let j = 0; j < ks.length; j++) { const k = ks[j]; const y = x31[k]; if (y == null) continue; if (!(y !== null && typeof y === 'object' && !isArray(y))) continue; w.byte2(250, 1); const b = w.begin(); w.byte(10); w.string(k); w.byte(18); const c = w.begin(); e_apiextensions_apiserver_pkg_apis_apiextensions_v1_JSONSchemaProps(w, y); w.end(c); w.end(b); } }
+    if (x31 != null && x31 !== null && typeof x31 === 'object' && !isArray(x31)) { n++; const ks = sortedKeys(x31); for (let j = 0; j < ks.length; j++) { const k = ks[j]; const y = x31[k]; if (y == null) continue; if (!(y !== null && typeof y === 'object' && !isArray(y))) continue; w.byte2(250, 1); const b = w.begin(); w.byte(10); w.string(k); w.byte(18); const c = w.begin(); e_apiextensions_apiserver_pkg_apis_apiextensions_v1_JSONSchemaProps(w, y); w.end(c); w.end(b); } }
     const x32 = v["dependencies"];
-    if (x32 != null && x32 !== null && typeof x32 === 'object' && !isArray(x32)) { n++; const ks = Object.keys(x32).sort(); for (let j = 0; j < ks.length; j++) { const k = ks[j]; const y = x32[k]; if (y == null) continue; w.byte2(130, 2); const b = w.begin(); w.byte(10); w.string(k); w.byte(18); { const b = w.begin(); if (isArray(y)) { for (let j = 0; j < y.length; j++) { const s = y[j]; w.byte(18); w.string(typeof s === 'string' ? s : String(s)); } } else if (y !== null && typeof y === 'object' && !isArray(y)) { w.byte(10); const b = w.begin(); e_apiextensions_apiserver_pkg_apis_apiextensions_v1_JSONSchemaProps(w, y); w.end(b); } w.end(b); } w.end(b); } }
+    if (x32 != null && x32 !== null && typeof x32 === 'object' && !isArray(x32)) { n++; const ks = sortedKeys(x32); for (let j = 0; j < ks.length; j++) { const k = ks[j]; const y = x32[k]; if (y == null) continue; w.byte2(130, 2); const b = w.begin(); w.byte(10); w.string(k); w.byte(18); { const b = w.begin(); if (isArray(y)) { for (let j = 0; j < y.length; j++) { const s = y[j]; w.byte(18); w.string(typeof s === 'string' ? s : String(s)); } } else if (y !== null && typeof y === 'object' && !isArray(y)) { w.byte(10); const b = w.begin(); e_apiextensions_apiserver_pkg_apis_apiextensions_v1_JSONSchemaProps(w, y); w.end(b); } w.end(b); } w.end(b); } }
     const x33 = v["additionalItems"];
     if (x33 != null) { const s = w.pos; w.byte2(138, 2); { const b = w.begin(); if (typeof x33 === 'boolean') { w.byte(8); w.bool(x33); } else { w.byte(8); w.byte(1); if (x33 !== null && typeof x33 === 'object' && !isArray(x33)) { w.byte(18); const b = w.begin(); e_apiextensions_apiserver_pkg_apis_apiextensions_v1_JSONSchemaProps(w, x33); w.end(b); } } w.end(b); } if (w.pos !== s) n++; }
     const x34 = v["definitions"];
-    if (x34 != null && x34 !== null && typeof x34 === 'object' && !isArray(x34)) { n++; const ks = Object.keys(x34).sort(); for (let j = 0; j < ks.length; j++) { const k = ks[j]; const y = x34[k]; if (y == null) continue; if (!(y !== null && typeof y === 'object' && !isArray(y))) continue; w.byte2(146, 2); const b = w.begin(); w.byte(10); w.string(k); w.byte(18); const c = w.begin(); e_apiextensions_apiserver_pkg_apis_apiextensions_v1_JSONSchemaProps(w, y); w.end(c); w.end(b); } }
+    if (x34 != null && x34 !== null && typeof x34 === 'object' && !isArray(x34)) { n++; const ks = sortedKeys(x34); for (let j = 0; j < ks.length; j++) { const k = ks[j]; const y = x34[k]; if (y == null) continue; if (!(y !== null && typeof y === 'object' && !isArray(y))) continue; w.byte2(146, 2); const b = w.begin(); w.byte(10); w.string(k); w.byte(18); const c = w.begin(); e_apiextensions_apiserver_pkg_apis_apiextensions_v1_JSONSchemaProps(w, y); w.end(c); w.end(b); } }
     const x35 = v["externalDocs"];
     if (x35 != null) { const s = w.pos; if (x35 !== null && typeof x35 === 'object' && !isArray(x35)) { w.byte2(154, 2); const b = w.begin(); e_apiextensions_apiserver_pkg_apis_apiextensions_v1_ExternalDocumentation(w, x35); w.end(b); } if (w.pos !== s) n++; }
     const x36 = v["example"];
-    if (x36 != null) { const s = w.pos; w.byte2(162, 2); { const b = w.begin(); w.byte(10); w.bytes(jsonBytes(x36)); w.end(b); } if (w.pos !== s) n++; }
+    if (x36 != null) { const s = w.pos; w.byte2(162, 2); { const b = w.begin(); w.byte(10); w.string(jsonText(x36)); w.end(b); } if (w.pos !== s) n++; }
     const x37 = v["nullable"];
     if (x37 != null) { w.byte2(168, 2); w.bool(x37 === true); n++; }
     const x38 = v["x-kubernetes-preserve-unknown-fields"];
@@ -28914,7 +28920,7 @@ module.exports = function messages(rt) {
     const x2 = v["desiredAPIVersion"];
     if (x2 != null) { w.byte(18); w.string(typeof x2 === 'string' ? x2 : String(x2)); n++; }
     const x3 = v["objects"];
-    if (isArray(x3)) { n++; for (let j = 0; j < x3.length; j++) { const y = x3[j]; if (y == null) continue; w.byte(26); { const b = w.begin(); w.byte(10); w.bytes(jsonBytes(y)); w.end(b); } } }
+    if (isArray(x3)) { n++; for (let j = 0; j < x3.length; j++) { const y = x3[j]; if (y == null) continue; w.byte(26); { const b = w.begin(); w.byte(10); w.string(jsonText(y)); w.end(b); } } }
     return n;
   }
   const K_apiextensions_apiserver_pkg_apis_apiextensions_v1beta1_ConversionRequest = [1, 2, 3];
@@ -28942,7 +28948,7 @@ module.exports = function messages(rt) {
     const x1 = v["uid"];
     if (x1 != null) { w.byte(10); w.string(typeof x1 === 'string' ? x1 : String(x1)); n++; }
     const x2 = v["convertedObjects"];
-    if (isArray(x2)) { n++; for (let j = 0; j < x2.length; j++) { const y = x2[j]; if (y == null) continue; w.byte(18); { const b = w.begin(); w.byte(10); w.bytes(jsonBytes(y)); w.end(b); } } }
+    if (isArray(x2)) { n++; for (let j = 0; j < x2.length; j++) { const y = x2[j]; if (y == null) continue; w.byte(18); { const b = w.begin(); w.byte(10); w.string(jsonText(y)); w.end(b); } } }
     const x3 = v["result"];
     if (x3 != null) { const s = w.pos; if (x3 !== null && typeof x3 === 'object' && !isArray(x3)) { w.byte(26); const b = w.begin(); e_apimachinery_pkg_apis_meta_v1_Status(w, x3); w.end(b); } if (w.pos !== s) n++; }
     return n;
@@ -29467,12 +29473,12 @@ module.exports = function messages(rt) {
     while (r.pos < end) {
       const t = r.tag();
       switch (t) {
-        case 10: f1 = r.bytes(end); break;
+        case 10: f1 = r.json(end); break;
         default: r.skip(t, end, K_apiextensions_apiserver_pkg_apis_apiextensions_v1beta1_JSON);
       }
     }
     r.leave(end);
-    return f1 === undefined ? undefined : rawJson(f1, r);
+    return f1;
   }
   function e_apiextensions_apiserver_pkg_apis_apiextensions_v1beta1_JSONSchemaProps(w, v) {
     let n = 0;
@@ -29491,7 +29497,7 @@ module.exports = function messages(rt) {
     const x7 = v["title"];
     if (x7 != null) { w.byte(58); w.string(typeof x7 === 'string' ? x7 : String(x7)); n++; }
     const x8 = v["default"];
-    if (x8 != null) { const s = w.pos; w.byte(66); { const b = w.begin(); w.byte(10); w.bytes(jsonBytes(x8)); w.end(b); } if (w.pos !== s) n++; }
+    if (x8 != null) { const s = w.pos; w.byte(66); { const b = w.begin(); w.byte(10); w.string(jsonText(x8)); w.end(b); } if (w.pos !== s) n++; }
     const x9 = v["maximum"];
     if (x9 != null) { w.byte(73); w.double(typeof x9 === 'number' ? x9 : toNumber(x9)); n++; }
     const x10 = v["exclusiveMaximum"];
@@ -29515,7 +29521,7 @@ module.exports = function messages(rt) {
     const x19 = v["multipleOf"];
     if (x19 != null) { w.byte2(153, 1); w.double(typeof x19 === 'number' ? x19 : toNumber(x19)); n++; }
     const x20 = v["enum"];
-    if (isArray(x20)) { n++; for (let j = 0; j < x20.length; j++) { const y = x20[j]; if (y == null) continue; w.byte2(162, 1); { const b = w.begin(); w.byte(10); w.bytes(jsonBytes(y)); w.end(b); } } }
+    if (isArray(x20)) { n++; for (let j = 0; j < x20.length; j++) { const y = x20[j]; if (y == null) continue; w.byte2(162, 1); { const b = w.begin(); w.byte(10); w.string(jsonText(y)); w.end(b); } } }
     const x21 = v["maxProperties"];
     if (x21 != null) { w.byte2(168, 1); w.int64(typeof x21 === 'number' ? x21 : toNumber(x21)); n++; }
     const x22 = v["minProperties"];
@@ -29533,21 +29539,21 @@ module.exports = function messages(rt) {
     const x28 = v["not"];
     if (x28 != null) { const s = w.pos; if (x28 !== null && typeof x28 === 'object' && !isArray(x28)) { w.byte2(226, 1); const b = w.begin(); e_apiextensions_apiserver_pkg_apis_apiextensions_v1beta1_JSONSchemaProps(w, x28); w.end(b); } if (w.pos !== s) n++; }
     const x29 = v["properties"];
-    if (x29 != null && x29 !== null && typeof x29 === 'object' && !isArray(x29)) { n++; const ks = Object.keys(x29).sort(); for (let j = 0; j < ks.length; j++) { const k = ks[j]; const y = x29[k]; if (y == null) continue; if (!(y !== null && typeof y === 'object' && !isArray(y))) continue; w.byte2(234, 1); const b = w.begin(); w.byte(10); w.string(k); w.byte(18); const c = w.begin(); e_apiextensions_apiserver_pkg_apis_apiextensions_v1beta1_JSONSchemaProps(w, y); w.end(c); w.end(b); } }
+    if (x29 != null && x29 !== null && typeof x29 === 'object' && !isArray(x29)) { n++; const ks = sortedKeys(x29); for (let j = 0; j < ks.length; j++) { const k = ks[j]; const y = x29[k]; if (y == null) continue; if (!(y !== null && typeof y === 'object' && !isArray(y))) continue; w.byte2(234, 1); const b = w.begin(); w.byte(10); w.string(k); w.byte(18); const c = w.begin(); e_apiextensions_apiserver_pkg_apis_apiextensions_v1beta1_JSONSchemaProps(w, y); w.end(c); w.end(b); } }
     const x30 = v["additionalProperties"];
     if (x30 != null) { const s = w.pos; w.byte2(242, 1); { const b = w.begin(); if (typeof x30 === 'boolean') { w.byte(8); w.bool(x30); } else { w.byte(8); w.byte(1); if (x30 !== null && typeof x30 === 'object' && !isArray(x30)) { w.byte(18); const b = w.begin(); e_apiextensions_apiserver_pkg_apis_apiextensions_v1beta1_JSONSchemaProps(w, x30); w.end(b); } } w.end(b); } if (w.pos !== s) n++; }
     const x31 = v["patternProperties"];
-    if (x31 != null && x31 !== null && typeof x31 === 'object' && !isArray(x31)) { n++; const ks = Object.keys(x31).sort(); for (let j = 0; j < ks.length; j++) { const k = ks[j]; const y = x31[k]; if (y == null) continue; if (!(y !== null && typeof y === 'object' && !isArray(y))) continue; w.byte2(250, 1); const b = w.begin(); w.byte(10); w.string(k); w.byte(18); const c = w.begin(); e_apiextensions_apiserver_pkg_apis_apiextensions_v1beta1_JSONSchemaProps(w, y); w.end(c); w.end(b); } }
+    if (x31 != null && x31 !== null && typeof x31 === 'object' && !isArray(x31)) { n++; const ks = sortedKeys(x31); for (let j = 0; j < ks.length; j++) { const k = ks[j]; const y = x31[k]; if (y == null) continue; if (!(y !== null && typeof y === 'object' && !isArray(y))) continue; w.byte2(250, 1); const b = w.begin(); w.byte(10); w.string(k); w.byte(18); const c = w.begin(); e_apiextensions_apiserver_pkg_apis_apiextensions_v1beta1_JSONSchemaProps(w, y); w.end(c); w.end(b); } }
     const x32 = v["dependencies"];
-    if (x32 != null && x32 !== null && typeof x32 === 'object' && !isArray(x32)) { n++; const ks = Object.keys(x32).sort(); for (let j = 0; j < ks.length; j++) { const k = ks[j]; const y = x32[k]; if (y == null) continue; w.byte2(130, 2); const b = w.begin(); w.byte(10); w.string(k); w.byte(18); { const b = w.begin(); if (isArray(y)) { for (let j = 0; j < y.length; j++) { const s = y[j]; w.byte(18); w.string(typeof s === 'string' ? s : String(s)); } } else if (y !== null && typeof y === 'object' && !isArray(y)) { w.byte(10); const b = w.begin(); e_apiextensions_apiserver_pkg_apis_apiextensions_v1beta1_JSONSchemaProps(w, y); w.end(b); } w.end(b); } w.end(b); } }
+    if (x32 != null && x32 !== null && typeof x32 === 'object' && !isArray(x32)) { n++; const ks = sortedKeys(x32); for (let j = 0; j < ks.length; j++) { const k = ks[j]; const y = x32[k]; if (y == null) continue; w.byte2(130, 2); const b = w.begin(); w.byte(10); w.string(k); w.byte(18); { const b = w.begin(); if (isArray(y)) { for (let j = 0; j < y.length; j++) { const s = y[j]; w.byte(18); w.string(typeof s === 'string' ? s : String(s)); } } else if (y !== null && typeof y === 'object' && !isArray(y)) { w.byte(10); const b = w.begin(); e_apiextensions_apiserver_pkg_apis_apiextensions_v1beta1_JSONSchemaProps(w, y); w.end(b); } w.end(b); } w.end(b); } }
     const x33 = v["additionalItems"];
     if (x33 != null) { const s = w.pos; w.byte2(138, 2); { const b = w.begin(); if (typeof x33 === 'boolean') { w.byte(8); w.bool(x33); } else { w.byte(8); w.byte(1); if (x33 !== null && typeof x33 === 'object' && !isArray(x33)) { w.byte(18); const b = w.begin(); e_apiextensions_apiserver_pkg_apis_apiextensions_v1beta1_JSONSchemaProps(w, x33); w.end(b); } } w.end(b); } if (w.pos !== s) n++; }
     const x34 = v["definitions"];
-    if (x34 != null && x34 !== null && typeof x34 === 'object' && !isArray(x34)) { n++; const ks = Object.keys(x34).sort(); for (let j = 0; j < ks.length; j++) { const k = ks[j]; const y = x34[k]; if (y == null) continue; if (!(y !== null && typeof y === 'object' && !isArray(y))) continue; w.byte2(146, 2); const b = w.begin(); w.byte(10); w.string(k); w.byte(18); const c = w.begin(); e_apiextensions_apiserver_pkg_apis_apiextensions_v1beta1_JSONSchemaProps(w, y); w.end(c); w.end(b); } }
+    if (x34 != null && x34 !== null && typeof x34 === 'object' && !isArray(x34)) { n++; const ks = sortedKeys(x34); for (let j = 0; j < ks.length; j++) { const k = ks[j]; const y = x34[k]; if (y == null) continue; if (!(y !== null && typeof y === 'object' && !isArray(y))) continue; w.byte2(146, 2); const b = w.begin(); w.byte(10); w.string(k); w.byte(18); const c = w.begin(); e_apiextensions_apiserver_pkg_apis_apiextensions_v1beta1_JSONSchemaProps(w, y); w.end(c); w.end(b); } }
     const x35 = v["externalDocs"];
     if (x35 != null) { const s = w.pos; if (x35 !== null && typeof x35 === 'object' && !isArray(x35)) { w.byte2(154, 2); const b = w.begin(); e_apiextensions_apiserver_pkg_apis_apiextensions_v1beta1_ExternalDocumentation(w, x35); w.end(b); } if (w.pos !== s) n++; }
     const x36 = v["example"];
-    if (x36 != null) { const s = w.pos; w.byte2(162, 2); { const b = w.begin(); w.byte(10); w.bytes(jsonBytes(x36)); w.end(b); } if (w.pos !== s) n++; }
+    if (x36 != null) { const s = w.pos; w.byte2(162, 2); { const b = w.begin(); w.byte(10); w.string(jsonText(x36)); w.end(b); } if (w.pos !== s) n++; }
     const x37 = v["nullable"];
     if (x37 != null) { w.byte2(168, 2); w.bool(x37 === true); n++; }
     const x38 = v["xKubernetesPreserveUnknownFields"];
@@ -30170,12 +30176,12 @@ module.exports = function messages(rt) {
     while (r.pos < end) {
       const t = r.tag();
       switch (t) {
-        case 10: f1 = r.bytes(end); break;
+        case 10: f1 = r.json(end); break;
         default: r.skip(t, end, K_apimachinery_pkg_apis_meta_v1_FieldsV1);
       }
     }
     r.leave(end);
-    return f1 === undefined ? undefined : rawJson(f1, r);
+    return f1;
   }
   function e_apimachinery_pkg_apis_meta_v1_GetOptions(w, v) {
     let n = 0;
@@ -30366,7 +30372,7 @@ module.exports = function messages(rt) {
   function e_apimachinery_pkg_apis_meta_v1_LabelSelector(w, v) {
     let n = 0;
     const x1 = v["matchLabels"];
-    if (x1 != null && x1 !== null && typeof x1 === 'object' && !isArray(x1)) { n++; const ks = Object.keys(x1).sort(); for (let j = 0; j < ks.length; j++) { const k = ks[j]; const y = x1[k]; if (y == null) continue; w.byte(10); const b = w.begin(); w.byte(10); w.string(k); w.byte(18); w.string(typeof y === 'string' ? y : String(y)); w.end(b); } }
+    if (x1 != null && x1 !== null && typeof x1 === 'object' && !isArray(x1)) { n++; const ks = sortedKeys(x1); for (let j = 0; j < ks.length; j++) { const k = ks[j]; const y = x1[k]; if (y == null) continue; w.byte(10); const b = w.begin(); w.byte(10); w.string(k); w.byte(18); w.string(typeof y === 'string' ? y : String(y)); w.end(b); } }
     const x2 = v["matchExpressions"];
     if (isArray(x2)) { n++; for (let j = 0; j < x2.length; j++) { const y = x2[j]; if (y == null) continue; w.byte(18); { const b = w.begin(); if (y !== null && typeof y === 'object' && !isArray(y)) e_apimachinery_pkg_apis_meta_v1_LabelSelectorRequirement(w, y); w.end(b); } } }
     return n;
@@ -30424,7 +30430,7 @@ module.exports = function messages(rt) {
     const x1 = v["metadata"];
     if (x1 != null) { const s = w.pos; if (x1 !== null && typeof x1 === 'object' && !isArray(x1)) { w.byte(10); const b = w.begin(); e_apimachinery_pkg_apis_meta_v1_ListMeta(w, x1); w.end(b); } if (w.pos !== s) n++; }
     const x2 = v["items"];
-    if (isArray(x2)) { n++; for (let j = 0; j < x2.length; j++) { const y = x2[j]; if (y == null) continue; w.byte(18); { const b = w.begin(); w.byte(10); w.bytes(jsonBytes(y)); w.end(b); } } }
+    if (isArray(x2)) { n++; for (let j = 0; j < x2.length; j++) { const y = x2[j]; if (y == null) continue; w.byte(18); { const b = w.begin(); w.byte(10); w.string(jsonText(y)); w.end(b); } } }
     return n;
   }
   const K_apimachinery_pkg_apis_meta_v1_List = [1, 2];
@@ -30550,7 +30556,7 @@ module.exports = function messages(rt) {
     const x6 = v["fieldsType"];
     if (x6 != null) { w.byte(50); w.string(typeof x6 === 'string' ? x6 : String(x6)); n++; }
     const x7 = v["fieldsV1"];
-    if (x7 != null) { const s = w.pos; w.byte(58); { const b = w.begin(); w.byte(10); w.bytes(jsonBytes(x7)); w.end(b); } if (w.pos !== s) n++; }
+    if (x7 != null) { const s = w.pos; w.byte(58); { const b = w.begin(); w.byte(10); w.string(jsonText(x7)); w.end(b); } if (w.pos !== s) n++; }
     const x8 = v["subresource"];
     if (x8 != null) { w.byte(66); w.string(typeof x8 === 'string' ? x8 : String(x8)); n++; }
     return n;
@@ -30621,9 +30627,9 @@ module.exports = function messages(rt) {
     const x10 = v["deletionGracePeriodSeconds"];
     if (x10 != null) { w.byte(80); w.int64(typeof x10 === 'number' ? x10 : toNumber(x10)); n++; }
     const x11 = v["labels"];
-    if (x11 != null && x11 !== null && typeof x11 === 'object' && !isArray(x11)) { n++; const ks = Object.keys(x11).sort(); for (let j = 0; j < ks.length; j++) { const k = ks[j]; const y = x11[k]; if (y == null) continue; w.byte(90); const b = w.begin(); w.byte(10); w.string(k); w.byte(18); w.string(typeof y === 'string' ? y : String(y)); w.end(b); } }
+    if (x11 != null && x11 !== null && typeof x11 === 'object' && !isArray(x11)) { n++; const ks = sortedKeys(x11); for (let j = 0; j < ks.length; j++) { const k = ks[j]; const y = x11[k]; if (y == null) continue; w.byte(90); const b = w.begin(); w.byte(10); w.string(k); w.byte(18); w.string(typeof y === 'string' ? y : String(y)); w.end(b); } }
     const x12 = v["annotations"];
-    if (x12 != null && x12 !== null && typeof x12 === 'object' && !isArray(x12)) { n++; const ks = Object.keys(x12).sort(); for (let j = 0; j < ks.length; j++) { const k = ks[j]; const y = x12[k]; if (y == null) continue; w.byte(98); const b = w.begin(); w.byte(10); w.string(k); w.byte(18); w.string(typeof y === 'string' ? y : String(y)); w.end(b); } }
+    if (x12 != null && x12 !== null && typeof x12 === 'object' && !isArray(x12)) { n++; const ks = sortedKeys(x12); for (let j = 0; j < ks.length; j++) { const k = ks[j]; const y = x12[k]; if (y == null) continue; w.byte(98); const b = w.begin(); w.byte(10); w.string(k); w.byte(18); w.string(typeof y === 'string' ? y : String(y)); w.end(b); } }
     const x13 = v["ownerReferences"];
     if (isArray(x13)) { n++; for (let j = 0; j < x13.length; j++) { const y = x13[j]; if (y == null) continue; w.byte(106); { const b = w.begin(); if (y !== null && typeof y === 'object' && !isArray(y)) e_apimachinery_pkg_apis_meta_v1_OwnerReference(w, y); w.end(b); } } }
     const x14 = v["finalizers"];
@@ -31143,7 +31149,7 @@ module.exports = function messages(rt) {
     const x1 = v["type"];
     if (x1 != null) { w.byte(10); w.string(typeof x1 === 'string' ? x1 : String(x1)); n++; }
     const x2 = v["object"];
-    if (x2 != null) { const s = w.pos; w.byte(18); { const b = w.begin(); w.byte(10); w.bytes(jsonBytes(x2)); w.end(b); } if (w.pos !== s) n++; }
+    if (x2 != null) { const s = w.pos; w.byte(18); { const b = w.begin(); w.byte(10); w.string(jsonText(x2)); w.end(b); } if (w.pos !== s) n++; }
     return n;
   }
   const K_apimachinery_pkg_apis_meta_v1_WatchEvent = [1, 2];
@@ -31197,12 +31203,12 @@ module.exports = function messages(rt) {
     while (r.pos < end) {
       const t = r.tag();
       switch (t) {
-        case 10: f1 = r.bytes(end); break;
+        case 10: f1 = r.json(end); break;
         default: r.skip(t, end, K_apimachinery_pkg_runtime_RawExtension);
       }
     }
     r.leave(end);
-    return f1 === undefined ? undefined : rawJson(f1, r);
+    return f1;
   }
   function e_apimachinery_pkg_runtime_TypeMeta(w, v) {
     let n = 0;

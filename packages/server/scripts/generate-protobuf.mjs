@@ -222,7 +222,7 @@ class Generator {
         return `${tag('duration', 0)} w.int64(${local});`;
       case 'rawJson': {
         const only = p.fields[0];
-        return `${tagWrite(only.id, 2)} w.bytes(jsonBytes(${x}));`;
+        return `${tagWrite(only.id, 2)} w.string(jsonText(${x}));`;
       }
       case 'stringList': {
         const only = p.fields[0];
@@ -292,7 +292,7 @@ class Generator {
         const entry = f.message && this.mayBeAbsent(f.message)
           ? this.mapEntryGuarded(f, value)
           : `${tagWrite(f.id, 2)} const b = w.begin(); w.byte(10); w.string(k); ${value} w.end(b);`;
-        out.push(`  if (${x} != null && ${isObj(x)}) { n++; const ks = Object.keys(${x}).sort(); for (let j = 0; j < ks.length; j++) { const k = ks[j]; const y = ${x}[k]; if (y == null) continue; ${entry} } }`);
+        out.push(`  if (${x} != null && ${isObj(x)}) { n++; const ks = sortedKeys(${x}); for (let j = 0; j < ks.length; j++) { const k = ks[j]; const y = ${x}[k]; if (y == null) continue; ${entry} } }`);
       } else if (f.repeated) {
         const item = f.message
           ? this.messageValue(f.message, 'y', tagWrite(f.id, 2), { emptyWhenNot: true })
@@ -360,8 +360,8 @@ class Generator {
       } else if (f.message) {
         out.push(`      case ${(f.id << 3) | 2}: ${local} = ${this.messageRead(f.message, 'end')}; break;`);
       } else {
-        // Raw JSON stays bytes until the message's JSON value is made; other bytes fields are base64 in JSON.
-        const read = p.special === 'rawJson' ? 'r.bytes(end)' : scalarRead(f.scalar, 'end');
+        // Raw JSON fields are read as the JSON they hold; other bytes fields are base64 in JSON.
+        const read = p.special === 'rawJson' ? 'r.json(end)' : scalarRead(f.scalar, 'end');
         out.push(`      case ${(f.id << 3) | wireTypeOf(f.scalar)}: ${local} = ${read}; break;`);
       }
     }
@@ -380,7 +380,7 @@ class Generator {
       case 'time': return [`  return timeJson(${f('seconds')}, ${f('nanos')});`];
       case 'microTime': return [`  return microTimeJson(${f('seconds')}, ${f('nanos')});`];
       case 'duration': return [`  return durationJson(${f('duration')});`];
-      case 'rawJson': return [`  return ${f(p.fields[0].name)} === undefined ? undefined : rawJson(${f(p.fields[0].name)}, r);`];
+      case 'rawJson': return [`  return ${f(p.fields[0].name)};`];
       case 'stringList': return [`  return ${f('items')} === undefined ? [] : ${f('items')};`];
       case 'schemaOrArray': return [`  return ${f('jSONSchemas')} !== undefined ? ${f('jSONSchemas')} : ${f('schema')};`];
       case 'schemaOrBool': return [`  return ${f('schema')} !== undefined ? ${f('schema')} : ${f('allows')} === true;`];
@@ -435,8 +435,14 @@ export function generateProtobuf() {
     ' * form is an object by full name, with the field number of the items of a list type.',
     ' */',
     'module.exports = function messages(rt) {',
-    '  const { toNumber, toBytes, jsonBytes, parseTime, timeJson, microTimeJson, parseDuration, durationJson, rawJson, setEntry } = rt;',
+    '  const { toNumber, toBytes, jsonText, parseTime, timeJson, microTimeJson, parseDuration, durationJson, setEntry } = rt;',
     '  const isArray = Array.isArray;',
+    '  /** An object\'s keys in Go\'s map order (sorted); most maps are written already in order. */',
+    '  function sortedKeys(o) {',
+    '    const ks = Object.keys(o);',
+    '    for (let i = 1; i < ks.length; i++) if (ks[i - 1] > ks[i]) return ks.sort();',
+    '    return ks;',
+    '  }',
     '  const mapEntryFields = [1, 2];',
     '',
     ...body.map((b) => b.replace(/^/gm, '  ')),

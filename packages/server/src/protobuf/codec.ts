@@ -80,12 +80,15 @@ function putVarint(out: Buffer, p: number, v: number): number {
 /** The envelope's fields after `raw`: empty contentEncoding and contentType, written as Go writes them. */
 const envelopeTail = Uint8Array.from([0x1a, 0x00, 0x22, 0x00]);
 
-/** The prefix and the envelope up to the start of `raw`'s bytes, for a message of `rawLength` bytes. */
-function envelopeHead(apiVersion: string, kind: string, rawLength: number): Buffer {
+/**
+ * The prefix and the envelope up to the start of `raw`'s bytes, for a message of `rawLength` bytes, in a buffer
+ * with `room` bytes more after it.
+ */
+function envelopeHead(apiVersion: string, kind: string, rawLength: number, room = 0): Buffer {
   const av = Buffer.byteLength(apiVersion);
   const k = Buffer.byteLength(kind);
   const typeMeta = 1 + varintSize(av) + av + 1 + varintSize(k) + k;
-  const head = Buffer.allocUnsafe(protobufPrefix.length + 1 + varintSize(typeMeta) + typeMeta + 1 + varintSize(rawLength));
+  const head = Buffer.allocUnsafe(protobufPrefix.length + 1 + varintSize(typeMeta) + typeMeta + 1 + varintSize(rawLength) + room);
   head.set(protobufPrefix, 0);
   let p = protobufPrefix.length;
   head[p++] = 0x0a;
@@ -103,12 +106,10 @@ function envelopeHead(apiVersion: string, kind: string, rawLength: number): Buff
 
 /** The enveloped bytes of a message held in `raw[0, length)`. */
 function envelope(apiVersion: string, kind: string, raw: Uint8Array, length: number): Uint8Array {
-  const head = envelopeHead(apiVersion, kind, length);
-  const out = Buffer.allocUnsafe(head.length + length + envelopeTail.length);
-  out.set(head, 0);
-  out.set(raw.subarray(0, length), head.length);
-  out.set(envelopeTail, head.length + length);
-  return out;
+  const head = envelopeHead(apiVersion, kind, length, length + envelopeTail.length);
+  head.set(raw.subarray(0, length), head.length - length - envelopeTail.length);
+  head.set(envelopeTail, head.length - envelopeTail.length);
+  return head;
 }
 
 /** Wraps a message in the envelope, with the prefix. Empty encoding fields are written, as Go does. */

@@ -6,7 +6,7 @@
  */
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { durationJson, jsonBytes, microTimeJson, parseDuration, parseTime, rawJson, setEntry, timeJson, toBytes, toNumber } from './json-forms.js';
+import { durationJson, jsonText, microTimeJson, parseDuration, parseTime, setEntry, timeJson, toBytes, toNumber } from './json-forms.js';
 import type { WireReader } from './wire-reader.js';
 import type { WireWriter } from './wire-writer.js';
 
@@ -34,7 +34,7 @@ let packages: ReadonlySet<string> | undefined;
 function load(): ReadonlyMap<string, MessageCodec> {
   if (codecs) return codecs;
   const make = createRequire(import.meta.url)(fileURLToPath(generatedFile)) as GeneratedModule;
-  const table = make({ toNumber, toBytes, jsonBytes, parseTime, timeJson, microTimeJson, parseDuration, durationJson, rawJson, setEntry });
+  const table = make({ toNumber, toBytes, jsonText, parseTime, timeJson, microTimeJson, parseDuration, durationJson, setEntry });
   const map = new Map<string, MessageCodec>();
   for (const [name, [encode, decode, itemsField]] of Object.entries(table)) {
     map.set(name, itemsField === undefined ? { encode, decode } : { encode, decode, itemsField });

@@ -1,12 +1,11 @@
 /**
  * The JSON conventions of apimachinery the generated encoders and decoders follow where a message's JSON form is
- * not an object of its fields, or a JSON value is not of its field's type: numbers from strings and booleans (as
- * the reflective conversion did), `bytes` as base64, Time and MicroTime as RFC 3339 text, Duration as Go duration
- * text, RawExtension / FieldsV1 / apiextensions JSON as embedded JSON (or an embedded binary envelope), map keys
- * set as own properties. Times are parsed and printed through small caches: the objects of a list share most of
+ * not an object of its fields, or a JSON value is not of its field's type: numbers from numeric strings and
+ * booleans, `bytes` as base64, Time and MicroTime as RFC 3339 text, Duration as Go duration
+ * text, RawExtension / FieldsV1 / apiextensions JSON as embedded JSON text (read back by the wire reader), map
+ * keys set as own properties. Times are parsed and printed through small caches: the objects of a list share most of
  * their timestamps.
  */
-import type { WireReader } from './wire-reader.js';
 import { formatGoDuration, formatMicroTime, formatTime, parseGoDuration, parseRfc3339, type Instant } from './go-time.js';
 
 /** A JSON value as a number field's value: numbers, numeric text and booleans convert, anything else is 0. */
@@ -26,16 +25,18 @@ export function toBytes(v: unknown): Uint8Array {
   return v instanceof Uint8Array ? v : noBytes;
 }
 
-/** A value as embedded JSON bytes; integers decoded as `bigint` (beyond 2^53) are written as numbers. */
-export function jsonBytes(value: unknown): Buffer {
-  let text: string;
+/**
+ * A value as embedded JSON text (written as the bytes of a raw field); integers decoded as `bigint` (beyond 2^53)
+ * are written as numbers.
+ */
+export function jsonText(value: unknown): string {
+  let text: string | undefined;
   try {
     text = JSON.stringify(value);
   } catch {
     text = JSON.stringify(value, (_k, v: unknown) => (typeof v === 'bigint' ? Number(v) : v));
   }
-  // `undefined` has no JSON text: the reflective conversion wrote the text of nothing, which is empty.
-  return Buffer.from(text ?? '', 'utf8');
+  return text ?? '';
 }
 
 /** A cache of at most `size` entries, emptied when full (cheap, and enough for the repeats of one list). */
@@ -83,25 +84,6 @@ export function parseDuration(text: unknown): number | undefined {
 
 /** `metav1.Duration` JSON. */
 export const durationJson = formatGoDuration;
-
-const envelopePrefix = [0x6b, 0x38, 0x73, 0x00] as const;
-
-/**
- * The JSON value of embedded raw bytes: nothing when empty, the decoded object when they are a binary envelope,
- * the parsed JSON, or the text itself when it is not JSON.
- */
-export function rawJson(raw: Buffer, reader: Pick<WireReader, 'nested' | 'depth'>): unknown {
-  if (raw.length === 0) return undefined;
-  if (raw.length >= 4 && raw[0] === envelopePrefix[0] && raw[1] === envelopePrefix[1] && raw[2] === envelopePrefix[2] && raw[3] === envelopePrefix[3]) {
-    return reader.nested(raw, reader.depth);
-  }
-  const text = raw.toString('utf8');
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return text;
-  }
-}
 
 /** Sets a map entry as an own property (`__proto__` included, as JSON.parse makes it). */
 export function setEntry(map: Record<string, unknown>, key: string, value: unknown): void {

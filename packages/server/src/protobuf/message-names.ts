@@ -48,8 +48,23 @@ export function messageNameFor(names: Names, apiVersion: string, kind: string): 
   return messageCodec(`${metaV1Package}.${kind}`) !== undefined ? `${metaV1Package}.${kind}` : undefined;
 }
 
-/** The generated codec of a kind served under `apiVersion`; undefined when it has no message type. */
+const kindCodecs = new WeakMap<Names, Map<string, Map<string, MessageCodec | null>>>();
+
+/** The generated codec of a kind served under `apiVersion`; undefined when it has no message type. Memoized. */
 export function kindCodec(names: Names, apiVersion: string, kind: string): MessageCodec | undefined {
-  const name = messageNameFor(names, apiVersion, kind);
-  return name === undefined ? undefined : messageCodec(name);
+  let byVersion = kindCodecs.get(names);
+  if (byVersion === undefined) kindCodecs.set(names, (byVersion = new Map()));
+  let byKind = byVersion.get(apiVersion);
+  if (byKind === undefined) {
+    // Bounded: versions and kinds come from requests, and most of what clients send has no message.
+    if (byVersion.size >= 256) byVersion.clear();
+    byVersion.set(apiVersion, (byKind = new Map()));
+  }
+  let codec = byKind.get(kind);
+  if (codec === undefined) {
+    if (byKind.size >= 256) byKind.clear();
+    const name = messageNameFor(names, apiVersion, kind);
+    byKind.set(kind, (codec = name === undefined ? null : messageCodec(name) ?? null));
+  }
+  return codec ?? undefined;
 }

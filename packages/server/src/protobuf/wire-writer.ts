@@ -14,6 +14,16 @@ const initialBytes = 64 * 1024;
 const keptBytes = 4 * 1024 * 1024;
 const twoTo32 = 4294967296;
 
+type Utf8Writing = Buffer & { utf8Write?(text: string, offset: number): number };
+
+/**
+ * Writes `text` as UTF-8 at `offset` (room checked by the caller); the bytes written. Buffer's own method where
+ * Node has it (`write` spends more on its argument checks than on a short string), `write` elsewhere.
+ */
+const utf8Write: (buf: Buffer, text: string, offset: number) => number = typeof (Buffer.prototype as Utf8Writing).utf8Write === 'function'
+  ? (buf, text, offset) => (buf as Utf8Writing).utf8Write!(text, offset)
+  : (buf, text, offset) => buf.write(text, offset, 'utf8');
+
 /** Writes protobuf into a growing buffer. One instance serves every encoding (encoders never nest). */
 export class WireWriter {
   buf: Buffer = Buffer.allocUnsafe(initialBytes);
@@ -136,7 +146,7 @@ export class WireWriter {
       for (let i = 0; i < n; i++) {
         const c = s.charCodeAt(i);
         if (c >= 128) {
-          p = start + 1 + buf.write(s, start + 1, 'utf8');
+          p = start + 1 + utf8Write(buf, s, start + 1);
           break;
         }
         buf[p++] = c;
@@ -148,7 +158,7 @@ export class WireWriter {
     const bytes = Buffer.byteLength(s, 'utf8');
     this.varint32(bytes);
     this.ensure(bytes);
-    this.buf.write(s, this.pos, 'utf8');
+    utf8Write(this.buf, s, this.pos);
     this.pos += bytes;
   }
 
