@@ -202,8 +202,16 @@ function watchFrame(type: string, raw: Uint8Array): Uint8Array {
   return out;
 }
 
-/** Builds the codec of a flavour. The generated encoders and decoders load on the first call that needs them. */
+const codecs = new WeakMap<Names, ProtobufCodec>();
+
+/** The codec of a flavour (one per `Names`). The generated encoders and decoders load on the first call that needs them. */
 export function protobufCodec(names: Names): ProtobufCodec {
+  let codec = codecs.get(names);
+  if (codec === undefined) codecs.set(names, (codec = makeCodec(names)));
+  return codec;
+}
+
+function makeCodec(names: Names): ProtobufCodec {
   /** Decodes enveloped bytes, nested `depth` messages deep (an envelope inside a RawExtension continues the count). */
   const decodeAt = (bytes: Uint8Array, depth: number): Result<KubeObject> => {
     const env = decodeEnvelope(bytes);
