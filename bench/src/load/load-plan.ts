@@ -6,7 +6,8 @@
  * Template fields: `{c}` the connection's number (0 to connections−1, across all worker processes), `{i}` the
  * request's number on its connection in this run, `{n}` a number unique across the run (`c + i × connections`,
  * so a run with `count` stops after exactly `count` requests numbered 0 to count−1), `{k}` the request's number
- * modulo `modulo[c]` (gets cycling over what that connection created in an earlier run).
+ * modulo `modulo[c]` (gets cycling over what that connection created in an earlier run). With `connections` set,
+ * `{n}` is strided over those connections only.
  */
 
 /** One run's request shape. */

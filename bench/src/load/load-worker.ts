@@ -33,6 +33,8 @@ function run(plan: LoadPlan, ms: number): Promise<RunFigures> {
   let last = start;
   return new Promise((resolve) => {
     const active = connections.filter((_, j) => plan.connections === undefined || first + j < plan.connections);
+    // `{n}` is strided over the connections that send.
+    const stride = plan.connections === undefined ? total : Math.min(total, plan.connections);
     let running = active.length;
     const stopped = (): void => {
       if (--running > 0) return;
@@ -51,7 +53,7 @@ function run(plan: LoadPlan, ms: number): Promise<RunFigures> {
       const modulo = Math.max(1, plan.modulo?.[c] ?? 1);
       let i = 0;
       const next = (): void => {
-        const n = c + i * total;
+        const n = c + i * stride;
         if (performance.now() >= end || (plan.count !== undefined && n >= plan.count)) {
           stopped();
           return;
