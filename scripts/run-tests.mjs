@@ -5,7 +5,7 @@ import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 
-const roots = ['packages'];
+const roots = ['packages', 'bench'];
 const filters = process.argv.slice(2);
 const files = [];
 function walk(dir) {

@@ -1,6 +1,6 @@
 /**
  * Admission's cost on creates, every figure beside a server without admission measured in the same run: creates/s
- * of configmaps by 64 keep-alive HTTPS clients against
+ * of configmaps by 64 keep-alive HTTPS connections of the load generator against
  *
  * - a server with every admission plugin disabled (the baseline),
  * - a server with the default plugin set (goal: at least 0.9 of the baseline),
@@ -16,7 +16,6 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { namesFor } from '@svc-apiserver/api';
-import type { RestClient } from '@svc-apiserver/client';
 import { defaultOnPlugins } from 'svc-apiserver/admission/plugin-order';
 import { pluginFactories } from 'svc-apiserver/admission/plugins/index';
 import { madeName } from 'svc-apiserver/admission/plugin-configuration';
@@ -26,7 +25,8 @@ import { createMetricsRegistry } from 'svc-apiserver/metrics/metrics-registry';
 import { createCa, issueLeaf } from 'svc-apiserver/pki/certificates';
 import type { NodeChild } from '@svc-apiserver/testing/node-child';
 import { runStandalone, startBenchModule } from './support.js';
-import { createsLine, interleavedCreates, post, startTarget, type Figures } from './create-load.js';
+import { createsLine, interleavedCreates, loadFor, post, startTarget, type Figures } from './create-load.js';
+import type { LoadGenerator } from './load/load-generator.js';
 
 const names = namesFor('svc');
 const group = names.group('admissionregistration');
@@ -53,7 +53,8 @@ function noopWebhooks(name: string, count: number, port: number, caBundle: strin
 export async function admissionBench(seconds = 3, clients = 64): Promise<string[]> {
   const dir = mkdtempSync(join(tmpdir(), 'svc-bench-admission-'));
   const children: { stop(): Promise<unknown> }[] = [];
-  const open: RestClient[] = [];
+  const generators: LoadGenerator[] = [];
+  const admins: { close(): void }[] = [];
   try {
     const ca = await createCa('bench-webhook-ca');
     const serving = await issueLeaf(ca, { commonName: 'noop-webhook', usage: 'server', sans: ['127.0.0.1'] });
@@ -66,21 +67,22 @@ export async function admissionBench(seconds = 3, clients = 64): Promise<string[
     const caBundle = Buffer.from(ca.certPem).toString('base64');
 
     // Four servers side by side, measured in interleaved rounds so that the machine's drift touches each alike.
-    const none = await startTarget(join(dir, 'none'), [`--disable-admission-plugins=${defaultPluginNames().join(',')}`], clients);
-    const plain = await startTarget(join(dir, 'default'), [], clients);
-    const oneHook = await startTarget(join(dir, 'one'), [], clients);
-    const threeHooks = await startTarget(join(dir, 'three'), [], clients);
+    const none = await startTarget(join(dir, 'none'), [`--disable-admission-plugins=${defaultPluginNames().join(',')}`]);
+    const plain = await startTarget(join(dir, 'default'), []);
+    const oneHook = await startTarget(join(dir, 'one'), []);
+    const threeHooks = await startTarget(join(dir, 'three'), []);
     const targets = [none, plain, oneHook, threeHooks];
     for (const t of targets) {
       children.push(t.server);
-      open.push(t.admin, ...t.workers);
+      admins.push(t.admin);
+      generators.push(await loadFor(t, clients));
     }
     await post(oneHook.admin, `/apis/${group}/v1/validatingwebhookconfigurations`, noopWebhooks('one', 1, port, caBundle));
     await post(threeHooks.admin, `/apis/${group}/v1/validatingwebhookconfigurations`, noopWebhooks('three', 3, port, caBundle));
-    const [baseline, defaults, one, three] = await interleavedCreates(targets, seconds) as [Figures, Figures, Figures, Figures];
+    const [baseline, defaults, one, three] = await interleavedCreates(generators, seconds) as [Figures, Figures, Figures, Figures];
     const line = (label: string, f: Figures, goal?: number) => createsLine(label, f, baseline, goal);
     return [
-      `admission: ${clients} HTTPS clients creating configmaps, ${seconds}s per phase, beside a server without admission plugins`,
+      `admission: ${clients} HTTPS connections creating configmaps, ${seconds}s per server in interleaved rounds, beside a server without admission plugins`,
       line('no admission plugins', baseline),
       line('default plugins', defaults, 0.9),
       line('default + 1 no-op webhook', one, 0.5),
@@ -88,7 +90,8 @@ export async function admissionBench(seconds = 3, clients = 64): Promise<string[
       `errors: none ${baseline.errors}, default ${defaults.errors}, 1 webhook ${one.errors}, 3 webhooks ${three.errors}`,
     ];
   } finally {
-    for (const c of open) c.close();
+    await Promise.all(generators.map((g) => g.close()));
+    for (const c of admins) c.close();
     await Promise.all(children.map((c) => c.stop()));
     rmSync(dir, { recursive: true, force: true });
   }

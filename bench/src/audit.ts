@@ -1,5 +1,5 @@
 /**
- * The cost of observing a server, on creates: creates/s of configmaps by 64 keep-alive HTTPS clients against
+ * The cost of observing a server, on creates: creates/s of configmaps by 64 keep-alive HTTPS connections (the load generator) against
  *
  * - a server with auditing off and every metric of the request path disabled (`--disabled-metrics`, whose metrics
  *   record nothing, as kube's disabled metrics do): the baseline;
@@ -17,13 +17,14 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RestClient } from '@svc-apiserver/client';
+import type { LoadGenerator } from './load/load-generator.js';
 import { createMetricsRegistry } from 'svc-apiserver/metrics/metrics-registry';
 import { endpointMetrics } from 'svc-apiserver/metrics/endpoint-metrics';
 import { requestMetrics } from 'svc-apiserver/http/filters/request-metrics';
 import { createRequestRecord } from 'svc-apiserver/http/request-record';
 import type { RequestContext } from 'svc-apiserver/http/context';
 import { fmt, runStandalone } from './support.js';
-import { createsLine, interleavedCreates, post, startTarget, type Figures } from './create-load.js';
+import { createsLine, interleavedCreates, loadFor, post, startTarget, type Figures } from './create-load.js';
 
 const policy = `apiVersion: audit.svc.io/v1
 kind: Policy
@@ -94,30 +95,32 @@ async function filterMicros(n = 200_000): Promise<number> {
 export async function auditBench(seconds = 3, clients = 64): Promise<string[]> {
   const dir = mkdtempSync(join(tmpdir(), 'svc-bench-audit-'));
   const children: { stop(): Promise<unknown> }[] = [];
-  const open: RestClient[] = [];
+  const generators: LoadGenerator[] = [];
+  const admins: { close(): void }[] = [];
   try {
     writeFileSync(join(dir, 'policy.yaml'), policy);
     const logPath = join(dir, 'audit.log');
-    const metered = await startTarget(join(dir, 'metrics'), [], clients);
-    const both = await startTarget(join(dir, 'both'), [`--audit-policy-file=${join(dir, 'policy.yaml')}`, `--audit-log-path=${logPath}`], clients);
+    const metered = await startTarget(join(dir, 'metrics'), []);
+    const both = await startTarget(join(dir, 'both'), [`--audit-policy-file=${join(dir, 'policy.yaml')}`, `--audit-log-path=${logPath}`]);
     // Every metric a create records, seen on a server that made some.
     for (let i = 0; i < 5; i++) await post(metered.admin, '/api/v1/namespaces/bench/configmaps', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `warm-${i}` } });
     const disabled = await requestPathMetrics(metered.admin);
-    const off = await startTarget(join(dir, 'off'), [`--disabled-metrics=${disabled.join(',')}`], clients);
-    const targets = [off, metered, both];
-    for (const t of targets) {
+    const off = await startTarget(join(dir, 'off'), [`--disabled-metrics=${disabled.join(',')}`]);
+    for (const t of [off, metered, both]) {
       children.push(t.server);
-      open.push(t.admin, ...t.workers);
+      admins.push(t.admin);
+      generators.push(await loadFor(t, clients));
     }
     const scrapers = [scrapeEverySecond(metered.admin), scrapeEverySecond(both.admin)];
-    const [baseline, withMetrics, withBoth] = await interleavedCreates(targets, seconds) as [Figures, Figures, Figures];
+    const [baseline, withMetrics, withBoth] = await interleavedCreates(generators, seconds) as [Figures, Figures, Figures];
     const scrapes = scrapers.map((s) => s.stop());
+    await Promise.all(generators.splice(0).map((g) => g.close()));
     await both.server.stop();
     const lines = readFileSync(logPath, 'utf8').split('\n').filter((l) => l !== '').length;
     const line = (label: string, f: Figures, goal?: number) => createsLine(label, f, baseline, goal);
     const micros = await filterMicros();
     return [
-      `audit and metrics: ${clients} HTTPS clients creating configmaps, ${seconds}s per server, beside a server with both off`,
+      `audit and metrics: ${clients} HTTPS connections creating configmaps, ${seconds}s per server in interleaved rounds, beside a server with both off`,
       line('metrics and audit off', baseline),
       line('metrics on', withMetrics),
       line('metrics and audit (Metadata)', withBoth, 0.9),
@@ -125,7 +128,8 @@ export async function auditBench(seconds = 3, clients = 64): Promise<string[]> {
       `request metrics filter: ${fmt(micros, 2)} µs per create beside ${fmt(1e6 / baseline.perSecond, 0)} µs of server time per create at the baseline rate (ratio ${fmt(micros / (1e6 / baseline.perSecond), 3)})`,
     ];
   } finally {
-    for (const c of open) c.close();
+    await Promise.all(generators.map((g) => g.close()));
+    for (const c of admins) c.close();
     await Promise.all(children.map((c) => c.stop()));
     rmSync(dir, { recursive: true, force: true });
   }

@@ -5,7 +5,7 @@
  *   namespaces, 5,000 ClusterRoleBindings, each to its own user) deciding for a user whose grant comes through a
  *   RoleBinding, against AlwaysAllow deciding the same request;
  * - over HTTPS: gets/s of a configmap by a token user bound to `view`, on a server in RBAC mode holding the 10,000
- *   bindings, against the same gets on a server in AlwaysAllow mode (64 keep-alive clients each).
+ *   bindings, against the same gets on a server in AlwaysAllow mode (64 keep-alive connections of the load generator each).
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,7 +18,10 @@ import { rbacAuthorizer } from 'svc-apiserver/auth/authz/rbac/rbac-authorizer';
 import { staticPolicySource } from 'svc-apiserver/auth/authz/rbac/policy-source';
 import type { BindingObject, RoleObject } from 'svc-apiserver/registry/resources/rbac-types';
 import { launchServer, type LaunchedServer } from '@svc-apiserver/testing/launch-server';
-import { fmt, runStandalone, percentile } from './support.js';
+import { fmt, runStandalone } from './support.js';
+import { pinServer } from './load/cpu-pinning.js';
+import { startLoadGenerator, targetOf, type LoadGenerator, type LoadResult } from './load/load-generator.js';
+import { latencies } from './load/phases.js';
 
 const bindings = 10_000;
 const namespaces = 100;
@@ -70,12 +73,7 @@ async function decisionsPerSecond(authorizer: Authorizer, ms: number): Promise<n
   return n / ((performance.now() - start) / 1000);
 }
 
-interface GetsFigures {
-  readonly perSecond: number;
-  readonly p50: number;
-  readonly p99: number;
-  readonly errors: number;
-}
+type GetsFigures = Pick<LoadResult, 'perSecond' | 'p50' | 'p99' | 'errors'>;
 
 /** Starts a server in `mode` with the token user `vera`, `ready` namespace objects, and (for RBAC) the bindings. */
 async function startTarget(mode: 'RBAC' | 'AlwaysAllow', dir: string): Promise<{ child: LaunchedServer; admin: RestClient; conn: ReturnType<typeof loadKubeconfig> }> {
@@ -83,6 +81,7 @@ async function startTarget(mode: 'RBAC' | 'AlwaysAllow', dir: string): Promise<{
   const child = await launchServer({
     dataDir: join(dir, 'data'), extraArgs: [`--authorization-mode=${mode}`, `--token-auth-file=${join(dir, 'tokens.csv')}`],
   });
+  pinServer(child.child.pid);
   const conn = loadKubeconfig({ path: child.kubeconfigPath });
   if (!conn.ok) throw new Error(conn.error);
   return { child, admin: createClient(conn.value), conn };
@@ -93,11 +92,12 @@ async function post(client: RestClient, path: string, body: unknown): Promise<vo
   if (!r.ok || r.value.status !== 201) throw new Error(`POST ${path}: ${r.ok ? `${r.value.status} ${r.value.body.toString()}` : r.error.message}`);
 }
 
-/** Gets/s of one configmap as `vera` with `clients` keep-alive clients for `ms`, on a server in `mode`. */
+/** Gets/s of one configmap as `vera` with `clients` keep-alive connections for `ms` (after a warm-up), on a server in `mode`. */
 async function httpGets(mode: 'RBAC' | 'AlwaysAllow', clients: number, ms: number): Promise<GetsFigures> {
   const dir = mkdtempSync(join(tmpdir(), `svc-bench-authz-${mode}-`));
   let target: Awaited<ReturnType<typeof startTarget>> | undefined;
   const open: RestClient[] = [];
+  let load: LoadGenerator | undefined;
   try {
     target = await startTarget(mode, dir);
     open.push(target.admin);
@@ -130,33 +130,22 @@ async function httpGets(mode: 'RBAC' | 'AlwaysAllow', clients: number, ms: numbe
     }
     if (!target.conn.ok) throw new Error(target.conn.error);
     const { cert: _cert, key: _key, ...withoutCert } = target.conn.value;
-    const workers = Array.from({ length: clients }, () => createClient({ ...withoutCert, token: 'bench-token' }, { maxSockets: 1, timeoutMs: 30_000 }));
-    open.push(...workers);
+    const vera = createClient({ ...withoutCert, token: 'bench-token' });
+    open.push(vera);
     const path = '/api/v1/namespaces/bench/configmaps/shared';
     // The policy reaches the authorizer through the watch cache: wait until vera is allowed.
     for (let tries = 0; ; tries++) {
-      const r = await workers[0]!.raw({ method: 'GET', path, headers: { accept: 'application/json' } });
+      const r = await vera.raw({ method: 'GET', path, headers: { accept: 'application/json' } });
       if (r.ok && r.value.status === 200) break;
       if (tries > 200) throw new Error(`vera is not allowed: ${r.ok ? r.value.status : r.error.message}`);
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
-    await Promise.all(workers.map((c) => c.raw({ method: 'GET', path: '/version', headers: { accept: 'application/json' } })));
-    const latencies: number[] = [];
-    let errors = 0;
-    const start = performance.now();
-    const end = start + ms;
-    await Promise.all(workers.map(async (c) => {
-      while (performance.now() < end) {
-        const t0 = performance.now();
-        const r = await c.raw({ method: 'GET', path, headers: { accept: 'application/json' } });
-        latencies.push(performance.now() - t0);
-        if (!r.ok || r.value.status !== 200) errors++;
-      }
-    }));
-    const elapsed = (performance.now() - start) / 1000;
-    latencies.sort((a, b) => a - b);
-    return { perSecond: (latencies.length - errors) / elapsed, p50: percentile(latencies, 50), p99: percentile(latencies, 99), errors };
+    load = await startLoadGenerator(targetOf({ ...withoutCert, token: 'bench-token' }), { connections: clients });
+    const plan = { method: 'GET', path, headers: { accept: 'application/json' }, expect: 200 };
+    await load.run(plan, Math.min(ms / 1000, 2));
+    return await load.run(plan, ms / 1000);
   } finally {
+    await load?.close();
     for (const c of open) c.close();
     await target?.child.stop();
     rmSync(dir, { recursive: true, force: true });
@@ -175,9 +164,9 @@ export async function authzBench(seconds = 3, clients = 64): Promise<string[]> {
   const allowRate = await decisionsPerSecond(allow, seconds * 1000);
   const rbacGets = await httpGets('RBAC', clients, seconds * 1000);
   const allowGets = await httpGets('AlwaysAllow', clients, seconds * 1000);
-  const lat = (g: GetsFigures) => `${fmt(g.p50, 1)}/${fmt(g.p99, 1)} ms`;
+  const lat = (g: GetsFigures) => `${latencies(g)} ms`;
   return [
-    `authorization (${bindings} bindings): in-process, then ${clients} HTTPS clients, ${seconds}s per phase`,
+    `authorization (${bindings} bindings): in-process, then ${clients} HTTPS connections, ${seconds}s per phase`,
     `RBAC decisions/s       ${fmt(rbacRate).padStart(9)}   AlwaysAllow decisions/s ${fmt(allowRate).padStart(10)}   ratio ${fmt(rbacRate / allowRate, 3)}`,
     `RBAC gets/s            ${fmt(rbacGets.perSecond).padStart(9)} (${lat(rbacGets)})   AlwaysAllow gets/s ${fmt(allowGets.perSecond).padStart(8)} (${lat(allowGets)})   ratio ${fmt(rbacGets.perSecond / allowGets.perSecond, 3)}`,
     `errors: RBAC gets ${rbacGets.errors}, AlwaysAllow gets ${allowGets.errors}`,

@@ -1,6 +1,7 @@
 /**
- * The API server on etcd beside raw etcd, in the same run on the same one-member etcd: 64 concurrent HTTPS clients
- * creating and getting configmaps through a server started with `--etcd-servers`, and 64 concurrent raw `etcd3`
+ * The API server on etcd beside raw etcd, in the same run on the same one-member etcd: 64 keep-alive HTTPS
+ * connections of the load generator creating and getting configmaps through a server started with `--etcd-servers`
+ * (pinned to the servers' core; etcd is not pinned: it takes what the two processes leave), and 64 concurrent raw `etcd3`
  * create transactions (put if the key does not exist, as the etcd Backend writes) and gets on the same etcd.
  * Prints each rate with its ratio to the raw one. Loopback only, bounded in time; skipped with a message when no
  * etcd binary is installed. Runs alone with `node bench/dist/etcd.js [--seconds=3] [--warm-seconds=5] [--clients=64]`.
@@ -21,18 +22,16 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Etcd3 } from 'etcd3';
 import { createClient, loadKubeconfig, type RestClient } from '@svc-apiserver/client';
+import { pinServer } from './load/cpu-pinning.js';
+import { startLoadGenerator, targetOf, type LoadGenerator, type LoadPlan, type LoadResult } from './load/load-generator.js';
+import { jsonHeaders, latencies } from './load/phases.js';
 import { findEtcdBinary, startEtcdCluster, type EtcdTestCluster } from '@svc-apiserver/testing/etcd-test-cluster';
 import { launchServer, type LaunchedServer } from '@svc-apiserver/testing/launch-server';
 import type { NodeChild } from '@svc-apiserver/testing/node-child';
 import { fmt, isMain, percentile, startBenchModule } from './support.js';
 
 /** Throughput and latency of one phase. */
-interface Phase {
-  readonly perSecond: number;
-  readonly p50: number;
-  readonly p99: number;
-  readonly errors: number;
-}
+type Phase = Pick<LoadResult, 'perSecond' | 'p50' | 'p99' | 'errors'>;
 
 /**
  * Runs `op` from `workers` concurrent loops for `ms`, after `warmMs` of the same loops that are not counted: both
@@ -71,8 +70,14 @@ async function phase(workers: number, ms: number, op: (w: number, i: number) => 
 const json = { 'content-type': 'application/json', accept: 'application/json' };
 const body = (name: string): string => JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data: { k: 'v'.repeat(64) } });
 
+/** A load generator phase after `warmMs` of the same plan. */
+async function generated(load: LoadGenerator, plan: (warm: boolean) => LoadPlan, ms: number, warmMs: number): Promise<LoadResult> {
+  if (warmMs > 0) await load.run(plan(true), warmMs / 1000);
+  return load.run(plan(false), ms / 1000);
+}
+
 function row(label: string, server: Phase, rawLabel: string, raw: Phase): string {
-  const lat = (p: Phase) => `${fmt(p.p50, 1)}/${fmt(p.p99, 1)} ms`;
+  const lat = (p: Phase) => `${latencies(p)} ms`;
   return `${label.padEnd(22)}${fmt(server.perSecond).padStart(8)} (${lat(server)})   ${rawLabel.padEnd(24)}${fmt(raw.perSecond).padStart(8)} (${lat(raw)})   ratio ${fmt(server.perSecond / raw.perSecond, 3)}`;
 }
 
@@ -86,23 +91,21 @@ export async function etcdBench(seconds = 3, clients = 64, warmSeconds = 5): Pro
   let proxy: NodeChild | undefined;
   let raw: Etcd3 | undefined;
   const open: RestClient[] = [];
+  const generators: LoadGenerator[] = [];
   try {
     cluster = await startEtcdCluster({ binary, members: 1 });
     const endpoint = cluster.endpoints[0]!;
     server = await launchServer({ dataDir, extraArgs: [`--etcd-servers=${endpoint}`] });
+    pinServer(server.child.pid);
     const conn = loadKubeconfig({ path: server.kubeconfigPath });
     if (!conn.ok) throw new Error(conn.error);
     const setup = createClient(conn.value);
     open.push(setup);
     const ns = await setup.raw({ method: 'POST', path: '/api/v1/namespaces', headers: json, body: JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'bench' } }) });
     if (!ns.ok || ns.value.status !== 201) throw new Error(`namespace bench: ${ns.ok ? ns.value.body.toString() : ns.error.message}`);
-    const workers = Array.from({ length: clients }, () => {
-      const c = createClient(conn.value, { maxSockets: 1, timeoutMs: 30_000 });
-      open.push(c);
-      return c;
-    });
     // Every keep-alive connection is open before timing, so TLS handshakes are not counted.
-    await Promise.all(workers.map((c) => c.raw({ method: 'GET', path: '/version', headers: { accept: 'application/json' } })));
+    const load = await startLoadGenerator(targetOf(conn.value), { connections: clients });
+    generators.push(load);
     raw = new Etcd3({ hosts: [endpoint] });
     await raw.get('/bench-raw/warm-up').string();
     const ms = seconds * 1000;
@@ -113,24 +116,19 @@ export async function etcdBench(seconds = 3, clients = 64, warmSeconds = 5): Pro
     /** The `i`th of `mine` round-robin, for the warm-up too. */
     const pick = <T>(mine: readonly T[], i: number): T | undefined => mine[Math.abs(i) % Math.max(mine.length, 1)];
 
-    const created: string[][] = workers.map(() => []);
-    const serverCreates = await phase(clients, ms, async (w, i) => {
-      const name = nameOf(w, i);
-      const r = await workers[w]!.raw({ method: 'POST', path: '/api/v1/namespaces/bench/configmaps', headers: json, body: body(name) });
-      const ok = r.ok && r.value.status === 201;
-      if (ok && i >= 0) created[w]!.push(name);
-      return ok;
-    }, warmMs);
+    const createPlan = (warm: boolean): LoadPlan => ({ method: 'POST', path: '/api/v1/namespaces/bench/configmaps', headers: jsonHeaders, body: body(warm ? 'warm-{c}-{i}' : 'cm-{c}-{i}'), expect: 201 });
+    const serverCreates = await generated(load, createPlan, ms, warmMs);
     // The raw side stores a document as large as the one the server stored, with the etcd Backend's create
     // transaction: the server's copy of one created configmap (less its resourceVersion, which etcd's revision is).
-    const sample = await setup.raw({ method: 'GET', path: `/api/v1/namespaces/bench/configmaps/${created.flat()[0] ?? 'cm-0-0'}`, headers: { accept: 'application/json' } });
+    const sample = await setup.raw({ method: 'GET', path: '/api/v1/namespaces/bench/configmaps/cm-0-0', headers: { accept: 'application/json' } });
     if (!sample.ok || sample.value.status !== 200) throw new Error('could not read back a created configmap');
     const stored = JSON.parse(sample.value.body.toString()) as { metadata: Record<string, unknown> };
     delete stored.metadata['resourceVersion'];
     const storedBody = (name: string): string => JSON.stringify({ ...stored, metadata: { ...stored.metadata, name } });
-    const rawKeys: string[][] = workers.map(() => []);
+    const rawWorkers = clients;
+    const rawKeys: string[][] = Array.from({ length: rawWorkers }, () => []);
     const etcd = raw;
-    const rawCreates = await phase(clients, ms, async (w, i) => {
+    const rawCreates = await phase(rawWorkers, ms, async (w, i) => {
       const key = `/bench-raw/configmaps/bench/${nameOf(w, i)}`;
       const r = await etcd.if(key, 'Create', '==', 0).then(etcd.put(key).value(storedBody(nameOf(w, i)))).commit();
       if (r.succeeded && i >= 0) rawKeys[w]!.push(key);
@@ -141,29 +139,24 @@ export async function etcdBench(seconds = 3, clients = 64, warmSeconds = 5): Pro
       `--cert=${join(dataDir, 'serving.crt')}`, `--key=${join(dataDir, 'serving.key')}`, `--ca=${join(dataDir, 'ca.crt')}`, `--etcd=${endpoint}`,
     ], /raw-https: serving on (\d+)/);
     proxy = proxyStarted.child;
-    const proxyWorkers = Array.from({ length: clients }, () => {
-      const c = createClient({ ...conn.value, server: `https://127.0.0.1:${proxyStarted.match[1]!}` }, { maxSockets: 1, timeoutMs: 30_000 });
-      open.push(c);
-      return c;
-    });
-    await Promise.all(proxyWorkers.map((c) => c.raw({ method: 'GET', path: '/version', headers: { accept: 'application/json' } })));
-    const proxyCreates = await phase(clients, ms, async (w, i) => {
-      const r = await proxyWorkers[w]!.raw({ method: 'POST', path: '/api/v1/namespaces/bench/configmaps', headers: json, body: storedBody(nameOf(w, i)) });
-      return r.ok && r.value.status === 201;
-    }, warmMs);
+    pinServer(proxy.process.pid);
+    const proxyLoad = await startLoadGenerator({ ...targetOf(conn.value), port: Number(proxyStarted.match[1]) }, { connections: clients });
+    const proxyCreates = await generated(proxyLoad, (warm) => ({
+      method: 'POST', path: '/api/v1/namespaces/bench/configmaps', headers: jsonHeaders, body: storedBody(warm ? 'warm-{c}-{i}' : 'cm-{c}-{i}'), expect: 201,
+    }), ms, warmMs);
+    await proxyLoad.close();
     await proxy.stop();
     proxy = undefined;
-    const serverGets = await phase(clients, ms, async (w, i) => {
-      const name = pick(created[w]!, i) ?? 'cm-0-0';
-      const r = await workers[w]!.raw({ method: 'GET', path: `/api/v1/namespaces/bench/configmaps/${name}`, headers: { accept: 'application/json' } });
-      return r.ok && r.value.status === 200;
-    }, warmMs);
+    // Each connection reads back what it created, round-robin.
+    const serverGets = await generated(load, () => ({
+      method: 'GET', path: '/api/v1/namespaces/bench/configmaps/cm-{c}-{k}', headers: { accept: 'application/json' }, expect: 200, modulo: serverCreates.perConnection,
+    }), ms, warmMs);
     const rawGets = await phase(clients, ms, async (w, i) => {
       const value = await etcd.get(pick(rawKeys[w]!, i) ?? '/bench-raw/none').string();
       return value !== null;
     }, warmMs);
     return [
-      `etcd (1 member, loopback): ${clients} concurrent clients, ${seconds}s per phase after ${warmMs / 1000}s of warm-up`,
+      `etcd (1 member, loopback): ${clients} connections of the load generator (raw etcd3: as many concurrent calls), ${seconds}s per phase after ${warmMs / 1000}s of warm-up`,
       row('server creates/s', serverCreates, 'raw etcd3 create txns/s', rawCreates),
       row('server gets/s', serverGets, 'raw etcd3 gets/s', rawGets),
       row('https+etcd3 creates/s', proxyCreates, 'raw etcd3 create txns/s', rawCreates),
@@ -171,6 +164,7 @@ export async function etcdBench(seconds = 3, clients = 64, warmSeconds = 5): Pro
       `errors: server creates ${serverCreates.errors}, gets ${serverGets.errors}; raw creates ${rawCreates.errors}, gets ${rawGets.errors}; https+etcd3 creates ${proxyCreates.errors}`,
     ];
   } finally {
+    await Promise.all(generators.map((g) => g.close()));
     for (const c of open) c.close();
     raw?.close();
     await proxy?.stop();

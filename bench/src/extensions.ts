@@ -1,5 +1,5 @@
 /**
- * Extending the API, measured beside what it extends in the same run on the same server (SQLite, 64 HTTPS clients):
+ * Extending the API, measured beside what it extends in the same run on the same server (SQLite, 64 keep-alive HTTPS connections of the load generator):
  * creates of custom objects against creates of ConfigMaps, a list of 3,000 custom objects against a list of 3,000
  * ConfigMaps (goal ≥ 0.8× for both), and a GET through an APIService proxy to an extension server on loopback
  * against the same GET sent to that server directly (goal ≥ 0.7×). Loopback only, bounded in time.
@@ -12,36 +12,16 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { namesFor } from '@svc-apiserver/api';
-import { createClient, loadKubeconfig, type ConnectionConfig, type RestClient } from '@svc-apiserver/client';
+import { createClient, loadKubeconfig, type RestClient } from '@svc-apiserver/client';
 import { launchServer, type LaunchedServer } from '@svc-apiserver/testing/launch-server';
-import { fmt, isMain, percentile, sleep } from './support.js';
+import { fmt, isMain, sleep } from './support.js';
+import { pinServer } from './load/cpu-pinning.js';
+import { startLoadGenerator, targetOf, type LoadGenerator, type LoadPlan } from './load/load-generator.js';
+import { expectOk } from './load/phases.js';
 
 const names = namesFor('svc');
 const json = { 'content-type': 'application/json', accept: 'application/json' };
 const group = 'bench.example.com';
-
-interface Phase {
-  readonly perSecond: number;
-  readonly p50: number;
-  readonly errors: number;
-}
-
-async function phase(workers: readonly RestClient[], ms: number, op: (c: RestClient, w: number, i: number) => Promise<boolean>, maxOps = Infinity): Promise<Phase> {
-  const latencies: number[] = [];
-  let errors = 0;
-  let started = 0;
-  const start = performance.now();
-  await Promise.all(workers.map(async (c, w) => {
-    for (let i = 0; performance.now() < start + ms && started < maxOps; i++) {
-      started++;
-      const t0 = performance.now();
-      if (!(await op(c, w, i))) errors++;
-      latencies.push(performance.now() - t0);
-    }
-  }));
-  latencies.sort((a, b) => a - b);
-  return { perSecond: (latencies.length - errors) / ((performance.now() - start) / 1000), p50: percentile(latencies, 50), errors };
-}
 
 async function ok(client: RestClient, method: string, path: string, body?: unknown, want = [200, 201]): Promise<unknown> {
   const r = await client.raw({ method, path, headers: json, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
@@ -80,18 +60,15 @@ function startBackend(certPem: string, keyPem: string): Promise<Server> {
 /** Runs the measurements and returns the report lines. */
 export async function extensionsBench(seconds: number, clients: number, items = 3000): Promise<string[]> {
   const open: RestClient[] = [];
+  const generators: LoadGenerator[] = [];
   let api: LaunchedServer | undefined;
   let backend: Server | undefined;
   try {
     api = await launchServer({ storage: 'sqlite' });
+    pinServer(api.child.pid);
     const dataDir = api.dataDir;
     const conn = loadKubeconfig({ path: api.kubeconfigPath });
     if (!conn.ok) throw new Error(conn.error);
-    const workersOf = (c: ConnectionConfig) => Array.from({ length: clients }, () => {
-      const client = createClient(c, { maxSockets: 1, timeoutMs: 30_000 });
-      open.push(client);
-      return client;
-    });
     const setup = createClient(conn.value);
     open.push(setup);
     for (const ns of ['cm', 'cr', 'cm-list', 'cr-list']) await ok(setup, 'POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });
@@ -102,34 +79,21 @@ export async function extensionsBench(seconds: number, clients: number, items = 
       if (i > 200) throw new Error('the CRD was not served');
       await sleep(50);
     }
-    const workers = workersOf(conn.value);
-    await Promise.all(workers.map((c) => c.raw({ method: 'GET', path: '/version', headers: json })));
+    const load = await startLoadGenerator(targetOf(conn.value), { connections: clients });
+    generators.push(load);
+    const create = (path: string, make: (n: string) => unknown): LoadPlan => ({ method: 'POST', path, headers: json, body: JSON.stringify(make('o-{c}-{i}')), expect: 201 });
+    const warm = Math.min(seconds, 2);
+    await load.run({ ...create('/api/v1/namespaces/cm/configmaps', configMap), body: JSON.stringify(configMap('warm-{c}-{i}')) }, warm);
+    const cmCreates = await load.run(create('/api/v1/namespaces/cm/configmaps', configMap), seconds);
+    await load.run({ ...create(`/apis/${group}/v1/namespaces/cr/widgets`, widget), body: JSON.stringify(widget('warm-{c}-{i}')) }, warm);
+    const crCreates = await load.run(create(`/apis/${group}/v1/namespaces/cr/widgets`, widget), seconds);
 
-    const create = (path: string, make: (n: string) => unknown) => (c: RestClient, w: number, i: number) =>
-      c.raw({ method: 'POST', path, headers: json, body: JSON.stringify(make(`o-${w}-${i}`)) }).then((r) => r.ok && r.value.status === 201);
-    const cmCreates = await phase(workers, seconds * 1000, create('/api/v1/namespaces/cm/configmaps', configMap));
-    const crCreates = await phase(workers, seconds * 1000, create(`/apis/${group}/v1/namespaces/cr/widgets`, widget));
-
-    let next = 0;
-    await phase(workers, 120_000, (c) => {
-      const i = next++;
-      return c.raw({ method: 'POST', path: '/api/v1/namespaces/cm-list/configmaps', headers: json, body: JSON.stringify(configMap(`i-${i}`)) }).then((r) => r.ok);
-    }, items);
-    next = 0;
-    await phase(workers, 120_000, (c) => {
-      const i = next++;
-      return c.raw({ method: 'POST', path: `/apis/${group}/v1/namespaces/cr-list/widgets`, headers: json, body: JSON.stringify(widget(`i-${i}`)) }).then((r) => r.ok);
-    }, items);
-    const listP50 = async (path: string): Promise<number> => {
-      const latencies: number[] = [];
-      for (let i = 0; i < 20; i++) {
-        const t0 = performance.now();
-        const r = await setup.raw({ method: 'GET', path, headers: { accept: 'application/json' } });
-        if (!r.ok || r.value.status !== 200) throw new Error(`list ${path} failed`);
-        latencies.push(performance.now() - t0);
-      }
-      return percentile(latencies.sort((a, b) => a - b), 50);
-    };
+    const fill = (path: string, make: (n: string) => unknown): LoadPlan => ({ ...create(path, make), body: JSON.stringify(make('i-{n}')), count: items });
+    expectOk(await load.run(fill('/api/v1/namespaces/cm-list/configmaps', configMap), 120), 'filling the configmap list');
+    expectOk(await load.run(fill(`/apis/${group}/v1/namespaces/cr-list/widgets`, widget), 120), 'filling the custom object list');
+    // Lists one after another, as one client reads them.
+    const listP50 = async (path: string): Promise<number> =>
+      expectOk(await load.run({ method: 'GET', path, headers: { accept: 'application/json' }, expect: 200, count: 20, connections: 1 }, 120), `list ${path}`).p50;
     const cmList = await listP50('/api/v1/namespaces/cm-list/configmaps');
     const crList = await listP50(`/apis/${group}/v1/namespaces/cr-list/widgets`);
 
@@ -150,22 +114,25 @@ export async function extensionsBench(seconds: number, clients: number, items = 
       if (i > 600) throw new Error('the APIService did not become available');
       await sleep(100);
     }
-    const direct = workersOf({ ...conn.value, server: `https://127.0.0.1:${port}` });
-    await Promise.all(direct.map((c) => c.raw({ method: 'GET', path: thingPath, headers: json })));
-    const get = (c: RestClient) => c.raw({ method: 'GET', path: thingPath, headers: json }).then((r) => r.ok && r.value.status === 200);
-    const directGets = await phase(direct, seconds * 1000, get);
-    const proxiedGets = await phase(workers, seconds * 1000, get);
+    const directLoad = await startLoadGenerator({ ...targetOf(conn.value), port }, { connections: clients });
+    generators.push(directLoad);
+    const get: LoadPlan = { method: 'GET', path: thingPath, headers: json, expect: 200 };
+    await directLoad.run(get, warm);
+    const directGets = await directLoad.run(get, seconds);
+    await load.run(get, warm);
+    const proxiedGets = await load.run(get, seconds);
 
     const row = (label: string, value: string, baseLabel: string, base: string, ratio: number, goal: number) =>
       `${label.padEnd(28)}${value.padStart(10)}   ${baseLabel.padEnd(24)}${base.padStart(10)}   ratio ${fmt(ratio, 3)} (goal ≥ ${goal})`;
     return [
-      `extending the API (${clients} HTTPS clients, ${seconds}s per phase):`,
+      `extending the API (${clients} HTTPS connections, ${seconds}s per phase after ${warm}s of warm-up; the extension server runs in the benchmark's process):`,
       row('custom object creates/s', fmt(crCreates.perSecond), 'ConfigMap creates/s', fmt(cmCreates.perSecond), crCreates.perSecond / cmCreates.perSecond, 0.8),
       row(`custom list(${items}) p50 ms`, fmt(crList, 1), `ConfigMap list(${items}) ms`, fmt(cmList, 1), cmList / crList, 0.8),
       row('proxied GET/s (APIService)', fmt(proxiedGets.perSecond), 'direct GET/s', fmt(directGets.perSecond), proxiedGets.perSecond / directGets.perSecond, 0.7),
       `errors: creates ${cmCreates.errors}/${crCreates.errors}, gets ${directGets.errors}/${proxiedGets.errors}`,
     ];
   } finally {
+    await Promise.all(generators.map((g) => g.close()));
     for (const c of open) c.close();
     if (backend !== undefined) {
       backend.closeAllConnections();

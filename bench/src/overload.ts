@@ -62,9 +62,9 @@ export async function overloadBench(seconds = 3, clients = 64): Promise<string[]
   const open: RestClient[] = [];
   const sessions: ClientHttp2Session[] = [];
   try {
-    const server = await startTarget(join(dir, 'server'), [], clients);
+    const server = await startTarget(join(dir, 'server'), []);
     children.push(server.server);
-    open.push(server.admin, ...server.workers);
+    open.push(server.admin);
     await post(server.admin, '/api/v1/namespaces/bench/configmaps', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'target' }, data: { k: 'v' } });
     await post(server.admin, `/apis/${rbac}/v1/clusterrolebindings`, {
       apiVersion: `${rbac}/v1`, kind: 'ClusterRoleBinding', metadata: { name: 'bench-user' },

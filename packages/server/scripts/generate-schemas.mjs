@@ -18,11 +18,14 @@
  *   to the property's description (kube-openapi's format).
  * - generated/bootstrap-policy.json: the default RBAC policy (upstream/k8s-1.27/bootstrap-policy/*.yaml) as JSON,
  *   read at every start (parsing the YAML there cost a third of a second).
+ * - generated/protobuf-messages.cjs: the protobuf encoders and decoders of every message type of the upstream
+ *   generated.proto files (scripts/generate-protobuf.mjs).
  */
 import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse as parseYaml } from 'yaml';
+import { generateProtobuf } from './generate-protobuf.mjs';
 
 const serverDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const repoRoot = resolve(serverDir, '..', '..');
@@ -113,6 +116,8 @@ function main() {
   writeJson('bootstrap-policy.json', bootstrapPolicy());
   const count = groupVersions.reduce((n, gv) => n + gv.resources.length, 0);
   console.log(`generated ${groupVersions.length} group-versions, ${count} resources, ${Object.keys(schemas).length} schemas`);
+  // The protobuf encoders and decoders read the schemas just written.
+  console.log(`generated the encoders and decoders of ${generateProtobuf()} protobuf message types`);
 }
 
 /**

@@ -1,57 +1,17 @@
 /**
- * Which protobuf message carries an API kind: `apiVersion` + `kind` → `k8s.io.api.<group>.<version>.<Kind>` (core is
- * `k8s.io.api.core.v1`; apiextensions and apiregistration live in their own repositories' packages), with the meta
- * types (`Status`, `DeleteOptions`, `WatchEvent`, `APIGroupList`, `PartialObjectMetadata`, ...) from
- * `k8s.io.apimachinery.pkg.apis.meta.v1`, which every group version also serves, as kube-apiserver's scheme does.
+ * The upstream message types themselves, loaded with protobufjs from the .proto files (proto-root.ts): the
+ * reference the generated codec's wire form is checked against in tests. The server encodes and decodes with
+ * the generated code (message-names.ts, generated-messages.ts).
  */
 import type * as Protobuf from 'protobufjs';
-import { parseApiVersion, type Names } from '@svc-apiserver/api';
+import type { Names } from '@svc-apiserver/api';
+import { messageNameFor, metaV1Package } from './message-names.js';
 import { kubeProtoRoot } from './proto-root.js';
 
-/** Proto package of a neutral group key, where it is not `k8s.io.api.<key>`. */
-const packageByGroupKey: Readonly<Record<string, string>> = {
-  '': 'k8s.io.api.core',
-  'rbac.authorization': 'k8s.io.api.rbac',
-  'flowcontrol.apiserver': 'k8s.io.api.flowcontrol',
-  'internal.apiserver': 'k8s.io.api.apiserverinternal',
-  apiextensions: 'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions',
-  apiregistration: 'k8s.io.kube_aggregator.pkg.apis.apiregistration',
-  meta: 'k8s.io.apimachinery.pkg.apis.meta',
-};
-
-/** The package of the meta types every group version serves. */
-export const metaV1Package = 'k8s.io.apimachinery.pkg.apis.meta.v1';
-
-const identifier = /^[A-Za-z0-9]+$/;
-
-function lookupType(root: Protobuf.Root, path: string): Protobuf.Type | undefined {
-  const found = root.lookup(path);
-  return found && 'fieldsArray' in found ? found as Protobuf.Type : undefined;
-}
-
-/** The proto package of a group version (`k8s.io.api.core.v1`); undefined for groups without protobuf messages. */
-export function packageOf(names: Names, apiVersion: string): string | undefined {
-  const { group, version } = parseApiVersion(apiVersion);
-  if (!identifier.test(version)) return undefined;
-  const key = names.groupKey(group);
-  // A dotted group that is not a renamed built-in is a custom group: custom resources have no protobuf form.
-  if (key === group && group.includes('.')) return undefined;
-  return `${packageByGroupKey[key] ?? `k8s.io.api.${key}`}.${version}`;
-}
-
-/** True when the group version has protobuf messages (every built-in group version does). */
-export function hasMessages(names: Names, apiVersion: string): boolean {
-  const pkg = packageOf(names, apiVersion);
-  return pkg !== undefined && kubeProtoRoot().lookup(pkg) !== null;
-}
-
-/** The message type of a kind served under `apiVersion` (in the server's flavour); undefined when it has none. */
+/** The protobufjs type of a kind served under `apiVersion` (in the server's flavour); undefined when it has none. */
 export function messageTypeFor(names: Names, apiVersion: string, kind: string): Protobuf.Type | undefined {
-  if (!identifier.test(kind)) return undefined;
-  const pkg = packageOf(names, apiVersion);
-  if (pkg === undefined) return undefined;
-  const root = kubeProtoRoot();
-  return lookupType(root, `${pkg}.${kind}`) ?? lookupType(root, `${metaV1Package}.${kind}`);
+  const name = messageNameFor(names, apiVersion, kind);
+  return name === undefined ? undefined : kubeProtoRoot().lookupType(name);
 }
 
 /** A meta.v1 type by name (`WatchEvent`, `Status`). */

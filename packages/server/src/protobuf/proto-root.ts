@@ -1,8 +1,8 @@
 /**
  * The upstream Kubernetes 1.27 `generated.proto` files (k8s.io/api, apimachinery, apiextensions-apiserver,
- * kube-aggregator), loaded with protobufjs into one root, once per process and only when a request first needs the
- * binary encoding (parsing them takes a few hundred milliseconds; most clients never ask for it).
- * Field names stay as the .proto spells them (`keepCase`), which are the JSON names in almost every case.
+ * kube-aggregator), loaded with protobufjs into one root once per process: the message types as upstream declares
+ * them, which tests read the generated codec's bytes back with (the server encodes with the code generated from the
+ * same files, generated-messages.ts). Field names stay as the .proto spells them (`keepCase`).
  */
 import { createRequire } from 'node:module';
 import { readdirSync } from 'node:fs';

@@ -2,10 +2,16 @@
  * list (GET on a collection): label and field selectors, `limit` + `continue` pages of one snapshot,
  * `resourceVersion` / `resourceVersionMatch` per document 1 (see registry/reader.ts). Compact JSON answers are
  * streamed from each item's serialized bytes (kept by the watch cache), so a large list starts at once and its body
- * is never built whole; other forms (YAML, pretty JSON) are encoded as one object.
+ * is never built whole; protobuf answers likewise from each item's message, encoded once per object version and
+ * kept beside it (as kube's cacher keeps an object's serializations); other forms (YAML, pretty JSON, Tables) are
+ * encoded as one object.
  */
 import { apiVersionOf, badRequest, fail, ok, type Result } from '@svc-apiserver/api';
-import type { RequestContext } from '../context.js';
+import type { RequestContext, WatchStream } from '../context.js';
+import { responseEncoding } from '../encode.js';
+import { negotiateResponse } from '../negotiation.js';
+import { protobufCodec } from '../../protobuf/codec.js';
+import type { StoredObject } from '../../storage/watch-cache/stored-object.js';
 import type { Registry } from '../../registry/registry.js';
 import type { ResourceDef } from '../../registry/resource-def.js';
 import type { ListPage } from '../../registry/reader.js';
@@ -18,7 +24,59 @@ const streamChunkBytes = 256 * 1024;
 const comma = Buffer.from(',');
 const listTail = Buffer.from(']}\n');
 
-/** Writes a list page: streamed from pre-serialized items when the response is compact JSON. */
+/** Each stored object version's protobuf message, made the first time a protobuf list holds it. */
+const protobufItems = new WeakMap<StoredObject, Uint8Array>();
+
+/** Writes `parts` as one chunk when it is large enough (or `last`); false when the client went away. */
+async function flushChunk(stream: WatchStream, parts: Uint8Array[], size: number): Promise<boolean> {
+  const more = stream.write(Buffer.concat(parts, size));
+  if (!more) await stream.drain();
+  return !stream.closed;
+}
+
+/**
+ * A protobuf list (the response negotiated protobuf without a conversion): the envelope's head, then each item's
+ * field header and message, in chunks; false when the response is another form.
+ */
+async function writeProtobufList(ctx: RequestContext, def: ResourceDef, apiVersion: string, metadata: Record<string, unknown>, page: ListPage): Promise<boolean> {
+  const encoding = responseEncoding(ctx.names);
+  const n = negotiateResponse(ctx.headers.accept, ctx.query, encoding.negotiationOptions({ resource: true, apiVersion }));
+  if (n?.binary !== true || n.conversion !== undefined || ctx.method === 'HEAD') return false;
+  const codec = protobufCodec(ctx.names);
+  const items: Uint8Array[] = [];
+  for (const o of page.items) {
+    let bytes = protobufItems.get(o);
+    if (bytes === undefined) {
+      bytes = codec.encodeItem(apiVersion, def.kind, JSON.parse(o.itemJson()));
+      if (bytes === undefined) return false;
+      protobufItems.set(o, bytes);
+    }
+    items.push(bytes);
+  }
+  const list = codec.listWriter(apiVersion, def.listKind, metadata, items);
+  if (list === undefined) return false;
+  // The body's head and tail are protobuf, not a relayed answer, but the relay stream is what writes a status,
+  // headers as given and a body in parts.
+  const stream = ctx.startRelay(200, { 'Content-Type': n.mediaType });
+  let parts: Uint8Array[] = [list.head];
+  let size = list.head.length;
+  for (let i = 0; i < items.length; i++) {
+    const header = list.itemHeader(i);
+    parts.push(header, items[i]!);
+    size += header.length + items[i]!.length;
+    if (size >= streamChunkBytes) {
+      if (!(await flushChunk(stream, parts, size))) return true;
+      parts = [];
+      size = 0;
+    }
+  }
+  parts.push(list.tail);
+  stream.write(Buffer.concat(parts, size + list.tail.length));
+  stream.end();
+  return true;
+}
+
+/** Writes a list page: streamed from pre-serialized items when the response is compact JSON or protobuf. */
 export async function writeListPage(ctx: RequestContext, def: ResourceDef, page: ListPage): Promise<void> {
   const metadata: Record<string, unknown> = { resourceVersion: page.resourceVersion };
   if (page.continue !== undefined) metadata['continue'] = page.continue;
@@ -28,6 +86,7 @@ export async function writeListPage(ctx: RequestContext, def: ResourceDef, page:
   const typed = def.custom !== undefined;
   const stream = ctx.startJsonStream(200);
   if (stream === undefined) {
+    if (!typed && await writeProtobufList(ctx, def, apiVersion, metadata, page)) return;
     ctx.writeObject(200, { kind: def.listKind, apiVersion, metadata, items: page.items.map((o) => JSON.parse(typed ? o.objectJson() : o.itemJson()) as unknown) });
     return;
   }
@@ -54,11 +113,9 @@ export async function writeListPage(ctx: RequestContext, def: ResourceDef, page:
       size += whole.length;
     }
     if (size >= streamChunkBytes) {
-      const more = stream.write(Buffer.concat(parts, size));
+      if (!(await flushChunk(stream, parts, size))) return;
       parts = [];
       size = 0;
-      if (!more) await stream.drain();
-      if (stream.closed) return;
     }
   }
   parts.push(listTail);
