@@ -44,6 +44,18 @@ function duplicates(items: unknown[], key: string, path: (i: number) => string, 
   return out;
 }
 
+/** GetWarningsForNodeSelectorTerm: deprecated node labels in a node selector term's expressions. */
+export function nodeSelectorTermWarnings(names: Names, term: unknown, path: string): string[] {
+  const labels = deprecatedNodeLabels(names);
+  const out: string[] = [];
+  list(record(term)?.['matchExpressions']).forEach((e, i) => {
+    const key = String(record(e)?.['key'] ?? '');
+    const msg = labels.get(key);
+    if (msg !== undefined) out.push(`${path}.matchExpressions[${i}].key: ${key} is ${msg}`);
+  });
+  return out;
+}
+
 /**
  * warningsForPodSpecAndMeta: the warnings of a pod spec and its metadata, paths under `prefix` (`''` for a pod,
  * `spec.template.` for a template).
@@ -57,11 +69,7 @@ export function podWarnings(names: Names, spec: Json, meta: Json, prefix = ''): 
   }
   const nodeAffinity = record(record(spec['affinity'])?.['nodeAffinity']);
   const termWarnings = (term: unknown, path: string): void => {
-    list(record(term)?.['matchExpressions']).forEach((e, i) => {
-      const key = String(record(e)?.['key'] ?? '');
-      const msg = labels.get(key);
-      if (msg !== undefined) out.push(`${path}.matchExpressions[${i}].key: ${key} is ${msg}`);
-    });
+    out.push(...nodeSelectorTermWarnings(names, term, path));
   };
   list(record(nodeAffinity?.['requiredDuringSchedulingIgnoredDuringExecution'])?.['nodeSelectorTerms']).forEach((t, i) => {
     termWarnings(t, `${prefix}spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[${i}]`);
