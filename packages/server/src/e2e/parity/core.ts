@@ -301,13 +301,20 @@ export function coreCases(names: Names): ParityCase[] {
       { 'subsets[0].ports[0].protocol': 'TCP' }),
 
     // LimitRanges and ResourceQuotas
-    lifecycle('LimitRange: min not above max', core('limitranges', 'LimitRange'), { spec: { limits: [{ type: 'Container', max: { cpu: '2' }, min: { cpu: '100m' } }] } },
-      { merge: { spec: { limits: [{ type: 'Container', max: { cpu: '4' }, min: { cpu: '100m' } }] } } },
-      // The default limit and request are defaulted from max before validation, and are below min too.
-      { merge: { spec: { limits: [{ type: 'Container', max: { cpu: '1' }, min: { cpu: '2' } }] } }, causes: ['spec.limits[0].min[cpu]', 'spec.limits[0].defaultRequest[cpu]', 'spec.limits[0].default[cpu]'] }),
-    lifecycle('ResourceQuota: quantities not negative', core('resourcequotas', 'ResourceQuota'), { spec: { hard: { pods: '10' } } },
-      { merge: { spec: { hard: { pods: '20' } } } },
-      { merge: { spec: { hard: { pods: '-1' } } }, causes: ['spec.hard[pods]'] }, { status: {} }),
+    // A limit type of its own: a Container limit would default every corpus pod's resources through LimitRanger.
+    lifecycle('LimitRange: min not above max', core('limitranges', 'LimitRange'), { spec: { limits: [{ type: 'example.com/widget', max: { cpu: '2' }, min: { cpu: '100m' } }] } },
+      { merge: { spec: { limits: [{ type: 'example.com/widget', max: { cpu: '4' }, min: { cpu: '100m' } }] } } },
+      { merge: { spec: { limits: [{ type: 'example.com/widget', max: { cpu: '1' }, min: { cpu: '2' } }] } }, causes: ['spec.limits[0].min[cpu]'] }),
+    // An object count no corpus case creates, so the quota admits every other case's objects; merge patches, as the
+    // quota controller writes the status meanwhile.
+    {
+      name: 'ResourceQuota: quantities not negative', resource: core('resourcequotas', 'ResourceQuota'),
+      steps: [
+        { op: 'create', object: { spec: { hard: { 'count/widgets.example.com': '10' } } }, expect: created() },
+        { op: 'patch', type: 'merge', body: { spec: { hard: { 'count/widgets.example.com': '20' } } }, expect: ok({ 'spec.hard[count/widgets.example.com]': '20' }) },
+        { op: 'patch', type: 'merge', body: { spec: { hard: { 'count/widgets.example.com': '-1' } } }, expect: invalid(['spec.hard[count/widgets.example.com]']) },
+      ],
+    },
 
     // Events (core)
     lifecycle('Event (v1): involved object namespace', core('events', 'Event'), {
