@@ -6,7 +6,7 @@
  */
 import { fieldError, type FieldError } from '@svc-apiserver/api';
 import { isLabelValue } from '../../meta/name-rules.js';
-import { list, obj, objects, qualifiedName, text } from './field-checks.js';
+import { list, obj, objects, qualifiedName, text, type Json } from './field-checks.js';
 
 /** ValidateLabels at `path`: every key a qualified name, every value a label value, reported at `path` itself. */
 export function validateLabelMap(labels: unknown, path: string): FieldError[] {
@@ -16,6 +16,26 @@ export function validateLabelMap(labels: unknown, path: string): FieldError[] {
     for (const msg of isLabelValue(text(v))) errs.push(fieldError.invalid(path, v, msg));
   }
   return errs;
+}
+
+/**
+ * The operator and values of a selector requirement (ValidateLabelSelectorRequirement, and with `gtLt` a node
+ * selector's ValidateNodeSelectorRequirement, which adds Gt and Lt with one value).
+ */
+export function requirementErrors(requirement: Json, path: string, gtLt: boolean): FieldError[] {
+  const values = list(requirement['values']);
+  switch (requirement['operator']) {
+    case 'In': case 'NotIn':
+      return values.length === 0 ? [fieldError.required(`${path}.values`, "must be specified when `operator` is 'In' or 'NotIn'")] : [];
+    case 'Exists': case 'DoesNotExist':
+      return values.length > 0 ? [fieldError.forbidden(`${path}.values`, "may not be specified when `operator` is 'Exists' or 'DoesNotExist'")] : [];
+    case 'Gt': case 'Lt':
+      if (gtLt) return values.length !== 1 ? [fieldError.required(`${path}.values`, "must be specified single value when `operator` is 'Lt' or 'Gt'")] : [];
+      break;
+    default:
+      break;
+  }
+  return [fieldError.invalid(`${path}.operator`, text(requirement['operator']), 'not a valid selector operator')];
 }
 
 /** LabelSelectorValidationOptions. */
@@ -32,16 +52,7 @@ export function validateLabelSelector(selector: unknown, path: string, options: 
   objects(s['matchExpressions']).forEach((e, i) => {
     const at = `${path}.matchExpressions[${i}]`;
     const values = list(e['values']);
-    switch (e['operator']) {
-      case 'In': case 'NotIn':
-        if (values.length === 0) errs.push(fieldError.required(`${at}.values`, "must be specified when `operator` is 'In' or 'NotIn'"));
-        break;
-      case 'Exists': case 'DoesNotExist':
-        if (values.length > 0) errs.push(fieldError.forbidden(`${at}.values`, "may not be specified when `operator` is 'Exists' or 'DoesNotExist'"));
-        break;
-      default:
-        errs.push(fieldError.invalid(`${at}.operator`, text(e['operator']), 'not a valid selector operator'));
-    }
+    errs.push(...requirementErrors(e, at, false));
     errs.push(...qualifiedName(text(e['key']), `${at}.key`));
     if (options.allowInvalidLabelValueInSelector !== true) {
       values.forEach((v, j) => {

@@ -10,6 +10,7 @@ import { fieldError, type FieldError } from '@svc-apiserver/api';
 import { isDns1123Subdomain } from '../../meta/name-rules.js';
 import { dns1123Label, isSet, list, nonNegative, num, obj, objects, oneOf, portNameMessages, portNumErrors, portNumOrName, protocolErrors, text, type Json } from './field-checks.js';
 import { resourceRequirementsErrors } from './resource-names.js';
+import { validateDataKey } from './configmaps.js';
 import { containerSecurityContextErrors } from './pod-security.js';
 import { envFieldPaths, localDescendingPath, objectFieldSelectorErrors, resourceFieldSelectorErrors } from './volume-paths.js';
 
@@ -35,24 +36,12 @@ function envVarNameMessages(name: string): string[] {
   return errs;
 }
 
-const configKey = /^[-._a-zA-Z0-9]+$/;
-
-/** validation.IsConfigMapKey. */
-export function configMapKeyMessages(key: string): string[] {
-  const errs: string[] = [];
-  if (key.length > 253) errs.push('must be no more than 253 characters');
-  if (!configKey.test(key)) errs.push("a valid config key must consist of alphanumeric characters, '-', '_' or '.' (e.g. 'key.name',  or 'KEY_NAME',  or 'key-name', regex used for validation is '[-._a-zA-Z0-9]+')");
-  if (key === '.' || key === '..') errs.push(`must not be '${key}'`);
-  else if (key.startsWith('..')) errs.push("must not start with '..'");
-  return errs;
-}
-
 /** validateConfigMapKeySelector / validateSecretKeySelector. */
 function keySelectorErrors(s: Json, path: string): FieldError[] {
   const errs = isDns1123Subdomain(text(s['name'])).map((msg) => fieldError.invalid(`${path}.name`, text(s['name']), msg));
   const key = text(s['key']);
   if (key === '') errs.push(fieldError.required(`${path}.key`));
-  else errs.push(...configMapKeyMessages(key).map((msg) => fieldError.invalid(`${path}.key`, key, msg)));
+  else errs.push(...validateDataKey(`${path}.key`, key));
   return errs;
 }
 

@@ -7,26 +7,11 @@
 import { fieldError, type FieldError } from '@svc-apiserver/api';
 import { isDns1123Label, isLabelValue } from '../../meta/name-rules.js';
 import { dns1123Subdomain, ipErrors, isSet, list, num, obj, objects, oneOf, qualifiedName, text, type Json } from './field-checks.js';
-import { validateLabelSelector } from './label-checks.js';
+import { requirementErrors, validateLabelSelector } from './label-checks.js';
 
 /** ValidateNodeSelectorRequirement (a node label requirement). */
 function nodeSelectorRequirement(rq: Json, path: string): FieldError[] {
-  const errs: FieldError[] = [];
-  const values = list(rq['values']);
-  switch (rq['operator']) {
-    case 'In': case 'NotIn':
-      if (values.length === 0) errs.push(fieldError.required(`${path}.values`, "must be specified when `operator` is 'In' or 'NotIn'"));
-      break;
-    case 'Exists': case 'DoesNotExist':
-      if (values.length > 0) errs.push(fieldError.forbidden(`${path}.values`, "may not be specified when `operator` is 'Exists' or 'DoesNotExist'"));
-      break;
-    case 'Gt': case 'Lt':
-      if (values.length !== 1) errs.push(fieldError.required(`${path}.values`, "must be specified single value when `operator` is 'Lt' or 'Gt'"));
-      break;
-    default:
-      errs.push(fieldError.invalid(`${path}.operator`, text(rq['operator']), 'not a valid selector operator'));
-  }
-  return [...errs, ...qualifiedName(text(rq['key']), `${path}.key`)];
+  return [...requirementErrors(rq, path, true), ...qualifiedName(text(rq['key']), `${path}.key`)];
 }
 
 /** ValidateNodeFieldSelectorRequirement: only `metadata.name`, with In or NotIn and one node name. */
