@@ -21,6 +21,7 @@ export function coreKindCases(names: Names): ParityCase[] {
   const claimSpec = { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } };
   const pvBase = { capacity: { storage: '1Gi' }, accessModes: ['ReadWriteOnce'] };
   const classAnnotation = names.domain('storage-class', 'volume.beta');
+  const hints = names.domain('topology-aware-hints', 'service');
   return [
     // Services
     rejectedCreate('Service: ExternalName with a cluster IP (clusterIPs follow clusterIP)', services,
@@ -54,6 +55,25 @@ export function coreKindCases(names: Names): ParityCase[] {
       ],
     },
 
+    {
+      name: 'Service: warnings for the topology hints annotation, an IPv4 address with leading zeros, a non-canonical IPv6 address', resource: services,
+      steps: [{
+        op: 'create',
+        object: { metadata: { annotations: { [hints]: 'auto' } }, spec: { ports: [{ port: 80 }], externalIPs: ['010.1.2.3', '2001:DB8::1'] } },
+        expect: {
+          code: 201,
+          warnings: [
+            `annotation ${hints} is deprecated, please use ${names.domain('topology-mode', 'service')} instead`,
+            'spec.externalIPs[0]: IP address was accepted, but will be invalid in a future Kubernetes release: ParseAddr("010.1.2.3"): IPv4 field has octet with leading zero',
+            'spec.externalIPs[1]: IPv6 address "2001:DB8::1" is not in RFC 5952 canonical format ("2001:db8::1"), which may cause controller apply-loops',
+          ],
+        },
+      }],
+    },
+    rejectedCreate('Service: the topology mode and hints annotations disagree', services,
+      { metadata: { annotations: { [hints]: 'auto', [names.domain('topology-mode', 'service')]: 'Auto' } }, spec: { ports: [{ port: 80 }] } },
+      [`metadata.annotations[${names.domain('topology-mode', 'service')}]`], [`must match annotations[${hints}] when both are specified`]),
+
     // Namespaces
     rejectedCreate('Namespace: a spec finalizer neither qualified nor standard', namespaces,
       { spec: { finalizers: ['bad name'] } }, ['spec.finalizers', 'spec.finalizers']),
@@ -73,6 +93,11 @@ export function coreKindCases(names: Names): ParityCase[] {
     {
       name: 'Node: allocatable defaults to the capacity, in canonical form', resource: nodes,
       steps: [{ op: 'create', object: { status: { capacity: { cpu: '4', memory: '1024Mi' } } }, expect: created({ 'status.allocatable.memory': '1Gi', 'status.capacity.memory': '1Gi' }) }],
+    },
+
+    {
+      name: 'Node: the deprecated externalID warns', resource: nodes,
+      steps: [{ op: 'create', object: { spec: { externalID: 'i-123' } }, expect: { code: 201, warnings: ['spec.externalID: this field is deprecated, and is unused by Kubernetes'] } }],
     },
 
     // core/v1's ValidateObjectMeta

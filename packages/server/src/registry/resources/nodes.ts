@@ -144,6 +144,8 @@ export function nodeStrategy(names: Names): Strategy {
       dropDisabledNodeFields(specOfNode(object), record(old['spec']));
       mirrorPodCidrs(object);
     },
+    // fieldIsDeprecatedWarnings (configSource is dropped before, with DynamicKubeletConfig gone).
+    warnings: (object) => (text(obj(object['spec'])['externalID']) !== '' ? ['spec.externalID: this field is deprecated, and is unused by Kubernetes'] : []),
     validate: (object) => validateNode(object, names),
     validateUpdate: (object, old) => validateNodeUpdate(object, old, names),
   });

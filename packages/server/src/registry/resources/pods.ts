@@ -163,7 +163,11 @@ function podIpErrors(status: Json): FieldError[] {
 
 /** ValidatePodStatusUpdate (1.27). */
 function validatePodStatus(object: KubeObject, old: KubeObject, keys: PodAnnotationKeys): FieldError[] {
-  const errs = podAnnotationUpdateErrors(obj(object.metadata?.annotations), obj(old.metadata?.annotations), keys);
+  const annotations = obj(object.metadata?.annotations);
+  const errs = [
+    ...podAnnotationUpdateErrors(annotations, obj(old.metadata?.annotations), keys),
+    ...podAnnotationErrors(annotations, obj(object['spec']), keys, optionsFor(object, old), 'metadata.annotations'),
+  ];
   const status = obj(object.status);
   const oldStatus = obj(old.status);
   const system = new Set(['PodScheduled', 'Ready', 'Initialized']);

@@ -1,9 +1,10 @@
 /**
- * Services (pkg/registry/core/service, SetDefaults_Service, ValidateService): named by DNS-1035 label, status
- * subresource; `type` ClusterIP, `sessionAffinity` None (ClientIP gets a 10800 s timeout), ports' `protocol` TCP
- * and `targetPort` = `port`, `internalTrafficPolicy` Cluster, `externalTrafficPolicy` Cluster for NodePort and
- * LoadBalancer, `ipFamilies` [IPv4] and `ipFamilyPolicy` SingleStack (RequireDualStack for a headless Service
- * without a selector); a cluster IP from `--service-cluster-ip-range`
+ * Services (pkg/registry/core/service, SetDefaults_Service, ValidateService in service-validation.ts): named by
+ * DNS-1035 label, status subresource; `type` ClusterIP, `sessionAffinity` None (its config dropped; ClientIP gets
+ * a 10800 s timeout), ports' `protocol` TCP and `targetPort` = `port`, `internalTrafficPolicy` Cluster,
+ * `externalTrafficPolicy` Cluster for externally accessible Services, `clusterIPs` from `clusterIP`, `ipFamilies`
+ * [IPv4] and `ipFamilyPolicy` SingleStack (RequireDualStack for a headless Service without a selector); warnings of
+ * GetWarningsForService (service-warnings.ts); a cluster IP from `--service-cluster-ip-range`
  * and node ports from `--service-node-port-range` (allocators/), conflicts rejected; `clusterIP` immutable. The
  * allocations are claimed in the store's range records around each write (kube's BeginCreate/BeginUpdate) and freed
  * after a delete, so several servers on one store never hand out the same address or port.
@@ -16,6 +17,7 @@ import { defineStrategy, genericStatusStrategy } from '../default-strategy.js';
 import type { Strategy } from '../strategy.js';
 import { child, sameJson, setDefault, specOf } from './object-fields.js';
 import { externallyAccessible, validateService, validateServiceStatus, validateServiceUpdate } from './service-validation.js';
+import { serviceWarnings } from './service-warnings.js';
 
 type Json = Record<string, unknown>;
 
@@ -129,6 +131,7 @@ export function serviceStrategy(allocator: ServiceAllocator = defaultAllocator()
     nameRule: 'dns1035Label',
     hasStatus: true,
     returnDeletedObject: true,
+    warnings: (object) => serviceWarnings(object, names),
     status: { prepareForUpdate: genericStatusStrategy.prepareForUpdate, validateUpdate: validateServiceStatus },
     prepareForCreate(object) {
       const spec = specOf(object);
