@@ -131,6 +131,13 @@ export function coreKindCases(names: Names): ParityCase[] {
         { op: 'update', merge: { spec: { storageClassName: 'slow' } }, expect: invalid(['spec'], ['spec is immutable after creation']) },
       ],
     },
+    {
+      name: 'PersistentVolumeClaim status: allocatedResources dropped (RecoverVolumeExpansionFailure is off in 1.27)', resource: pvcs,
+      steps: [
+        { op: 'create', object: { spec: claimSpec }, expect: created() },
+        { op: 'update', subresource: 'status', merge: { status: { allocatedResources: { storage: '1Gi' }, capacity: { storage: '1024Mi' } } }, expect: ok({ 'status.capacity.storage': '1Gi' }, ['status.allocatedResources']) },
+      ],
+    },
     rejectedCreate('PersistentVolumeClaim: a data source of the core group must be a claim (checked in the mirrored ref too)', pvcs,
       { spec: { ...claimSpec, dataSource: { kind: 'Foo', name: 'x' } } }, ['spec.dataSource', 'spec.dataSourceRef'], ["must be 'PersistentVolumeClaim' when referencing the default apiGroup"]),
     {

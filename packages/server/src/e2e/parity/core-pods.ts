@@ -140,6 +140,13 @@ export function corePodCases(names: Names): ParityCase[] {
         { op: 'patch', type: 'merge', subresource: 'ephemeralcontainers', body: { spec: { ephemeralContainers: [] } }, expect: invalid(['spec.ephemeralContainers'], ['existing ephemeral containers "debug" may not be removed']) },
       ],
     },
+    {
+      name: 'Pod: fields of 1.27 alpha gates (procMount forced to Default, status.resize dropped)', resource: pods,
+      steps: [
+        { op: 'create', object: { spec: { containers: [{ ...container, securityContext: { procMount: 'Unmasked' } }] } }, expect: created({ 'spec.containers[0].securityContext.procMount': 'Default' }) },
+        { op: 'update', subresource: 'status', merge: { status: { resize: 'InProgress', message: 'm' } }, expect: ok({ 'status.message': 'm' }, ['status.resize']) },
+      ],
+    },
     rejectedCreate('PodTemplate: template labels are reported at template.labels', podTemplates,
       { template: { metadata: { labels: { 'bad key!': 'x' } }, spec: { containers: [container] } } }, ['template.labels']),
     rejectedCreate('ReplicationController: restarts Always, no activeDeadlineSeconds', rcs, {

@@ -17,7 +17,7 @@ import { dns1123Label, dns1123Subdomain, isSet, list, obj, oneOf, text, type Jso
 import { hasInvalidLabelValue, validateLabelSelector } from './label-checks.js';
 import { basicResourceErrors, canonicalizeResourceList, positiveQuantityErrors, resourceQuantityErrors } from './resource-names.js';
 import { sameJson, setDefault, specOf } from './object-fields.js';
-import { dropDisabledClaimFields } from './dropped-fields.js';
+import { dropDisabledClaimFields, dropDisabledClaimStatusFields } from './dropped-fields.js';
 import { coreMetaErrors } from './core-meta.js';
 
 /** The access modes kube accepts, in its sorted order. */
@@ -230,7 +230,10 @@ export function persistentVolumeClaimStrategy(names: Names): Strategy {
       prepareForUpdate(object, old) {
         genericStatusStrategy.prepareForUpdate(object, old);
         const status = record(object.status);
-        if (status !== undefined) canonicalizeResourceList(status['capacity']);
+        if (status !== undefined) {
+          dropDisabledClaimStatusFields(status, record(old.status));
+          canonicalizeResourceList(status['capacity']);
+        }
       },
       validateUpdate: (object) => validateClaimStatus(object),
     },

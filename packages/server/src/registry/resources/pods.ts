@@ -7,7 +7,7 @@
 import { fieldError, type FieldError, type KubeObject, type Names } from '@svc-apiserver/api';
 import { isDns1123Subdomain } from '../../meta/name-rules.js';
 import { podWarnings } from './pod-warnings.js';
-import { dropDisabledPodFields } from './dropped-fields.js';
+import { dropDisabledPodFields, dropDisabledPodStatusFields } from './dropped-fields.js';
 import { record } from '../conversion/resource-conversion.js';
 import { defineStrategy, fieldsAt, genericStatusStrategy, keepField } from '../default-strategy.js';
 import type { Strategy, SubresourceStrategy } from '../strategy.js';
@@ -191,6 +191,7 @@ function podStatusStrategy(keys: PodAnnotationKeys): SubresourceStrategy {
   return {
     prepareForUpdate(object, old) {
       genericStatusStrategy.prepareForUpdate(object, old);
+      dropDisabledPodStatusFields(obj(object.status), record(old.status));
       // Old node agents corrupt owner references through pods/status; kube keeps the stored ones.
       const meta = (object.metadata ??= {});
       if (old.metadata?.ownerReferences === undefined) delete meta.ownerReferences;
