@@ -8,7 +8,7 @@
  */
 import type { Names } from '@svc-apiserver/api';
 import { record } from '../conversion/resource-conversion.js';
-import { quantityValue } from './quantity.js';
+import { formatQuantity, milliValue, parseQuantity } from '../../meta/quantity.js';
 
 type Json = Record<string, unknown>;
 
@@ -28,9 +28,10 @@ function deprecatedNodeLabels(names: Names): Map<string, string> {
   ]);
 }
 
+/** A byte quantity that is not whole, printed as kube prints it (Quantity.String, canonical). */
 function byteQuantityWarning(value: unknown, path: string): string[] {
-  const v = quantityValue(value);
-  return v !== undefined && !Number.isInteger(v) ? [`${path}: fractional byte value ${JSON.stringify(String(value))} is invalid, must be an integer`] : [];
+  const q = parseQuantity(value);
+  return q !== undefined && milliValue(q) % 1000n !== 0n ? [`${path}: fractional byte value ${JSON.stringify(formatQuantity(q))} is invalid, must be an integer`] : [];
 }
 
 function duplicates(items: unknown[], key: string, path: (i: number) => string, what: string): string[] {
