@@ -34,6 +34,9 @@ export function coreKindCases(names: Names): ParityCase[] {
       { spec: { ports: [{ port: 80 }], loadBalancerSourceRanges: ['nope'] } }, ['spec.LoadBalancerSourceRanges', 'spec.LoadBalancerSourceRanges[0]']),
     rejectedCreate('Service: a loopback external IP', services,
       { spec: { ports: [{ port: 80 }], externalIPs: ['127.0.0.1'] } }, ['spec.externalIPs[0]'], ['may not be in the loopback range']),
+    // 1.27 takes the policy from NodePort and LoadBalancer Services only (not yet from ClusterIP ones with external IPs).
+    rejectedCreate('Service: an external traffic policy on a ClusterIP Service with external IPs', services,
+      { spec: { ports: [{ port: 80 }], externalIPs: ['192.0.2.10'], externalTrafficPolicy: 'Local' } }, ['spec.externalTrafficPolicy'], ["may only be set when `type` is 'NodePort' or 'LoadBalancer'"]),
     rejectedCreate('Service: a ClientIP affinity timeout of 0', services,
       { spec: { ports: [{ port: 80 }], sessionAffinity: 'ClientIP', sessionAffinityConfig: { clientIP: { timeoutSeconds: 0 } } } },
       ['spec.sessionAffinityConfig.clientIP.timeoutSeconds'], ['must be greater than 0 and less than 86400']),

@@ -18,9 +18,12 @@ import { coreMetaErrors } from './core-meta.js';
 const types = ['ClusterIP', 'ExternalName', 'LoadBalancer', 'NodePort'];
 const kubeletPort = 10250;
 
-/** apiservice.ExternallyAccessible: load balancers, node ports, and cluster IPs with external IPs. */
+/**
+ * Whether a Service takes an external traffic policy in 1.27: load balancers and node ports (external IPs of a
+ * ClusterIP Service count only from 1.28).
+ */
 export function externallyAccessible(spec: Json): boolean {
-  return spec['type'] === 'LoadBalancer' || spec['type'] === 'NodePort' || (spec['type'] === 'ClusterIP' && list(spec['externalIPs']).length > 0);
+  return spec['type'] === 'LoadBalancer' || spec['type'] === 'NodePort';
 }
 
 /** apiservice.NeedsHealthCheck: a load balancer with the Local external traffic policy. */
@@ -190,7 +193,7 @@ export function validateService(object: KubeObject, names: Names): FieldError[] 
   }
   const etp = text(spec['externalTrafficPolicy']);
   if (!externallyAccessible(spec)) {
-    if (etp !== '') errs.push(fieldError.invalid('spec.externalTrafficPolicy', etp, 'may only be set for externally-accessible services'));
+    if (etp !== '') errs.push(fieldError.invalid('spec.externalTrafficPolicy', etp, "may only be set when `type` is 'NodePort' or 'LoadBalancer'"));
   } else {
     errs.push(...oneOf(etp, 'spec.externalTrafficPolicy', ['Cluster', 'Local'], true));
   }

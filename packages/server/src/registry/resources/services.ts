@@ -2,7 +2,7 @@
  * Services (pkg/registry/core/service, SetDefaults_Service, ValidateService in service-validation.ts): named by
  * DNS-1035 label, status subresource; `type` ClusterIP, `sessionAffinity` None (its config dropped; ClientIP gets
  * a 10800 s timeout), ports' `protocol` TCP and `targetPort` = `port`, `internalTrafficPolicy` Cluster,
- * `externalTrafficPolicy` Cluster for externally accessible Services, `clusterIPs` from `clusterIP`, `ipFamilies`
+ * `externalTrafficPolicy` Cluster for NodePort and LoadBalancer Services, `clusterIPs` from `clusterIP`, `ipFamilies`
  * [IPv4] and `ipFamilyPolicy` SingleStack (RequireDualStack for a headless Service without a selector); warnings of
  * GetWarningsForService (service-warnings.ts); a cluster IP from `--service-cluster-ip-range`
  * and node ports from `--service-node-port-range` (allocators/), conflicts rejected; `clusterIP` immutable. The
