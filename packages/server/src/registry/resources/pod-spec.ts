@@ -1,8 +1,9 @@
 /**
  * The pod spec's defaults and checks shared by Pods and every pod template (ReplicationController, Deployment,
- * ReplicaSet, DaemonSet, StatefulSet, Job, CronJob, PodTemplate): kube's SetDefaults_PodSpec, SetDefaults_Container
- * and friends (pkg/apis/core/v1/defaults.go) and the parts of ValidatePodSpec users meet most (container names and
- * images, ports, enumerations, resource quantities), plus the generic label selector checks of apps and batch.
+ * ReplicaSet, DaemonSet, StatefulSet, Job, CronJob, PodTemplate): kube 1.27's SetDefaults_PodSpec, SetDefaults_Container
+ * and friends (pkg/apis/core/v1/defaults.go, with quantities in canonical form), ValidatePodSpec with the validation
+ * options a stored object relaxes (its parts in volume-sources.ts, pod-containers.ts, pod-scheduling.ts and
+ * pod-security.ts), the pod-specific annotation checks and ValidatePodTemplateSpec.
  */
 import { fieldError, type FieldError, type Names } from '@svc-apiserver/api';
 import { validateAnnotations, validateLabels } from '../../meta/object-meta-validation.js';
