@@ -66,11 +66,12 @@ export const fieldError = {
 };
 
 /**
- * 422 Invalid: `ConfigMap "x" is invalid: <one error>` or `Deployment.apps "x" is invalid: [<e1>, <e2>]`,
- * with one cause per field error.
+ * 422 Invalid: `ConfigMap "x" is invalid: <one error>` or `Deployment.apps "x" is invalid: [<e1>, <e2>]` (an error
+ * repeated word for word is shown once, as errors.NewInvalid's aggregate shows it), with one cause per field error.
  */
 export function invalid(kind: string, qr: QualifiedResource, name: string, errors: readonly FieldError[]): Status {
-  const messages = errors.map(fieldErrorMessage);
+  // ErrorList.ToAggregate drops repeated errors from the message; the causes keep every one.
+  const messages = [...new Set(errors.map(fieldErrorMessage))];
   const joined = messages.length === 1 ? messages[0] : `[${messages.join(', ')}]`;
   // The message names the group-qualified kind (`Deployment.apps`), details the kind and group apart.
   const qualifiedKind = qr.group ? `${kind}.${qr.group}` : kind;

@@ -243,7 +243,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     const registry = createRegistry({
       backend: timedBackend, catalog, names, admission: admission.value, served: servedStored, authorizer: () => admissionAuthorizer,
       strategies: {
-        'core/services': () => serviceStrategy(serviceAllocator),
+        'core/services': (n) => serviceStrategy(serviceAllocator, n),
         'rbac.authorization/roles': () => roleStrategy(guard),
         'rbac.authorization/clusterroles': () => clusterRoleStrategy(guard),
         'rbac.authorization/rolebindings': (n) => roleBindingStrategy(n, guard),

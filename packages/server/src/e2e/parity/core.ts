@@ -128,7 +128,8 @@ export function coreCases(names: Names): ParityCase[] {
             `spec.nodeSelector[${names.domain('os', 'beta')}]: deprecated since v1.14; use "${names.domain('os')}" instead`,
             `metadata.annotations[${names.domain('critical-pod', 'scheduler.alpha')}]: non-functional in v1.16+; use the "priorityClassName" field instead`,
             'spec.containers[0].env[1].name: duplicate name "A"',
-            'spec.containers[0].resources.requests[memory]: fractional byte value "1.5" is invalid, must be an integer',
+            // kube prints the quantity as it stores it: canonical, `1.5` as `1500m`.
+            'spec.containers[0].resources.requests[memory]: fractional byte value "1500m" is invalid, must be an integer',
           ],
         },
       }],
@@ -142,7 +143,8 @@ export function coreCases(names: Names): ParityCase[] {
         volumes: [{ name: 'a', emptyDir: {}, hostPath: { path: '/x' } }, { name: 'a', secret: {} }],
         tolerations: [{ key: 'k', operator: 'Exists', value: 'v' }],
       },
-    }, ['spec.volumes[0].hostPath', 'spec.volumes[1].name', 'spec.volumes[1].secret.secretName', 'spec.tolerations[0].operator']),
+    // The first volume is invalid, so its name is not taken: the second `a` is no duplicate (ValidateVolumes).
+    }, ['spec.volumes[0].hostPath', 'spec.volumes[1].secret.secretName', 'spec.tolerations[0].operator']),
     rejectedCreate('Pod: hostname, node name and deadline', pods, { spec: { ...podSpec, hostname: 'Not_A_Label', nodeName: 'bad node', activeDeadlineSeconds: 0 } },
       ['spec.hostname', 'spec.nodeName', 'spec.activeDeadlineSeconds']),
     {
@@ -225,9 +227,10 @@ export function coreCases(names: Names): ParityCase[] {
       ],
     },
     rejectedCreate('Service: the same port and protocol twice', services, { spec: { ports: [{ name: 'a', port: 80 }, { name: 'b', port: 80 }] } }, ['spec.ports[1]']),
-    rejectedCreate('Service: two ports, one unnamed; session affinity config without ClientIP', services,
+    // SetDefaults_Service drops the affinity config of a Service without ClientIP affinity before validation.
+    rejectedCreate('Service: two ports, one unnamed; session affinity config without ClientIP is dropped', services,
       { spec: { ports: [{ port: 80 }, { name: 'b', port: 81 }], sessionAffinityConfig: { clientIP: { timeoutSeconds: 10 } } } },
-      ['spec.ports[0].name', 'spec.sessionAffinityConfig']),
+      ['spec.ports[0].name']),
     rejectedCreate('Service: ClusterIP without ports', services, { spec: { selector: { app: 'p' } } }, ['spec.ports']),
     rejectedCreate('Service: unknown traffic and IP family policies', services,
       { spec: { ports: [{ port: 80 }], internalTrafficPolicy: 'Nearby', ipFamilyPolicy: 'TripleStack' } }, ['spec.internalTrafficPolicy', 'spec.ipFamilyPolicy']),
@@ -285,7 +288,8 @@ export function coreCases(names: Names): ParityCase[] {
     // Nodes
     lifecycle('Node: taints', core('nodes', 'Node', false), { spec: { taints: [{ key: 'k', value: 'v', effect: 'NoSchedule' }] } },
       { merge: { spec: { unschedulable: true } } },
-      { merge: { spec: { taints: [{ key: 'k', value: 'v', effect: 'Sometimes' }] } }, causes: ['spec.taints[0].effect'] }),
+      // ValidateNodeUpdate reports taints under `metadata`.
+      { merge: { spec: { taints: [{ key: 'k', value: 'v', effect: 'Sometimes' }] } }, causes: ['metadata.taints[0].effect'] }),
     lifecycle('Node: podCIDRs mirrored from podCIDR, then fixed', core('nodes', 'Node', false), { spec: { podCIDR: '10.244.1.0/24' } },
       { merge: { spec: { unschedulable: true } }, expect: ok({ 'spec.podCIDRs': ['10.244.1.0/24'] }) },
       { merge: { spec: { podCIDR: '10.244.2.0/24', podCIDRs: ['10.244.2.0/24'] } }, causes: ['spec.podCIDRs'] },
@@ -322,16 +326,25 @@ export function coreCases(names: Names): ParityCase[] {
     // Endpoints
     lifecycle('Endpoints: addresses and ports', core('endpoints', 'Endpoints'), { subsets: [{ addresses: [{ ip: '10.1.2.3' }], ports: [{ port: 80 }] }] },
       { merge: { subsets: [{ addresses: [{ ip: '10.1.2.4' }], ports: [{ port: 8080, protocol: 'UDP' }] }] } },
-      { merge: { subsets: [{ addresses: [{ ip: 'not-an-ip' }], ports: [{ port: 70000 }] }] }, causes: ['subsets[0].addresses[0].ip', 'subsets[0].ports[0].port'] },
+      // IsValidIP and ValidateNonSpecialIP both report an address that does not parse.
+      { merge: { subsets: [{ addresses: [{ ip: 'not-an-ip' }], ports: [{ port: 70000 }] }] }, causes: ['subsets[0].addresses[0].ip', 'subsets[0].addresses[0].ip', 'subsets[0].ports[0].port'] },
       { 'subsets[0].ports[0].protocol': 'TCP' }),
 
     // LimitRanges and ResourceQuotas
-    lifecycle('LimitRange: min not above max', core('limitranges', 'LimitRange'), { spec: { limits: [{ type: 'Container', max: { cpu: '2' }, min: { cpu: '100m' } }] } },
-      { merge: { spec: { limits: [{ type: 'Container', max: { cpu: '4' }, min: { cpu: '100m' } }] } } },
-      { merge: { spec: { limits: [{ type: 'Container', max: { cpu: '1' }, min: { cpu: '2' } }] } }, causes: ['spec.limits[0].min[cpu]'] }),
-    lifecycle('ResourceQuota: quantities not negative', core('resourcequotas', 'ResourceQuota'), { spec: { hard: { pods: '10' } } },
-      { merge: { spec: { hard: { pods: '20' } } } },
-      { merge: { spec: { hard: { pods: '-1' } } }, causes: ['spec.hard[pods]'] }, { status: {} }),
+    // A limit type of its own: a Container limit would default every corpus pod's resources through LimitRanger.
+    lifecycle('LimitRange: min not above max', core('limitranges', 'LimitRange'), { spec: { limits: [{ type: 'example.com/widget', max: { cpu: '2' }, min: { cpu: '100m' } }] } },
+      { merge: { spec: { limits: [{ type: 'example.com/widget', max: { cpu: '4' }, min: { cpu: '100m' } }] } } },
+      { merge: { spec: { limits: [{ type: 'example.com/widget', max: { cpu: '1' }, min: { cpu: '2' } }] } }, causes: ['spec.limits[0].min[cpu]'] }),
+    // An object count no corpus case creates, so the quota admits every other case's objects; merge patches, as the
+    // quota controller writes the status meanwhile.
+    {
+      name: 'ResourceQuota: quantities not negative', resource: core('resourcequotas', 'ResourceQuota'),
+      steps: [
+        { op: 'create', object: { spec: { hard: { 'count/widgets.example.com': '10' } } }, expect: created() },
+        { op: 'patch', type: 'merge', body: { spec: { hard: { 'count/widgets.example.com': '20' } } }, expect: ok({ 'spec.hard[count/widgets.example.com]': '20' }) },
+        { op: 'patch', type: 'merge', body: { spec: { hard: { 'count/widgets.example.com': '-1' } } }, expect: invalid(['spec.hard[count/widgets.example.com]']) },
+      ],
+    },
 
     // Events (core)
     lifecycle('Event (v1): involved object namespace', core('events', 'Event'), {

@@ -2,7 +2,9 @@
 import type { CorpusFile } from './corpus.js';
 import { clusterCases } from './cluster.js';
 import { coreCases } from './core.js';
+import { coreKindCases } from './core-kinds.js';
+import { corePodCases } from './core-pods.js';
 import { workloadCases } from './workloads.js';
 
 /** The corpus files the parity test runs. */
-export const corpusFiles: readonly CorpusFile[] = [coreCases, workloadCases, clusterCases];
+export const corpusFiles: readonly CorpusFile[] = [coreCases, corePodCases, coreKindCases, workloadCases, clusterCases];

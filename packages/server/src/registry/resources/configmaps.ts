@@ -2,7 +2,8 @@
  * ConfigMaps (pkg/apis/core/validation ValidateConfigMap): keys of `data` and `binaryData` are config keys and
  * unique across both, the total size is at most 1 MiB, `immutable: true` freezes the data.
  */
-import { fieldError, type FieldError, type KubeObject } from '@svc-apiserver/api';
+import { fieldError, type FieldError, type KubeObject, type Names } from '@svc-apiserver/api';
+import { coreMetaErrors } from './core-meta.js';
 import { defineStrategy } from '../default-strategy.js';
 import type { Strategy } from '../strategy.js';
 import { semanticEqual } from './semantic-equal.js';
@@ -50,9 +51,9 @@ function validateConfigMap(object: KubeObject): FieldError[] {
 }
 
 /** The configmap strategy. */
-export function configMapStrategy(): Strategy {
+export function configMapStrategy(names: Names): Strategy {
   return defineStrategy({
-    validate: validateConfigMap,
+    validate: (object) => [...coreMetaErrors(object, names), ...validateConfigMap(object)],
     validateUpdate(object, old) {
       const errs: FieldError[] = [];
       const cm = object as ConfigMapShape;
@@ -66,7 +67,7 @@ export function configMapStrategy(): Strategy {
           errs.push(fieldError.forbidden('binaryData', 'field is immutable when `immutable` is set'));
         }
       }
-      return [...errs, ...validateConfigMap(object)];
+      return [...coreMetaErrors(object, names), ...errs, ...validateConfigMap(object)];
     },
   });
 }

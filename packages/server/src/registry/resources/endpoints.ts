@@ -1,21 +1,16 @@
 /**
- * Endpoints (pkg/registry/core/endpoint; SetDefaults_Endpoints; ValidateEndpoints): ports default to TCP; each
- * subset has addresses, each address a valid IP that is not unspecified or link-local (loopback is allowed, see endpointIpErrors), an optional
- * DNS-label hostname; each port a valid number, a known protocol, and a name when the subset has several.
+ * Endpoints (pkg/registry/core/endpoint; SetDefaults_Endpoints; ValidateEndpoints, 1.27): created by PUT as well,
+ * ports default to TCP; each subset has addresses, each address a valid IP that is not unspecified or link-local
+ * (loopback is allowed, see endpointIpErrors), an optional DNS-label hostname and node name; each port a valid
+ * number, a known protocol, a qualified app protocol, and a name when the subset has several.
  */
-import { isIPv4, isIPv6 } from 'node:net';
-import { fieldError, type FieldError, type KubeObject } from '@svc-apiserver/api';
-import { isDns1123Label, isQualifiedName } from '../../meta/name-rules.js';
+import { fieldError, type FieldError, type KubeObject, type Names } from '@svc-apiserver/api';
 import { record } from '../conversion/resource-conversion.js';
 import { defineStrategy } from '../default-strategy.js';
 import type { Strategy } from '../strategy.js';
-import { setDefault, validatePortNumber } from './pod-spec.js';
-
-const protocols = ['SCTP', 'TCP', 'UDP'];
-
-function list(value: unknown): unknown[] {
-  return Array.isArray(value) ? value : [];
-}
+import { setDefault } from './object-fields.js';
+import { dns1123Label, dns1123Subdomain, ipErrors, ipFamilyOf, list, nonSpecialIpErrors, objects, portNumErrors, protocolErrors, qualifiedName, text } from './field-checks.js';
+import { coreMetaErrors } from './core-meta.js';
 
 function defaults(object: KubeObject): void {
   for (const subset of list(object['subsets'])) {
@@ -32,50 +27,45 @@ function defaults(object: KubeObject): void {
  * at its endpoints on this host, so a loopback endpoint is the one way to point a Service at a local process.
  */
 export function endpointIpErrors(ip: unknown, path: string): FieldError[] {
-  const text = typeof ip === 'string' ? ip : '';
-  if (!isIPv4(text) && !isIPv6(text)) return [fieldError.invalid(path, text, 'must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)')];
-  if (text === '0.0.0.0' || text === '::') return [fieldError.invalid(path, text, 'may not be unspecified (0.0.0.0)')];
-  if (text.startsWith('169.254.') || /^fe[89ab]/i.test(text)) return [fieldError.invalid(path, text, 'may not be in the link-local range (169.254.0.0/16, fe80::/10)')];
-  if (text.startsWith('224.') || /^ff0?2:/i.test(text)) return [fieldError.invalid(path, text, 'may not be in the link-local multicast range (224.0.0.0/24, ff02::/10)')];
-  return [];
+  const invalid = ipErrors(ip, path);
+  if (invalid.length > 0) return invalid;
+  return nonSpecialIpErrors(ip, path).filter((e) => !e.detail.startsWith('may not be in the loopback range'));
 }
 
-function validateEndpoints(object: KubeObject): FieldError[] {
-  const errs: FieldError[] = [];
-  list(object['subsets']).forEach((raw, i) => {
-    const subset = record(raw) ?? {};
+/** ValidateEndpoints (1.27): every subset has addresses; each address a valid, non-special IP, hostname and node name; each port named when several. */
+function validateEndpoints(object: KubeObject, names: Names): FieldError[] {
+  const errs = coreMetaErrors(object, names);
+  objects(object['subsets']).forEach((subset, i) => {
     const at = `subsets[${i}]`;
     if (list(subset['addresses']).length === 0 && list(subset['notReadyAddresses']).length === 0) {
       errs.push(fieldError.required(at, 'must specify `addresses` or `notReadyAddresses`'));
     }
     for (const key of ['addresses', 'notReadyAddresses']) {
-      list(subset[key]).forEach((a, j) => {
-        const address = record(a) ?? {};
+      objects(subset[key]).forEach((address, j) => {
         const path = `${at}.${key}[${j}]`;
-        const hostname = address['hostname'];
-        if (typeof hostname === 'string' && hostname !== '') for (const msg of isDns1123Label(hostname)) errs.push(fieldError.invalid(`${path}.hostname`, hostname, msg));
-        errs.push(...endpointIpErrors(address['ip'], `${path}.ip`));
+        // IsValidIP, then ValidateNonSpecialIP, which repeats an invalid address's error.
+        errs.push(...ipErrors(address['ip'], `${path}.ip`));
+        if (text(address['hostname']) !== '') errs.push(...dns1123Label(text(address['hostname']), `${path}.hostname`));
+        if (address['nodeName'] !== undefined && address['nodeName'] !== null) errs.push(...dns1123Subdomain(text(address['nodeName']), `${path}.nodeName`));
+        const special = endpointIpErrors(address['ip'], `${path}.ip`);
+        errs.push(...(ipFamilyOf(text(address['ip'])) === undefined ? [fieldError.invalid(`${path}.ip`, text(address['ip']), 'must be a valid IP address')] : special));
       });
     }
-    const ports = list(subset['ports']);
-    ports.forEach((p, j) => {
-      const port = record(p) ?? {};
+    const ports = objects(subset['ports']);
+    ports.forEach((port, j) => {
       const path = `${at}.ports[${j}]`;
-      const name = typeof port['name'] === 'string' ? port['name'] : '';
+      const name = text(port['name']);
       if (ports.length > 1 && name === '') errs.push(fieldError.required(`${path}.name`));
-      else if (name !== '') for (const msg of isDns1123Label(name)) errs.push(fieldError.invalid(`${path}.name`, name, msg));
-      errs.push(...validatePortNumber(`${path}.port`, port['port']));
-      const protocol = port['protocol'];
-      if (protocol === undefined || protocol === '') errs.push(fieldError.required(`${path}.protocol`));
-      else if (!protocols.includes(String(protocol))) errs.push(fieldError.notSupported(`${path}.protocol`, protocol, protocols));
-      const appProtocol = port['appProtocol'];
-      if (typeof appProtocol === 'string') for (const msg of isQualifiedName(appProtocol)) errs.push(fieldError.invalid(`${path}.appProtocol`, appProtocol, msg));
+      else if (name !== '') errs.push(...dns1123Label(name, `${path}.name`));
+      errs.push(...portNumErrors(port['port'], `${path}.port`), ...protocolErrors(port['protocol'], `${path}.protocol`));
+      if (port['appProtocol'] !== undefined && port['appProtocol'] !== null) errs.push(...qualifiedName(text(port['appProtocol']), `${path}.appProtocol`));
     });
   });
   return errs;
 }
 
 /** The endpoints strategy. */
-export function endpointsStrategy(): Strategy {
-  return defineStrategy({ allowCreateOnUpdate: true, prepareForCreate: defaults, prepareForUpdate: defaults, validate: validateEndpoints, validateUpdate: validateEndpoints });
+export function endpointsStrategy(names: Names): Strategy {
+  const validate = (object: KubeObject): FieldError[] => validateEndpoints(object, names);
+  return defineStrategy({ allowCreateOnUpdate: true, prepareForCreate: defaults, prepareForUpdate: defaults, validate, validateUpdate: validate });
 }

@@ -67,7 +67,7 @@ export const strategyFactories: ResourceTable<StrategyFactory> = {
   'core/secrets': secretStrategy,
   'core/serviceaccounts': serviceAccountStrategy,
   'core/pods': podStrategy,
-  'core/services': () => serviceStrategy(),
+  'core/services': (names) => serviceStrategy(undefined, names),
   'core/nodes': nodeStrategy,
   'core/events': eventStrategy,
   'core/endpoints': endpointsStrategy,

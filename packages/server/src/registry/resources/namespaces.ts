@@ -1,11 +1,14 @@
 /**
- * Namespaces (pkg/registry/core/namespace): cluster-scoped, named by DNS-1123 label; the namespace finalizer in
- * `spec.finalizers` on create, `status.phase` Active, the `metadata.name` label kept equal to the name; a delete
- * turns the namespace Terminating and it stays until its spec finalizers are removed through `/finalize`.
+ * Namespaces (pkg/registry/core/namespace; ValidateNamespace, its status and finalize updates, 1.27): cluster-scoped,
+ * named by DNS-1123 label; the namespace finalizer in `spec.finalizers` on create, `status.phase` Active, the
+ * `metadata.name` label kept equal to the name; spec finalizers are qualified or standard names; a status write
+ * keeps the phase Active until deletion starts and Terminating after; a delete turns the namespace Terminating and
+ * it stays until its spec finalizers are removed through `/finalize`.
  */
 import { fieldError, type FieldError, type KubeObject, type Names } from '@svc-apiserver/api';
 import { isQualifiedName } from '../../meta/name-rules.js';
-import { defineStrategy, fieldsAt, keepField } from '../default-strategy.js';
+import { defineStrategy, fieldsAt, genericStatusStrategy, keepField } from '../default-strategy.js';
+import { coreMetaErrors } from './core-meta.js';
 import type { Strategy } from '../strategy.js';
 
 interface NamespaceShape {
@@ -26,16 +29,23 @@ export function namespaceStrategy(names: Names): Strategy {
     const meta = (object.metadata ??= {});
     if (meta.name) meta.labels = { ...(meta.labels ?? {}), [nameLabel]: meta.name };
   };
-  const validateSpecFinalizers = (object: KubeObject): FieldError[] => {
+  // validateFinalizerName: a qualified name, and a standard one when it has no domain.
+  const finalizerErrors = (object: KubeObject, indexed: boolean): FieldError[] => {
     const errs: FieldError[] = [];
-    for (const f of specFinalizers(object)) {
-      if (!f.includes('/')) {
-        if (!standardFinalizers.has(f)) errs.push(fieldError.invalid('spec.finalizers', f, 'name is neither a standard finalizer name nor is it fully qualified'));
-      } else {
-        for (const msg of isQualifiedName(f)) errs.push(fieldError.invalid('spec.finalizers', f, msg));
-      }
-    }
+    specFinalizers(object).forEach((f, i) => {
+      const at = indexed ? `spec.finalizers[${i}]` : 'spec.finalizers';
+      for (const msg of isQualifiedName(f)) errs.push(fieldError.invalid(at, f, msg));
+      if (!f.includes('/') && !standardFinalizers.has(f)) errs.push(fieldError.invalid(at, f, 'name is neither a standard finalizer name nor is it fully qualified'));
+    });
     return errs;
+  };
+  // ValidateNamespaceStatusUpdate: Active until deletion starts, Terminating after.
+  const statusErrors = (object: KubeObject): FieldError[] => {
+    const phase = (object as NamespaceShape).status?.phase ?? '';
+    if (object.metadata?.deletionTimestamp === undefined) {
+      return phase === 'Active' ? [] : [fieldError.invalid('status.Phase', phase, "may only be 'Active' if `deletionTimestamp` is empty")];
+    }
+    return phase === 'Terminating' ? [] : [fieldError.invalid('status.Phase', phase, "may only be 'Terminating' if `deletionTimestamp` is not empty")];
   };
   return defineStrategy({
     nameRule: 'dns1123Label',
@@ -56,8 +66,12 @@ export function namespaceStrategy(names: Names): Strategy {
       object.spec = spec;
       setNameLabel(object);
     },
-    validate: validateSpecFinalizers,
-    validateUpdate: validateSpecFinalizers,
+    validate: (object) => [...coreMetaErrors(object, names), ...finalizerErrors(object, false)],
+    validateUpdate: (object) => coreMetaErrors(object, names),
+    status: {
+      prepareForUpdate: genericStatusStrategy.prepareForUpdate,
+      validateUpdate: (object) => [...coreMetaErrors(object, names), ...statusErrors(object)],
+    },
     selectableFields: fieldsAt('status.phase'),
     holdOnDelete(object) {
       const ns = object as KubeObject & NamespaceShape;
@@ -72,7 +86,7 @@ export function namespaceStrategy(names: Names): Strategy {
         keepField(object, old, 'status');
         setNameLabel(object);
       },
-      validateUpdate: validateSpecFinalizers,
+      validateUpdate: (object) => [...coreMetaErrors(object, names), ...finalizerErrors(object, true)],
     },
   });
 }

@@ -1,80 +1,122 @@
 /**
- * Nodes (pkg/registry/core/node; ValidateNode and ValidateNodeUpdate): cluster-scoped, status subresource; a create
- * keeps the status the node reports, completed as kube's decoding completes it (see {@link completeNode}). Taints
- * have a label-name key, a label-value value and a known effect, unique by key and effect; pod CIDRs parse;
- * `podCIDRs` and `providerID` are set once. A `/status` write keeps the spec and is validated as an update.
+ * Nodes (pkg/registry/core/node; ValidateNode and ValidateNodeUpdate, 1.27): cluster-scoped, status subresource; a
+ * create keeps the status the node reports, with allocatable defaulted to the capacity (SetDefaults_NodeStatus).
+ * Taints (in the spec and the alpha annotation) have a label-name key, a label-value value and a known effect,
+ * unique by key and effect, and are reported under `metadata.taints` as kube reports them; capacity quantities are
+ * valid; pod CIDRs parse, one per family; on update `podCIDRs` and `providerID` are set once, addresses unique.
+ * A `/status` write keeps the spec and is validated as an update; the zero values kube's Go structs never omit
+ * are filled in (see {@link completeNode}).
  */
-import { isIPv4, isIPv6 } from 'node:net';
-import { fieldError, type FieldError, type KubeObject } from '@svc-apiserver/api';
-import { labelKeyError, labelValueError } from '@svc-apiserver/api/label-selector';
+import { fieldError, type FieldError, type KubeObject, type Names } from '@svc-apiserver/api';
+import { isLabelValue } from '../../meta/name-rules.js';
+import { cidrErrors, cidrFamilyOf, isDualStack, list, obj, objects, qualifiedName, text } from './field-checks.js';
+import { taintEffectErrors } from './pod-scheduling.js';
+import { canonicalizeResourceList, resourceQuantityErrors } from './resource-names.js';
+import { coreMetaErrors } from './core-meta.js';
 import { record } from '../conversion/resource-conversion.js';
 import { defineStrategy, genericStatusStrategy } from '../default-strategy.js';
 import type { Strategy } from '../strategy.js';
-import { sameJson } from './pod-spec.js';
+import { sameJson } from './object-fields.js';
 import { dropDisabledNodeFields } from './dropped-fields.js';
-
-const taintEffects = ['NoSchedule', 'PreferNoSchedule', 'NoExecute'];
 
 /** The node's field selector set: `spec.unschedulable` as Go prints a bool (false when unset). */
 function nodeFields(object: KubeObject): Record<string, string> {
   return { 'spec.unschedulable': String((object.spec as { unschedulable?: unknown } | undefined)?.unschedulable === true) };
 }
 
-/** True for a CIDR Go's net.ParseCIDR accepts. */
-export function isCidr(value: string): boolean {
-  const [ip, bits, extra] = value.split('/');
-  if (ip === undefined || bits === undefined || extra !== undefined || !/^\d+$/.test(bits)) return false;
-  if (isIPv4(ip)) return Number(bits) <= 32;
-  return isIPv6(ip) && Number(bits) <= 128;
-}
-
-/** validateNodeTaints at `path`. */
+/** validateNodeTaints at `path`: label-name keys, label values, known effects, unique by key and effect. */
 export function validateTaints(taints: unknown, path: string): FieldError[] {
   const errs: FieldError[] = [];
   const seen = new Set<string>();
-  (Array.isArray(taints) ? taints : []).forEach((raw, i) => {
-    const t = record(raw) ?? {};
+  objects(taints).forEach((t, i) => {
     const at = `${path}[${i}]`;
-    const key = typeof t['key'] === 'string' ? t['key'] : '';
-    const keyErr = labelKeyError(key);
-    if (keyErr !== undefined) errs.push(fieldError.invalid(`${at}.key`, key, keyErr));
-    const value = typeof t['value'] === 'string' ? t['value'] : '';
-    const valueErr = labelValueError(value);
-    if (valueErr !== undefined) errs.push(fieldError.invalid(`${at}.value`, value, valueErr));
-    const effect = typeof t['effect'] === 'string' ? t['effect'] : '';
-    if (effect === '') errs.push(fieldError.required(`${at}.effect`));
-    else if (!taintEffects.includes(effect)) errs.push(fieldError.notSupported(`${at}.effect`, effect, taintEffects));
+    const key = text(t['key']);
+    errs.push(...qualifiedName(key, `${at}.key`));
+    const msgs = isLabelValue(text(t['value']));
+    if (msgs.length > 0) errs.push(fieldError.invalid(`${at}.value`, text(t['value']), msgs.join(';')));
+    const effect = text(t['effect']);
+    errs.push(...taintEffectErrors(effect, false, `${at}.effect`));
     const id = `${effect}\u0000${key}`;
-    if (seen.has(id)) errs.push({ type: 'FieldValueDuplicate', field: at, badValue: raw, detail: 'taints must be unique by key and effect pair' });
+    if (seen.has(id)) {
+      errs.push({ type: 'FieldValueDuplicate', field: at, badValue: t, detail: 'taints must be unique by key and effect pair' });
+      return;
+    }
     seen.add(id);
   });
   return errs;
 }
 
-function validateNode(object: KubeObject): FieldError[] {
-  const spec = record(object['spec']) ?? {};
-  const errs = validateTaints(spec['taints'], 'spec.taints');
-  const cidrs = Array.isArray(spec['podCIDRs']) ? spec['podCIDRs'] : [];
-  cidrs.forEach((c, i) => {
-    if (typeof c !== 'string' || !isCidr(c)) errs.push(fieldError.invalid(`spec.podCIDRs[${i}]`, c, 'must be a valid CIDR'));
-  });
-  if (cidrs.length > 2) errs.push(fieldError.invalid('spec.podCIDRs', cidrs, 'may specify no more than one CIDR for each IP family'));
+/** ValidateNodeSpecificAnnotations: the taints a node's alpha annotation holds. */
+function nodeAnnotationErrors(object: KubeObject, names: Names): FieldError[] {
+  const key = names.domain('taints', 'scheduler.alpha');
+  const value = text(object.metadata?.annotations?.[key]);
+  if (value === '') return [];
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(value);
+  } catch (e) {
+    return [fieldError.invalid('metadata.annotations', key, (e as Error).message)];
+  }
+  return validateTaints(parsed, `metadata.annotations.${key}`);
+}
+
+/** ValidateNodeResources: capacity and allocatable quantities (at `status.capacity.<name>`, as kube words them). */
+function nodeResourceErrors(object: KubeObject): FieldError[] {
+  const status = obj(object.status);
+  return ['capacity', 'allocatable'].flatMap((kind) => Object.entries(obj(status[kind])).flatMap(([name, value]) => resourceQuantityErrors(name, value, `status.${kind}.${name}`)));
+}
+
+/** ValidateNode (1.27); taints are reported under `metadata`, as kube reports them. */
+function validateNode(object: KubeObject, names: Names): FieldError[] {
+  const spec = obj(object['spec']);
+  const errs = [...coreMetaErrors(object, names), ...nodeAnnotationErrors(object, names), ...validateTaints(spec['taints'], 'metadata.taints'), ...nodeResourceErrors(object)];
+  const cidrs = list(spec['podCIDRs']).map(text);
+  cidrs.forEach((c, i) => errs.push(...cidrErrors(c, `spec.podCIDRs[${i}]`)));
+  if (cidrs.length > 1) {
+    if (!isDualStack(cidrs.map(cidrFamilyOf)) || cidrs.length > 2) errs.push(fieldError.invalid('spec.podCIDRs', cidrs, 'may specify no more than one CIDR for each IP family'));
+    const seen = new Set<string>();
+    cidrs.forEach((c, i) => {
+      if (seen.has(c)) errs.push(fieldError.duplicate(`spec.podCIDRs[${i}]`, c));
+      seen.add(c);
+    });
+  }
   return errs;
 }
 
-function validateNodeUpdate(object: KubeObject, old: KubeObject): FieldError[] {
-  const errs = validateNode(object);
-  const spec = record(object['spec']) ?? {};
-  const before = record(old['spec']) ?? {};
-  const oldCidrs = Array.isArray(before['podCIDRs']) ? before['podCIDRs'] : [];
-  if (oldCidrs.length > 0 && !sameJson(spec['podCIDRs'], before['podCIDRs'])) {
-    errs.push(fieldError.forbidden('spec.podCIDRs', 'node updates may not change podCIDR except from "" to valid'));
+/** ValidateNodeUpdate (1.27): it does not re-run ValidateNode; pod CIDRs and the provider ID are set once. */
+function validateNodeUpdate(object: KubeObject, old: KubeObject, names: Names): FieldError[] {
+  const spec = obj(object['spec']);
+  const before = obj(old['spec']);
+  const errs = [...coreMetaErrors(object, names), ...nodeAnnotationErrors(object, names), ...nodeResourceErrors(object)];
+  const addresses = objects(obj(object.status)['addresses']);
+  addresses.forEach((a, i) => {
+    if (addresses.slice(0, i).some((b) => sameJson(a, b))) errs.push(fieldError.duplicate(`status.addresses[${i}]`, a));
+  });
+  const oldCidrs = list(before['podCIDRs']);
+  const cidrs = list(spec['podCIDRs']);
+  if (oldCidrs.length > 0) {
+    const message = 'node updates may not change podCIDR except from "" to valid';
+    if (oldCidrs.length !== cidrs.length) errs.push(fieldError.forbidden('spec.podCIDRs', message));
+    else oldCidrs.forEach((c, i) => {
+      if (c !== cidrs[i]) errs.push(fieldError.forbidden('spec.podCIDRs', message));
+    });
   }
-  const provider = before['providerID'];
-  if (typeof provider === 'string' && provider !== '' && spec['providerID'] !== provider) {
+  const provider = text(before['providerID']);
+  if (provider !== '' && spec['providerID'] !== provider) {
     errs.push(fieldError.forbidden('spec.providerID', 'node updates may not change providerID except from "" to valid'));
   }
+  errs.push(...validateTaints(spec['taints'], 'metadata.taints'));
+  if (text(spec['externalID']) !== text(before['externalID'])) errs.push(fieldError.forbidden('spec.externalID', 'may not be updated'));
   return errs;
+}
+
+/** SetDefaults_NodeStatus: allocatable is the capacity when unset; quantities as kube writes them. */
+function defaultNodeStatus(object: KubeObject): void {
+  const status = record(object.status);
+  if (status === undefined) return;
+  canonicalizeResourceList(status['capacity']);
+  canonicalizeResourceList(status['allocatable']);
+  if ((status['allocatable'] === undefined || status['allocatable'] === null) && status['capacity'] !== undefined) status['allocatable'] = structuredClone(status['capacity']);
 }
 
 /** The v1 conversion of a node's pod CIDRs: `spec.podCIDRs` from a lone `spec.podCIDR`, `spec.podCIDR` the first of them. */
@@ -106,8 +148,7 @@ export function completeNode(object: KubeObject): void {
   object['spec'] = record(object['spec']) ?? {};
   const status = record(object['status']) ?? {};
   object['status'] = status;
-  const capacity = record(status['capacity']);
-  if ((status['allocatable'] === undefined || status['allocatable'] === null) && capacity !== undefined) status['allocatable'] = { ...capacity };
+  defaultNodeStatus(object);
   const endpoints = record(status['daemonEndpoints']) ?? {};
   status['daemonEndpoints'] = endpoints;
   const kubelet = record(endpoints['kubeletEndpoint']) ?? {};
@@ -119,7 +160,7 @@ export function completeNode(object: KubeObject): void {
 }
 
 /** The node strategy. */
-export function nodeStrategy(): Strategy {
+export function nodeStrategy(names: Names): Strategy {
   return defineStrategy({
     hasStatus: true, clearStatusOnCreate: false, selectableFields: nodeFields,
     prepareForCreate(object) {
@@ -132,13 +173,16 @@ export function nodeStrategy(): Strategy {
       mirrorPodCidrs(object);
       completeNode(object);
     },
-    validate: validateNode, validateUpdate: validateNodeUpdate,
+    // fieldIsDeprecatedWarnings (configSource is dropped before, with DynamicKubeletConfig gone).
+    warnings: (object) => (text(obj(object['spec'])['externalID']) !== '' ? ['spec.externalID: this field is deprecated, and is unused by Kubernetes'] : []),
+    validate: (object) => validateNode(object, names),
+    validateUpdate: (object, old) => validateNodeUpdate(object, old, names),
     status: {
       prepareForUpdate(object, old) {
         genericStatusStrategy.prepareForUpdate(object, old);
         completeNode(object);
       },
-      validateUpdate: validateNodeUpdate,
+      validateUpdate: (object, old) => validateNodeUpdate(object, old, names),
     },
   });
 }

@@ -1,87 +1,78 @@
 /**
  * PersistentVolumes (pkg/registry/core/persistentvolume; pkg/apis/core/validation ValidatePersistentVolume and
- * ValidatePersistentVolumeUpdate): cluster-scoped, status subresource, phase Pending on create,
- * `spec.persistentVolumeReclaimPolicy` defaulted to `Retain` and `spec.volumeMode` to `Filesystem`
- * (SetDefaults_PersistentVolume); a positive storage capacity, known access modes, exactly one volume source, a
- * known reclaim policy; the volume source and volume mode are immutable after creation.
+ * ValidatePersistentVolumeUpdate, 1.27): cluster-scoped, status subresource, phase Pending on create,
+ * `spec.persistentVolumeReclaimPolicy` defaulted to `Retain`, `spec.volumeMode` to `Filesystem` and the capacity
+ * written canonically (SetDefaults_PersistentVolume); known access modes, a positive storage capacity and nothing
+ * else, a known reclaim policy (not Recycle for a host path of `/`), valid node affinity, exactly one valid volume
+ * source, a valid class and volume mode; the source (but a CSI volume's new expansion secret), the volume mode and a
+ * set node affinity are immutable. Warnings for the beta class annotation and deprecated node labels.
  */
-import { fieldError, type FieldError, type KubeObject } from '@svc-apiserver/api';
-import { isDns1123Subdomain } from '../../meta/name-rules.js';
+import { fieldError, type FieldError, type KubeObject, type Names } from '@svc-apiserver/api';
 import { record } from '../conversion/resource-conversion.js';
 import { defineStrategy } from '../default-strategy.js';
 import type { Strategy } from '../strategy.js';
-import { positiveQuantity, validateAccessModes } from './persistentvolumeclaims.js';
-import { sameJson, setDefault, specOf } from './pod-spec.js';
+import { validateAccessModes } from './persistentvolumeclaims.js';
+import { sameJson, setDefault, specOf } from './object-fields.js';
+import { dns1123Subdomain, isSet, obj, objects, oneOf, text, type Json } from './field-checks.js';
+import { basicResourceErrors, canonicalizeResourceList, positiveQuantityErrors } from './resource-names.js';
+import { persistentVolumeSourceErrors, persistentVolumeSourceFields } from './volume-sources.js';
+import { nodeSelectorErrors } from './pod-scheduling.js';
+import { nodeSelectorTermWarnings } from './pod-warnings.js';
+import { coreMetaErrors } from './core-meta.js';
 
 const reclaimPolicies = ['Delete', 'Recycle', 'Retain'];
-const volumeModes = ['Block', 'Filesystem'];
 
-/** The fields of a PersistentVolumeSource (one volume type each). */
-const volumeSources = [
-  'awsElasticBlockStore', 'azureDisk', 'azureFile', 'cephfs', 'cinder', 'csi', 'fc', 'flexVolume', 'flocker',
-  'gcePersistentDisk', 'glusterfs', 'hostPath', 'iscsi', 'local', 'nfs', 'photonPersistentDisk', 'portworxVolume',
-  'quobyte', 'rbd', 'scaleIO', 'storageos', 'vsphereVolume',
-];
-
-/** SetDefaults_PersistentVolume. */
+/** SetDefaults_PersistentVolume (and the capacity's quantity round trip). */
 export function defaultPersistentVolume(object: KubeObject): void {
   const spec = specOf(object);
   setDefault(spec, 'persistentVolumeReclaimPolicy', 'Retain');
   setDefault(spec, 'volumeMode', 'Filesystem');
+  canonicalizeResourceList(spec['capacity']);
 }
 
-function sourceOf(spec: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(volumeSources.filter((k) => spec[k] !== undefined && spec[k] !== null).map((k) => [k, spec[k]]));
+/** path.Clean for the host path `/` rule. */
+function isRoot(p: string): boolean {
+  return p !== '' && p.split('/').every((part) => part === '' || part === '.');
 }
 
-/** ValidatePersistentVolumeSpec's common checks and the volume source count. */
-function validatePersistentVolume(object: KubeObject): FieldError[] {
-  const spec = record(object['spec']) ?? {};
-  const errs = validateAccessModes(spec['accessModes'], 'spec.accessModes');
-  const capacity = record(spec['capacity']) ?? {};
+/** ValidatePersistentVolumeSpec (not inline) at `spec`. */
+function validateSpec(spec: Json, name: string): FieldError[] {
+  const errs = validateAccessModes(spec['accessModes'], 'spec.accessModes', '');
+  const capacity = obj(spec['capacity']);
   if (Object.keys(capacity).length === 0) errs.push(fieldError.required('spec.capacity'));
-  if (capacity['storage'] === undefined || Object.keys(capacity).length !== 1) {
-    errs.push(fieldError.notSupported('spec.capacity', Object.keys(capacity), ['storage']));
-  } else {
-    errs.push(...positiveQuantity(capacity['storage'], 'spec.capacity[storage]'));
+  if (capacity['storage'] === undefined || Object.keys(capacity).length > 1) errs.push(fieldError.notSupported('spec.capacity', capacity, ['storage']));
+  for (const [resource, value] of Object.entries(capacity)) {
+    errs.push(...basicResourceErrors(value, `spec.capacity[${resource}]`), ...positiveQuantityErrors(value, `spec.capacity[${resource}]`));
   }
-  const policy = spec['persistentVolumeReclaimPolicy'];
-  if (policy !== undefined && !reclaimPolicies.includes(String(policy))) errs.push(fieldError.notSupported('spec.persistentVolumeReclaimPolicy', policy, reclaimPolicies));
-  const className = spec['storageClassName'];
-  if (typeof className === 'string' && className !== '') {
-    for (const msg of isDns1123Subdomain(className)) errs.push(fieldError.invalid('spec.storageClassName', className, msg));
+  if (text(spec['persistentVolumeReclaimPolicy']) !== '') errs.push(...oneOf(spec['persistentVolumeReclaimPolicy'], 'spec.persistentVolumeReclaimPolicy', reclaimPolicies, false));
+  const affinity = spec['nodeAffinity'];
+  if (isSet(affinity)) {
+    const required = obj(affinity)['required'];
+    if (isSet(required)) errs.push(...nodeSelectorErrors(obj(required), 'spec.nodeAffinity.required'));
+    else errs.push(fieldError.required('spec.nodeAffinity.required', 'must specify required node constraints'));
   }
-  const mode = spec['volumeMode'];
-  if (mode !== undefined && !volumeModes.includes(String(mode))) errs.push(fieldError.notSupported('spec.volumeMode', mode, volumeModes));
-  const sources = Object.keys(sourceOf(spec));
-  if (sources.length === 0) errs.push(fieldError.required('spec', 'must specify a volume type'));
-  else if (sources.length > 1) errs.push(fieldError.forbidden(`spec.${sources[1]}`, 'may not specify more than 1 volume type'));
-  const hostPath = record(spec['hostPath']);
-  if (hostPath !== undefined && (typeof hostPath['path'] !== 'string' || hostPath['path'] === '')) errs.push(fieldError.required('spec.hostPath.path'));
-  const nfs = record(spec['nfs']);
-  if (nfs !== undefined) {
-    if (typeof nfs['server'] !== 'string' || nfs['server'] === '') errs.push(fieldError.required('spec.nfs.server'));
-    if (typeof nfs['path'] !== 'string' || nfs['path'] === '') errs.push(fieldError.required('spec.nfs.path'));
-    else if (!nfs['path'].startsWith('/')) errs.push(fieldError.invalid('spec.nfs.path', nfs['path'], 'must be an absolute path'));
+  errs.push(...persistentVolumeSourceErrors(spec, 'spec', name, isSet(affinity)));
+  if (isSet(spec['hostPath']) && isRoot(text(obj(spec['hostPath'])['path'])) && spec['persistentVolumeReclaimPolicy'] === 'Recycle') {
+    errs.push(fieldError.forbidden('spec.persistentVolumeReclaimPolicy', "may not be 'recycle' for a hostPath mount of '/'"));
   }
-  const csi = record(spec['csi']);
-  if (csi !== undefined) {
-    if (typeof csi['driver'] !== 'string' || csi['driver'] === '') errs.push(fieldError.required('spec.csi.driver'));
-    if (typeof csi['volumeHandle'] !== 'string' || csi['volumeHandle'] === '') errs.push(fieldError.required('spec.csi.volumeHandle'));
-  }
-  const local = record(spec['local']);
-  if (local !== undefined) {
-    if (typeof local['path'] !== 'string' || local['path'] === '') errs.push(fieldError.required('spec.local.path'));
-    if (spec['nodeAffinity'] === undefined) errs.push(fieldError.required('spec.nodeAffinity', 'Local volume requires node affinity'));
-  }
+  if (text(spec['storageClassName']) !== '') errs.push(...dns1123Subdomain(text(spec['storageClassName']), 'spec.storageClassName'));
+  if (isSet(spec['volumeMode'])) errs.push(...oneOf(spec['volumeMode'], 'spec.volumeMode', ['Block', 'Filesystem'], false));
   return errs;
 }
 
-/** ValidatePersistentVolumeUpdate: the volume source and volume mode are immutable; node affinity is set once. */
-function validatePersistentVolumeUpdate(object: KubeObject, old: KubeObject): FieldError[] {
-  const errs = validatePersistentVolume(object);
-  const spec = record(object['spec']) ?? {};
-  const before = record(old['spec']) ?? {};
+function validatePersistentVolume(object: KubeObject, names: Names): FieldError[] {
+  return [...coreMetaErrors(object, names), ...validateSpec(obj(object['spec']), object.metadata?.name ?? '')];
+}
+
+function sourceOf(spec: Json): Json {
+  return Object.fromEntries(persistentVolumeSourceFields.filter((k) => isSet(spec[k])).map((k) => [k, spec[k]]));
+}
+
+/** ValidatePersistentVolumeUpdate (1.27). */
+function validatePersistentVolumeUpdate(object: KubeObject, old: KubeObject, names: Names): FieldError[] {
+  const errs = validatePersistentVolume(object, names);
+  const spec = obj(object['spec']);
+  const before = obj(old['spec']);
   const source = structuredClone(sourceOf(spec));
   const oldSource = sourceOf(before);
   // A CSI volume may gain a controllerExpandSecretRef.
@@ -90,14 +81,23 @@ function validatePersistentVolumeUpdate(object: KubeObject, old: KubeObject): Fi
   if (csi !== undefined && oldCsi !== undefined && oldCsi['controllerExpandSecretRef'] === undefined) delete csi['controllerExpandSecretRef'];
   if (!sameJson(source, oldSource)) errs.push(fieldError.forbidden('spec.persistentvolumesource', 'spec.persistentvolumesource is immutable after creation'));
   if (!sameJson(spec['volumeMode'], before['volumeMode'])) errs.push(fieldError.invalid('volumeMode', spec['volumeMode'] ?? null, 'field is immutable'));
-  if (before['nodeAffinity'] !== undefined && !sameJson(spec['nodeAffinity'], before['nodeAffinity'])) {
+  if (isSet(before['nodeAffinity']) && !sameJson(spec['nodeAffinity'], before['nodeAffinity'])) {
     errs.push(fieldError.invalid('nodeAffinity', spec['nodeAffinity'] ?? null, 'field is immutable'));
   }
   return errs;
 }
 
-/** The persistentvolume strategy. */
-export function persistentVolumeStrategy(): Strategy {
+/** GetWarningsForPersistentVolume (1.27): the beta class annotation, deprecated node labels in the node affinity. */
+function persistentVolumeWarnings(object: KubeObject, names: Names): string[] {
+  const key = names.domain('storage-class', 'volume.beta');
+  const out = object.metadata?.annotations?.[key] !== undefined ? [`metadata.annotations[${key}]: deprecated since v1.8; use "storageClassName" attribute instead`] : [];
+  const terms = objects(obj(obj(obj(object['spec'])['nodeAffinity'])['required'])['nodeSelectorTerms']);
+  terms.forEach((term, i) => out.push(...nodeSelectorTermWarnings(names, term, `spec.nodeAffinity.required.nodeSelectorTerms[${i}]`)));
+  return out;
+}
+
+/** The persistentvolume strategy of a flavour. */
+export function persistentVolumeStrategy(names: Names): Strategy {
   return defineStrategy({
     hasStatus: true,
     returnDeletedObject: true,
@@ -106,7 +106,8 @@ export function persistentVolumeStrategy(): Strategy {
       object.status = { phase: 'Pending' };
     },
     prepareForUpdate: defaultPersistentVolume,
-    validate: validatePersistentVolume,
-    validateUpdate: validatePersistentVolumeUpdate,
+    validate: (object) => validatePersistentVolume(object, names),
+    validateUpdate: (object, old) => validatePersistentVolumeUpdate(object, old, names),
+    warnings: (object) => persistentVolumeWarnings(object, names),
   });
 }

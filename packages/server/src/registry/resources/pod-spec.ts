@@ -1,40 +1,53 @@
 /**
  * The pod spec's defaults and checks shared by Pods and every pod template (ReplicationController, Deployment,
- * ReplicaSet, DaemonSet, StatefulSet, Job, CronJob, PodTemplate): kube's SetDefaults_PodSpec, SetDefaults_Container
- * and friends (pkg/apis/core/v1/defaults.go) and the parts of ValidatePodSpec users meet most (container names and
- * images, ports, enumerations, resource quantities), plus the generic label selector checks of apps and batch.
+ * ReplicaSet, DaemonSet, StatefulSet, Job, CronJob, PodTemplate): kube 1.27's SetDefaults_PodSpec, SetDefaults_Container
+ * and friends (pkg/apis/core/v1/defaults.go, with quantities in canonical form), ValidatePodSpec with the validation
+ * options a stored object relaxes (its parts in volume-sources.ts, pod-containers.ts, pod-scheduling.ts and
+ * pod-security.ts), the pod-specific annotation checks and ValidatePodTemplateSpec.
  */
-import { fieldError, type FieldError, type KubeObject } from '@svc-apiserver/api';
-import { labelKeyError, labelValueError } from '@svc-apiserver/api/label-selector';
-import { isDns1123Label, isDns1123Subdomain, isQualifiedName } from '../../meta/name-rules.js';
-import { quantityFormatMessage, quantityValue } from './quantity.js';
-import { validateContainerDetails, validateSpecFields, validateVolumes } from './pod-spec-checks.js';
+import { fieldError, type FieldError, type Names } from '@svc-apiserver/api';
+import { validateAnnotations, validateLabels } from '../../meta/object-meta-validation.js';
 import { record } from '../conversion/resource-conversion.js';
-import { semanticEqual } from './semantic-equal.js';
+import { child, setDefault } from './object-fields.js';
+import { dns1123Label, dns1123Subdomain, inclusiveRange, isSet, list, num, obj, objects, oneOf, text, type Json } from './field-checks.js';
+import { hasInvalidLabelValue, validateLabelMap } from './label-checks.js';
+import { canonicalizeResourceList, hasIndivisibleHugePages, resourceRequirementsErrors } from './resource-names.js';
+import { podVolumeSourceErrors, podVolumeSourceFields } from './volume-sources.js';
+import { defaultClaimSpec } from './persistentvolumeclaims.js';
+import { containersErrors, ephemeralContainersErrors, initContainersErrors } from './pod-containers.js';
+import {
+  affinityErrors, dnsConfigErrors, hasInvalidTopologySpreadSelector, hostAliasErrors, readinessGateErrors, schedulingGateErrors,
+  tolerationErrors, topologySpreadErrors,
+} from './pod-scheduling.js';
+import {
+  hostProcessErrors, osErrors, podNamespaceErrors, podSecurityContextErrors, seccompAnnotationFieldErrors, securityAnnotationErrors,
+  type SecurityAnnotationKeys,
+} from './pod-security.js';
 
-type Json = Record<string, unknown>;
+export { validateLabelMap, validateLabelSelector, selectorMatches } from './label-checks.js';
+export { child, immutable, sameJson, setDefault, specOf } from './object-fields.js';
 
-/** Sets `object[key]` to `value` when it is unset. */
-export function setDefault(object: Json, key: string, value: unknown): void {
-  if (object[key] === undefined) object[key] = value;
-}
-
-/** The child object at `key`, created when unset. */
-export function child(object: Json, key: string): Json {
-  const existing = record(object[key]);
-  if (existing !== undefined) return existing;
-  const made: Json = {};
-  object[key] = made;
-  return made;
-}
-
-/** kube's image pull policy default: `Always` for `:latest` or an untagged image, else `IfNotPresent`. */
+/**
+ * kube's image pull policy default (parsers.ParseImageName's tag): `Always` for `:latest` or an untagged reference,
+ * else `IfNotPresent`, also for an image that is no reference at all (the parse error leaves no tag).
+ */
 export function defaultPullPolicy(image: string): 'Always' | 'IfNotPresent' {
+  const slash = image.indexOf('/');
+  const path = slash >= 0 && /[.:]|^localhost$/.test(image.slice(0, slash)) ? image.slice(slash + 1) : image;
+  if (image === '' || /[A-Z\s]/.test(path)) return 'IfNotPresent';
   if (image.includes('@')) return 'IfNotPresent';
   const lastSlash = image.lastIndexOf('/');
   const colon = image.indexOf(':', lastSlash + 1);
   if (colon < 0) return 'Always';
   return image.slice(colon + 1) === 'latest' ? 'Always' : 'IfNotPresent';
+}
+
+/** A quantity field rewritten in canonical form (the Quantity round trip), when it parses. */
+function canonicalQuantityField(object: Json, key: string): void {
+  if (object[key] === undefined) return;
+  const holder = { [key]: object[key] };
+  canonicalizeResourceList(holder);
+  object[key] = holder[key];
 }
 
 function defaultProbe(probe: unknown): void {
@@ -54,10 +67,13 @@ function defaultProbe(probe: unknown): void {
 function defaultContainer(container: unknown): void {
   const c = record(container);
   if (c === undefined) return;
-  if (typeof c['image'] === 'string') setDefault(c, 'imagePullPolicy', defaultPullPolicy(c['image']));
+  setDefault(c, 'imagePullPolicy', defaultPullPolicy(typeof c['image'] === 'string' ? c['image'] : ''));
   setDefault(c, 'terminationMessagePath', '/dev/termination-log');
   setDefault(c, 'terminationMessagePolicy', 'File');
   setDefault(c, 'resources', {});
+  const resources = record(c['resources']);
+  canonicalizeResourceList(resources?.['limits']);
+  canonicalizeResourceList(resources?.['requests']);
   for (const port of Array.isArray(c['ports']) ? c['ports'] : []) {
     const p = record(port);
     if (p !== undefined) setDefault(p, 'protocol', 'TCP');
@@ -65,6 +81,8 @@ function defaultContainer(container: unknown): void {
   for (const env of Array.isArray(c['env']) ? c['env'] : []) {
     const ref = record(record(record(env)?.['valueFrom'])?.['fieldRef']);
     if (ref !== undefined) setDefault(ref, 'apiVersion', 'v1');
+    const resourceRef = record(record(record(env)?.['valueFrom'])?.['resourceFieldRef']);
+    if (resourceRef !== undefined) canonicalQuantityField(resourceRef, 'divisor');
   }
   defaultProbe(c['livenessProbe']);
   defaultProbe(c['readinessProbe']);
@@ -79,19 +97,16 @@ function defaultContainer(container: unknown): void {
   }
 }
 
-/** The volume source fields of a Volume (any one set means the volume has a type). */
-const volumeSourceFields = [
-  'awsElasticBlockStore', 'azureDisk', 'azureFile', 'cephfs', 'cinder', 'configMap', 'csi', 'downwardAPI', 'emptyDir',
-  'ephemeral', 'fc', 'flexVolume', 'flocker', 'gcePersistentDisk', 'gitRepo', 'glusterfs', 'hostPath', 'iscsi', 'nfs',
-  'persistentVolumeClaim', 'photonPersistentDisk', 'portworxVolume', 'projected', 'quobyte', 'rbd', 'scaleIO',
-  'secret', 'storageos', 'vsphereVolume',
-];
-
 function defaultVolume(volume: unknown): void {
   const v = record(volume);
   if (v === undefined) return;
   // SetDefaults_Volume: a volume naming no source is an emptyDir.
-  if (!volumeSourceFields.some((f) => v[f] !== undefined && v[f] !== null)) v['emptyDir'] = {};
+  if (!podVolumeSourceFields.some((f) => v[f] !== undefined && v[f] !== null)) v['emptyDir'] = {};
+  const emptyDir = record(v['emptyDir']);
+  if (emptyDir !== undefined) canonicalQuantityField(emptyDir, 'sizeLimit');
+  // SetDefaults_PersistentVolumeClaimSpec reaches the claim template of an ephemeral volume.
+  const claimSpec = record(record(record(v['ephemeral'])?.['volumeClaimTemplate'])?.['spec']);
+  if (claimSpec !== undefined) defaultClaimSpec(claimSpec);
   for (const source of ['secret', 'configMap', 'downwardAPI', 'projected']) {
     const s = record(v[source]);
     if (s !== undefined) setDefault(s, 'defaultMode', 420);
@@ -167,6 +182,7 @@ export function defaultPodSpec(spec: Json): void {
   setDefault(spec, 'securityContext', {});
   setDefault(spec, 'terminationGracePeriodSeconds', 30);
   setDefault(spec, 'schedulerName', 'default-scheduler');
+  canonicalizeResourceList(spec['overhead']);
   for (const key of ['containers', 'initContainers', 'ephemeralContainers']) {
     for (const c of Array.isArray(spec[key]) ? spec[key] : []) defaultContainer(c);
   }
@@ -220,179 +236,221 @@ export function validatePortNumber(path: string, value: unknown, allowZero = fal
   return [];
 }
 
-const protocols = ['SCTP', 'TCP', 'UDP'];
+/**
+ * PodValidationOptions as 1.27 computes them (GetValidationOptionsFromPodSpecAndMeta): what the stored object
+ * already did that newer checks refuse stays allowed on update.
+ */
+export interface PodSpecOptions {
+  /** The pod's name, when the spec is a pod's (ephemeral volumes name their claims after it). */
+  readonly podName?: string;
+  readonly allowIndivisibleHugePages: boolean;
+  readonly allowInvalidLabelValueInSelector: boolean;
+  readonly allowInvalidTopologySpreadSelector: boolean;
+  readonly allowInvalidPodDeletionCost: boolean;
+}
 
-function validateContainers(list: unknown, path: string, required: boolean, names: Set<string>, volumes: ReadonlySet<string>): FieldError[] {
+/** Nothing relaxed: a create, or a template checked on its own. */
+export const strictPodSpecOptions: PodSpecOptions = {
+  allowIndivisibleHugePages: false, allowInvalidLabelValueInSelector: false, allowInvalidTopologySpreadSelector: false,
+  allowInvalidPodDeletionCost: false,
+};
+
+/** The options for a spec given the stored spec and annotations on update (absent on create). */
+export function podSpecOptions(old: { spec: Json; annotations: Json } | undefined, podName?: string): PodSpecOptions {
+  const base = podName === undefined ? strictPodSpecOptions : { ...strictPodSpecOptions, podName };
+  if (old === undefined) return base;
+  const oldContainers = ['containers', 'initContainers'].flatMap((k) => objects(old.spec[k]));
+  const affinity = obj(old.spec['affinity']);
+  const terms = ['podAffinity', 'podAntiAffinity'].flatMap((kind) => [
+    ...objects(obj(affinity[kind])['requiredDuringSchedulingIgnoredDuringExecution']),
+    ...objects(obj(affinity[kind])['preferredDuringSchedulingIgnoredDuringExecution']).map((t) => obj(t['podAffinityTerm'])),
+  ]);
+  return {
+    ...base,
+    allowIndivisibleHugePages: oldContainers.some((c) => hasIndivisibleHugePages(obj(obj(c['resources'])['limits'])) || hasIndivisibleHugePages(obj(obj(c['resources'])['requests']))),
+    allowInvalidLabelValueInSelector: terms.some((t) => hasInvalidLabelValue(t['labelSelector']) || hasInvalidLabelValue(t['namespaceSelector'])),
+    allowInvalidTopologySpreadSelector: hasInvalidTopologySpreadSelector(old.spec['topologySpreadConstraints']),
+    allowInvalidPodDeletionCost: deletionCostInvalid(old.annotations),
+  };
+}
+
+/** The volumes a spec names, with whether each is a claim, for its containers' mounts and devices. */
+function volumeIndex(volumes: readonly Json[], valid: ReadonlySet<number>): Map<string, { claim: boolean }> {
+  const index = new Map<string, { claim: boolean }>();
+  volumes.forEach((v, i) => {
+    if (valid.has(i)) index.set(text(v['name']), { claim: isSet(v['persistentVolumeClaim']) || isSet(v['ephemeral']) });
+  });
+  return index;
+}
+
+/** ValidateVolumes: names unique DNS labels, one valid source each; mounts may name only the valid ones. */
+function volumesErrors(spec: Json, path: string, options: PodSpecOptions): { errs: FieldError[]; valid: Set<number> } {
   const errs: FieldError[] = [];
-  if (!Array.isArray(list) || list.length === 0) {
-    if (required) errs.push(fieldError.required(path));
-    return errs;
-  }
-  list.forEach((raw, i) => {
-    const c = record(raw) ?? {};
+  const valid = new Set<number>();
+  const names = new Set<string>();
+  const volumes = objects(spec['volumes']);
+  const podName = options.podName ?? '';
+  const created = new Set(podName === '' ? [] : volumes.filter((v) => isSet(v['ephemeral'])).map((v) => `${podName}-${text(v['name'])}`));
+  volumes.forEach((v, i) => {
     const at = `${path}[${i}]`;
-    const name = c['name'];
-    if (typeof name !== 'string' || name === '') errs.push(fieldError.required(`${at}.name`));
-    else {
-      for (const msg of isDns1123Label(name)) errs.push(fieldError.invalid(`${at}.name`, name, msg));
-      if (names.has(name)) errs.push(fieldError.duplicate(`${at}.name`, name));
+    const name = text(v['name']);
+    const own = podVolumeSourceErrors(v, at, options.podName);
+    if (name === '') own.push(fieldError.required(`${at}.name`));
+    else own.push(...dns1123Label(name, `${at}.name`));
+    if (names.has(name)) own.push(fieldError.duplicate(`${at}.name`, name));
+    if (own.length === 0) {
       names.add(name);
+      valid.add(i);
     }
-    if (typeof c['image'] !== 'string' || c['image'].trim() === '') errs.push(fieldError.required(`${at}.image`));
-    const policy = c['imagePullPolicy'];
-    if (policy !== undefined && !['Always', 'IfNotPresent', 'Never'].includes(String(policy))) {
-      errs.push(fieldError.notSupported(`${at}.imagePullPolicy`, policy, ['Always', 'IfNotPresent', 'Never']));
+    errs.push(...own);
+    const claim = text(obj(v['persistentVolumeClaim'])['claimName']);
+    if (isSet(v['persistentVolumeClaim']) && created.has(claim)) {
+      errs.push(fieldError.invalid(`${at}.persistentVolumeClaim.claimName`, claim, 'must not reference a PVC that gets created for an ephemeral volume'));
     }
-    (Array.isArray(c['ports']) ? c['ports'] : []).forEach((rawPort, j) => {
-      const p = record(rawPort) ?? {};
-      if (p['containerPort'] === undefined || p['containerPort'] === 0) errs.push(fieldError.required(`${at}.ports[${j}].containerPort`));
-      else errs.push(...validatePortNumber(`${at}.ports[${j}].containerPort`, p['containerPort']));
-      if (p['hostPort'] !== undefined && p['hostPort'] !== 0) errs.push(...validatePortNumber(`${at}.ports[${j}].hostPort`, p['hostPort']));
-      if (p['protocol'] !== undefined && !protocols.includes(String(p['protocol']))) {
-        errs.push(fieldError.notSupported(`${at}.ports[${j}].protocol`, p['protocol'], protocols));
+  });
+  return { errs, valid };
+}
+
+/** validatePodHostNetworkDeps: on the host network every container port's hostPort is its containerPort. */
+function hostNetworkErrors(spec: Json, path: string): FieldError[] {
+  if (spec['hostNetwork'] !== true) return [];
+  const errs: FieldError[] = [];
+  objects(spec['containers']).forEach((c, i) => {
+    objects(c['ports']).forEach((p, j) => {
+      if (num(p['hostPort']) !== num(p['containerPort'])) {
+        errs.push(fieldError.invalid(`${path}.containers[${i}].ports[${j}].hostPort`, num(p['hostPort']), 'must match `containerPort` when `hostNetwork` is true'));
       }
     });
-    errs.push(...validateResourceRequirements(record(c['resources']) ?? {}, `${at}.resources`));
-    errs.push(...validateContainerDetails(c, at, volumes, path.endsWith('initContainers')));
   });
   return errs;
 }
 
-const standardContainerResources = new Set(['cpu', 'memory', 'ephemeral-storage']);
-
-/** validateContainerResourceName: cpu, memory, ephemeral-storage, hugepages-<size>, or a qualified extended name. */
-function containerResourceNameErrors(name: string, path: string): FieldError[] {
-  if (standardContainerResources.has(name) || name.startsWith('hugepages-')) return [];
-  if (!name.includes('/')) return [fieldError.invalid(path, name, 'must be a standard resource for containers')];
-  const errs: FieldError[] = [];
-  for (const msg of isQualifiedName(name)) errs.push(fieldError.invalid(path, name, msg));
-  return errs;
+/** validateImagePullSecrets: only `name` may be set. */
+function pullSecretErrors(secrets: unknown, path: string): FieldError[] {
+  return objects(secrets).flatMap((s, i) => (Object.keys(s).some((k) => k !== 'name' && isSet(s[k])) ? [fieldError.invalid(`${path}[${i}]`, s, 'only name may be set')] : []));
 }
 
-/** Resources whose requests may be below their limits (helper.IsOvercommitAllowed): all but extended resources. */
-function overcommitAllowed(name: string): boolean {
-  return standardContainerResources.has(name) || (!name.includes('/') && !name.startsWith('hugepages-'));
-}
-
-/** ValidateResourceRequirements: known names, non-negative quantities, requests not above (or for extended resources equal to) limits. */
-export function validateResourceRequirements(resources: Json, path: string): FieldError[] {
-  const errs: FieldError[] = [];
-  const limits = record(resources['limits']) ?? {};
-  const requests = record(resources['requests']) ?? {};
-  const quantityErrors = (name: string, value: unknown, at: string): FieldError[] => {
-    const v = quantityValue(value);
-    if (v === undefined) return [fieldError.invalid(at, value, quantityFormatMessage)];
-    if (v < 0) return [fieldError.invalid(at, value, 'must be greater than or equal to 0')];
-    if ((name === 'cpu' ? false : !overcommitAllowed(name)) && !Number.isInteger(v)) return [fieldError.invalid(at, value, 'must be an integer')];
-    return [];
-  };
-  for (const [name, value] of Object.entries(limits)) {
-    errs.push(...containerResourceNameErrors(name, `${path}.limits[${name}]`), ...quantityErrors(name, value, `${path}.limits[${name}]`));
-  }
-  for (const [name, value] of Object.entries(requests)) {
-    errs.push(...containerResourceNameErrors(name, `${path}.requests[${name}]`), ...quantityErrors(name, value, `${path}.requests[${name}]`));
-    const request = quantityValue(value);
-    if (limits[name] !== undefined) {
-      const limit = quantityValue(limits[name]);
-      if (request === undefined || limit === undefined) continue;
-      if (request !== limit && !overcommitAllowed(name)) errs.push(fieldError.invalid(`${path}.requests`, value, `must be equal to ${name} limit of ${String(limits[name])}`));
-      else if (request > limit) errs.push(fieldError.invalid(`${path}.requests`, value, `must be less than or equal to ${name} limit of ${String(limits[name])}`));
-    } else if (!overcommitAllowed(name)) {
-      errs.push(fieldError.required(`${path}.limits`, 'Limit must be set for non overcommitable resources'));
-    }
-  }
-  return errs;
-}
-
-/** The parts of ValidatePodSpec checked here, at `path` (`spec` or `spec.template.spec`). */
-export function validatePodSpec(spec: Json | undefined, path: string, allowedRestartPolicies: readonly string[] = ['Always', 'OnFailure', 'Never']): FieldError[] {
+/**
+ * ValidatePodSpec (1.27) at `path` (`spec`, `spec.template.spec`): volumes, containers of every kind, restart and
+ * DNS policies, node selector, security context, pull secrets, affinity, DNS config, readiness and scheduling
+ * gates, topology spread, host-process and OS rules, names, deadline, tolerations, host aliases, priority,
+ * runtime class, preemption and overhead. `allowedRestartPolicies` narrows the restart policy for a workload's
+ * template as its kind's check does.
+ */
+export function validatePodSpec(
+  spec: Json | undefined, path: string, allowedRestartPolicies: readonly string[] = ['Always', 'OnFailure', 'Never'], options: PodSpecOptions = strictPodSpecOptions,
+): FieldError[] {
   const s = spec ?? {};
-  const names = new Set<string>();
-  const volumes = validateVolumes(s['volumes'], `${path}.volumes`);
-  const errs = [
-    ...volumes.errs,
-    ...validateContainers(s['containers'], `${path}.containers`, true, names, volumes.names),
-    ...validateContainers(s['initContainers'], `${path}.initContainers`, false, names, volumes.names),
-  ];
-  const restart = s['restartPolicy'];
-  if (restart !== undefined && !allowedRestartPolicies.includes(String(restart))) {
-    errs.push(fieldError.notSupported(`${path}.restartPolicy`, restart, allowedRestartPolicies));
-  }
-  const dns = s['dnsPolicy'];
-  const dnsPolicies = ['ClusterFirst', 'ClusterFirstWithHostNet', 'Default', 'None'];
-  if (dns !== undefined && !dnsPolicies.includes(String(dns))) errs.push(fieldError.notSupported(`${path}.dnsPolicy`, dns, dnsPolicies));
-  // A negative terminationGracePeriodSeconds is accepted (a warning says it is treated as 1), as kube 1.27 accepts it.
-  const sa = s['serviceAccountName'];
-  if (typeof sa === 'string' && sa !== '') for (const msg of isDns1123Subdomain(sa)) errs.push(fieldError.invalid(`${path}.serviceAccountName`, sa, msg));
-  errs.push(...validateSpecFields(s, path));
-  return errs;
-}
-
-/** Label map checks (ValidateLabels) at `path`. */
-export function validateLabelMap(labels: unknown, path: string): FieldError[] {
   const errs: FieldError[] = [];
-  for (const [k, v] of Object.entries(record(labels) ?? {})) {
-    const keyErr = labelKeyError(k);
-    if (keyErr !== undefined) errs.push(fieldError.invalid(path, k, keyErr));
-    const valueErr = labelValueError(String(v));
-    if (valueErr !== undefined) errs.push(fieldError.invalid(`${path}[${k}]`, v, valueErr));
+  if (!isSet(s['terminationGracePeriodSeconds'])) errs.push(fieldError.required(`${path}.terminationGracePeriodSeconds`));
+  const restartPolicy = text(s['restartPolicy']);
+  const volumes = volumesErrors(s, `${path}.volumes`, options);
+  errs.push(...volumes.errs);
+  const context = {
+    volumes: volumeIndex(objects(s['volumes']), volumes.valid), gracePeriod: s['terminationGracePeriodSeconds'],
+    hostUsers: s['hostUsers'] !== false, allowIndivisibleHugePages: options.allowIndivisibleHugePages,
+  };
+  errs.push(...containersErrors(s['containers'], context, restartPolicy, `${path}.containers`));
+  errs.push(...initContainersErrors(s['initContainers'], s['containers'], context, restartPolicy, `${path}.initContainers`));
+  errs.push(...ephemeralContainersErrors(s, context, restartPolicy, `${path}.ephemeralContainers`));
+  errs.push(...hostNetworkErrors(s, path));
+  if (restartPolicy === '') errs.push(fieldError.required(`${path}.restartPolicy`));
+  else if (!allowedRestartPolicies.includes(restartPolicy)) errs.push(fieldError.notSupported(`${path}.restartPolicy`, restartPolicy, allowedRestartPolicies));
+  errs.push(...oneOf(s['dnsPolicy'], `${path}.dnsPolicy`, ['ClusterFirstWithHostNet', 'ClusterFirst', 'Default', 'None'], true));
+  errs.push(...validateLabelMap(s['nodeSelector'], `${path}.nodeSelector`));
+  errs.push(...podSecurityContextErrors(s['securityContext'], `${path}.securityContext`), ...podNamespaceErrors(s, path));
+  errs.push(...pullSecretErrors(s['imagePullSecrets'], `${path}.imagePullSecrets`));
+  errs.push(...affinityErrors(s['affinity'], options.allowInvalidLabelValueInSelector, `${path}.affinity`));
+  errs.push(...dnsConfigErrors(s['dnsConfig'], text(s['dnsPolicy']), `${path}.dnsConfig`));
+  errs.push(...readinessGateErrors(s['readinessGates'], `${path}.readinessGates`), ...schedulingGateErrors(s['schedulingGates'], `${path}.schedulingGates`));
+  errs.push(...topologySpreadErrors(s['topologySpreadConstraints'], options.allowInvalidTopologySpreadSelector, `${path}.topologySpreadConstraints`));
+  errs.push(...hostProcessErrors(s, path));
+  const names: [string, (value: string, at: string) => FieldError[]][] = [
+    ['serviceAccountName', dns1123Subdomain], ['nodeName', dns1123Subdomain], ['hostname', dns1123Label], ['subdomain', dns1123Label],
+  ];
+  for (const [key, check] of names) if (text(s[key]) !== '') errs.push(...check(text(s[key]), `${path}.${key}`));
+  if (isSet(s['activeDeadlineSeconds'])) {
+    const deadline = num(s['activeDeadlineSeconds']);
+    if (deadline < 1 || deadline > 2147483647) errs.push(fieldError.invalid(`${path}.activeDeadlineSeconds`, deadline, inclusiveRange(1, 2147483647)));
   }
+  errs.push(...tolerationErrors(s['tolerations'], `${path}.tolerations`), ...hostAliasErrors(s['hostAliases'], `${path}.hostAliases`));
+  if (text(s['priorityClassName']) !== '') errs.push(...dns1123Subdomain(text(s['priorityClassName']), `${path}.priorityClassName`));
+  if (isSet(s['runtimeClassName'])) errs.push(...dns1123Subdomain(text(s['runtimeClassName']), `${path}.runtimeClassName`));
+  if (isSet(s['preemptionPolicy'])) errs.push(...oneOf(s['preemptionPolicy'], `${path}.preemptionPolicy`, ['PreemptLowerPriority', 'Never'], true));
+  if (isSet(s['overhead'])) errs.push(...resourceRequirementsErrors({ limits: s['overhead'] }, `${path}.overhead`, { allowIndivisibleHugePages: options.allowIndivisibleHugePages }));
+  errs.push(...osErrors(s, path));
   return errs;
 }
 
-const selectorOperators = ['In', 'NotIn', 'Exists', 'DoesNotExist'];
-
-/** ValidateLabelSelector (a metav1.LabelSelector) at `path`. */
-export function validateLabelSelector(selector: unknown, path: string): FieldError[] {
-  const s = record(selector);
-  if (s === undefined) return [];
-  const errs = validateLabelMap(s['matchLabels'], `${path}.matchLabels`);
-  (Array.isArray(s['matchExpressions']) ? s['matchExpressions'] : []).forEach((raw, i) => {
-    const e = record(raw) ?? {};
-    const at = `${path}.matchExpressions[${i}]`;
-    const op = String(e['operator'] ?? '');
-    const values = Array.isArray(e['values']) ? e['values'] : [];
-    if (!selectorOperators.includes(op)) errs.push(fieldError.notSupported(`${at}.operator`, e['operator'], selectorOperators));
-    else if ((op === 'In' || op === 'NotIn') && values.length === 0) errs.push(fieldError.required(`${at}.values`, 'must be specified when `operator` is \'In\' or \'NotIn\''));
-    else if ((op === 'Exists' || op === 'DoesNotExist') && values.length > 0) errs.push(fieldError.forbidden(`${at}.values`, 'may not be specified when `operator` is \'Exists\' or \'DoesNotExist\''));
-    const key = String(e['key'] ?? '');
-    const keyErr = labelKeyError(key);
-    if (keyErr !== undefined) errs.push(fieldError.invalid(`${at}.key`, key, keyErr));
-  });
-  return errs;
+/** The pod annotations the checks read, in a flavour's names. */
+export interface PodAnnotationKeys extends SecurityAnnotationKeys {
+  readonly mirrorPod: string;
+  readonly tolerations: string;
+  readonly deletionCost: string;
 }
 
-/** True when a metav1.LabelSelector selects the labels (for the template-labels check). */
-export function selectorMatches(selector: unknown, labels: Readonly<Record<string, string>>): boolean {
-  const s = record(selector) ?? {};
-  for (const [k, v] of Object.entries(record(s['matchLabels']) ?? {})) if (labels[k] !== v) return false;
-  for (const raw of Array.isArray(s['matchExpressions']) ? s['matchExpressions'] : []) {
-    const e = record(raw) ?? {};
-    const key = String(e['key'] ?? '');
-    const values = (Array.isArray(e['values']) ? e['values'] : []).map(String);
-    const has = Object.prototype.hasOwnProperty.call(labels, key);
-    switch (e['operator']) {
-      case 'In': if (!has || !values.includes(labels[key]!)) return false; break;
-      case 'NotIn': if (has && values.includes(labels[key]!)) return false; break;
-      case 'Exists': if (!has) return false; break;
-      case 'DoesNotExist': if (has) return false; break;
-      default: return false;
+/** The annotation keys of a flavour. */
+export function podAnnotationKeys(names: Names): PodAnnotationKeys {
+  return {
+    mirrorPod: names.domain('config.mirror'),
+    tolerations: names.domain('tolerations', 'scheduler.alpha'),
+    deletionCost: names.domain('pod-deletion-cost', 'controller'),
+    seccompPod: names.domain('pod', 'seccomp.security.alpha'),
+    seccompContainerPrefix: names.domain('', 'container.seccomp.security.alpha'),
+    appArmorContainerPrefix: names.domain('', 'container.apparmor.security.beta'),
+  };
+}
+
+/** GetDeletionCostFromPodAnnotations failing: the pod deletion cost annotation is not a 32-bit integer. */
+function deletionCostInvalid(annotations: Json, key?: string): boolean {
+  const value = key === undefined
+    ? Object.entries(annotations).find(([k]) => k.endsWith('/pod-deletion-cost'))?.[1]
+    : annotations[key];
+  if (value === undefined) return false;
+  const t = text(value);
+  if (!/^[+-]?\d+$/.test(t)) return true;
+  const n = Number(t);
+  return n < -2147483648 || n > 2147483647;
+}
+
+/** ValidatePodSpecificAnnotations at `path` (`metadata.annotations`): mirror pods, tolerations, deletion cost, seccomp and AppArmor. */
+export function podAnnotationErrors(annotations: Json, spec: Json, keys: PodAnnotationKeys, options: PodSpecOptions, path: string): FieldError[] {
+  const errs: FieldError[] = [];
+  if (annotations[keys.mirrorPod] !== undefined && text(spec['nodeName']) === '') {
+    errs.push(fieldError.invalid(`${path}[${keys.mirrorPod}]`, annotations[keys.mirrorPod], 'must set spec.nodeName if mirror pod annotation is set'));
+  }
+  const tolerations = text(annotations[keys.tolerations]);
+  if (tolerations !== '') {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(tolerations);
+    } catch (e) {
+      errs.push(fieldError.invalid(path, keys.tolerations, (e as Error).message));
     }
+    if (Array.isArray(parsed)) errs.push(...tolerationErrors(parsed, `${path}.${keys.tolerations}`));
   }
-  return true;
+  if (!options.allowInvalidPodDeletionCost && deletionCostInvalid(annotations, keys.deletionCost)) {
+    errs.push(fieldError.invalid(`${path}[${keys.deletionCost}]`, annotations[keys.deletionCost], 'must be a 32bit integer'));
+  }
+  return [...errs, ...securityAnnotationErrors(annotations, spec, keys, path)];
 }
 
-/** True when two JSON values are semantically equal (key order ignored, absent equals empty; see semantic-equal.ts). */
-export function sameJson(a: unknown, b: unknown): boolean {
-  return semanticEqual(a, b);
-}
-
-/** The `field is immutable` error of a field that changed. */
-export function immutable(path: string, now: unknown, before: unknown): FieldError[] {
-  return sameJson(now, before) ? [] : [fieldError.invalid(path, now, 'field is immutable')];
-}
-
-/** The object's `spec` as a record (created when missing). */
-export function specOf(object: KubeObject): Json {
-  return child(object as Json, 'spec');
+/**
+ * ValidatePodTemplateSpec at `path` (`template`, `spec.template`): the template's labels and annotations (reported at
+ * `<path>.labels` and `<path>.annotations`, as kube does), the pod annotations, the spec, seccomp annotations beside
+ * fields, and no ephemeral containers.
+ */
+export function validatePodTemplateSpec(template: Json, path: string, keys: PodAnnotationKeys, allowedRestartPolicies?: readonly string[]): FieldError[] {
+  const meta = obj(template['metadata']);
+  const spec = obj(template['spec']);
+  const annotations = obj(meta['annotations']);
+  const errs = [
+    ...validateLabels(meta['labels'] as Record<string, string> | undefined, `${path}.labels`),
+    ...validateAnnotations(annotations as Record<string, string>, `${path}.annotations`),
+    ...podAnnotationErrors(annotations, spec, keys, strictPodSpecOptions, `${path}.annotations`),
+    ...validatePodSpec(spec, `${path}.spec`, allowedRestartPolicies, strictPodSpecOptions),
+    ...seccompAnnotationFieldErrors(annotations, spec, keys, `${path}.spec`),
+  ];
+  if (list(spec['ephemeralContainers']).length > 0) errs.push(fieldError.forbidden(`${path}.spec.ephemeralContainers`, 'ephemeral containers not allowed in pod template'));
+  return errs;
 }

@@ -8,7 +8,7 @@
  */
 import type { Names } from '@svc-apiserver/api';
 import { record } from '../conversion/resource-conversion.js';
-import { quantityValue } from './quantity.js';
+import { formatQuantity, milliValue, parseQuantity } from '../../meta/quantity.js';
 
 type Json = Record<string, unknown>;
 
@@ -28,9 +28,10 @@ function deprecatedNodeLabels(names: Names): Map<string, string> {
   ]);
 }
 
+/** A byte quantity that is not whole, printed as kube prints it (Quantity.String, canonical). */
 function byteQuantityWarning(value: unknown, path: string): string[] {
-  const v = quantityValue(value);
-  return v !== undefined && !Number.isInteger(v) ? [`${path}: fractional byte value ${JSON.stringify(String(value))} is invalid, must be an integer`] : [];
+  const q = parseQuantity(value);
+  return q !== undefined && milliValue(q) % 1000n !== 0n ? [`${path}: fractional byte value ${JSON.stringify(formatQuantity(q))} is invalid, must be an integer`] : [];
 }
 
 function duplicates(items: unknown[], key: string, path: (i: number) => string, what: string): string[] {
@@ -40,6 +41,18 @@ function duplicates(items: unknown[], key: string, path: (i: number) => string, 
     const v = record(item)?.[key];
     if (seen.has(v)) out.push(`${path(i)}: duplicate ${what} ${JSON.stringify(v ?? '')}`);
     else seen.add(v);
+  });
+  return out;
+}
+
+/** GetWarningsForNodeSelectorTerm: deprecated node labels in a node selector term's expressions. */
+export function nodeSelectorTermWarnings(names: Names, term: unknown, path: string): string[] {
+  const labels = deprecatedNodeLabels(names);
+  const out: string[] = [];
+  list(record(term)?.['matchExpressions']).forEach((e, i) => {
+    const key = String(record(e)?.['key'] ?? '');
+    const msg = labels.get(key);
+    if (msg !== undefined) out.push(`${path}.matchExpressions[${i}].key: ${key} is ${msg}`);
   });
   return out;
 }
@@ -57,11 +70,7 @@ export function podWarnings(names: Names, spec: Json, meta: Json, prefix = ''): 
   }
   const nodeAffinity = record(record(spec['affinity'])?.['nodeAffinity']);
   const termWarnings = (term: unknown, path: string): void => {
-    list(record(term)?.['matchExpressions']).forEach((e, i) => {
-      const key = String(record(e)?.['key'] ?? '');
-      const msg = labels.get(key);
-      if (msg !== undefined) out.push(`${path}.matchExpressions[${i}].key: ${key} is ${msg}`);
-    });
+    out.push(...nodeSelectorTermWarnings(names, term, path));
   };
   list(record(nodeAffinity?.['requiredDuringSchedulingIgnoredDuringExecution'])?.['nodeSelectorTerms']).forEach((t, i) => {
     termWarnings(t, `${prefix}spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[${i}]`);

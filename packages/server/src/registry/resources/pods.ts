@@ -1,139 +1,82 @@
 /**
- * Pods (pkg/registry/core/pod): status subresource, status Pending with its QoS class on create, the field
- * selectors kube serves, the pod spec's defaults and checks (pod-spec.ts) and ValidatePodUpdate's immutable spec.
+ * Pods (pkg/registry/core/pod, 1.27): status Pending with its QoS class on create (and a SchedulingGated condition
+ * while scheduling gates remain), the status subresource (spec and owner references kept), the
+ * `ephemeralcontainers` subresource, the field selectors kube serves, the pod spec's defaults (pod-spec.ts), and
+ * ValidatePodCreate, ValidatePodUpdate and ValidatePodStatusUpdate with the validation options of the stored pod.
  */
 import { fieldError, type FieldError, type KubeObject, type Names } from '@svc-apiserver/api';
 import { isDns1123Subdomain } from '../../meta/name-rules.js';
 import { podWarnings } from './pod-warnings.js';
-import { dropDisabledPodFields } from './dropped-fields.js';
+import { dropDisabledPodFields, dropDisabledPodStatusFields } from './dropped-fields.js';
 import { record } from '../conversion/resource-conversion.js';
-import { defineStrategy, fieldsAt, genericStatusStrategy } from '../default-strategy.js';
-import type { SubresourceStrategy } from '../strategy.js';
+import { defineStrategy, fieldsAt, genericStatusStrategy, keepField } from '../default-strategy.js';
+import type { Strategy, SubresourceStrategy } from '../strategy.js';
 import { endpointIpErrors } from './endpoints.js';
-import type { Strategy } from '../strategy.js';
-import { defaultPodOnly, defaultPodSpec, sameJson, specOf, validatePodSpec } from './pod-spec.js';
-import { ephemeralContainersStrategy } from './pod-ephemeral-containers.js';
+import {
+  defaultPodOnly, defaultPodSpec, podAnnotationErrors, podAnnotationKeys, podSpecOptions, specOf, validatePodSpec, type PodAnnotationKeys,
+  type PodSpecOptions,
+} from './pod-spec.js';
+import { ipFamilyOf, isDualStack, list, obj, objects, qualifiedName, text, type Json } from './field-checks.js';
+import { computePodQos, podAnnotationUpdateErrors, podSpecUpdateErrors } from './pod-update.js';
+import { seccompAnnotationFieldErrors } from './pod-security.js';
+import { coreMetaErrors } from './core-meta.js';
+import { sameJson } from './object-fields.js';
 
-/** ValidatePod's checks kept here (pod-spec.ts), on the pod's `spec`. */
-function validatePod(object: KubeObject): FieldError[] {
-  return validatePodSpec(record(object['spec']), 'spec');
-}
-
-/** The pod QoS class (GetPodQOS): BestEffort without requests or limits, Guaranteed when limits equal requests. */
-export function podQosClass(spec: Record<string, unknown>): string {
-  const containers = [...(Array.isArray(spec['containers']) ? spec['containers'] : []), ...(Array.isArray(spec['initContainers']) ? spec['initContainers'] : [])];
-  let any = false;
-  let guaranteed = true;
-  for (const raw of containers) {
-    const resources = record(record(raw)?.['resources']) ?? {};
-    const requests = record(resources['requests']) ?? {};
-    const limits = record(resources['limits']) ?? {};
-    if (Object.keys(requests).length > 0 || Object.keys(limits).length > 0) any = true;
-    for (const r of ['cpu', 'memory']) {
-      if (limits[r] === undefined || (requests[r] !== undefined && String(requests[r]) !== String(limits[r]))) guaranteed = false;
-    }
-  }
-  if (!any) return 'BestEffort';
-  return guaranteed ? 'Guaranteed' : 'Burstable';
-}
-
-const updatablePodFields = '`spec.containers[*].image`,`spec.initContainers[*].image`,`spec.activeDeadlineSeconds`,`spec.tolerations` (only additions to existing tolerations),`spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was previously negative)';
-
-type Json = Record<string, unknown>;
-
-function listOf(value: unknown): unknown[] {
-  return Array.isArray(value) ? value : [];
-}
-
-/** ValidateContainerUpdates: the same number of containers, each with a non-blank image; true stops the checks. */
-function containerUpdates(now: unknown, before: unknown, path: string): { errs: FieldError[]; stop: boolean } {
-  const next = listOf(now);
-  if (next.length !== listOf(before).length) return { errs: [fieldError.forbidden(path, 'pod updates may not add or remove containers')], stop: true };
-  const errs: FieldError[] = [];
-  next.forEach((raw, i) => {
-    const image = record(raw)?.['image'];
-    const text = typeof image === 'string' ? image : '';
-    if (text === '') errs.push(fieldError.required(`${path}[${i}].image`));
-    if (text.trim().length !== text.length) errs.push(fieldError.invalid(`${path}[${i}].image`, text, 'must not have leading or trailing whitespace'));
-  });
-  return { errs, stop: false };
-}
-
-/** validateOnlyAddedTolerations: every old toleration is still there (only its tolerationSeconds may change). */
-function onlyAddedTolerations(now: unknown, before: unknown, path: string): FieldError[] {
-  for (const old of listOf(before)) {
-    const found = listOf(now).some((t) => {
-      const { tolerationSeconds: _a, ...rest } = record(t) ?? {};
-      const { tolerationSeconds: _b, ...oldRest } = record(old) ?? {};
-      return sameJson(rest, oldRest);
+/** validatePodMetadataAndSpec: metadata, pod annotations, the spec, and the checks only pods (not templates) get. */
+function podMetadataAndSpecErrors(object: KubeObject, keys: PodAnnotationKeys, options: PodSpecOptions, names: Names): FieldError[] {
+  const spec = obj(object['spec']);
+  const annotations = obj(object.metadata?.annotations);
+  const errs = [
+    ...coreMetaErrors(object, names),
+    ...podAnnotationErrors(annotations, spec, keys, options, 'metadata.annotations'),
+    ...validatePodSpec(spec, 'spec', undefined, options),
+  ];
+  if (text(spec['serviceAccountName']) === '') {
+    objects(spec['volumes']).forEach((v, i) => {
+      objects(obj(v['projected'])['sources']).forEach((s, j) => {
+        if (s['serviceAccountToken'] !== undefined && s['serviceAccountToken'] !== null) {
+          errs.push(fieldError.forbidden(`spec.volumes[${i}].projected.sources[${j}].serviceAccountToken`, 'must not be specified when serviceAccountName is not set'));
+        }
+      });
     });
-    if (!found) return [fieldError.forbidden(path, 'existing toleration can not be modified except its tolerationSeconds')];
   }
-  return [];
-}
-
-/** validateOnlyDeletedSchedulingGates: no gate may be added once the pod exists. */
-function onlyDeletedSchedulingGates(now: unknown, before: unknown, path: string): FieldError[] {
-  const old = new Set(listOf(before).map((g) => record(g)?.['name']));
-  const errs: FieldError[] = [];
-  listOf(now).forEach((g, i) => {
-    const name = record(g)?.['name'];
-    if (!old.has(name)) errs.push(fieldError.forbidden(`${path}[${i}].name`, `only deletion is allowed, but found new scheduling gate '${String(name)}'`));
-  });
+  // validateContainersOnlyForPod: images without surrounding whitespace.
+  for (const key of ['containers', 'initContainers']) {
+    objects(spec[key]).forEach((c, i) => {
+      const image = text(c['image']);
+      if (image.trim().length !== image.length) errs.push(fieldError.invalid(`spec.${key}[${i}].image`, image, 'must not have leading or trailing whitespace'));
+    });
+  }
   return errs;
 }
 
-/**
- * ValidatePodUpdate (pkg/apis/core/validation): container counts and images, activeDeadlineSeconds only set or
- * lowered, tolerations only added, scheduling gates only removed, an unchanged QoS class, and nothing else of the
- * spec changed (images, the deadline, tolerations, gates and a negative grace period turned 1 aside).
- */
-function validatePodUpdate(object: KubeObject, old: KubeObject): FieldError[] {
-  const errs = validatePod(object);
-  const spec = record(object['spec']) ?? {};
-  const before = record(old['spec']) ?? {};
-  for (const key of ['containers', 'initContainers']) {
-    const checked = containerUpdates(spec[key], before[key], `spec.${key}`);
-    errs.push(...checked.errs);
-    if (checked.stop) return errs;
+/** The options of a pod write: relaxed by what the stored pod already did. */
+function optionsFor(object: KubeObject, old: KubeObject | undefined): PodSpecOptions {
+  const stored = old === undefined ? undefined : { spec: obj(old['spec']), annotations: obj(old.metadata?.annotations) };
+  return podSpecOptions(stored, object.metadata?.name ?? '');
+}
+
+/** ValidatePodCreate. */
+function validatePodCreate(object: KubeObject, keys: PodAnnotationKeys, names: Names): FieldError[] {
+  const spec = obj(object['spec']);
+  const errs = podMetadataAndSpecErrors(object, keys, optionsFor(object, undefined), names);
+  if (list(spec['ephemeralContainers']).length > 0) errs.push(fieldError.forbidden('spec.ephemeralContainers', 'cannot be set on create'));
+  if (text(spec['nodeName']) !== '' && list(spec['schedulingGates']).length > 0) {
+    errs.push(fieldError.forbidden('spec.nodeName', 'cannot be set until all schedulingGates have been cleared'));
   }
-  const deadline = spec['activeDeadlineSeconds'];
-  const oldDeadline = before['activeDeadlineSeconds'];
-  if (typeof deadline === 'number') {
-    if (deadline < 0 || deadline > 2147483647) {
-      errs.push(fieldError.invalid('spec.activeDeadlineSeconds', deadline, 'must be between 0 and 2147483647, inclusive'));
-      return errs;
-    }
-    if (typeof oldDeadline === 'number' && oldDeadline < deadline) {
-      errs.push(fieldError.invalid('spec.activeDeadlineSeconds', deadline, 'must be less than or equal to previous value'));
-      return errs;
-    }
-  } else if (typeof oldDeadline === 'number') {
-    errs.push(fieldError.invalid('spec.activeDeadlineSeconds', null, 'must not update from a positive integer to nil value'));
-  }
-  errs.push(...onlyAddedTolerations(spec['tolerations'], before['tolerations'], 'spec.tolerations'));
-  errs.push(...onlyDeletedSchedulingGates(spec['schedulingGates'], before['schedulingGates'], 'spec.schedulingGates'));
-  if (sameJson(spec, before)) return errs;
-  if (podQosClass(spec) !== podQosClass(before)) errs.push(fieldError.invalid('metadata', record(object.status)?.['qosClass'] ?? '', 'Pod QoS is immutable'));
-  const munged: Json = structuredClone(spec);
-  for (const key of ['containers', 'initContainers']) {
-    const oldList = listOf(before[key]);
-    listOf(munged[key]).forEach((c, i) => {
-      const target = record(c);
-      const image = record(oldList[i])?.['image'];
-      if (target === undefined) return;
-      if (image === undefined) delete target['image'];
-      else target['image'] = image;
-    });
-  }
-  for (const key of ['activeDeadlineSeconds', 'schedulingGates', 'tolerations']) {
-    if (before[key] === undefined) delete munged[key];
-    else munged[key] = before[key];
-  }
-  const oldGrace = before['terminationGracePeriodSeconds'];
-  if (typeof oldGrace === 'number' && oldGrace < 0 && munged['terminationGracePeriodSeconds'] === 1) munged['terminationGracePeriodSeconds'] = oldGrace;
-  if (!sameJson(munged, before)) errs.push(fieldError.forbidden('spec', `pod updates may not change fields other than ${updatablePodFields}`));
-  return errs;
+  return [...errs, ...seccompAnnotationFieldErrors(obj(object.metadata?.annotations), spec, keys, 'spec')];
+}
+
+/** ValidatePodUpdate. */
+function validatePodUpdate(object: KubeObject, old: KubeObject, keys: PodAnnotationKeys, names: Names): FieldError[] {
+  const options = optionsFor(object, old);
+  const annotations = obj(object.metadata?.annotations);
+  return [
+    ...podMetadataAndSpecErrors(object, keys, options, names),
+    ...podAnnotationUpdateErrors(annotations, obj(old.metadata?.annotations), keys),
+    ...podAnnotationErrors(annotations, obj(object['spec']), keys, options, 'metadata.annotations'),
+    ...podSpecUpdateErrors(object, old),
+  ];
 }
 
 const podPaths = fieldsAt(
@@ -182,40 +125,135 @@ export function mirrorPodIps(object: KubeObject): void {
   else delete status['podIP'];
 }
 
-/**
- * The pod status strategy (podStatusStrategy, ValidatePodStatusUpdate): the spec stays, IPs are mirrored and must be
- * valid, the node name may not change through status, a nominated node name is a node name.
- */
-const podStatusStrategy: SubresourceStrategy = {
-  prepareForUpdate(object, old) {
-    genericStatusStrategy.prepareForUpdate(object, old);
-    mirrorPodIps(object);
-  },
-  validateUpdate(object, old) {
-    const errs: FieldError[] = [];
-    const status = record(object.status) ?? {};
-    if (!sameJson(record(object['spec'])?.['nodeName'], record(old['spec'])?.['nodeName'])) errs.push(fieldError.forbidden('status.nodeName', 'may not be changed directly'));
-    const nominated = status['nominatedNodeName'];
-    if (typeof nominated === 'string' && nominated !== '' && nominated !== record(old.status)?.['nominatedNodeName']) {
-      for (const msg of isDns1123Subdomain(nominated)) errs.push(fieldError.invalid('status.nominatedNodeName', nominated, msg));
+/** ValidateContainerStateTransition: a terminated container of a pod that does not restart it stays terminated. */
+function stateTransitionErrors(now: unknown, before: unknown, restartPolicy: string, path: string): FieldError[] {
+  if (restartPolicy === 'Always') return [];
+  const errs: FieldError[] = [];
+  objects(before).forEach((old, i) => {
+    const terminated = obj(old['state'])['terminated'];
+    if (terminated === undefined || terminated === null) return;
+    if (obj(terminated)['exitCode'] !== 0 && obj(terminated)['exitCode'] !== undefined && restartPolicy === 'OnFailure') return;
+    for (const status of objects(now)) {
+      const t = obj(status['state'])['terminated'];
+      if (status['name'] === old['name'] && (t === undefined || t === null)) errs.push(fieldError.forbidden(`${path}[${i}].state`, 'may not be transitioned to non-terminated state'));
     }
-    (Array.isArray(status['podIPs']) ? status['podIPs'] : []).forEach((ip, i) => {
-      for (const e of endpointIpErrors(record(ip)?.['ip'], `status.podIPs[${i}]`)) {
-        if (e.detail.startsWith('must be a valid IP')) errs.push(e);
-      }
-    });
-    return errs;
-  },
-};
-
-/** The pod strategy. */
-export function podStrategy(names?: Names): Strategy {
-  return { ...podStrategyBase(names), gracePeriodFor: podGracePeriod };
+  });
+  return errs;
 }
 
-function podStrategyBase(names: Names | undefined): Strategy {
-  return defineStrategy({
-    warnings: (object) => (names === undefined ? [] : podWarnings(names, record(object['spec']) ?? {}, (object.metadata ?? {}) as Record<string, unknown>)),
+/** validatePodIPs: valid IPs, at most one per family, no duplicates. */
+function podIpErrors(status: Json): FieldError[] {
+  const ips = objects(status['podIPs']);
+  const errs: FieldError[] = [];
+  ips.forEach((ip, i) => {
+    for (const e of endpointIpErrors(ip['ip'], `status.podIPs[${i}]`)) if (e.detail.startsWith('must be a valid IP')) errs.push(e);
+  });
+  if (ips.length > 1) {
+    if (!isDualStack(ips.map((ip) => ipFamilyOf(text(ip['ip'])))) || ips.length > 2) {
+      errs.push(fieldError.invalid('status.podIPs', status['podIPs'], 'may specify no more than one IP for each IP family'));
+    }
+    const seen = new Set<string>();
+    ips.forEach((ip, i) => {
+      if (seen.has(text(ip['ip']))) errs.push(fieldError.duplicate(`status.podIPs[${i}]`, ip));
+      seen.add(text(ip['ip']));
+    });
+  }
+  return errs;
+}
+
+/** ValidatePodStatusUpdate (1.27). */
+function validatePodStatus(object: KubeObject, old: KubeObject, keys: PodAnnotationKeys): FieldError[] {
+  const annotations = obj(object.metadata?.annotations);
+  const errs = [
+    ...podAnnotationUpdateErrors(annotations, obj(old.metadata?.annotations), keys),
+    ...podAnnotationErrors(annotations, obj(object['spec']), keys, optionsFor(object, old), 'metadata.annotations'),
+  ];
+  const status = obj(object.status);
+  const oldStatus = obj(old.status);
+  const system = new Set(['PodScheduled', 'Ready', 'Initialized']);
+  objects(status['conditions']).forEach((c, i) => {
+    if (!system.has(text(c['type']))) errs.push(...qualifiedName(text(c['type']), `metadata.conditions[${i}].Type`));
+  });
+  if (!sameJson(obj(object['spec'])['nodeName'], obj(old['spec'])['nodeName'])) errs.push(fieldError.forbidden('status.nodeName', 'may not be changed directly'));
+  const nominated = text(status['nominatedNodeName']);
+  if (nominated !== '' && nominated !== text(oldStatus['nominatedNodeName'])) {
+    for (const msg of isDns1123Subdomain(nominated)) errs.push(fieldError.invalid('status.nominatedNodeName', nominated, msg));
+  }
+  const restartPolicy = text(obj(old['spec'])['restartPolicy']);
+  errs.push(...stateTransitionErrors(status['containerStatuses'], oldStatus['containerStatuses'], restartPolicy, 'status.containerStatuses'));
+  errs.push(...stateTransitionErrors(status['initContainerStatuses'], oldStatus['initContainerStatuses'], restartPolicy, 'status.initContainerStatuses'));
+  errs.push(...stateTransitionErrors(status['ephemeralContainerStatuses'], oldStatus['ephemeralContainerStatuses'], 'Never', 'status.ephemeralContainerStatuses'));
+  return [...errs, ...podIpErrors(status)];
+}
+
+/** The pod status strategy (podStatusStrategy): the spec and owner references stay, IPs are mirrored. */
+function podStatusStrategy(keys: PodAnnotationKeys): SubresourceStrategy {
+  return {
+    prepareForUpdate(object, old) {
+      genericStatusStrategy.prepareForUpdate(object, old);
+      dropDisabledPodStatusFields(obj(object.status), record(old.status));
+      // Old node agents corrupt owner references through pods/status; kube keeps the stored ones.
+      const meta = (object.metadata ??= {});
+      if (old.metadata?.ownerReferences === undefined) delete meta.ownerReferences;
+      else meta.ownerReferences = structuredClone(old.metadata.ownerReferences);
+      mirrorPodIps(object);
+    },
+    validateUpdate: (object, old) => validatePodStatus(object, old, keys),
+  };
+}
+
+/**
+ * The ephemeral containers strategy (podEphemeralContainersStrategy, ValidatePodEphemeralContainersUpdate): only
+ * `spec.ephemeralContainers` changes; the whole pod is validated, existing ephemeral containers may not change or
+ * go away, and static pods take none.
+ */
+function ephemeralContainersStrategy(keys: PodAnnotationKeys, names: Names): SubresourceStrategy {
+  return {
+    prepareForUpdate(object, old) {
+      const wanted = specOf(object)['ephemeralContainers'];
+      for (const field of new Set([...Object.keys(object), ...Object.keys(old)])) {
+        if (field === 'metadata' || field === 'kind' || field === 'apiVersion') continue;
+        keepField(object, old, field);
+      }
+      const spec = specOf(object);
+      if (wanted === undefined) delete spec['ephemeralContainers'];
+      else spec['ephemeralContainers'] = wanted;
+      dropDisabledPodFields(spec, record(old['spec']));
+      // Only the ephemeral containers take defaults; the rest is as stored.
+      defaultPodSpec({ ephemeralContainers: spec['ephemeralContainers'] });
+    },
+    validateUpdate(object, old) {
+      const options = optionsFor(object, old);
+      const annotations = obj(object.metadata?.annotations);
+      const errs = [
+        ...podMetadataAndSpecErrors(object, keys, options, names),
+        ...podAnnotationUpdateErrors(annotations, obj(old.metadata?.annotations), keys),
+        ...podAnnotationErrors(annotations, obj(object['spec']), keys, options, 'metadata.annotations'),
+      ];
+      if (obj(old.metadata?.annotations)[keys.mirrorPod] !== undefined) return [fieldError.forbidden('', 'static pods do not support ephemeral containers')];
+      const current = new Map(objects(obj(object['spec'])['ephemeralContainers']).map((c) => [text(c['name']), c]));
+      for (const c of objects(obj(old['spec'])['ephemeralContainers'])) {
+        const name = text(c['name']);
+        const now = current.get(name);
+        if (now === undefined) errs.push(fieldError.forbidden('spec.ephemeralContainers', `existing ephemeral containers ${JSON.stringify(name)} may not be removed\n`));
+        else if (!sameJson(now, c)) errs.push(fieldError.forbidden('spec.ephemeralContainers', `existing ephemeral containers ${JSON.stringify(name)} may not be changed`));
+      }
+      return errs;
+    },
+  };
+}
+
+/** applySchedulingGatedCondition: a pod created with scheduling gates is marked unschedulable for that reason. */
+function schedulingGatedConditions(spec: Json): Json[] {
+  if (list(spec['schedulingGates']).length === 0) return [];
+  return [{ type: 'PodScheduled', status: 'False', lastProbeTime: null, lastTransitionTime: null, reason: 'SchedulingGated', message: 'Scheduling is blocked due to non-empty scheduling gates' }];
+}
+
+/** The pod strategy of a flavour. */
+export function podStrategy(names: Names): Strategy {
+  const keys = podAnnotationKeys(names);
+  const strategy = defineStrategy({
+    warnings: (object) => podWarnings(names, record(object['spec']) ?? {}, (object.metadata ?? {}) as Record<string, unknown>),
     hasStatus: true,
     returnDeletedObject: true,
     prepareForCreate(object) {
@@ -223,7 +261,8 @@ function podStrategyBase(names: Names | undefined): Strategy {
       dropDisabledPodFields(spec, undefined);
       defaultPodSpec(spec);
       defaultPodOnly(spec);
-      object.status = { phase: 'Pending', qosClass: podQosClass(spec) };
+      const conditions = schedulingGatedConditions(spec);
+      object.status = { phase: 'Pending', ...(conditions.length > 0 ? { conditions } : {}), qosClass: computePodQos(spec) };
     },
     prepareForUpdate(object, old) {
       const spec = specOf(object);
@@ -231,10 +270,11 @@ function podStrategyBase(names: Names | undefined): Strategy {
       defaultPodSpec(spec);
       defaultPodOnly(spec);
     },
-    validate: validatePod,
-    validateUpdate: validatePodUpdate,
+    validate: (object) => validatePodCreate(object, keys, names),
+    validateUpdate: (object, old) => validatePodUpdate(object, old, keys, names),
     selectableFields: podFields,
-    subresources: { ephemeralcontainers: ephemeralContainersStrategy },
-    status: podStatusStrategy,
+    subresources: { ephemeralcontainers: ephemeralContainersStrategy(keys, names) },
+    status: podStatusStrategy(keys),
   });
+  return { ...strategy, gracePeriodFor: podGracePeriod };
 }

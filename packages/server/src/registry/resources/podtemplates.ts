@@ -1,7 +1,7 @@
 /**
- * PodTemplates (pkg/registry/core/podtemplate; ValidatePodTemplate and its update): the template's pod spec gets
- * SetDefaults_PodSpec and is checked as a pod spec, its labels as labels; generation starts at 1 and moves with the
- * template; a delete answers with the object.
+ * PodTemplates (pkg/registry/core/podtemplate; ValidatePodTemplate and its update, 1.27): the template's pod spec
+ * gets SetDefaults_PodSpec and is checked as ValidatePodTemplateSpec checks it (labels at `template.labels`);
+ * generation starts at 1 and moves with the template; a delete answers with the object.
  */
 import type { KubeObject, Names } from '@svc-apiserver/api';
 import { podTemplateWarnings } from './pod-warnings.js';
@@ -9,7 +9,10 @@ import { dropDisabledTemplateFields } from './dropped-fields.js';
 import { record } from '../conversion/resource-conversion.js';
 import { defineStrategy } from '../default-strategy.js';
 import type { Strategy } from '../strategy.js';
-import { child, defaultPodSpec, validateLabelMap, validatePodSpec } from './pod-spec.js';
+import { defaultPodSpec, podAnnotationKeys, validatePodTemplateSpec } from './pod-spec.js';
+import { child } from './object-fields.js';
+import { obj } from './field-checks.js';
+import { coreMetaErrors } from './core-meta.js';
 
 function defaults(object: KubeObject, old?: KubeObject): void {
   dropDisabledTemplateFields(object['template'], old?.['template']);
@@ -17,17 +20,12 @@ function defaults(object: KubeObject, old?: KubeObject): void {
   if (template !== undefined) defaultPodSpec(child(template, 'spec'));
 }
 
-function validate(object: KubeObject) {
-  const template = record(object['template']) ?? {};
-  return [
-    ...validateLabelMap(record(template['metadata'])?.['labels'], 'template.metadata.labels'),
-    ...validatePodSpec(record(template['spec']), 'template.spec'),
-  ];
-}
-
-/** The podtemplate strategy. */
-export function podTemplateStrategy(names?: Names): Strategy {
+/** The podtemplate strategy of a flavour. */
+export function podTemplateStrategy(names: Names): Strategy {
+  const keys = podAnnotationKeys(names);
+  const validate = (object: KubeObject) => [...coreMetaErrors(object, names), ...validatePodTemplateSpec(obj(object['template']), 'template', keys)];
   return defineStrategy({
-    warnings: (object) => (names === undefined ? [] : podTemplateWarnings(names, object['template'], 'template.')),
-    returnDeletedObject: true, tracksGeneration: true, prepareForCreate: (object) => defaults(object), prepareForUpdate: defaults, validate, validateUpdate: validate });
+    warnings: (object) => podTemplateWarnings(names, object['template'], 'template.'),
+    returnDeletedObject: true, tracksGeneration: true, prepareForCreate: (object) => defaults(object), prepareForUpdate: defaults, validate, validateUpdate: validate,
+  });
 }

@@ -1,18 +1,21 @@
 /**
  * ReplicationControllers (pkg/registry/core/replicationcontroller; SetDefaults_ReplicationController;
- * ValidateReplicationController and its update): status subresource, generation tracks spec changes; `replicas`
- * 1, an empty selector taken from the template's labels and empty labels from the template's; the selector must be
- * set and select the template, whose restart policy is Always; the template is a pod template with the pod spec's
- * defaults and checks.
+ * ValidateReplicationController, its update and status update, 1.27): status subresource, generation tracks spec
+ * changes; `replicas` 1, an empty selector taken from the template's labels and empty labels from the template's;
+ * the selector must be non-empty and select the template, which is a valid pod template (ValidatePodTemplateSpec:
+ * its labels reported at `spec.template.labels`) restarting Always and without activeDeadlineSeconds; the status
+ * counts are non-negative and not above `replicas`.
  */
 import { fieldError, type FieldError, type KubeObject, type Names } from '@svc-apiserver/api';
 import { podTemplateWarnings } from './pod-warnings.js';
 import { dropDisabledTemplateFields } from './dropped-fields.js';
 import { record } from '../conversion/resource-conversion.js';
-import { defineStrategy } from '../default-strategy.js';
+import { defineStrategy, genericStatusStrategy } from '../default-strategy.js';
 import type { Strategy } from '../strategy.js';
-import { defaultPodTemplate, setDefault, specOf, validateLabelMap, validatePodSpec } from './pod-spec.js';
-import { nonNegative } from './workload.js';
+import { defaultPodTemplate, podAnnotationKeys, validatePodTemplateSpec, type PodAnnotationKeys } from './pod-spec.js';
+import { setDefault, specOf } from './object-fields.js';
+import { isSet, nonNegative, num, obj, text } from './field-checks.js';
+import { coreMetaErrors } from './core-meta.js';
 
 /** The field selector set (ControllerToSelectableFields): `status.replicas` as Go prints an int (0 when unset). */
 function rcFields(object: KubeObject): Record<string, string> {
@@ -33,39 +36,51 @@ function defaultRc(object: KubeObject, old?: KubeObject): void {
   defaultPodTemplate(spec);
 }
 
-/** ValidateReplicationControllerSpec. */
-function validateRc(object: KubeObject): FieldError[] {
-  const spec = record(object['spec']) ?? {};
-  const errs = nonNegative(spec, 'minReadySeconds', 'spec.minReadySeconds');
-  const selector = record(spec['selector']) ?? {};
+/** ValidateReplicationControllerSpec with ValidatePodTemplateSpecForRC. */
+function validateRc(object: KubeObject, keys: PodAnnotationKeys, names: Names): FieldError[] {
+  const spec = obj(object['spec']);
+  const errs = [...coreMetaErrors(object, names), ...nonNegative(spec['minReadySeconds'], 'spec.minReadySeconds')];
+  const selector = obj(spec['selector']);
   if (Object.keys(selector).length === 0) errs.push(fieldError.required('spec.selector'));
-  else errs.push(...validateLabelMap(selector, 'spec.selector'));
-  errs.push(...nonNegative(spec, 'replicas', 'spec.replicas'));
-  const template = record(spec['template']);
-  if (template === undefined) errs.push(fieldError.required('spec.template'));
-  else {
-    const labels = (record(record(template['metadata'])?.['labels']) ?? {}) as Record<string, string>;
-    if (Object.keys(selector).length > 0 && !Object.entries(selector).every(([k, v]) => labels[k] === v)) {
-      errs.push(fieldError.invalid('spec.template.metadata.labels', labels, '`selector` does not match template `labels`'));
-    }
-    errs.push(...validateLabelMap(labels, 'spec.template.metadata.labels'));
-    errs.push(...validatePodSpec(record(template['spec']), 'spec.template.spec', ['Always']));
-    const deadline = record(template['spec'])?.['activeDeadlineSeconds'];
-    if (deadline !== undefined && deadline !== null) {
-      errs.push(fieldError.invalid('spec.template.spec.activeDeadlineSeconds', deadline, 'activeDeadlineSeconds in ReplicationController is not Supported'));
-    }
+  errs.push(...nonNegative(spec['replicas'], 'spec.replicas'));
+  if (!isSet(spec['template'])) return [...errs, fieldError.required('spec.template')];
+  const template = obj(spec['template']);
+  const labels = obj(obj(template['metadata'])['labels']);
+  if (Object.keys(selector).length > 0 && !Object.entries(selector).every(([k, v]) => labels[k] === v)) {
+    errs.push(fieldError.invalid('spec.template.metadata.labels', labels, '`selector` does not match template `labels`'));
   }
+  errs.push(...validatePodTemplateSpec(template, 'spec.template', keys));
+  const templateSpec = obj(template['spec']);
+  if (templateSpec['restartPolicy'] !== 'Always') errs.push(fieldError.notSupported('spec.template.spec.restartPolicy', text(templateSpec['restartPolicy']), ['Always']));
+  if (isSet(templateSpec['activeDeadlineSeconds'])) errs.push(fieldError.forbidden('spec.template.spec.activeDeadlineSeconds', 'activeDeadlineSeconds in ReplicationController is not Supported'));
   return errs;
 }
 
-/** The replicationcontroller strategy. */
-export function replicationControllerStrategy(names?: Names): Strategy {
+/** ValidateReplicationControllerStatus. */
+function validateRcStatus(object: KubeObject, names: Names): FieldError[] {
+  const status = obj(object.status);
+  const errs = coreMetaErrors(object, names);
+  for (const field of ['replicas', 'fullyLabeledReplicas', 'readyReplicas', 'availableReplicas', 'observedGeneration']) {
+    errs.push(...nonNegative(status[field], `status.${field}`));
+  }
+  const replicas = num(status['replicas']);
+  for (const field of ['fullyLabeledReplicas', 'readyReplicas', 'availableReplicas']) {
+    if (num(status[field]) > replicas) errs.push(fieldError.invalid(`status.${field}`, num(status[field]), 'cannot be greater than status.replicas'));
+  }
+  if (num(status['availableReplicas']) > num(status['readyReplicas'])) errs.push(fieldError.invalid('status.availableReplicas', num(status['availableReplicas']), 'cannot be greater than readyReplicas'));
+  return errs;
+}
+
+/** The replicationcontroller strategy of a flavour. */
+export function replicationControllerStrategy(names: Names): Strategy {
+  const keys = podAnnotationKeys(names);
   return defineStrategy({
-    warnings: (object) => (names === undefined ? [] : podTemplateWarnings(names, record(object['spec'])?.['template'], 'spec.template.')),
+    warnings: (object) => podTemplateWarnings(names, record(object['spec'])?.['template'], 'spec.template.'),
     hasStatus: true, initialStatus: () => ({ replicas: 0 }), tracksGeneration: true, returnDeletedObject: true, selectableFields: rcFields,
     prepareForCreate: (object) => defaultRc(object),
     prepareForUpdate: defaultRc,
-    validate: validateRc,
-    validateUpdate: validateRc,
+    validate: (object) => validateRc(object, keys, names),
+    validateUpdate: (object) => validateRc(object, keys, names),
+    status: { prepareForUpdate: genericStatusStrategy.prepareForUpdate, validateUpdate: (object) => validateRcStatus(object, names) },
   });
 }

@@ -9,6 +9,8 @@ import { defineStrategy, fieldsAt } from '../default-strategy.js';
 import type { Strategy } from '../strategy.js';
 import { semanticEqual } from './semantic-equal.js';
 import { maxDataSize, validateDataKey } from './configmaps.js';
+import { coreMetaErrors } from './core-meta.js';
+import { x509KeyPairError } from './secret-warnings.js';
 
 interface SecretShape {
   data?: Record<string, string>;
@@ -138,12 +140,22 @@ function validateSecret(object: KubeObject, names: Names): FieldError[] {
   return errs;
 }
 
+/** warningsForSecret: a TLS Secret whose certificate and key do not load as a pair. */
+function secretWarnings(object: KubeObject, names: Names): string[] {
+  const secret = object as SecretShape;
+  if (secret.type !== secretTypes(names).tls) return [];
+  const bytes = (key: string): Buffer => Buffer.from(typeof secret.data?.[key] === 'string' ? secret.data[key]! : '', 'base64');
+  const problem = x509KeyPairError(bytes('tls.crt'), bytes('tls.key'));
+  return problem === undefined ? [] : [problem];
+}
+
 /** The secret strategy. */
 export function secretStrategy(names: Names): Strategy {
   return defineStrategy({
     prepareForCreate: normalize,
     prepareForUpdate: (object) => normalize(object),
-    validate: (object) => validateSecret(object, names),
+    validate: (object) => [...coreMetaErrors(object, names), ...validateSecret(object, names)],
+    warnings: (object) => secretWarnings(object, names),
     validateUpdate(object, old) {
       const errs: FieldError[] = [];
       const secret = object as SecretShape;
@@ -155,7 +167,7 @@ export function secretStrategy(names: Names): Strategy {
           errs.push(fieldError.forbidden('data', 'field is immutable when `immutable` is set'));
         }
       }
-      return [...errs, ...validateSecret(object, names)];
+      return [...coreMetaErrors(object, names), ...errs, ...validateSecret(object, names)];
     },
     selectableFields: fieldsAt('type'),
   });
