@@ -8,6 +8,7 @@ import { createLiveRequests } from './live-requests.js';
 import { createRequestContext } from './request-context.js';
 import { parseRequestTarget } from './request-target.js';
 import type { RequestContext } from './context.js';
+import { startWatch, writeStatus } from './response-writer.js';
 
 /** Serves one request with `handle` on a loopback server and answers its status code. */
 async function serveOne(handle: (ctx: RequestContext, live: ReturnType<typeof createLiveRequests>) => void): Promise<number> {
@@ -36,7 +37,7 @@ test('a shutdown before the signal is first read still shows as an aborted signa
     live.abortAll();
     assert.equal(ctx.signal.aborted, true);
     assert.equal(ctx.query.get('a'), '1');
-    ctx.writeStatus({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'gone', reason: 'ServiceUnavailable', code: 503 });
+    writeStatus(ctx, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'gone', reason: 'ServiceUnavailable', code: 503 });
   });
   assert.equal(code, 503);
 });
@@ -48,7 +49,7 @@ test('a signal read before a shutdown is aborted by it', async () => {
     live.abortAll();
     assert.equal(signal.aborted, true);
     assert.equal(ctx.signal, signal, 'one signal per request');
-    ctx.writeStatus({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'gone', reason: 'ServiceUnavailable', code: 503 });
+    writeStatus(ctx, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'gone', reason: 'ServiceUnavailable', code: 503 });
   });
   assert.equal(code, 503);
 });
@@ -57,7 +58,7 @@ test('an HTTP/2 watch response dropped before its client took its end is reset w
   const live = createLiveRequests();
   const server = createHttp2Server((req, res) => {
     const ctx = createRequestContext(req, res, parseRequestTarget(req.url ?? '/')!, { names: namesFor('svc'), maxRequestBodyBytes: 1024, liveRequests: live });
-    const stream = ctx.startWatch();
+    const stream = startWatch(ctx);
     // More than the client's flow control window: the end waits behind what the client has not read.
     const line = `${JSON.stringify({ type: 'ADDED', object: { data: 'x'.repeat(1000) } })}\n`;
     for (let i = 0; i < 1000; i++) stream.write(line);

@@ -9,6 +9,7 @@ import { failure } from '@svc-apiserver/api';
 import { anonymousUser } from '../../request/user-info.js';
 import { withAuthenticatedGroup, type Authenticator } from '../../auth/authn/authenticator.js';
 import type { Filter, RequestContext } from '../context.js';
+import { writeStatus } from '../response-writer.js';
 
 /** Options of the authentication filter. */
 export interface AuthenticationFilterOptions {
@@ -37,7 +38,7 @@ export function authentication(authenticator: Authenticator, options: Authentica
     const result = await authenticator.authenticate(ctx);
     if (result.kind === 'error' || (result.kind === 'none' && !anonymous)) {
       if (result.kind === 'error') options.log?.(`unable to authenticate the request: ${result.message}`);
-      ctx.writeStatus(unauthorized());
+      writeStatus(ctx, unauthorized());
       return;
     }
     ctx.user = result.kind === 'user' ? withAuthenticatedGroup(result.user) : anonymousUser;

@@ -17,6 +17,7 @@ import type { FlowController } from '../../flowcontrol/flow-controller.js';
 import type { Filter } from '../context.js';
 import { isLongRunning } from '../long-running.js';
 import { createTurnScheduler } from '../turn-scheduler.js';
+import { writeStatus } from '../response-writer.js';
 
 /** The response header naming the FlowSchema's UID. */
 export const flowSchemaUidHeader = 'X-Kubernetes-PF-FlowSchema-UID';
@@ -38,7 +39,7 @@ export function priorityAndFairness(controller: FlowController): Filter {
     if (isLongRunning(ctx.info)) return next();
     const admission = await controller.admit(c, () => ctx.signal);
     if (admission.kind === 'reject') {
-      if (admission.reason !== 'cancelled') ctx.writeStatus(tooManyRequests());
+      if (admission.reason !== 'cancelled') writeStatus(ctx, tooManyRequests());
       return;
     }
     try {
