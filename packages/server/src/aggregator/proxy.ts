@@ -15,6 +15,7 @@ import type { ServiceResolver } from '../outbound/service-resolver.js';
 import type { UserInfo } from '../request/user-info.js';
 import { apiServiceSpec, availableCondition, type ApiService } from './apiservice.js';
 import type { FrontProxy } from './front-proxy.js';
+import { responded, startRelay, writeBytes, writeStatus } from '../http/response-writer.js';
 
 /** Headers never passed on: hop-by-hop ones, the caller's credentials, and identity headers a caller might forge. */
 const droppedRequestHeaders = /^(connection|keep-alive|proxy-connection|transfer-encoding|upgrade|te|trailer|host|authorization|content-length|impersonate-.*|x-remote-.*|:.*)$/i;
@@ -46,16 +47,16 @@ export function apiServiceTrust(a: ApiService): { ca?: string; insecureSkipVerif
 
 /** Proxies the request to the APIService's server. */
 export async function proxyToApiService(ctx: RequestContext, apiService: ApiService, options: ProxyOptions): Promise<void> {
-  if (availableCondition(apiService)?.status !== 'True') return ctx.writeStatus(serviceUnavailable('service unavailable'));
+  if (availableCondition(apiService)?.status !== 'True') return writeStatus(ctx, serviceUnavailable('service unavailable'));
   const ref = apiServiceSpec(apiService).service ?? {};
   const namespace = ref.namespace ?? '';
   const name = ref.name ?? '';
   const address = await options.services.resolve(namespace, name, ref.port ?? 443);
-  if (!address.ok) return ctx.writeStatus(serviceUnavailable(address.error));
+  if (!address.ok) return writeStatus(ctx, serviceUnavailable(address.error));
   let body: Buffer | undefined;
   if (ctx.method !== 'GET' && ctx.method !== 'HEAD') {
-    const read = await ctx.readBody();
-    if (!read.ok) return ctx.writeStatus(read.error);
+    const read = await ctx.transport.readBody();
+    if (!read.ok) return writeStatus(ctx, read.error);
     body = read.value;
   }
   const headers: Record<string, string | string[]> = {};
@@ -72,7 +73,7 @@ export async function proxyToApiService(ctx: RequestContext, apiService: ApiServ
       cert: options.frontProxy.clientCertPem, key: options.frontProxy.clientKeyPem, timeoutMs: 0,
     },
   });
-  if (!opened.ok) return ctx.writeStatus(serviceUnavailable(`error trying to reach service: ${opened.error}`));
+  if (!opened.ok) return writeStatus(ctx, serviceUnavailable(`error trying to reach service: ${opened.error}`));
   const req = opened.value;
   await new Promise<void>((resolve) => {
     req.on('response', (res: IncomingMessage) => {
@@ -86,13 +87,13 @@ export async function proxyToApiService(ctx: RequestContext, apiService: ApiServ
         res.on('end', () => {
           const { 'content-type': type, ...rest } = relayed;
           const flat = Object.fromEntries(Object.entries(rest).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : v]));
-          ctx.writeBytes(res.statusCode ?? 502, typeof type === 'string' ? type : '', Buffer.concat(chunks), flat);
+          writeBytes(ctx, res.statusCode ?? 502, typeof type === 'string' ? type : '', Buffer.concat(chunks), flat);
           resolve();
         });
         res.on('error', () => resolve());
         return;
       }
-      const stream = ctx.startRelay(res.statusCode ?? 502, relayed);
+      const stream = startRelay(ctx, res.statusCode ?? 502, relayed);
       res.on('data', (chunk: Buffer) => {
         if (!stream.write(chunk)) {
           res.pause();
@@ -113,7 +114,7 @@ export async function proxyToApiService(ctx: RequestContext, apiService: ApiServ
       });
     });
     req.on('error', (e) => {
-      if (!ctx.responded) ctx.writeStatus(serviceUnavailable(`error trying to reach service: ${e.message}`));
+      if (!responded(ctx)) writeStatus(ctx, serviceUnavailable(`error trying to reach service: ${e.message}`));
       resolve();
     });
     req.end(body);

@@ -10,6 +10,8 @@ import { namesFor } from '@svc-apiserver/api';
 import type { ApiResource } from '../schema/catalog.js';
 import { startApiServer, type ApiServer } from './api-server.js';
 import type { RequestContext } from './context.js';
+import { addWarning, startWatch, writeObject, writeStatus } from './response-writer.js';
+import { decodeBody } from './decode-body.js';
 
 const names = namesFor('svc');
 const configmaps: ApiResource = {
@@ -30,23 +32,23 @@ async function fakeResourceHandler(ctx: RequestContext): Promise<void> {
   if (info.name === 'stuck') {
     // Never answers: the request deadline must.
     await new Promise<void>((resolve) => ctx.signal.addEventListener('abort', () => resolve(), { once: true }));
-    ctx.writeObject(200, { late: true });
+    writeObject(ctx, 200, { late: true });
     return;
   }
   if (info.verb === 'watch') {
-    const w = ctx.startWatch();
+    const w = startWatch(ctx);
     w.send({ type: 'ADDED', object: { kind: 'ConfigMap', metadata: { name: 'a' } } });
     await new Promise<void>((resolve) => ctx.signal.addEventListener('abort', () => resolve(), { once: true }));
     w.end();
     return;
   }
   if (info.verb === 'create') {
-    const body = await ctx.decodeBody(['application/json', 'application/yaml']);
-    if (!body.ok) return ctx.writeStatus(body.error);
-    ctx.warn('this is a "warning"');
-    return ctx.writeObject(201, { echoed: body.value.object, mediaType: body.value.mediaType });
+    const body = await decodeBody(ctx, ['application/json', 'application/yaml']);
+    if (!body.ok) return writeStatus(ctx, body.error);
+    addWarning(ctx, 'this is a "warning"');
+    return writeObject(ctx, 201, { echoed: body.value.object, mediaType: body.value.mediaType });
   }
-  ctx.writeObject(200, { info, user: ctx.user });
+  writeObject(ctx, 200, { info, user: ctx.user });
 }
 
 let server: ApiServer;

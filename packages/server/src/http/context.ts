@@ -1,28 +1,60 @@
 /**
- * The request context: one per request, made by the HTTP server and passed down the filter chain to a handler.
- * It carries the parsed request info and the identity, and owns reading the body and writing the response so that
- * every handler negotiates, encodes and reports failures the same way.
+ * The request context: one per request, made by the HTTP server (or a test double) and passed down the filter chain
+ * to a handler. It is the request's facts (what was asked, by whom, what the filters recorded) and its transport,
+ * the one part that differs between the server and a test double. Reading the body is `decodeBody`
+ * (`decode-body.ts`) and answering is the response writer (`response-writer.ts`): plain functions over a context,
+ * the same for every transport, as k8s.io/apiserver's handlers decode with the negotiated serializer and answer
+ * through `responsewriters` over whatever `http.ResponseWriter` they are given.
  */
 import type { IncomingHttpHeaders } from 'node:http';
-import type { KubeObject, Names, Result, Status, WatchEvent } from '@svc-apiserver/api';
+import type { Names, Result, Status, WatchEvent } from '@svc-apiserver/api';
 import type { UserInfo } from '../request/user-info.js';
 import type { RequestInfo } from '../request/request-info.js';
 import type { RequestRecord } from './request-record.js';
+import type { TablePrinter } from './table/printer.js';
 
-/** A decoded request body. */
-export interface DecodedBody {
-  /** The media type the body was sent in, without parameters (`application/json`, `application/yaml`, a patch type). */
-  readonly mediaType: string;
-  /** The decoded document. */
-  readonly object: KubeObject;
+/** Response headers as the writer hands them to a transport (`Warning` and other repeated headers as arrays). */
+export type ResponseHeaders = Record<string, string | string[]>;
+
+/**
+ * Where a request's bytes come from and its response's bytes go: node's HTTP/1.1 or HTTP/2 request and response
+ * for the server (`request-context.ts`), captured bytes for a test double. Everything above the bytes (decoding,
+ * negotiation, encoding, status codes, headers, warnings) is the writer's and the decoder's, not the transport's.
+ */
+export interface Transport {
   /**
-   * Duplicated fields of the document, worded as kube-apiserver's strict decoders word them (`duplicate field
-   * "spec.x"` for JSON, `line 3: key "x" already set in map` for YAML); for field validation.
+   * The raw body, up to the body limit (413 RequestEntityTooLarge beyond it; 400 when the client went away). Read
+   * once: later calls answer the same read.
    */
-  readonly duplicateFields?: readonly string[];
+  readBody(): Promise<Result<Buffer>>;
+  /** True once a response was started, or the request expired: nothing else may be answered. */
+  readonly responded: boolean;
+  /** True once nothing more can be written: the response ended or was dropped, the request expired, the client left. */
+  readonly closed: boolean;
+  /**
+   * Sends the status code and the headers the writer made. `streamed`: the body follows in parts of unknown length
+   * (watches, streamed lists, relays), so the headers go out at once.
+   */
+  writeHead(code: number, headers: ResponseHeaders, streamed: boolean): void;
+  /** Writes a part of the body; false when the client is slow (wait for `drain`). */
+  write(chunk: string | Uint8Array): boolean;
+  /** Ends the response, with its last part (the whole body of a response that is not streamed). */
+  end(last?: string | Uint8Array): void;
+  /** Resolves when the client has room for more, or went away. */
+  drain(): Promise<void>;
+  /**
+   * Drops a response its client has not taken in full: HTTP/2 resets the stream, HTTP/1.1 closes the connection.
+   * Does nothing once the response was delivered.
+   */
+  drop(): void;
+  /**
+   * Ends the request now, after the writer answered `status` if it could (kube-apiserver's timeout filter): a
+   * response under way is cut off, later writes are dropped, the signal aborts and a body read still waiting fails.
+   */
+  expire(status: Status): void;
 }
 
-/** The writer side of a watch: headers are sent when it is created, before the first event. */
+/** The writer side of a watch or another streamed body: headers are sent when it is created, before the first part. */
 export interface WatchStream {
   /** Sends one event; false when the client is slow (the caller may wait for `drain`). */
   send(event: WatchEvent): boolean;
@@ -41,7 +73,7 @@ export interface WatchStream {
   readonly closed: boolean;
 }
 
-/** One request. */
+/** One request: its facts, and the transport its body and response go through. */
 export interface RequestContext {
   readonly method: string;
   readonly path: string;
@@ -62,49 +94,14 @@ export interface RequestContext {
   info: RequestInfo;
   /** Set by authentication. */
   user: UserInfo;
-  /** What the filters keep about the request: audit ID, response headers, audit annotations, the response. */
+  /** What the filters keep about the request: audit ID, response headers, warnings, audit annotations, the response. */
   readonly record: RequestRecord;
   /** Aborted when the client goes away or the server shuts down. */
   readonly signal: AbortSignal;
-  /** The raw body, up to the body limit (413 RequestEntityTooLarge beyond it). */
-  readBody(): Promise<Result<Buffer>>;
-  /**
-   * The body decoded by its Content-Type: JSON, YAML (kube-apiserver's YAML 1.1 reading) and the patch types
-   * (their bodies are JSON or YAML documents too). 415 for other media types, 400 for malformed documents.
-   */
-  decodeBody(accepted: readonly string[]): Promise<Result<DecodedBody>>;
-  /** Adds a `Warning: 299 - "<text>"` header to the response. */
-  warn(text: string): void;
-  /** Writes an object with a status code in the negotiated media type (JSON, YAML; `?pretty`). */
-  writeObject(code: number, object: unknown): void;
-  /** Writes a failure (or success) Status with its code. */
-  writeStatus(status: Status): void;
-  /**
-   * Writes a body already encoded, with its own Content-Type and extra headers (aggregated discovery, OpenAPI
-   * documents and their protobuf form, 304/301 answers with an empty body).
-   */
-  writeBytes(code: number, contentType: string, body: string | Uint8Array, headers?: Readonly<Record<string, string>>): void;
-  /** Writes plain text (health endpoints). */
-  writeText(code: number, text: string): void;
-  /** Starts a watch response: status 200 and headers go out at once. */
-  startWatch(): WatchStream;
-  /**
-   * Starts a streamed JSON body (a large list written part by part from pre-serialized items) when the negotiated
-   * response is compact JSON; undefined when it is another form (YAML, pretty, ...): the caller writes an object.
-   */
-  startJsonStream(code: number): WatchStream | undefined;
-  /**
-   * Starts a response whose headers and body come from elsewhere as they are (the aggregator's proxy relays an
-   * extension server's answer, watches included): the status and headers go out at once, the body is streamed.
-   */
-  startRelay(code: number, headers: Readonly<Record<string, string | readonly string[]>>): WatchStream;
-  /** True once a response was started. */
-  readonly responded: boolean;
-  /**
-   * Ends the request now, as kube-apiserver's timeout filter does: `status` is answered unless a response is under
-   * way (that one is cut off), later writes are dropped, the signal aborts and a body read still waiting fails.
-   */
-  expire(status: Status): void;
+  /** The server's Table printer of a resource that has its own (custom resources), for `as=Table` answers. */
+  readonly printerFor?: ((info: RequestInfo) => TablePrinter | undefined) | undefined;
+  /** Where the body comes from and the response goes. */
+  readonly transport: Transport;
 }
 
 /** A filter: does its part, then calls `next` (or answers and returns without calling it). */

@@ -19,6 +19,7 @@ import { internalError, type Names } from '@svc-apiserver/api';
 import type { RequestContext } from './context.js';
 import { createRequestContext, type NodeRequest, type NodeResponse, type RequestContextOptions } from './request-context.js';
 import { createLiveRequests } from './live-requests.js';
+import { responded, writeStatus } from './response-writer.js';
 import { watchSessionLiveness } from './session-liveness.js';
 import { parseRequestTarget } from './request-target.js';
 import {
@@ -72,6 +73,12 @@ export interface HttpsServer {
 /** Starts listening; resolves once the port is bound. */
 export async function startHttpsServer(options: HttpsServerOptions): Promise<HttpsServer> {
   const liveRequests = createLiveRequests();
+  const contextOptions: RequestContextOptions = {
+    names: options.names,
+    maxRequestBodyBytes: options.maxRequestBodyBytes,
+    liveRequests,
+    ...(options.printerFor !== undefined ? { printerFor: options.printerFor } : {}),
+  };
   const sockets = new Set<TLSSocket>();
   const sessions = new Set<Http2Session>();
   let inFlight = 0;
@@ -99,12 +106,7 @@ export async function startHttpsServer(options: HttpsServerOptions): Promise<Htt
     let ctx: RequestContext;
     let served: Promise<void>;
     try {
-      ctx = createRequestContext(req, res, target, {
-        names: options.names,
-        maxRequestBodyBytes: options.maxRequestBodyBytes,
-        liveRequests,
-        ...(options.printerFor !== undefined ? { printerFor: options.printerFor } : {}),
-      });
+      ctx = createRequestContext(req, res, target, contextOptions);
       served = options.handler(ctx);
     } catch (error) {
       options.log(`panic serving ${req.method ?? ''} ${target.pathname}`, error);
@@ -112,12 +114,12 @@ export async function startHttpsServer(options: HttpsServerOptions): Promise<Htt
     }
     const unanswered = (why: string, error?: unknown): void => {
       options.log(`${why} for ${ctx.method} ${ctx.path}`, error);
-      if (!ctx.responded) ctx.writeStatus(internalError('an unexpected error occurred while serving the request'));
+      if (!responded(ctx)) writeStatus(ctx, internalError('an unexpected error occurred while serving the request'));
       else if (!res.writableEnded) res.destroy();
     };
     served.then(
       // A handler that returns without answering is a bug; do not leave the client hanging.
-      () => (ctx.responded || res.writableEnded ? undefined : unanswered('no response written')),
+      () => (responded(ctx) || res.writableEnded ? undefined : unanswered('no response written')),
       (error: unknown) => {
         try {
           unanswered('unhandled failure', error);

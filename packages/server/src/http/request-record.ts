@@ -1,11 +1,13 @@
 /**
  * What the filters keep about one request beside its info and user, for audit and flow control: the audit ID, the
  * headers every response of the request carries (`Audit-Id`, `X-Kubernetes-PF-*`), the audit annotations recorded
- * along the way (authorization's decision, admission's, the deprecation notice), the decoded request object and
- * what the response turned out to be. Plain data, filled by the request context and the filters.
+ * along the way (authorization's decision, admission's, the deprecation notice), the decoded request object, the
+ * warnings the response will carry and what the response turned out to be. Plain data, filled by the filters, the
+ * body decoder and the response writer.
  */
 import type { RecordedAnnotation } from '../admission/recorder.js';
 import { createLatencyTrackers, type LatencyTrackers } from '../request/latency-trackers.js';
+import type { WarningRecorder } from './warnings.js';
 
 /** The record of one request. */
 export interface RequestRecord {
@@ -15,6 +17,8 @@ export interface RequestRecord {
   readonly remoteAddress: string;
   /** Headers added to every response of this request. */
   readonly responseHeaders: Record<string, string>;
+  /** The warnings of the response (`Warning: 299` headers), made at the first warning. */
+  warnings: WarningRecorder | undefined;
   /** Audit annotations by key; a key keeps its first value (kube's AddAuditAnnotation). */
   readonly annotations: Map<string, RecordedAnnotation>;
   /** The request body as decoded, once a handler decoded it. */
@@ -41,6 +45,7 @@ export function createRequestRecord(remoteAddress: string): RequestRecord {
     auditID: '',
     remoteAddress,
     responseHeaders: {},
+    warnings: undefined,
     annotations: new Map(),
     requestObject: undefined,
     responseCode: undefined,

@@ -175,7 +175,7 @@ test('resourceVersion table for get; YAML lists are whole objects', async () => 
   const far = await get({ resourceVersion: String(Number(a.metadata!.resourceVersion) + 100) });
   assert.equal(far.code, 504);
   assert.equal((await s.call({ verb: 'get', resource: 'configmaps', namespace: 'default', name: 'zz', query: { resourceVersion: '0' } })).code, 404);
-  const whole = await s.list({}, { jsonStream: false });
+  const whole = await s.list({}, { accept: 'application/yaml' });
   assert.equal(whole.code, 200);
   assert.deepEqual(namesOf(whole.body), ['a']);
   s.close();

@@ -2,18 +2,17 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Status } from '@svc-apiserver/api';
 import type { Authenticator, AuthenticationResult } from '../../auth/authn/authenticator.js';
-import type { RequestContext } from '../context.js';
+import { fakeContext } from '../../testing/fake-context.js';
 import { authentication } from './authentication.js';
 
 function run(result: AuthenticationResult, anonymous: boolean, headers: Record<string, string> = {}) {
   const authn: Authenticator = { name: 't', authenticate: async () => result };
-  const written: Status[] = [];
   const logs: string[] = [];
-  const ctx = { headers: { ...headers }, clientCertificates: [], writeStatus: (s: Status) => written.push(s) } as unknown as RequestContext;
+  const { ctx, response } = fakeContext({ verb: 'get', resource: 'pods', headers });
   let reached = false;
   return authentication(authn, { anonymous, log: (m) => logs.push(m), stripHeaders: () => ['x-remote-user'] })(ctx, async () => {
     reached = true;
-  }).then(() => ({ ctx, written, reached, logs }));
+  }).then(() => ({ ctx, written: response.code === undefined ? [] : [response.body as Status], reached, logs }));
 }
 
 test('authentication filter: 401 Status for rejected credentials and, without anonymous access, for no credentials', async () => {

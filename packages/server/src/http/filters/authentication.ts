@@ -10,6 +10,7 @@ import { anonymousUser } from '../../request/user-info.js';
 import { withAuthenticatedGroup, type Authenticator } from '../../auth/authn/authenticator.js';
 import type { Filter, RequestContext } from '../context.js';
 import { authMetrics, type AuthMetrics } from '../../metrics/auth-metrics.js';
+import { writeStatus } from '../response-writer.js';
 
 /** Options of the authentication filter. */
 export interface AuthenticationFilterOptions {
@@ -45,7 +46,7 @@ export function authentication(authenticator: Authenticator, options: Authentica
       (performance.now() - started) / 1000, result.kind === 'user' ? result.user.username : anonymousUser.username);
     if (result.kind === 'error' || (result.kind === 'none' && !anonymous)) {
       if (result.kind === 'error') options.log?.(`unable to authenticate the request: ${result.message}`);
-      ctx.writeStatus(unauthorized());
+      writeStatus(ctx, unauthorized());
       return;
     }
     ctx.user = result.kind === 'user' ? withAuthenticatedGroup(result.user) : anonymousUser;

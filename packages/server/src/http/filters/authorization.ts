@@ -7,6 +7,7 @@ import { failure, forbidden } from '@svc-apiserver/api';
 import type { Authorizer } from '../../request/authorizer.js';
 import type { Filter } from '../context.js';
 import { addAuditAnnotation } from '../request-record.js';
+import { writeStatus } from '../response-writer.js';
 
 /** The authorization filter. */
 export function authorization(authorizer: Authorizer): Filter {
@@ -24,10 +25,10 @@ export function authorization(authorizer: Authorizer): Filter {
     if (info.isResourceRequest) {
       const scope = info.namespace ? ` in the namespace "${info.namespace}"` : ' at the cluster scope';
       const resource = info.subresource ? `${info.resource}/${info.subresource}` : info.resource;
-      ctx.writeStatus(forbidden({ group: info.apiGroup, resource }, info.name,
+      writeStatus(ctx, forbidden({ group: info.apiGroup, resource }, info.name,
         `User "${user.username}" cannot ${info.verb} resource "${resource}" in API group "${info.apiGroup}"${scope}${why}`));
     } else {
-      ctx.writeStatus(failure('Forbidden', `forbidden: User "${user.username}" cannot ${info.verb} path "${info.path}"${why}`));
+      writeStatus(ctx, failure('Forbidden', `forbidden: User "${user.username}" cannot ${info.verb} path "${info.path}"${why}`));
     }
   };
 }

@@ -1,10 +1,11 @@
 /**
  * The request body limit (kube-apiserver's --max-request-body-bytes): a declared Content-Length over the limit is
  * refused at once with 413, before any handler runs. Bodies without a declared length are bounded while they are
- * read (RequestContext.readBody).
+ * read (the transport's readBody).
  */
 import { requestEntityTooLarge } from '@svc-apiserver/api';
 import type { Filter } from '../context.js';
+import { writeStatus } from '../response-writer.js';
 
 /** The body-limit filter. */
 export function bodyLimit(maxBytes: number): Filter {
@@ -12,8 +13,8 @@ export function bodyLimit(maxBytes: number): Filter {
     const declared = Number(ctx.headers['content-length'] ?? NaN);
     if (Number.isFinite(declared) && declared > maxBytes) {
       // readBody records that the body is abandoned (so HTTP/1.1 closes the connection) and yields the 413.
-      const read = await ctx.readBody();
-      ctx.writeStatus(read.ok ? requestEntityTooLarge(maxBytes) : read.error);
+      const read = await ctx.transport.readBody();
+      writeStatus(ctx, read.ok ? requestEntityTooLarge(maxBytes) : read.error);
       return;
     }
     await next();

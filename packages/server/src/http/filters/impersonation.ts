@@ -7,13 +7,14 @@ import type { Names } from '@svc-apiserver/api';
 import type { Authorizer } from '../../request/authorizer.js';
 import { impersonate, impersonationHeaderNames } from '../../auth/impersonation.js';
 import type { Filter } from '../context.js';
+import { writeStatus } from '../response-writer.js';
 
 /** The impersonation filter. */
 export function impersonation(authorizer: Authorizer, names: Names): Filter {
   return async (ctx, next) => {
     const outcome = await impersonate(ctx, ctx.user, authorizer, names);
     if (outcome.kind === 'failure') {
-      ctx.writeStatus(outcome.status);
+      writeStatus(ctx, outcome.status);
       return;
     }
     if (outcome.kind === 'user') {

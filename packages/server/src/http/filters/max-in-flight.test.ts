@@ -2,8 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Status } from '@svc-apiserver/api';
 import type { UserInfo } from '../../request/user-info.js';
-import type { RequestContext } from '../context.js';
 import { parseRequestInfo } from '../parse-request-info.js';
+import { fakeContext, type FakeResponse } from '../../testing/fake-context.js';
 import { maxInFlight } from './max-in-flight.js';
 
 /** Lets the requests admitted in this turn of the event loop start. */
@@ -12,20 +12,22 @@ const nextTurn = (): Promise<void> => new Promise((r) => setImmediate(r));
 const user: UserInfo = { username: 'u', groups: ['system:authenticated'] };
 const admin: UserInfo = { username: 'admin', groups: ['system:masters', 'system:authenticated'] };
 
+/** The Status a request was answered with, if any. */
+const written = (response: FakeResponse): Status[] => (response.code === undefined ? [] : [response.body as Status]);
+
 /** A request through the filter whose handler runs until `release` is called. */
 function request(filter: ReturnType<typeof maxInFlight>['filter'], method: string, target: string, who: UserInfo = user) {
   const url = new URL(target, 'https://x');
   const parsed = parseRequestInfo(method, url.pathname, url.searchParams);
   assert.ok(parsed.ok);
-  const written: Status[] = [];
-  const ctx = { info: parsed.value, user: who, writeStatus: (s: Status) => written.push(s) } as unknown as RequestContext;
+  const { ctx, response } = fakeContext({ verb: parsed.value.verb, resource: parsed.value.resource, info: parsed.value, user: who });
   let release: () => void = () => {};
   let served = false;
   const done = filter(ctx, () => {
     served = true;
     return new Promise<void>((r) => (release = r));
   });
-  return { written, done, get served() { return served; }, release: () => release() };
+  return { get written() { return written(response); }, done, get served() { return served; }, release: () => release() };
 }
 
 test('max in flight: a full pool answers 429 TooManyRequests with Retry-After 1; a finished request frees its slot', async () => {
@@ -62,10 +64,11 @@ test('max in flight: a handler that throws frees its slot', async () => {
   const url = new URL('https://x/api/v1/namespaces');
   const parsed = parseRequestInfo('GET', url.pathname, url.searchParams);
   assert.ok(parsed.ok);
-  const ctx = { info: parsed.value, user, writeStatus: () => assert.fail('no 429 expected') } as unknown as RequestContext;
+  const { ctx, response } = fakeContext({ verb: parsed.value.verb, resource: parsed.value.resource, info: parsed.value, user });
   await assert.rejects(limiter.filter(ctx, async () => {
     throw new Error('handler bug');
   }));
+  assert.equal(response.code, undefined, 'no 429 expected');
   assert.deepEqual(limiter.inFlight(), { readOnly: 0, mutating: 0 });
 });
 
@@ -98,15 +101,13 @@ test('max in flight: requests arriving in one turn of the event loop count toget
   const parsed = parseRequestInfo('GET', url.pathname, url.searchParams);
   assert.ok(parsed.ok);
   let served = 0;
-  const refused: Status[] = [];
   // Ten requests read from ten connections in one poll phase; each handler would answer synchronously.
-  const burst = Array.from({ length: 10 }, () => {
-    const ctx = { info: parsed.value, user, writeStatus: (s: Status) => refused.push(s) } as unknown as RequestContext;
-    return limiter.filter(ctx, async () => {
-      served++;
-    });
-  });
+  const requests = Array.from({ length: 10 }, () => fakeContext({ verb: parsed.value.verb, resource: parsed.value.resource, info: parsed.value, user }));
+  const burst = requests.map(({ ctx }) => limiter.filter(ctx, async () => {
+    served++;
+  }));
   await Promise.all(burst);
+  const refused = requests.flatMap(({ response }) => written(response));
   assert.equal(served, 3);
   assert.equal(refused.length, 7);
   assert.ok(refused.every((s) => s.code === 429));

@@ -16,6 +16,7 @@ import { systemPrivilegedGroup } from '../../auth/authz/privileged-groups.js';
 import type { Filter, RequestContext } from '../context.js';
 import { isLongRunning } from '../long-running.js';
 import { createTurnScheduler } from '../turn-scheduler.js';
+import { writeStatus } from '../response-writer.js';
 
 /** kube-apiserver's default of `--max-requests-inflight`. */
 export const defaultMaxRequestsInFlight = 400;
@@ -68,7 +69,7 @@ export function maxInFlight(options: MaxInFlightOptions): MaxInFlight {
     const privileged = ctx.user.groups.includes(systemPrivilegedGroup);
     if (pool.count >= pool.limit) {
       if (privileged) return next();
-      ctx.writeStatus(tooManyRequests());
+      writeStatus(ctx, tooManyRequests());
       options.onDropped?.(ctx);
       return;
     }

@@ -4,6 +4,7 @@
  */
 import { internalError, serviceUnavailable } from '@svc-apiserver/api';
 import type { Filter } from '../context.js';
+import { responded, writeStatus } from '../response-writer.js';
 
 /** Where recovered failures are reported. */
 export type PanicLogger = (message: string, error: unknown) => void;
@@ -17,11 +18,11 @@ export function panicRecovery(log: PanicLogger): Filter {
       // The store being unreachable (etcd down) is not a bug: the client gets a 503 it retries, as kube's
       // storage errors become retriable Statuses.
       if (storageUnavailable(error)) {
-        if (!ctx.responded) ctx.writeStatus({ ...serviceUnavailable('storage is unavailable, retry later'), details: { retryAfterSeconds: 1 } });
+        if (!responded(ctx)) writeStatus(ctx, { ...serviceUnavailable('storage is unavailable, retry later'), details: { retryAfterSeconds: 1 } });
         return;
       }
       log(`panic serving ${ctx.method} ${ctx.path}`, error);
-      if (!ctx.responded) ctx.writeStatus(internalError('an unexpected error occurred while serving the request'));
+      if (!responded(ctx)) writeStatus(ctx, internalError('an unexpected error occurred while serving the request'));
     }
   };
 }

@@ -17,6 +17,7 @@ import type { FlowController } from '../../flowcontrol/flow-controller.js';
 import type { Filter, RequestContext } from '../context.js';
 import { isLongRunning } from '../long-running.js';
 import { createTurnScheduler } from '../turn-scheduler.js';
+import { writeStatus } from '../response-writer.js';
 
 /** The response header naming the FlowSchema's UID. */
 export const flowSchemaUidHeader = 'X-Kubernetes-PF-FlowSchema-UID';
@@ -40,7 +41,7 @@ export function priorityAndFairness(controller: FlowController, onDropped?: (ctx
     ctx.record.latency.apfQueueWaitSeconds += admission.waitedMs / 1000;
     if (admission.kind === 'reject') {
       if (admission.reason !== 'cancelled') {
-        ctx.writeStatus(tooManyRequests());
+        writeStatus(ctx, tooManyRequests());
         onDropped?.(ctx);
       }
       return;

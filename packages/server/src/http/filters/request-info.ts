@@ -6,13 +6,14 @@ import { badRequest } from '@svc-apiserver/api';
 import type { Filter } from '../context.js';
 import { parseRequestInfo } from '../parse-request-info.js';
 import { stockCrdProbe } from '../stock-crd-probe.js';
+import { writeStatus } from '../response-writer.js';
 
 /** The request-info filter. A path that names no resource after a special verb is a 400. */
 export function requestInfoFilter(): Filter {
   return async (ctx, next) => {
     const parsed = parseRequestInfo(ctx.method, ctx.path, ctx.query);
     if (!parsed.ok) {
-      ctx.writeStatus(badRequest(parsed.error.message));
+      writeStatus(ctx, badRequest(parsed.error.message));
       return;
     }
     ctx.info = stockCrdProbe(parsed.value, ctx.names);

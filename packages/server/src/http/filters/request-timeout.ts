@@ -8,6 +8,7 @@
 import { badRequest, failure, parseGoDuration, type Status } from '@svc-apiserver/api';
 import type { Filter, RequestContext } from '../context.js';
 import type { RequestInfo } from '../../request/request-info.js';
+import { expire, writeStatus } from '../response-writer.js';
 
 const longRunningVerbs: ReadonlySet<string> = new Set(['watch', 'proxy']);
 const longRunningSubresources: ReadonlySet<string> = new Set(['attach', 'exec', 'proxy', 'log', 'portforward']);
@@ -39,7 +40,7 @@ export function requestTimeout(maxMs: number, log: LateFailureLogger, onExpired?
     if (asked !== null && asked !== '') {
       const parsed = parseGoDuration(asked);
       if (!parsed.ok) {
-        ctx.writeStatus(badRequest(`invalid timeout specified in the request URL - ${parsed.error}`));
+        writeStatus(ctx, badRequest(`invalid timeout specified in the request URL - ${parsed.error}`));
         return;
       }
       // A zero or negative timeout asks for no deadline of the client's own; more than the maximum gets the maximum.
@@ -58,7 +59,7 @@ export function requestTimeout(maxMs: number, log: LateFailureLogger, onExpired?
       clearTimeout(timer);
     }
     const timedOut = requestTimedOut();
-    ctx.expire(timedOut);
+    expire(ctx, timedOut);
     onExpired?.(ctx, timedOut.code);
     // The work goes on until it notices the aborted signal; a failure after the answer is only logged.
     work.catch((error: unknown) => log(`failure after the deadline of ${ctx.method} ${ctx.path}`, error));

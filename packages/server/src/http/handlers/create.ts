@@ -15,6 +15,8 @@ import {
   checkTypeMeta, parseWriteOptions, reconcileNamespace, requestNamespace, sendWarnings,
 } from './request-options.js';
 import { requestRecorder } from '../../admission/recorder.js';
+import { addWarning, writeObject, writeStatus } from '../response-writer.js';
+import { decodeBody } from '../decode-body.js';
 
 /** Media types a create or update body may come in. */
 export const objectMediaTypes: readonly string[] = ['application/json', 'application/yaml'];
@@ -22,10 +24,10 @@ export const objectMediaTypes: readonly string[] = ['application/json', 'applica
 /** Serves a create. */
 export async function handleCreate(ctx: RequestContext, registry: Registry, def: ResourceDef): Promise<void> {
   const options = parseWriteOptions(ctx.query, ctx.names, 'CreateOptions', ctx.headers['user-agent']);
-  if (!options.ok) return ctx.writeStatus(options.error);
+  if (!options.ok) return writeStatus(ctx, options.error);
   const { dryRun, fieldValidation, fieldManager } = options.value;
-  const decoded = await ctx.decodeBody(objectMediaTypes);
-  if (!decoded.ok) return ctx.writeStatus(decoded.error);
+  const decoded = await decodeBody(ctx, objectMediaTypes);
+  if (!decoded.ok) return writeStatus(ctx, decoded.error);
   const object = decoded.value.object;
   for (const step of [
     () => checkTypeMeta(def, object),
@@ -33,14 +35,14 @@ export async function handleCreate(ctx: RequestContext, registry: Registry, def:
     () => reconcileNamespace(def, object, requestNamespace(ctx, def)),
   ]) {
     const checked = step();
-    if (!checked.ok) return ctx.writeStatus(checked.error);
+    if (!checked.ok) return writeStatus(ctx, checked.error);
   }
   if (object.metadata?.resourceVersion) {
-    return ctx.writeStatus(badRequest('resourceVersion should not be set on objects to be created'));
+    return writeStatus(ctx, badRequest('resourceVersion should not be set on objects to be created'));
   }
   const tracked = trackUpdate(def, '', undefined, object, fieldManager);
-  const created = await createObject(registry, def, tracked, { user: ctx.user, dryRun: dryRun, recorder: requestRecorder((t) => ctx.warn(t), ctx.record.annotations, ctx.record.latency) });
-  if (!created.ok) return ctx.writeStatus(created.error);
+  const created = await createObject(registry, def, tracked, { user: ctx.user, dryRun: dryRun, recorder: requestRecorder((t) => addWarning(ctx, t), ctx.record.annotations, ctx.record.latency) });
+  if (!created.ok) return writeStatus(ctx, created.error);
   sendWarnings(ctx, def.strategy.warnings(created.value));
-  ctx.writeObject(201, created.value);
+  writeObject(ctx, 201, created.value);
 }

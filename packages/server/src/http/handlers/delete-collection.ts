@@ -14,28 +14,29 @@ import { readDeleteOptions } from './delete-options.js';
 import { propagationOf } from './delete.js';
 import { parseListQuery, requestNamespace } from './request-options.js';
 import { requestRecorder } from '../../admission/recorder.js';
+import { addWarning, writeObject, writeStatus } from '../response-writer.js';
 
 /** Serves a deletecollection. */
 export async function handleDeleteCollection(ctx: RequestContext, registry: Registry, def: ResourceDef): Promise<void> {
   const selection = parseSelection(def, ctx.query.get('labelSelector'), ctx.query.get('fieldSelector'));
-  if (!selection.ok) return ctx.writeStatus(selection.error);
+  if (!selection.ok) return writeStatus(ctx, selection.error);
   const listOptions = parseListQuery(ctx.query);
-  if (!listOptions.ok) return ctx.writeStatus(listOptions.error);
+  if (!listOptions.ok) return writeStatus(ctx, listOptions.error);
   const limit = listOptions.value.limit;
   const options = await readDeleteOptions(ctx);
-  if (!options.ok) return ctx.writeStatus(options.error);
+  if (!options.ok) return writeStatus(ctx, options.error);
   const cont = ctx.query.get('continue') ?? '';
   const listed = await registry.store.list(def, {
     namespace: requestNamespace(ctx, def), selection: selection.value,
     ...(limit !== 0 ? { limit } : {}),
     ...(cont !== '' ? { continue: cont } : {}),
   });
-  if (!listed.ok) return ctx.writeStatus(listed.error);
-  const op = { user: ctx.user, dryRun: options.value.dryRun, recorder: requestRecorder((t) => ctx.warn(t), ctx.record.annotations, ctx.record.latency) };
+  if (!listed.ok) return writeStatus(ctx, listed.error);
+  const op = { user: ctx.user, dryRun: options.value.dryRun, recorder: requestRecorder((t) => addWarning(ctx, t), ctx.record.annotations, ctx.record.latency) };
   const propagation = propagationOf(options.value);
   for (const item of listed.value.items) {
     const result = await deleteObject(registry, def, item.metadata?.namespace ?? '', item.metadata?.name ?? '', op, undefined, propagation, options.value.gracePeriodSeconds);
-    if (!result.ok && result.error.code !== 404) return ctx.writeStatus(result.error);
+    if (!result.ok && result.error.code !== 404) return writeStatus(ctx, result.error);
   }
-  ctx.writeObject(200, listed.value);
+  writeObject(ctx, 200, listed.value);
 }

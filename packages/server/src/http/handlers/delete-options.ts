@@ -8,6 +8,7 @@ import { badRequest, fieldError, type FieldError, type Result } from '@svc-apise
 import type { RequestContext } from '../context.js';
 import type { DeletePreconditions, PropagationPolicy } from '../../registry/operations/delete-object.js';
 import { boolParameter, dryRunErrors, int64Parameter, optionsInvalid } from './request-options.js';
+import { decodeBody } from '../decode-body.js';
 
 /** The options of a delete. */
 export interface DeleteOptions {
@@ -22,11 +23,11 @@ const policies: readonly string[] = ['Foreground', 'Background', 'Orphan'];
 
 /** Reads and validates the options; 400 for a malformed body or number, 422 for invalid options. */
 export async function readDeleteOptions(ctx: RequestContext): Promise<Result<DeleteOptions>> {
-  const raw = await ctx.readBody();
+  const raw = await ctx.transport.readBody();
   if (!raw.ok) return raw;
   let body: Record<string, unknown> = {};
   if (raw.value.length > 0) {
-    const decoded = await ctx.decodeBody(['application/json', 'application/yaml']);
+    const decoded = await decodeBody(ctx, ['application/json', 'application/yaml']);
     if (!decoded.ok) return decoded;
     body = decoded.value.object as Record<string, unknown>;
   }

@@ -14,20 +14,21 @@ import { deleteObject, type Propagation } from '../../registry/operations/delete
 import { readDeleteOptions, type DeleteOptions } from './delete-options.js';
 import { requestNamespace } from './request-options.js';
 import { requestRecorder } from '../../admission/recorder.js';
+import { addWarning, writeObject, writeStatus } from '../response-writer.js';
 
 /** Serves a delete. */
 export async function handleDelete(ctx: RequestContext, registry: Registry, def: ResourceDef): Promise<void> {
   const options = await readDeleteOptions(ctx);
-  if (!options.ok) return ctx.writeStatus(options.error);
+  if (!options.ok) return writeStatus(ctx, options.error);
   const result = await deleteObject(
-    registry, def, requestNamespace(ctx, def), ctx.info.name, { user: ctx.user, dryRun: options.value.dryRun, recorder: requestRecorder((t) => ctx.warn(t), ctx.record.annotations, ctx.record.latency) }, options.value.preconditions,
+    registry, def, requestNamespace(ctx, def), ctx.info.name, { user: ctx.user, dryRun: options.value.dryRun, recorder: requestRecorder((t) => addWarning(ctx, t), ctx.record.annotations, ctx.record.latency) }, options.value.preconditions,
     propagationOf(options.value), options.value.gracePeriodSeconds,
   );
-  if (!result.ok) return ctx.writeStatus(result.error);
+  if (!result.ok) return writeStatus(ctx, result.error);
   const { object, removed } = result.value;
-  if (!removed) return ctx.writeObject(options.value.orphanDependents === false ? 202 : 200, object);
-  if (def.strategy.returnDeletedObject) return ctx.writeObject(200, object);
-  ctx.writeStatus(success({
+  if (!removed) return writeObject(ctx, options.value.orphanDependents === false ? 202 : 200, object);
+  if (def.strategy.returnDeletedObject) return writeObject(ctx, 200, object);
+  writeStatus(ctx, success({
     name: object.metadata?.name ?? '', ...(def.group ? { group: def.group } : {}), kind: def.resource, ...(object.metadata?.uid ? { uid: object.metadata.uid } : {}),
   }));
 }

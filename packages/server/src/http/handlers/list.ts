@@ -17,6 +17,7 @@ import type { ResourceDef } from '../../registry/resource-def.js';
 import type { ListPage } from '../../registry/reader.js';
 import { parseSelection } from '../../registry/selection.js';
 import { parseListQuery, requestNamespace } from './request-options.js';
+import { startJsonStream, startRelay, writeObject, writeStatus } from '../response-writer.js';
 
 /** Bytes gathered into each write of a streamed list: few large writes, each one memory copy of the items' bytes. */
 const streamChunkBytes = 256 * 1024;
@@ -57,7 +58,7 @@ async function writeProtobufList(ctx: RequestContext, def: ResourceDef, apiVersi
   if (list === undefined) return false;
   // The body's head and tail are protobuf, not a relayed answer, but the relay stream is what writes a status,
   // headers as given and a body in parts.
-  const stream = ctx.startRelay(200, { 'Content-Type': n.mediaType });
+  const stream = startRelay(ctx, 200, { 'Content-Type': n.mediaType });
   let parts: Uint8Array[] = [list.head];
   let size = list.head.length;
   for (let i = 0; i < items.length; i++) {
@@ -84,10 +85,10 @@ export async function writeListPage(ctx: RequestContext, def: ResourceDef, page:
   const apiVersion = apiVersionOf(def.group, def.version);
   // Items of a custom resource list carry their kind and apiVersion (kube's UnstructuredList); typed lists' do not.
   const typed = def.custom !== undefined;
-  const stream = ctx.startJsonStream(200);
+  const stream = startJsonStream(ctx, 200);
   if (stream === undefined) {
     if (!typed && await writeProtobufList(ctx, def, apiVersion, metadata, page)) return;
-    ctx.writeObject(200, { kind: def.listKind, apiVersion, metadata, items: page.items.map((o) => JSON.parse(typed ? o.objectJson() : o.itemJson()) as unknown) });
+    writeObject(ctx, 200, { kind: def.listKind, apiVersion, metadata, items: page.items.map((o) => JSON.parse(typed ? o.objectJson() : o.itemJson()) as unknown) });
     return;
   }
   const head = `{"kind":${JSON.stringify(def.listKind)},"apiVersion":${JSON.stringify(apiVersion)},"metadata":${JSON.stringify(metadata)},"items":[`;
@@ -126,10 +127,10 @@ export async function writeListPage(ctx: RequestContext, def: ResourceDef, page:
 /** Serves a list. */
 export async function handleList(ctx: RequestContext, registry: Registry, def: ResourceDef): Promise<void> {
   const selection = parseSelection(def, ctx.query.get('labelSelector'), ctx.query.get('fieldSelector'));
-  if (!selection.ok) return ctx.writeStatus(selection.error);
+  if (!selection.ok) return writeStatus(ctx, selection.error);
   const q = ctx.query;
   const listOptions = parseListQuery(q);
-  if (!listOptions.ok) return ctx.writeStatus(listOptions.error);
+  if (!listOptions.ok) return writeStatus(ctx, listOptions.error);
   const { limit, sendInitialEvents } = listOptions.value;
   // With APIListChunking off, limit and continue are ignored: every list is one complete page.
   const chunking = registry.store.settings.apiListChunking;
@@ -142,6 +143,6 @@ export async function handleList(ctx: RequestContext, registry: Registry, def: R
     ...(q.get('resourceVersionMatch') ? { resourceVersionMatch: q.get('resourceVersionMatch')! } : {}),
     ...(sendInitialEvents !== undefined ? { sendInitialEvents } : {}),
   });
-  if (!page.ok) return ctx.writeStatus(page.error);
+  if (!page.ok) return writeStatus(ctx, page.error);
   await writeListPage(ctx, def, page.value);
 }

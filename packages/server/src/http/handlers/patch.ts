@@ -17,7 +17,8 @@
  * fields are subject to the field validation level.
  */
 import { fail, type KubeObject, ok, type Result } from '@svc-apiserver/api';
-import type { DecodedBody, RequestContext } from '../context.js';
+import type { RequestContext } from '../context.js';
+import type { DecodedBody } from '../decode-body.js';
 import type { Registry } from '../../registry/registry.js';
 import type { Authorizer } from '../../request/authorizer.js';
 import { authorizeCreate } from './authorize-create.js';
@@ -38,23 +39,25 @@ import {
   checkNameMatches, checkTypeMeta, parseWriteOptions, reconcileNamespace, requestNamespace, sendWarnings, type WriteOptions,
 } from './request-options.js';
 import { requestRecorder } from '../../admission/recorder.js';
+import { addWarning, writeObject, writeStatus } from '../response-writer.js';
+import { decodeBody } from '../decode-body.js';
 
 /** Serves a patch; `authorizer` answers the extra `create` check of an apply that creates. */
 export async function handlePatch(ctx: RequestContext, registry: Registry, def: ResourceDef, authorizer: Authorizer): Promise<void> {
   const patchType = (ctx.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
   const options = parseWriteOptions(ctx.query, ctx.names, 'PatchOptions', ctx.headers['user-agent'], patchType === applyPatchType);
-  if (!options.ok) return ctx.writeStatus(options.error);
+  if (!options.ok) return writeStatus(ctx, options.error);
   // Custom resources have no patch strategies to merge by: strategic merge patch is refused (kube's CRD handler).
   const patchTypes = def.custom !== undefined ? supportedPatchTypes.filter((t) => t !== 'application/strategic-merge-patch+json') : supportedPatchTypes;
-  const decoded = await ctx.decodeBody(patchTypes);
-  if (!decoded.ok) return ctx.writeStatus(decoded.error);
+  const decoded = await decodeBody(ctx, patchTypes);
+  if (!decoded.ok) return writeStatus(ctx, decoded.error);
   const namespace = requestNamespace(ctx, def);
   const name = ctx.info.name;
   const subresource = ctx.info.subresource;
   const made = mechanismOf(registry, def, { namespace, name, subresource }, decoded.value, options.value);
-  if (!made.ok) return ctx.writeStatus(made.error);
+  if (!made.ok) return writeStatus(ctx, made.error);
   const mechanism = made.value;
-  const op = { user: ctx.user, dryRun: options.value.dryRun, recorder: requestRecorder((t) => ctx.warn(t), ctx.record.annotations, ctx.record.latency) };
+  const op = { user: ctx.user, dryRun: options.value.dryRun, recorder: requestRecorder((t) => addWarning(ctx, t), ctx.record.annotations, ctx.record.latency) };
   // kube's withAuthorization asks once, when an attempt first creates.
   let createAuthorization: Promise<Result<void>> | undefined;
   let warnings: readonly string[] = [];
@@ -88,9 +91,9 @@ export async function handlePatch(ctx: RequestContext, registry: Registry, def: 
     return written;
   });
   sendWarnings(ctx, warnings);
-  if (!result.ok) return ctx.writeStatus(result.error);
+  if (!result.ok) return writeStatus(ctx, result.error);
   sendWarnings(ctx, def.strategy.warnings(result.value.object, result.value.current));
-  ctx.writeObject(result.value.code, result.value.object);
+  writeObject(ctx, result.value.code, result.value.object);
 }
 
 /** Where a patch goes. */

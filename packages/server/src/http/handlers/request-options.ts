@@ -10,6 +10,7 @@ import {
 } from '@svc-apiserver/api';
 import type { RequestContext } from '../context.js';
 import type { ResourceDef } from '../../registry/resource-def.js';
+import { addWarning } from '../response-writer.js';
 
 /** The kinds of the write options objects. */
 export type OptionsKind = 'CreateOptions' | 'UpdateOptions' | 'PatchOptions' | 'DeleteOptions';
@@ -264,5 +265,5 @@ export function requestNamespace(ctx: RequestContext, def: ResourceDef): string 
 
 /** Writes a warning header per strategy warning. */
 export function sendWarnings(ctx: RequestContext, warnings: readonly string[]): void {
-  for (const w of warnings) ctx.warn(w);
+  for (const w of warnings) addWarning(ctx, w);
 }

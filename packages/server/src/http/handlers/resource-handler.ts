@@ -23,6 +23,7 @@ import { subresourceHandlers, type SubresourceHandlers } from './subresources/in
 import { alwaysAllow } from '../../auth/authz/always-allow.js';
 import type { Authorizer } from '../../request/authorizer.js';
 import { addAuditAnnotation } from '../request-record.js';
+import { addWarning, writeStatus } from '../response-writer.js';
 
 type VerbHandler = (ctx: RequestContext, registry: Registry, def: ResourceDef) => Promise<void>;
 
@@ -62,22 +63,22 @@ export function resourceHandler(
   return async (ctx) => {
     const info = ctx.info;
     const def = registry.lookup(info.apiGroup, info.apiVersion, info.resource);
-    if (def === undefined) return ctx.writeStatus(resourceNotFound());
+    if (def === undefined) return writeStatus(ctx, resourceNotFound());
     // A namespaced path to a cluster-scoped resource names nothing (the namespaces resource carries its own name there).
     if (!def.namespaced && info.namespace !== '' && !(def.group === '' && def.resource === 'namespaces')) {
-      return ctx.writeStatus(resourceNotFound());
+      return writeStatus(ctx, resourceNotFound());
     }
     // Deprecated versions: Warning header, gauge and audit annotations (registry/deprecation.ts).
-    const deprecation = recordDeprecatedRequest(registry.names, def, info.subresource, (text) => ctx.warn(text));
+    const deprecation = recordDeprecatedRequest(registry.names, def, info.subresource, (text) => addWarning(ctx, text));
     for (const [key, value] of Object.entries(deprecation?.auditAnnotations ?? {})) addAuditAnnotation(ctx.record, key, value);
     let verbs = def.verbs;
     if (info.subresource !== '') {
       const sub = def.subresources.find((s) => s.name === info.subresource);
-      if (sub === undefined || info.name === '') return ctx.writeStatus(resourceNotFound());
+      if (sub === undefined || info.name === '') return writeStatus(ctx, resourceNotFound());
       verbs = sub.verbs;
     }
     const handler = verbHandlers[info.verb];
-    if (handler === undefined || !verbs.includes(info.verb)) return ctx.writeStatus(methodNotAllowed());
+    if (handler === undefined || !verbs.includes(info.verb)) return writeStatus(ctx, methodNotAllowed());
     // Subresources served by code (scale, binding, eviction, token, the node-agent routes) and the core
     // `bindings` resource, which is pods/binding addressed by the Binding's own name.
     const special = info.subresource !== '' ? subresources.get(info.subresource)
@@ -85,12 +86,12 @@ export function resourceHandler(
     if (special !== undefined) return special(ctx, registry, def);
     // kube-apiserver routes PUT/PATCH/DELETE-one only on named paths and POST only on collections (and on
     // subresources such as pods/eviction).
-    if (namedVerbs.has(info.verb) && info.name === '') return ctx.writeStatus(methodNotAllowed());
+    if (namedVerbs.has(info.verb) && info.name === '') return writeStatus(ctx, methodNotAllowed());
     // (a list's name comes from a `metadata.name` field selector, never from the path)
-    if (collectionVerbs.has(info.verb) && info.verb !== 'list' && info.name !== '' && info.subresource === '') return ctx.writeStatus(methodNotAllowed());
+    if (collectionVerbs.has(info.verb) && info.verb !== 'list' && info.name !== '' && info.subresource === '') return writeStatus(ctx, methodNotAllowed());
     if (info.subresource !== '' && (info.verb === 'update' || info.verb === 'patch')
       && subresourceStrategy(def, info.subresource) === undefined) {
-      return ctx.writeStatus(methodNotAllowed());
+      return writeStatus(ctx, methodNotAllowed());
     }
     // Create-only resources answered without storage (TokenReview, SelfSubjectReview).
     const answer = info.verb === 'create' ? virtual.get(virtualKey(def.groupKey, def.version, def.resource)) : undefined;

@@ -10,6 +10,7 @@ import type { Registry } from '../../registry/registry.js';
 import type { ResourceDef } from '../../registry/resource-def.js';
 import type { FieldValidation } from './request-options.js';
 import type { SchemaValidation } from '../../schema/catalog.js';
+import { addWarning } from '../response-writer.js';
 
 /** Splits `spec.containers[0].bar` into `['spec', 'containers', 0, 'bar']`. */
 export function parseFieldPath(path: string): (string | number)[] {
@@ -109,6 +110,6 @@ export function checkSchema(
 /** Sends the warnings of a check on the request. */
 function warned(ctx: RequestContext, problems: Result<readonly string[]>): Result<void> {
   if (!problems.ok) return problems;
-  for (const w of problems.value) ctx.warn(w);
+  for (const w of problems.value) addWarning(ctx, w);
   return ok(undefined);
 }

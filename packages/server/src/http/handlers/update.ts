@@ -22,6 +22,8 @@ import {
   checkNameMatches, checkTypeMeta, parseWriteOptions, reconcileNamespace, requestNamespace, sendWarnings,
 } from './request-options.js';
 import { requestRecorder } from '../../admission/recorder.js';
+import { addWarning, writeObject, writeStatus } from '../response-writer.js';
+import { decodeBody } from '../decode-body.js';
 
 /** What an update or a patch answers: the object it stored, its status code, and the object it replaced. */
 export interface WrittenObject {
@@ -33,10 +35,10 @@ export interface WrittenObject {
 /** Serves an update. */
 export async function handleUpdate(ctx: RequestContext, registry: Registry, def: ResourceDef): Promise<void> {
   const options = parseWriteOptions(ctx.query, ctx.names, 'UpdateOptions', ctx.headers['user-agent']);
-  if (!options.ok) return ctx.writeStatus(options.error);
+  if (!options.ok) return writeStatus(ctx, options.error);
   const { dryRun, fieldValidation, fieldManager } = options.value;
-  const decoded = await ctx.decodeBody(objectMediaTypes);
-  if (!decoded.ok) return ctx.writeStatus(decoded.error);
+  const decoded = await decodeBody(ctx, objectMediaTypes);
+  if (!decoded.ok) return writeStatus(ctx, decoded.error);
   const body = decoded.value.object;
   const namespace = requestNamespace(ctx, def);
   const name = ctx.info.name;
@@ -48,9 +50,9 @@ export async function handleUpdate(ctx: RequestContext, registry: Registry, def:
     () => reconcileNamespace(def, body, namespace),
   ]) {
     const checked = step();
-    if (!checked.ok) return ctx.writeStatus(checked.error);
+    if (!checked.ok) return writeStatus(ctx, checked.error);
   }
-  const op = { user: ctx.user, dryRun: dryRun, recorder: requestRecorder((t) => ctx.warn(t), ctx.record.annotations, ctx.record.latency) };
+  const op = { user: ctx.user, dryRun: dryRun, recorder: requestRecorder((t) => addWarning(ctx, t), ctx.record.annotations, ctx.record.latency) };
   const requestedVersion = body.metadata?.resourceVersion ?? '';
   const requestedUid = body.metadata?.uid ?? '';
   const guarded = {
@@ -71,7 +73,7 @@ export async function handleUpdate(ctx: RequestContext, registry: Registry, def:
     const written = await updateObject(registry, def, subresource, trackUpdate(def, subresource, current, next, fieldManager), current, op);
     return written.ok ? ok({ code: 200, object: written.value, current }) : written;
   });
-  if (!result.ok) return ctx.writeStatus(result.error);
+  if (!result.ok) return writeStatus(ctx, result.error);
   sendWarnings(ctx, def.strategy.warnings(result.value.object, result.value.current));
-  ctx.writeObject(result.value.code, result.value.object);
+  writeObject(ctx, result.value.code, result.value.object);
 }

@@ -10,6 +10,8 @@ import type { ResourceDef } from '../../registry/resource-def.js';
 import type { VirtualCreate } from '../../registry/virtual-resource.js';
 import { checkSchema } from './schema-check.js';
 import { checkTypeMeta, parseWriteOptions } from './request-options.js';
+import { writeObject, writeStatus } from '../response-writer.js';
+import { decodeBody } from '../decode-body.js';
 
 /** Media types a virtual create body may come in. */
 const bodyMediaTypes: readonly string[] = ['application/json', 'application/yaml'];
@@ -17,18 +19,18 @@ const bodyMediaTypes: readonly string[] = ['application/json', 'application/yaml
 /** Serves a create on a virtual resource. */
 export async function handleVirtualCreate(ctx: RequestContext, registry: Registry, def: ResourceDef, create: VirtualCreate): Promise<void> {
   const options = parseWriteOptions(ctx.query);
-  if (!options.ok) return ctx.writeStatus(options.error);
-  const decoded = await ctx.decodeBody(bodyMediaTypes);
-  if (!decoded.ok) return ctx.writeStatus(decoded.error);
+  if (!options.ok) return writeStatus(ctx, options.error);
+  const decoded = await decodeBody(ctx, bodyMediaTypes);
+  if (!decoded.ok) return writeStatus(ctx, decoded.error);
   const object = decoded.value.object;
   // `status` is the answer, filled by the server: what a client sends there is dropped unread (kube's review
   // storages build a new status), so its required fields are not asked of the request.
   delete (object as { status?: unknown }).status;
   const typed = checkTypeMeta(def, object);
-  if (!typed.ok) return ctx.writeStatus(typed.error);
+  if (!typed.ok) return writeStatus(ctx, typed.error);
   const schema = checkSchema(ctx, registry, def, object, options.value.fieldValidation);
-  if (!schema.ok) return ctx.writeStatus(schema.error);
+  if (!schema.ok) return writeStatus(ctx, schema.error);
   const answer = await create({ user: ctx.user, namespace: ctx.info.namespace }, def, object);
-  if (!answer.ok) return ctx.writeStatus(answer.error);
-  ctx.writeObject(201, answer.value);
+  if (!answer.ok) return writeStatus(ctx, answer.error);
+  writeObject(ctx, 201, answer.value);
 }

@@ -19,6 +19,7 @@ import type { Registry } from '../../registry/registry.js';
 import type { ResourceDef } from '../../registry/resource-def.js';
 import { parseSelection } from '../../registry/selection.js';
 import { parseListQuery, requestNamespace } from './request-options.js';
+import { startWatch, writeStatus } from '../response-writer.js';
 import { endpointMetrics } from '../../metrics/endpoint-metrics.js';
 import { storedResourceLabel, watchCacheMetrics } from '../../registry/storage-metrics.js';
 
@@ -38,9 +39,9 @@ export async function handleWatch(ctx: RequestContext, registry: Registry, def: 
     fieldSelector = fieldSelector ? `${fieldSelector},metadata.name=${name}` : `metadata.name=${name}`;
   }
   const selection = parseSelection(def, q.get('labelSelector'), fieldSelector);
-  if (!selection.ok) return ctx.writeStatus(selection.error);
+  if (!selection.ok) return writeStatus(ctx, selection.error);
   const listOptions = parseListQuery(q);
-  if (!listOptions.ok) return ctx.writeStatus(listOptions.error);
+  if (!listOptions.ok) return writeStatus(ctx, listOptions.error);
   const timeoutSeconds = listOptions.value.timeoutSeconds ?? 0;
   const { sendInitialEvents, allowWatchBookmarks } = listOptions.value;
   const settings = registry.store.settings;
@@ -135,9 +136,9 @@ export async function handleWatch(ctx: RequestContext, registry: Registry, def: 
     error: fail,
     end: () => finish(),
   });
-  if (!started.ok) return ctx.writeStatus(started.error);
+  if (!started.ok) return writeStatus(ctx, started.error);
 
-  stream = ctx.startWatch();
+  stream = startWatch(ctx);
   for (const f of pending.splice(0)) {
     if (!stream.write(f)) blocked = true;
   }

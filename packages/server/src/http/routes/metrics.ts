@@ -6,11 +6,12 @@
 import { gzipSync } from 'node:zlib';
 import type { MetricsRegistry } from '../../metrics/metrics-registry.js';
 import type { RequestContext } from '../context.js';
+import { writeBytes } from '../response-writer.js';
 
 /** Answers a scrape of `registry`. */
 export async function serveMetrics(ctx: RequestContext, registry: MetricsRegistry): Promise<void> {
   const text = await registry.exposition();
   const accepted = String(ctx.headers['accept-encoding'] ?? '').split(',').some((e) => e.trim().split(';')[0] === 'gzip');
-  if (accepted) ctx.writeBytes(200, registry.contentType, gzipSync(text), { 'Content-Encoding': 'gzip', Vary: 'Accept-Encoding' });
-  else ctx.writeBytes(200, registry.contentType, text);
+  if (accepted) writeBytes(ctx, 200, registry.contentType, gzipSync(text), { 'Content-Encoding': 'gzip', Vary: 'Accept-Encoding' });
+  else writeBytes(ctx, 200, registry.contentType, text);
 }

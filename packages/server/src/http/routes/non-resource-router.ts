@@ -16,6 +16,7 @@ import { issuerDiscoveryDocument, serveIssuerDiscovery } from './service-account
 import type { IssuerDiscovery } from '../../auth/serviceaccount/issuer-discovery.js';
 import type { MetricsRegistry } from '../../metrics/metrics-registry.js';
 import { serveMetrics } from './metrics.js';
+import { writeBytes, writeObject, writeStatus, writeText } from '../response-writer.js';
 
 /** What the router needs. */
 export interface NonResourceRouterOptions {
@@ -47,14 +48,14 @@ export function nonResourceRouter(options: NonResourceRouterOptions): (ctx: Requ
   const writeDiscovery = (ctx: RequestContext, plain: () => unknown, aggregated?: () => unknown): void => {
     const format = discoveryFormat(ctx.headers.accept, names);
     if (format === 'aggregated' && aggregated) {
-      ctx.writeBytes(200, aggregatedDiscoveryMediaType(names), JSON.stringify(aggregated()) + '\n', { Vary: 'Accept' });
+      writeBytes(ctx, 200, aggregatedDiscoveryMediaType(names), JSON.stringify(aggregated()) + '\n', { Vary: 'Accept' });
       return;
     }
     if (format === 'none' && !aggregated) {
-      ctx.writeStatus(notAcceptable(['application/json', 'application/yaml']));
+      writeStatus(ctx, notAcceptable(['application/json', 'application/yaml']));
       return;
     }
-    ctx.writeObject(200, plain());
+    writeObject(ctx, 200, plain());
   };
 
   const route = async (ctx: RequestContext, parts: readonly string[]): Promise<boolean> => {
@@ -64,7 +65,7 @@ export function nonResourceRouter(options: NonResourceRouterOptions): (ctx: Requ
       .map((g) => ({ ...g, versions: g.versions.filter((v) => v.resources.length > 0) }))
       .filter((g) => g.versions.length > 0);
     if (first === 'version' && parts.length === 1) {
-      ctx.writeObject(200, versionInfo(names));
+      writeObject(ctx, 200, versionInfo(names));
       return true;
     }
     if (first === 'metrics' && parts.length === 1 && options.metrics !== undefined) {
@@ -125,13 +126,13 @@ export function nonResourceRouter(options: NonResourceRouterOptions): (ctx: Requ
     if (health) {
       if (parts.length === 1) {
         const r = await health.all(ctx.query);
-        ctx.writeText(r.code, r.body);
+        writeText(ctx, r.code, r.body);
         return true;
       }
       // Check names may contain slashes (poststarthook/<name>).
       const r = await health.one([second, third, ...rest].filter((p) => p !== undefined).join('/'));
       if (!r) return false;
-      ctx.writeText(r.code, r.body);
+      writeText(ctx, r.code, r.body);
       return true;
     }
     return false;
@@ -141,7 +142,7 @@ export function nonResourceRouter(options: NonResourceRouterOptions): (ctx: Requ
     const parts = ctx.info.parts;
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') {
       // A path that exists for GET answers 405 to other methods; anything else is 404.
-      if (knownPath(parts, options)) ctx.writeStatus(methodNotAllowed());
+      if (knownPath(parts, options)) writeStatus(ctx, methodNotAllowed());
       else writeNotFound(ctx);
       return;
     }

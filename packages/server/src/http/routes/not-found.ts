@@ -6,6 +6,7 @@
  */
 import { failure, type Status } from '@svc-apiserver/api';
 import type { RequestContext } from '../context.js';
+import { writeStatus, writeText } from '../response-writer.js';
 
 /** 404 `the server could not find the requested resource`. */
 export function notFoundPath(): Status {
@@ -19,6 +20,6 @@ export function isApiPath(parts: readonly string[]): boolean {
 
 /** Answers 404 for an unserved path: a Status under the API, Go's `404 page not found` text elsewhere. */
 export function writeNotFound(ctx: RequestContext): void {
-  if (isApiPath(ctx.info.parts)) ctx.writeStatus(notFoundPath());
-  else ctx.writeText(404, '404 page not found\n');
+  if (isApiPath(ctx.info.parts)) writeStatus(ctx, notFoundPath());
+  else writeText(ctx, 404, '404 page not found\n');
 }

@@ -7,6 +7,7 @@ import type { RequestContext } from '../context.js';
 import { parseAccept } from '../media-type.js';
 import { notAcceptable } from '@svc-apiserver/api';
 import { notFoundPath } from './not-found.js';
+import { writeBytes, writeStatus } from '../response-writer.js';
 
 /** A document with its serialization and content hash. */
 export interface OpenApiBuilt {
@@ -58,24 +59,24 @@ export async function serveOpenApiV2(ctx: RequestContext, source: OpenApiSource)
     }
   }
   if (format === undefined) {
-    ctx.writeStatus(notAcceptable(['application/json', ...(source.v2Protobuf ? [openapiV2ProtobufTypes[0]!] : [])]));
+    writeStatus(ctx, notAcceptable(['application/json', ...(source.v2Protobuf ? [openapiV2ProtobufTypes[0]!] : [])]));
     return;
   }
   const etag = `"${doc.hash}"`;
   const headers = { ETag: etag, Vary: 'Accept' };
   if (etagMatches(ctx, etag)) {
-    ctx.writeBytes(304, '', '', headers);
+    writeBytes(ctx, 304, '', '', headers);
     return;
   }
-  if (format === 'protobuf') ctx.writeBytes(200, openapiV2ProtobufResponseType, await source.v2Protobuf!(), headers);
-  else ctx.writeBytes(200, 'application/json', doc.json, headers);
+  if (format === 'protobuf') writeBytes(ctx, 200, openapiV2ProtobufResponseType, await source.v2Protobuf!(), headers);
+  else writeBytes(ctx, 200, 'application/json', doc.json, headers);
 }
 
 /** Serves `/openapi/v3` and `/openapi/v3/<group-version path>`. */
 export function serveOpenApiV3(ctx: RequestContext, source: OpenApiSource, groupVersionPath: string): void {
   const doc = groupVersionPath === '' ? source.v3Index() : source.v3(groupVersionPath);
   if (doc === undefined) {
-    ctx.writeStatus(notFoundPath());
+    writeStatus(ctx, notFoundPath());
     return;
   }
   const etag = `"${doc.hash}"`;
@@ -83,15 +84,15 @@ export function serveOpenApiV3(ctx: RequestContext, source: OpenApiSource, group
   const hash = ctx.query.get('hash');
   if (groupVersionPath !== '' && hash !== null && hash !== '') {
     if (hash !== doc.hash) {
-      ctx.writeBytes(301, '', '', { Location: `/openapi/v3/${groupVersionPath}?hash=${doc.hash}`, 'Cache-Control': 'no-cache' });
+      writeBytes(ctx, 301, '', '', { Location: `/openapi/v3/${groupVersionPath}?hash=${doc.hash}`, 'Cache-Control': 'no-cache' });
       return;
     }
     headers['Cache-Control'] = 'public, immutable';
     headers['Expires'] = new Date(Date.now() + 365 * 24 * 3600 * 1000).toUTCString();
   }
   if (etagMatches(ctx, etag)) {
-    ctx.writeBytes(304, '', '', headers);
+    writeBytes(ctx, 304, '', '', headers);
     return;
   }
-  ctx.writeBytes(200, 'application/json', doc.json, headers);
+  writeBytes(ctx, 200, 'application/json', doc.json, headers);
 }

@@ -6,6 +6,7 @@
  */
 import type { IssuerDiscovery } from '../../auth/serviceaccount/issuer-discovery.js';
 import type { RequestContext } from '../context.js';
+import { writeBytes } from '../response-writer.js';
 
 const cacheControl = { 'Cache-Control': 'public, max-age=3600' };
 
@@ -18,6 +19,6 @@ export function issuerDiscoveryDocument(parts: readonly string[]): 'configuratio
 
 /** Writes one of the documents. */
 export function serveIssuerDiscovery(ctx: RequestContext, discovery: IssuerDiscovery, document: 'configuration' | 'keySet'): void {
-  if (document === 'configuration') ctx.writeBytes(200, 'application/json', discovery.configuration, cacheControl);
-  else ctx.writeBytes(200, 'application/jwk-set+json', discovery.keySet, cacheControl);
+  if (document === 'configuration') writeBytes(ctx, 200, 'application/json', discovery.configuration, cacheControl);
+  else writeBytes(ctx, 200, 'application/jwk-set+json', discovery.keySet, cacheControl);
 }

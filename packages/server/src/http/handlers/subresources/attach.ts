@@ -7,14 +7,15 @@ import type { Registry } from '../../../registry/registry.js';
 import type { ResourceDef } from '../../../registry/resource-def.js';
 import { checkContainer, podAgentUnavailable, readTarget } from './node-agent.js';
 import { admitConnect } from './connect-admission.js';
+import { writeStatus } from '../../response-writer.js';
 
 /** Serves an attach request. */
 export async function handleAttach(ctx: RequestContext, registry: Registry, def: ResourceDef): Promise<void> {
   const refused = await admitConnect(ctx, registry, def, 'attach');
-  if (refused !== undefined) return ctx.writeStatus(refused);
+  if (refused !== undefined) return writeStatus(ctx, refused);
   const read = await readTarget(ctx, registry, def);
-  if (!read.ok) return ctx.writeStatus(read.error);
+  if (!read.ok) return writeStatus(ctx, read.error);
   const bad = checkContainer(read.value, ctx.query.get('container'));
-  if (bad !== undefined) return ctx.writeStatus(bad);
-  ctx.writeStatus(podAgentUnavailable(read.value, 'attach'));
+  if (bad !== undefined) return writeStatus(ctx, bad);
+  writeStatus(ctx, podAgentUnavailable(read.value, 'attach'));
 }

@@ -3,6 +3,7 @@ import { badRequest, success, type KubeObject, type Result, type Status } from '
 import type { RequestContext } from '../../context.js';
 import type { Registry } from '../../../registry/registry.js';
 import type { ResourceDef } from '../../../registry/resource-def.js';
+import { decodeBody } from '../../decode-body.js';
 
 /** The `201 Success` Status kube answers a binding or an eviction with. */
 export function createdSuccess(): Status {
@@ -19,7 +20,7 @@ export function podsDef(registry: Registry): ResourceDef | undefined {
  * expected one when set, and a name in the body must match the URL's (400 as kube's subresource handlers answer).
  */
 export async function readSubresourceBody(ctx: RequestContext, kind: string, urlName: string): Promise<Result<KubeObject>> {
-  const decoded = await ctx.decodeBody(['application/json', 'application/yaml']);
+  const decoded = await decodeBody(ctx, ['application/json', 'application/yaml']);
   if (!decoded.ok) return decoded;
   const body = decoded.value.object;
   if (body.kind !== undefined && body.kind !== '' && body.kind !== kind) {

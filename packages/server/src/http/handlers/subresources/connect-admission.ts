@@ -10,6 +10,7 @@ import { admissionAttributes, admitRequest, subresourceKind } from '../../../reg
 import type { Registry } from '../../../registry/registry.js';
 import type { ResourceDef } from '../../../registry/resource-def.js';
 import { requestNamespace } from '../request-options.js';
+import { addWarning } from '../../response-writer.js';
 
 const flag = (q: URLSearchParams, key: string): boolean | undefined => {
   const v = q.get(key);
@@ -38,7 +39,7 @@ function connectOptions(ctx: RequestContext, def: ResourceDef, subresource: stri
 
 /** Runs both admission phases for a connect request; the Status of a refusal. */
 export async function admitConnect(ctx: RequestContext, registry: Registry, def: ResourceDef, subresource: string): Promise<Status | undefined> {
-  const op = { user: ctx.user, dryRun: false, recorder: requestRecorder((t) => ctx.warn(t), ctx.record.annotations, ctx.record.latency) };
+  const op = { user: ctx.user, dryRun: false, recorder: requestRecorder((t) => addWarning(ctx, t), ctx.record.annotations, ctx.record.latency) };
   const attributes = admissionAttributes(def, 'CONNECT', subresource, requestNamespace(ctx, def), ctx.info.name, op, connectOptions(ctx, def, subresource));
   return admitRequest(registry, attributes, op);
 }

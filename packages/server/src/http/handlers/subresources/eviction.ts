@@ -27,6 +27,7 @@ import { selectorMatches } from '../../../registry/resources/pod-spec.js';
 import { parseDryRun, requestNamespace } from '../request-options.js';
 import { createdSuccess, readSubresourceBody } from './common.js';
 import { requestRecorder } from '../../../admission/recorder.js';
+import { addWarning, writeStatus } from '../../response-writer.js';
 
 const violationMessage = "Cannot evict pod as it would violate the pod's disruption budget.";
 
@@ -75,17 +76,17 @@ export function budgetDecision(pdb: KubeObject, pod: KubeObject): Decision {
 /** Serves an eviction. */
 export async function handleEviction(ctx: RequestContext, registry: Registry, def: ResourceDef): Promise<void> {
   const dryRun = parseDryRun(ctx.query, ctx.names, 'CreateOptions');
-  if (!dryRun.ok) return ctx.writeStatus(dryRun.error);
+  if (!dryRun.ok) return writeStatus(ctx, dryRun.error);
   const name = ctx.info.name;
   const read = await readSubresourceBody(ctx, 'Eviction', name);
-  if (!read.ok) return ctx.writeStatus(read.error);
+  if (!read.ok) return writeStatus(ctx, read.error);
   const eviction = read.value;
   const namespace = requestNamespace(ctx, def);
   const deleteOptions = record(eviction['deleteOptions']) ?? {};
   const isDryRun = dryRun.value || (Array.isArray(deleteOptions['dryRun']) && deleteOptions['dryRun'].includes('All'));
-  const op = { user: ctx.user, dryRun: isDryRun, recorder: requestRecorder((t) => ctx.warn(t), ctx.record.annotations, ctx.record.latency) };
+  const op = { user: ctx.user, dryRun: isDryRun, recorder: requestRecorder((t) => addWarning(ctx, t), ctx.record.annotations, ctx.record.latency) };
   const refused = await admitRequest(registry, admissionAttributes(def, 'CREATE', 'eviction', namespace, name, op, eviction), op);
-  if (refused !== undefined) return ctx.writeStatus(refused);
+  if (refused !== undefined) return writeStatus(ctx, refused);
 
   const preconditions = record(deleteOptions['preconditions']) ?? {};
   const remove = async (): Promise<void> => {
@@ -94,11 +95,11 @@ export async function handleEviction(ctx: RequestContext, registry: Registry, de
       ...(typeof preconditions['resourceVersion'] === 'string' ? { resourceVersion: preconditions['resourceVersion'] } : {}),
     };
     const deleted = await deleteObject(registry, def, namespace, name, { ...op, admitted: true }, pre);
-    if (!deleted.ok) return ctx.writeStatus(deleted.error);
-    ctx.writeStatus(createdSuccess());
+    if (!deleted.ok) return writeStatus(ctx, deleted.error);
+    writeStatus(ctx, createdSuccess());
   };
   const got = await registry.store.get(def, namespace, name);
-  if (!got.ok) return ctx.writeStatus(got.error);
+  if (!got.ok) return writeStatus(ctx, got.error);
   const pod = got.value;
   if (canIgnoreBudget(pod)) return remove();
   const pdbDef = registry.all().find((d) => d.groupKey === 'policy' && d.version === 'v1' && d.resource === 'poddisruptionbudgets');
@@ -128,6 +129,6 @@ export async function handleEviction(ctx: RequestContext, registry: Registry, de
     const written = await updateObject(registry, pdbDef, 'status', tracked, pdb, { user: loopbackUser, dryRun: isDryRun });
     return written.ok ? ok(undefined) : written;
   });
-  if (!checked.ok) return ctx.writeStatus(checked.error);
+  if (!checked.ok) return writeStatus(ctx, checked.error);
   return remove();
 }

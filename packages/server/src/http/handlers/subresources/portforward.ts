@@ -7,12 +7,13 @@ import type { Registry } from '../../../registry/registry.js';
 import type { ResourceDef } from '../../../registry/resource-def.js';
 import { podAgentUnavailable, readTarget } from './node-agent.js';
 import { admitConnect } from './connect-admission.js';
+import { writeStatus } from '../../response-writer.js';
 
 /** Serves a port-forward request. */
 export async function handlePortForward(ctx: RequestContext, registry: Registry, def: ResourceDef): Promise<void> {
   const refused = await admitConnect(ctx, registry, def, 'portforward');
-  if (refused !== undefined) return ctx.writeStatus(refused);
+  if (refused !== undefined) return writeStatus(ctx, refused);
   const read = await readTarget(ctx, registry, def);
-  if (!read.ok) return ctx.writeStatus(read.error);
-  ctx.writeStatus(podAgentUnavailable(read.value, 'port forwarding'));
+  if (!read.ok) return writeStatus(ctx, read.error);
+  writeStatus(ctx, podAgentUnavailable(read.value, 'port forwarding'));
 }

@@ -10,15 +10,16 @@ import type { ResourceDef } from '../../../registry/resource-def.js';
 import { serviceUnavailable } from '@svc-apiserver/api';
 import { nodeAgentUnavailable, podAgentUnavailable, readTarget } from './node-agent.js';
 import { admitConnect } from './connect-admission.js';
+import { writeStatus } from '../../response-writer.js';
 
 /** Serves a proxy request. */
 export async function handleProxy(ctx: RequestContext, registry: Registry, def: ResourceDef): Promise<void> {
   const refused = await admitConnect(ctx, registry, def, 'proxy');
-  if (refused !== undefined) return ctx.writeStatus(refused);
+  if (refused !== undefined) return writeStatus(ctx, refused);
   const read = await readTarget(ctx, registry, def);
-  if (!read.ok) return ctx.writeStatus(read.error);
+  if (!read.ok) return writeStatus(ctx, read.error);
   const name = ctx.info.name;
-  if (def.resource === 'services') return ctx.writeStatus(serviceUnavailable(`no endpoints available for service "${name}"`));
-  if (def.resource === 'nodes') return ctx.writeStatus(nodeAgentUnavailable(name, 'proxying'));
-  ctx.writeStatus(podAgentUnavailable(read.value, 'proxying'));
+  if (def.resource === 'services') return writeStatus(ctx, serviceUnavailable(`no endpoints available for service "${name}"`));
+  if (def.resource === 'nodes') return writeStatus(ctx, nodeAgentUnavailable(name, 'proxying'));
+  writeStatus(ctx, podAgentUnavailable(read.value, 'proxying'));
 }

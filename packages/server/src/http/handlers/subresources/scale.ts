@@ -21,6 +21,8 @@ import { patchSchemaFromOpenApi, type PatchSchema } from '../../../patch/patch-s
 import { generatedSchemas } from '../../../schema/generated-data.js';
 import { checkNameMatches, parseWriteOptions, requestNamespace } from '../request-options.js';
 import { requestRecorder } from '../../../admission/recorder.js';
+import { addWarning, writeObject, writeStatus } from '../../response-writer.js';
+import { decodeBody } from '../../decode-body.js';
 
 export { selectorString } from '../../../registry/operations/scale-subresource.js';
 
@@ -33,27 +35,27 @@ export async function handleScale(ctx: RequestContext, registry: Registry, def: 
   const name = ctx.info.name;
   if (ctx.info.verb === 'get') {
     const got = await registry.store.get(def, namespace, name);
-    if (!got.ok) return ctx.writeStatus(got.error);
-    return ctx.writeObject(200, scaleOf(def, got.value));
+    if (!got.ok) return writeStatus(ctx, got.error);
+    return writeObject(ctx, 200, scaleOf(def, got.value));
   }
   const isPatch = ctx.info.verb === 'patch';
   const options = parseWriteOptions(ctx.query, ctx.names, isPatch ? 'PatchOptions' : 'UpdateOptions', ctx.headers['user-agent']);
-  if (!options.ok) return ctx.writeStatus(options.error);
+  if (!options.ok) return writeStatus(ctx, options.error);
   // Server-side apply of a Scale is not served here: the merge patch types cover kubectl scale and the autoscalers.
   const mediaTypes = isPatch ? storedObjectPatchTypes : ['application/json', 'application/yaml'];
   const contentType = (ctx.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
-  if (isPatch && contentType === applyPatchType) return ctx.writeStatus(unsupportedMediaType(mediaTypes));
-  const decoded = await ctx.decodeBody(mediaTypes);
-  if (!decoded.ok) return ctx.writeStatus(decoded.error);
+  if (isPatch && contentType === applyPatchType) return writeStatus(ctx, unsupportedMediaType(mediaTypes));
+  const decoded = await decodeBody(ctx, mediaTypes);
+  if (!decoded.ok) return writeStatus(ctx, decoded.error);
   const body = decoded.value.object;
   let mechanism: PatchMechanism | undefined;
   if (isPatch) {
     scalePatchSchema ??= patchSchemaFromOpenApi(generatedSchemas(), scaleSchemaName);
     const made = patchMechanismFor(decoded.value.mediaType, { qualified: def.qualified, name }, body, scalePatchSchema);
-    if (!made.ok) return ctx.writeStatus(made.error);
+    if (!made.ok) return writeStatus(ctx, made.error);
     mechanism = made.value;
   }
-  const op = { user: ctx.user, dryRun: options.value.dryRun, recorder: requestRecorder((t) => ctx.warn(t), ctx.record.annotations, ctx.record.latency) };
+  const op = { user: ctx.user, dryRun: options.value.dryRun, recorder: requestRecorder((t) => addWarning(ctx, t), ctx.record.annotations, ctx.record.latency) };
   const result = await guaranteedUpdate(registry, def, { namespace, name }, async (current) => {
     let scale = body;
     if (mechanism !== undefined) {
@@ -70,6 +72,6 @@ export async function handleScale(ctx: RequestContext, registry: Registry, def: 
     const next = withReplicas(def, current, scale);
     return updateObject(registry, def, 'scale', trackUpdate(def, 'scale', current, next, options.value.fieldManager), current, op);
   });
-  if (!result.ok) return ctx.writeStatus(result.error);
-  ctx.writeObject(200, scaleOf(def, result.value));
+  if (!result.ok) return writeStatus(ctx, result.error);
+  writeObject(ctx, 200, scaleOf(def, result.value));
 }

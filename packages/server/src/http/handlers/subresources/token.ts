@@ -15,6 +15,7 @@ import { parseWriteOptions, requestNamespace } from '../request-options.js';
 import { readSubresourceBody } from './common.js';
 import { requestRecorder } from '../../../admission/recorder.js';
 import { admissionAttributes, admitRequest } from '../../../registry/operations/admission-attributes.js';
+import { addWarning, writeObject, writeStatus } from '../../response-writer.js';
 
 /** The issuer and the audiences tokens get by default. */
 export interface TokenRequestOptions {
@@ -41,22 +42,22 @@ export function validateTokenRequest(spec: Record<string, unknown>): FieldError[
 export function tokenRequestHandler(options: TokenRequestOptions | undefined) {
   return async (ctx: RequestContext, registry: Registry, def: ResourceDef): Promise<void> => {
     const writeOptions = parseWriteOptions(ctx.query, ctx.names, 'CreateOptions', ctx.headers['user-agent']);
-    if (!writeOptions.ok) return ctx.writeStatus(writeOptions.error);
+    if (!writeOptions.ok) return writeStatus(ctx, writeOptions.error);
     const name = ctx.info.name;
     const read = await readSubresourceBody(ctx, 'TokenRequest', '');
-    if (!read.ok) return ctx.writeStatus(read.error);
+    if (!read.ok) return writeStatus(ctx, read.error);
     const request = read.value;
-    const op = { user: ctx.user, dryRun: writeOptions.value.dryRun, recorder: requestRecorder((t) => ctx.warn(t), ctx.record.annotations, ctx.record.latency) };
+    const op = { user: ctx.user, dryRun: writeOptions.value.dryRun, recorder: requestRecorder((t) => addWarning(ctx, t), ctx.record.annotations, ctx.record.latency) };
     const refused = await admitRequest(registry, admissionAttributes(def, 'CREATE', 'token', requestNamespace(ctx, def), name, op, request), op);
-    if (refused !== undefined) return ctx.writeStatus(refused);
+    if (refused !== undefined) return writeStatus(ctx, refused);
     const spec = { ...record(request['spec']) };
     const sub = def.subresources.find((s) => s.name === 'token');
     const errs = validateTokenRequest(spec);
-    if (errs.length > 0) return ctx.writeStatus(invalid('TokenRequest', { group: sub?.group ?? '', resource: 'TokenRequest' }, '', errs));
-    if (options === undefined) return ctx.writeStatus(serviceUnavailable('service account token issuing is not configured'));
+    if (errs.length > 0) return writeStatus(ctx, invalid('TokenRequest', { group: sub?.group ?? '', resource: 'TokenRequest' }, '', errs));
+    if (options === undefined) return writeStatus(ctx, serviceUnavailable('service account token issuing is not configured'));
     const namespace = requestNamespace(ctx, def);
     const sa = await registry.store.get(def, namespace, name);
-    if (!sa.ok) return ctx.writeStatus(sa.error);
+    if (!sa.ok) return writeStatus(ctx, sa.error);
     const audiences = Array.isArray(spec['audiences']) && spec['audiences'].length > 0 ? spec['audiences'].map(String) : [...options.apiAudiences];
     const expirationSeconds = typeof spec['expirationSeconds'] === 'number' ? spec['expirationSeconds'] : defaultExpirationSeconds;
     const ref = record(spec['boundObjectRef']);
@@ -67,20 +68,20 @@ export function tokenRequestHandler(options: TokenRequestOptions | undefined) {
       const refName = String(ref['name'] ?? '');
       const resource = kind === 'Pod' ? 'pods' : kind === 'Secret' ? 'secrets' : undefined;
       if (resource === undefined || apiVersion !== 'v1') {
-        return ctx.writeStatus(badRequest(`cannot bind token for serviceaccount "${name}" to object of kind "${apiVersion}, Kind=${kind}"`));
+        return writeStatus(ctx, badRequest(`cannot bind token for serviceaccount "${name}" to object of kind "${apiVersion}, Kind=${kind}"`));
       }
       const refDef = registry.lookup('', 'v1', resource);
-      if (refDef === undefined) return ctx.writeStatus(badRequest(`cannot bind token to ${resource}: not served`));
+      if (refDef === undefined) return writeStatus(ctx, badRequest(`cannot bind token to ${resource}: not served`));
       const target = await registry.store.get(refDef, namespace, refName);
-      if (!target.ok) return ctx.writeStatus(target.error);
+      if (!target.ok) return writeStatus(ctx, target.error);
       const uid = target.value.metadata?.uid ?? '';
       if (typeof ref['uid'] === 'string' && ref['uid'] !== '' && ref['uid'] !== uid) {
-        return ctx.writeStatus(conflict({ group: '', resource: kind }, refName,
+        return writeStatus(ctx, conflict({ group: '', resource: kind }, refName,
           `the UID in the bound object reference (${ref['uid']}) does not match the UID in record. The object might have been deleted and then recreated`));
       }
       if (kind === 'Pod') {
         const podSa = String(record(target.value['spec'])?.['serviceAccountName'] ?? 'default');
-        if (podSa !== name) return ctx.writeStatus(badRequest(`cannot bind token for serviceaccount "${name}" to pod running with different serviceaccount name.`));
+        if (podSa !== name) return writeStatus(ctx, badRequest(`cannot bind token for serviceaccount "${name}" to pod running with different serviceaccount name.`));
         bound = { pod: { name: refName, uid } };
       } else {
         bound = { secret: { name: refName, uid } };
@@ -99,6 +100,6 @@ export function tokenRequestHandler(options: TokenRequestOptions | undefined) {
       spec: { ...spec, audiences, expirationSeconds },
       status: { token, expirationTimestamp: expiry },
     };
-    ctx.writeObject(201, answer);
+    writeObject(ctx, 201, answer);
   };
 }
