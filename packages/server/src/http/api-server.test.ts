@@ -152,6 +152,23 @@ test('/livez?verbose lists checks; /readyz/shutdown answers; health needs no cre
   assert.equal((await call('GET', '/healthz/nope')).status, 404);
 });
 
+test('Cache-Control: no-cache, private on every answer through the chain: objects, health, discovery, 404, 500, 400, 504, 406, watches', async () => {
+  const expected = 'no-cache, private';
+  const answers = await Promise.all([
+    call('GET', '/api/v1/namespaces/default/configmaps/a', { admin: true }),
+    call('GET', '/livez'),
+    call('GET', '/version'),
+    call('GET', '/api'),
+    call('GET', '/nope'),
+    call('GET', '/api/v1/namespaces/default/configmaps/panic', { admin: true }),
+    call('POST', '/api/v1/namespaces/default/configmaps', { admin: true, body: '{', headers: { 'Content-Type': 'application/json' } }),
+    call('GET', '/api/v1/namespaces/default/configmaps/stuck?timeout=100ms', { admin: true }),
+    call('GET', '/api/v1/namespaces/default/configmaps/a', { admin: true, headers: { Accept: 'application/nope' } }),
+  ]);
+  for (const r of answers) assert.equal(r.headers['cache-control'], expected, `${r.status} ${r.body.slice(0, 80)}`);
+  assert.deepEqual(answers.map((r) => r.status), [200, 200, 200, 200, 404, 500, 400, 504, 406]);
+});
+
 test('unknown path: 404 in kube-apiserver 1.27 form (Status under the API, Go\'s plain text elsewhere); wrong method on a known path: 405', async () => {
   const api = await call('GET', '/apis/nope.example/v1');
   assert.equal(api.status, 404);
@@ -247,6 +264,7 @@ test('watch: headers at once, one JSON document per line, chunked on HTTP/1.1', 
       assert.equal(res.statusCode, 200);
       assert.equal(res.headers['content-type'], 'application/json');
       assert.equal(res.headers['transfer-encoding'], 'chunked');
+      assert.equal(res.headers['cache-control'], 'no-cache, private');
       res.setEncoding('utf8');
       res.once('data', (line: string) => {
         assert.deepEqual(JSON.parse(line.trim()), { type: 'ADDED', object: { kind: 'ConfigMap', metadata: { name: 'a' } } });

@@ -1,6 +1,6 @@
 /**
  * The HTTP side of the server, independent of storage and resources: PKI and the admin kubeconfig, the filter
- * chain (audit ID → panic recovery → request info → request timeout → body limit → authentication → audit →
+ * chain (audit ID → panic recovery → request info → cache control → request timeout → body limit → authentication → audit →
  * impersonation →
  * priority and fairness, or max in-flight without it → authorization), the routes (resource requests to the
  * resource handler, everything else to the non-resource router), health endpoints, listening and graceful shutdown.
@@ -32,6 +32,7 @@ import type { RequestAuthentication } from '../auth/authentication-setup.js';
 import { authorization } from './filters/authorization.js';
 import { defaultMaxMutatingRequestsInFlight, defaultMaxRequestsInFlight, maxInFlight } from './filters/max-in-flight.js';
 import { auditId } from './filters/audit-id.js';
+import { cacheControl } from './filters/cache-control.js';
 import { audit, failedAuthenticationAudit } from './filters/audit.js';
 import type { Auditor } from '../audit/auditor.js';
 import type { FlowController } from '../flowcontrol/flow-controller.js';
@@ -163,6 +164,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
       auditId(),
       panicRecovery(log),
       requestInfoFilter(),
+      cacheControl(),
       requestTimeout(options.requestTimeoutMs ?? 60_000, log),
       bodyLimit(options.maxRequestBodyBytes),
       failedAuthenticationAudit(options.auditor),
