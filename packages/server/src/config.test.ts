@@ -143,3 +143,17 @@ test('identity flags: signing CA files, per-signer files, signing duration, lega
   assert.equal(defaultServerOptions.clusterSigningDurationMs, 365 * 24 * 3_600_000);
   assert.match(helpText(), /--cluster-signing-duration value\s+The longest lifetime .* \(default 8760h0m0s\)/);
 });
+
+test('logging flags: --logging-format text or json, -v and --v in every form', () => {
+  const opts = options;
+  assert.equal(opts([]).loggingFormat, 'text');
+  assert.equal(opts([]).verbosity, 0);
+  assert.equal(opts(['--logging-format=json']).loggingFormat, 'json');
+  assert.equal(opts(['--logging-format', 'text']).loggingFormat, 'text');
+  for (const form of [['-v=3'], ['--v=3'], ['-v', '3'], ['--v', '3']]) assert.equal(opts(form).verbosity, 3, form.join(' '));
+  assert.deepEqual(parseFlags(['--logging-format=xml']), {
+    kind: 'error', message: 'invalid argument "xml" for "--logging-format" flag: supported values: "json", "text"',
+  });
+  assert.equal(parseFlags(['-v=high']).kind, 'error');
+  assert.match((parseFlags(['--help']) as { text: string }).text, /--logging-format value .*\(default text\)/);
+});

@@ -9,6 +9,7 @@ import { defaultServiceAccountIssuer } from './auth/serviceaccount/claims.js';
 import { defaultFeatureGates, parseFeatureGates, type FeatureGates } from './feature-gates.js';
 import { defaultMaxMutatingRequestsInFlight, defaultMaxRequestsInFlight } from './http/filters/max-in-flight.js';
 import { defaultAuditFlags, type AuditFlags } from './audit/audit-flags.js';
+import { defaultLoggingFlags, parseLoggingFormat, type LoggingFlags } from './logging/logging-flags.js';
 
 /** Where state is kept. */
 export type StorageKind = 'sqlite' | 'memory';
@@ -23,7 +24,7 @@ export function usesEtcd(o: Pick<ServerOptions, 'storageBackend' | 'etcdServers'
  * their own flags (as kube-apiserver's BuiltInAuthenticationOptions, BuiltInAuthorizationOptions and AuditOptions
  * are their own).
  */
-export interface ServerOptions extends AuthenticationFlags, AuthorizationFlags, AuditFlags {
+export interface ServerOptions extends AuthenticationFlags, AuthorizationFlags, AuditFlags, LoggingFlags {
   /** Directory for the database, certificates and the admin kubeconfig. */
   readonly dataDir: string;
   readonly bindAddress: string;
@@ -108,6 +109,7 @@ export interface ServerOptions extends AuthenticationFlags, AuthorizationFlags, 
 /** The defaults (kube-apiserver's where they exist). */
 export const defaultServerOptions: ServerOptions = {
   ...defaultAuditFlags,
+  ...defaultLoggingFlags,
   dataDir: './.svc-data',
   bindAddress: '127.0.0.1',
   securePort: 6443,
@@ -197,7 +199,7 @@ export function parseDuration(text: string): number | undefined {
   return parsed.ok && parsed.value >= 0 ? parsed.value : undefined;
 }
 
-type FlagKind = 'string' | 'list' | 'int' | 'number' | 'duration' | 'flavour' | 'storage' | 'storageBackend' | 'bool' | 'boolean' | 'featureGates';
+type FlagKind = 'string' | 'list' | 'int' | 'number' | 'duration' | 'flavour' | 'storage' | 'storageBackend' | 'bool' | 'boolean' | 'featureGates' | 'loggingFormat';
 interface FlagSpec {
   readonly kind: FlagKind;
   readonly key: keyof ServerOptions | 'help';
@@ -301,6 +303,8 @@ const flags: Record<string, FlagSpec> = {
   'audit-webhook-batch-throttle-qps': { kind: 'number', key: 'auditWebhookBatchThrottleQps', help: 'Batches sent per second at most (0: unthrottled).' },
   'audit-webhook-batch-throttle-burst': { kind: 'int', key: 'auditWebhookBatchThrottleBurst', help: 'Batches sent at once after a quiet time.' },
   'audit-webhook-initial-backoff': { kind: 'duration', key: 'auditWebhookInitialBackoffMs', help: 'Wait before the first retry of a failed request to the audit webhook.' },
+  'logging-format': { kind: 'loggingFormat', key: 'loggingFormat', help: 'Sets the log format: text (klog\'s lines) or json (one JSON object per line).' },
+  v: { kind: 'int', key: 'verbosity', help: 'Number for the log level verbosity; 3 and above log every request.' },
   help: { kind: 'bool', key: 'help', help: 'Print this help.' },
 };
 
@@ -411,6 +415,12 @@ export function parseFlags(argv: readonly string[]): ParsedFlags {
         if (value !== 'sqlite' && value !== 'memory') return bad();
         out[spec.key] = value;
         break;
+      case 'loggingFormat': {
+        const format = parseLoggingFormat(value);
+        if (format === undefined) return { kind: 'error', message: `invalid argument "${value}" for "--${name}" flag: supported values: "json", "text"` };
+        out[spec.key] = format;
+        break;
+      }
       case 'storageBackend':
         if (value !== 'etcd3') return bad();
         out[spec.key] = value;

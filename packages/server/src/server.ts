@@ -76,10 +76,17 @@ import { customColumnsPrinter } from './http/table/custom-columns.js';
 import { buildAuditor } from './audit/audit-setup.js';
 import { createFlowController } from './flowcontrol/flow-controller.js';
 import { startApfConfiguration } from './controllers/flowcontrol/apf-configuration.js';
+import { createLogger, logFunction, type Logger } from './logging/logger.js';
+import { markLogHelper } from './logging/caller.js';
+
+// The server's log callbacks only pass messages on: a line's caller is the code that called them.
+markLogHelper(import.meta.url);
 
 /** Options of {@link startServer}: the flags, each optional (defaults as the flags'). */
 export type StartServerOptions = Partial<ServerOptions> & {
-  /** Where log lines go (default: stderr). */
+  /** The logger (default: one on stderr in `loggingFormat` at `verbosity`). */
+  readonly logger?: Logger;
+  /** Where the server's messages go (default: the logger's info and error lines). */
   readonly log?: (message: string, error?: unknown) => void;
   /** Compaction window of the store's history (default 5 minutes). */
   readonly compactionWindowMs?: number;
@@ -106,12 +113,6 @@ export interface RunningServer extends Omit<ApiServer, 'shuttingDown'> {
   ready(): Promise<void>;
   /** Issues service account tokens with the server's signing key and issuer. */
   readonly serviceAccountTokens: ServiceAccountTokenIssuer;
-}
-
-/** The default log: one line per message on stderr. */
-export function stderrLog(message: string, error?: unknown): void {
-  const detail = error === undefined ? '' : `: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`;
-  process.stderr.write(`svc-apiserver: ${message}${detail}\n`);
 }
 
 /** The served set the OpenAPI documents cover: every served resource and subresource. */
@@ -166,7 +167,8 @@ async function openEtcd(o: ServerOptions): Promise<EtcdBackend> {
 export async function startServer(options: StartServerOptions = {}): Promise<RunningServer> {
   const started = performance.now();
   const o: ServerOptions = { ...defaultServerOptions, ...options };
-  const log = options.log ?? stderrLog;
+  const logger = options.logger ?? createLogger({ format: o.loggingFormat, verbosity: o.verbosity });
+  const log = options.log ?? logFunction(logger);
   const names = namesFor(o.flavour);
   const dataDir = resolve(o.dataDir);
   await mkdir(dataDir, { recursive: true, mode: 0o700 });
@@ -402,6 +404,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
         return custom === undefined ? undefined : customColumnsPrinter(custom.columns);
       },
       log,
+      logger,
     });
     clusterInfo = startClusterInfo(registry, names, { server: api.url, caPem: api.ca, log: (m) => log(m) });
     const startedClusterInfo = clusterInfo;

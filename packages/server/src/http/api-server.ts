@@ -1,9 +1,9 @@
 /**
  * The HTTP side of the server, independent of storage and resources: PKI and the admin kubeconfig, the filter
- * chain (audit ID → panic recovery → request info → cache control → request timeout → body limit → authentication → audit →
- * impersonation →
- * priority and fairness, or max in-flight without it → authorization), the routes (resource requests to the
- * resource handler, everything else to the non-resource router), health endpoints, listening and graceful shutdown.
+ * chain (audit ID → panic recovery → request info → request log → cache control → request timeout → body limit →
+ * authentication → audit → impersonation → priority and fairness, or max in-flight without it → authorization),
+ * the routes (resource requests to the resource handler, everything else to the non-resource router), health
+ * endpoints, listening and graceful shutdown.
  */
 import { mkdir } from 'node:fs/promises';
 import { isIPv6 } from 'node:net';
@@ -33,6 +33,8 @@ import { authorization } from './filters/authorization.js';
 import { defaultMaxMutatingRequestsInFlight, defaultMaxRequestsInFlight, maxInFlight } from './filters/max-in-flight.js';
 import { auditId } from './filters/audit-id.js';
 import { cacheControl } from './filters/cache-control.js';
+import { httpLog } from './filters/http-log.js';
+import type { Logger } from '../logging/logger.js';
 import { audit, failedAuthenticationAudit } from './filters/audit.js';
 import type { Auditor } from '../audit/auditor.js';
 import type { FlowController } from '../flowcontrol/flow-controller.js';
@@ -82,6 +84,8 @@ export interface ApiServerOptions {
   /** Checks of readyz only (informer-sync). */
   readonly readyChecks: readonly HealthCheck[];
   readonly log: (message: string, error?: unknown) => void;
+  /** The logger of the request log (written at verbosity 3 and above); undefined logs no requests. */
+  readonly logger?: Logger;
   /**
    * Request authentication, given the generated CA (PEM), which must stay a client CA so the admin certificate
    * keeps working. Default: client certificates of that CA, anonymous otherwise.
@@ -164,6 +168,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
       auditId(),
       panicRecovery(log),
       requestInfoFilter(),
+      ...(options.logger === undefined ? [] : [httpLog(options.logger)]),
       cacheControl(),
       requestTimeout(options.requestTimeoutMs ?? 60_000, log),
       bodyLimit(options.maxRequestBodyBytes),
