@@ -28,6 +28,8 @@ export interface ServerOptions extends AuthenticationFlags, AuthorizationFlags, 
   /** Directory for the database, certificates and the admin kubeconfig. */
   readonly dataDir: string;
   readonly bindAddress: string;
+  /** `--advertise-address`: this replica's address in the `kubernetes` Service's endpoints ('' = from the bind address). */
+  readonly advertiseAddress: string;
   /** 0 picks an ephemeral port. */
   readonly securePort: number;
   /** Extra SANs of the serving certificate. */
@@ -112,6 +114,7 @@ export const defaultServerOptions: ServerOptions = {
   ...defaultLoggingFlags,
   dataDir: './.svc-data',
   bindAddress: '127.0.0.1',
+  advertiseAddress: '',
   securePort: 6443,
   tlsSans: [],
   flavour: 'svc',
@@ -209,6 +212,7 @@ interface FlagSpec {
 const flags: Record<string, FlagSpec> = {
   'data-dir': { kind: 'string', key: 'dataDir', help: 'Directory of the database, certificates and admin.kubeconfig.' },
   'bind-address': { kind: 'string', key: 'bindAddress', help: 'The IP address on which to listen for the --secure-port port.' },
+  'advertise-address': { kind: 'string', key: 'advertiseAddress', help: 'The IPv4 address on which to advertise the apiserver to members of the cluster (the kubernetes Service\'s endpoints). If blank, the --bind-address is used, or for 0.0.0.0 the host\'s first non-loopback address.' },
   'secure-port': { kind: 'int', key: 'securePort', help: 'The port on which to serve HTTPS (0 picks a free port).' },
   'tls-san': { kind: 'list', key: 'tlsSans', help: 'Extra subject alternative name (DNS name or IP) of the serving certificate; repeatable.' },
   flavour: { kind: 'flavour', key: 'flavour', help: 'Names served: svc (default) or k8s (Kubernetes names, for stock clients).' },

@@ -22,6 +22,7 @@ export const defaultFeatureGates = {
   AdmissionWebhookMatchConditions: false,
   /** Beta since 1.20: API Priority and Fairness classifies and queues requests instead of the max-in-flight limit. */
   APIPriorityAndFairness: true,
+  /** Beta since 1.26: every API server keeps an identity Lease in the system namespace; expired ones are collected. */ APIServerIdentity: true,
 } as const satisfies Record<string, boolean>;
 
 /** A known gate. */

@@ -57,7 +57,7 @@ before(async () => {
   server = await startApiServer({
     dataDir: dir, bindAddress: '127.0.0.1', port: 0, tlsSans: [], names, maxRequestBodyBytes: 1024,
     livezGracePeriodMs: 0, shutdownDelayMs: 0, resourceHandler: fakeResourceHandler,
-    resources: () => [configmaps, leases], checks: [{ name: 'storage', check: async () => undefined }], readyChecks: [],
+    resources: () => [configmaps, leases], checks: [{ name: 'etcd', check: async () => undefined }], readyChecks: [],
     log: () => {},
   });
   assert.ok(Date.now() - started < 5000);
@@ -145,7 +145,7 @@ test('413 over HTTP/2 for a streamed body, and the session stays usable', async 
 test('/livez?verbose lists checks; /readyz/shutdown answers; health needs no credentials', async () => {
   const r = await call('GET', '/livez?verbose');
   assert.equal(r.status, 200);
-  assert.equal(r.body, '[+]ping ok\n[+]log ok\n[+]storage ok\nlivez check passed\n');
+  assert.equal(r.body, '[+]ping ok\n[+]log ok\n[+]etcd ok\nlivez check passed\n');
   assert.match(String(r.headers['content-type']), /^text\/plain/);
   assert.equal((await call('GET', '/readyz')).body, 'ok');
   assert.equal((await call('GET', '/readyz/shutdown')).body, 'ok');

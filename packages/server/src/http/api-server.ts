@@ -13,6 +13,8 @@ import type { ApiResource } from '../schema/catalog.js';
 import type { HealthCheck } from '../health/health-check.js';
 import { healthEndpoint } from '../health/health-endpoint.js';
 import { logCheck, pingCheck, shutdownCheck, withGracePeriod } from '../health/checks.js';
+import { inKubeOrder } from '../health/check-order.js';
+import { mergeChecks } from '../health/merged-checks.js';
 import { ensurePki, servingSans, writeFileAtomic } from '../pki/ensure-pki.js';
 import { kubeconfigYaml } from '../pki/kubeconfig.js';
 import { authenticatorUnion } from '../auth/authn/authenticator.js';
@@ -79,9 +81,12 @@ export interface ApiServerOptions {
     remoteGroups(): readonly ServedGroup[];
   };
   readonly openapi?: OpenApiSource;
-  /** Checks of livez, readyz and healthz besides ping, log and shutdown (storage, poststarthook/...). */
+  /**
+   * Checks of livez, readyz and healthz besides ping and log (etcd, poststarthook/...); checks of one name answer
+   * as one, and the endpoints list them in kube-apiserver's order.
+   */
   readonly checks: readonly HealthCheck[];
-  /** Checks of readyz only (informer-sync). */
+  /** Checks of readyz only (etcd-readiness, informer-sync); shutdown is added. */
   readonly readyChecks: readonly HealthCheck[];
   readonly log: (message: string, error?: unknown) => void;
   /** The logger of the request log (written at verbosity 3 and above); undefined logs no requests. */
@@ -143,8 +148,9 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
   let shuttingDown = false;
   const startedAt = Date.now();
   const graceUntil = startedAt + options.livezGracePeriodMs;
-  const common = [pingCheck, logCheck(), ...options.checks];
-  const readyChecks = [...common, ...options.readyChecks, shutdownCheck(() => shuttingDown)];
+  // One check per name (several probes may answer as one of kube's checks), listed in kube-apiserver's order.
+  const common = inKubeOrder(mergeChecks([pingCheck, logCheck(), ...options.checks]));
+  const readyChecks = inKubeOrder(mergeChecks([...common, ...options.readyChecks, shutdownCheck(() => shuttingDown)]));
   const endpoints = [
     healthEndpoint('livez', common.map((c) => (c === pingCheck ? c : withGracePeriod(c, graceUntil))), log),
     healthEndpoint('readyz', readyChecks, log),
