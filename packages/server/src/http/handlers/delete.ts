@@ -6,7 +6,7 @@
  * 202 when the client asked for cascading deletion with `orphanDependents: false`, as kube does); when
  * removed, 200 with the object for resources that return it, else a Success Status naming it.
  */
-import { success } from '@svc-apiserver/api';
+import { forbidden, success } from '@svc-apiserver/api';
 import type { RequestContext } from '../context.js';
 import type { Registry } from '../../registry/registry.js';
 import type { ResourceDef } from '../../registry/resource-def.js';
@@ -17,6 +17,8 @@ import { requestRecorder } from '../../admission/recorder.js';
 
 /** Serves a delete. */
 export async function handleDelete(ctx: RequestContext, registry: Registry, def: ResourceDef): Promise<void> {
+  const refused = def.strategy.refuseDelete?.(ctx.info.name);
+  if (refused !== undefined) return ctx.writeStatus(forbidden({ group: def.group, resource: def.resource }, ctx.info.name, refused));
   const options = await readDeleteOptions(ctx);
   if (!options.ok) return ctx.writeStatus(options.error);
   const result = await deleteObject(
