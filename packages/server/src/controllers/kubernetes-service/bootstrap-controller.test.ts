@@ -95,3 +95,18 @@ test('several replicas each appear in the Endpoints; one stopping leaves at once
     await b.stop();
   }
 });
+
+test('a Service holding the first address keeps the kubernetes Service out; the hook passes after its first pass and the failure is logged', async () => {
+  const { registry, names, call } = await testRegistry(['default']);
+  const squatter = await call({ verb: 'create', resource: 'services', namespace: 'default', body: { metadata: { name: 'squatter' }, spec: { clusterIP: '10.0.0.1', ports: [{ port: 80 }] } } });
+  assert.equal(squatter.code, 201, JSON.stringify(squatter.body));
+  const logged: string[] = [];
+  const controller = startKubernetesService({ registry, names, serviceIp: '10.0.0.1', publicPort: 6443, advertiseAddress: '10.1.0.1', intervalMs: 60_000, log: (m) => logged.push(m) });
+  try {
+    await until('the first pass', async () => (await controller.checks[0]!.check()) === undefined);
+    assert.equal((await call({ verb: 'get', resource: 'services', namespace: 'default', name: 'kubernetes' })).code, 404);
+    assert.match(logged.join('\n'), /unable to sync kubernetes service: .*10\.0\.0\.1/);
+  } finally {
+    await controller.stop();
+  }
+});

@@ -6,7 +6,9 @@
  * the Service allocator like any Service; port `https` 443 to the secure port; labels `provider=kubernetes`,
  * `component=apiserver`; no selector) and reconciles its Endpoints and EndpointSlice through the master leases.
  * The first pass also puts the Service's ports and type back when they were changed, and the Endpoints' ports:
- * kube corrects those only at start. On shutdown the replica removes its lease and its address.
+ * kube corrects those only at start. A failed pass is logged and tried again at the next interval (a Service
+ * holding the first address of the range keeps the `kubernetes` Service from being created, as in kube). On
+ * shutdown the replica removes its lease and its address.
  */
 import { fail, internalError, ok, type KubeObject, type Names, type Result } from '@svc-apiserver/api';
 import type { HealthCheck } from '../../health/health-check.js';
@@ -35,14 +37,15 @@ export interface KubernetesServiceOptions {
   readonly intervalMs?: number;
   /** The master lease time (15 s). */
   readonly leaseTtlMs?: number;
-  /** Pause before retrying a failed first pass (default 1 s). */
-  readonly retryMs?: number;
   readonly log?: (message: string) => void;
 }
 
 /** The running controller. */
 export interface KubernetesService {
-  /** `poststarthook/bootstrap-controller`: fails until the first pass succeeded. */
+  /**
+   * `poststarthook/bootstrap-controller`: fails until the first pass has run (as kube's hook passes once the
+   * controller started); a pass that failed is logged and tried again every interval.
+   */
   readonly checks: HealthCheck[];
   /** Runs one pass now (tests); `reconcile` also repairs ports and type. */
   sync(reconcile: boolean): Promise<Result<void>>;
@@ -65,7 +68,6 @@ interface ServicePort {
 export function startKubernetesService(options: KubernetesServiceOptions): KubernetesService {
   const { registry, names, log = () => {} } = options;
   const intervalMs = options.intervalMs ?? 10_000;
-  const retryMs = options.retryMs ?? 1000;
   const leases = masterLeases(registry.store.backend, options.leaseTtlMs === undefined ? {} : { ttlMs: options.leaseTtlMs });
   const reconciler = endpointReconciler(registry, names, leases, kubernetesServiceName);
   const servicePorts: ServicePort[] = [{ name: 'https', protocol: 'TCP', port: 443, targetPort: options.publicPort }];
@@ -119,10 +121,11 @@ export function startKubernetesService(options: KubernetesServiceOptions): Kuber
 
   let stopped = false;
   let firstDone = false;
-  let lastError = 'not finished';
   let timer: NodeJS.Timeout | undefined;
   let wake: () => void = () => {};
   const pause = (ms: number): Promise<void> => new Promise((resolve) => {
+    // stop() may have come while a pass ran: nothing to wait for then.
+    if (stopped) return resolve();
     wake = resolve;
     timer = setTimeout(resolve, ms);
   });
@@ -130,11 +133,10 @@ export function startKubernetesService(options: KubernetesServiceOptions): Kuber
     try {
       const done = await sync(reconcile);
       if (done.ok) return true;
-      lastError = done.error.message ?? done.error.reason ?? 'failed';
+      log(`unable to sync kubernetes service: ${done.error.message ?? done.error.reason ?? 'failed'}`);
     } catch (error) {
-      lastError = error instanceof Error ? error.message : String(error);
+      log(`unable to sync kubernetes service: ${error instanceof Error ? error.message : String(error)}`);
     }
-    log(`unable to sync kubernetes service: ${lastError}`);
     return false;
   };
   const loop = (async () => {
@@ -145,18 +147,18 @@ export function startKubernetesService(options: KubernetesServiceOptions): Kuber
     } catch (error) {
       log(`Error removing old endpoints from kubernetes service: ${error instanceof Error ? error.message : String(error)}`);
     }
-    while (!stopped && !firstDone) {
-      if (await attempt(true)) firstDone = true;
-      else await pause(retryMs);
-    }
+    // The first pass also repairs ports and type; until one such pass succeeds, every pass does.
+    let repaired = false;
     while (!stopped) {
+      const done = await attempt(!repaired);
+      repaired ||= done;
+      firstDone = true;
       await pause(intervalMs);
-      if (!stopped) await attempt(false);
     }
   })();
 
   return {
-    checks: [{ name: 'poststarthook/bootstrap-controller', check: async () => (firstDone ? undefined : lastError) }],
+    checks: [{ name: 'poststarthook/bootstrap-controller', check: async () => (firstDone ? undefined : 'not finished') }],
     sync,
     async stop() {
       stopped = true;
