@@ -5,7 +5,7 @@
  * each address ready, the Service's name label). A reconcile refreshes this replica's lease first, then writes
  * only what differs; ports are reconciled when asked (at start and when a replica leaves), addresses always.
  */
-import { fail, failure, internalError, ok, type KubeObject, type Names, type Result } from '@svc-apiserver/api';
+import { fail, internalError, ok, type KubeObject, type Names, type Result } from '@svc-apiserver/api';
 import { createObject } from '../../registry/operations/create-object.js';
 import { deleteObject } from '../../registry/operations/delete-object.js';
 import { updateObject } from '../../registry/operations/update-object.js';
@@ -43,10 +43,10 @@ const samePorts = (a: readonly EndpointPort[] | undefined, b: readonly EndpointP
 export function endpointReconciler(registry: Registry, names: Names, leases: MasterLeases, serviceName: string): EndpointReconciler {
   const skipMirror = names.domain('skip-mirror', 'endpointslice');
   const serviceNameLabel = names.domain('service-name');
-  const defs = (): Result<{ endpoints: ResourceDef; slices: ResourceDef | undefined }> => {
+  /** The resources written; undefined when endpoints are not served (`--runtime-config`): nothing to keep then. */
+  const defs = (): { endpoints: ResourceDef; slices: ResourceDef | undefined } | undefined => {
     const endpoints = registry.lookup('', 'v1', 'endpoints');
-    if (endpoints === undefined) return fail(failure('NotFound', 'endpoints are not served'));
-    return ok({ endpoints, slices: registry.lookup(names.group('discovery'), 'v1', 'endpointslices') });
+    return endpoints === undefined ? undefined : { endpoints, slices: registry.lookup(names.group('discovery'), 'v1', 'endpointslices') };
   };
 
   /** kube's EnsureEndpointSliceFromEndpoints. */
@@ -85,8 +85,8 @@ export function endpointReconciler(registry: Registry, names: Names, leases: Mas
   /** kube's doReconcile: the Endpoints from the live leases, then the slice from the Endpoints. */
   const doReconcile = async (ports: readonly EndpointPort[], reconcilePorts: boolean): Promise<Result<void>> => {
     const found = defs();
-    if (!found.ok) return found;
-    const { endpoints: def, slices } = found.value;
+    if (found === undefined) return ok(undefined);
+    const { endpoints: def, slices } = found;
     const got = await registry.store.get(def, 'default', serviceName);
     if (!got.ok && got.error.code !== 404) return got;
     const masterIps = await leases.listLeases();
