@@ -168,3 +168,17 @@ test('--show-hidden-metrics-for-version takes only the previous minor release; -
   assert.deepEqual(options(['--disabled-metrics=a_total,b_seconds', '--disabled-metrics', 'c']).disabledMetrics, ['a_total', 'b_seconds', 'c']);
   assert.deepEqual(options(['--disabled-metrics=,']).disabledMetrics, []);
 });
+
+test('logging flags: --logging-format text or json, -v and --v in every form', () => {
+  const opts = options;
+  assert.equal(opts([]).loggingFormat, 'text');
+  assert.equal(opts([]).verbosity, 0);
+  assert.equal(opts(['--logging-format=json']).loggingFormat, 'json');
+  assert.equal(opts(['--logging-format', 'text']).loggingFormat, 'text');
+  for (const form of [['-v=3'], ['--v=3'], ['-v', '3'], ['--v', '3']]) assert.equal(opts(form).verbosity, 3, form.join(' '));
+  assert.deepEqual(parseFlags(['--logging-format=xml']), {
+    kind: 'error', message: 'invalid argument "xml" for "--logging-format" flag: supported values: "json", "text"',
+  });
+  assert.equal(parseFlags(['-v=high']).kind, 'error');
+  assert.match((parseFlags(['--help']) as { text: string }).text, /--logging-format value .*\(default text\)/);
+});

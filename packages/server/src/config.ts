@@ -10,6 +10,7 @@ import { defaultFeatureGates, resolveFeatureGates, setFeatureGates, settableFeat
 import { defaultMaxMutatingRequestsInFlight, defaultMaxRequestsInFlight } from './http/filters/max-in-flight.js';
 import { defaultAuditFlags, type AuditFlags } from './audit/audit-flags.js';
 import { validateShowHiddenMetricsVersion } from './metrics/metrics-registry.js';
+import { defaultLoggingFlags, parseLoggingFormat, type LoggingFlags } from './logging/logging-flags.js';
 
 /** Where state is kept. */
 export type StorageKind = 'sqlite' | 'memory';
@@ -24,10 +25,12 @@ export function usesEtcd(o: Pick<ServerOptions, 'storageBackend' | 'etcdServers'
  * their own flags (as kube-apiserver's BuiltInAuthenticationOptions, BuiltInAuthorizationOptions and AuditOptions
  * are their own).
  */
-export interface ServerOptions extends AuthenticationFlags, AuthorizationFlags, AuditFlags {
+export interface ServerOptions extends AuthenticationFlags, AuthorizationFlags, AuditFlags, LoggingFlags {
   /** Directory for the database, certificates and the admin kubeconfig. */
   readonly dataDir: string;
   readonly bindAddress: string;
+  /** `--advertise-address`: this replica's address in the `kubernetes` Service's endpoints ('' = from the bind address). */
+  readonly advertiseAddress: string;
   /** 0 picks an ephemeral port. */
   readonly securePort: number;
   /** Extra SANs of the serving certificate. */
@@ -116,8 +119,10 @@ export interface ServerOptions extends AuthenticationFlags, AuthorizationFlags, 
 /** The defaults (kube-apiserver's where they exist). */
 export const defaultServerOptions: ServerOptions = {
   ...defaultAuditFlags,
+  ...defaultLoggingFlags,
   dataDir: './.svc-data',
   bindAddress: '127.0.0.1',
+  advertiseAddress: '',
   securePort: 6443,
   tlsSans: [],
   flavour: 'svc',
@@ -207,7 +212,7 @@ export function parseDuration(text: string): number | undefined {
   return parsed.ok && parsed.value >= 0 ? parsed.value : undefined;
 }
 
-type FlagKind = 'string' | 'list' | 'int' | 'number' | 'duration' | 'flavour' | 'storage' | 'storageBackend' | 'bool' | 'boolean' | 'featureGates';
+type FlagKind = 'string' | 'list' | 'int' | 'number' | 'duration' | 'flavour' | 'storage' | 'storageBackend' | 'bool' | 'boolean' | 'featureGates' | 'loggingFormat';
 interface FlagSpec {
   readonly kind: FlagKind;
   readonly key: keyof ServerOptions | 'help';
@@ -217,6 +222,7 @@ interface FlagSpec {
 const flags: Record<string, FlagSpec> = {
   'data-dir': { kind: 'string', key: 'dataDir', help: 'Directory of the database, certificates and admin.kubeconfig.' },
   'bind-address': { kind: 'string', key: 'bindAddress', help: 'The IP address on which to listen for the --secure-port port.' },
+  'advertise-address': { kind: 'string', key: 'advertiseAddress', help: 'The IPv4 address on which to advertise the apiserver to members of the cluster (the kubernetes Service\'s endpoints). If blank, the --bind-address is used, or for 0.0.0.0 the host\'s first non-loopback address.' },
   'secure-port': { kind: 'int', key: 'securePort', help: 'The port on which to serve HTTPS (0 picks a free port).' },
   'tls-san': { kind: 'list', key: 'tlsSans', help: 'Extra subject alternative name (DNS name or IP) of the serving certificate; repeatable.' },
   flavour: { kind: 'flavour', key: 'flavour', help: 'Names served: svc (default) or k8s (Kubernetes names, for stock clients).' },
@@ -313,6 +319,8 @@ const flags: Record<string, FlagSpec> = {
   'audit-webhook-initial-backoff': { kind: 'duration', key: 'auditWebhookInitialBackoffMs', help: 'Wait before the first retry of a failed request to the audit webhook.' },
   'show-hidden-metrics-for-version': { kind: 'string', key: 'showHiddenMetricsForVersion', help: 'The previous version for which you want to show hidden metrics. Only the previous minor version is meaningful, other values will not be allowed. The format is <major>.<minor>, e.g.: \'1.26\'.' },
   'disabled-metrics': { kind: 'list', key: 'disabledMetrics', help: 'Metrics never served, by their fully qualified names; disabling a metric wins over showing hidden metrics.' },
+  'logging-format': { kind: 'loggingFormat', key: 'loggingFormat', help: 'Sets the log format: text (klog\'s lines) or json (one JSON object per line).' },
+  v: { kind: 'int', key: 'verbosity', help: 'Number for the log level verbosity; 3 and above log every request.' },
   help: { kind: 'bool', key: 'help', help: 'Print this help.' },
 };
 
@@ -430,6 +438,12 @@ export function parseFlags(argv: readonly string[]): ParsedFlags {
         if (value !== 'sqlite' && value !== 'memory') return bad();
         out[spec.key] = value;
         break;
+      case 'loggingFormat': {
+        const format = parseLoggingFormat(value);
+        if (format === undefined) return { kind: 'error', message: `invalid argument "${value}" for "--${name}" flag: supported values: "json", "text"` };
+        out[spec.key] = format;
+        break;
+      }
       case 'storageBackend':
         if (value !== 'etcd3') return bad();
         out[spec.key] = value;

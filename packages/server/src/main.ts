@@ -4,7 +4,8 @@
  * where the admin kubeconfig is, and shuts down gracefully on SIGTERM/SIGINT (a second signal exits at once).
  */
 import { parseFlags } from './config.js';
-import { startServer, stderrLog } from './server.js';
+import { startServer } from './server.js';
+import { createLogger, logFunction } from './logging/logger.js';
 
 async function main(): Promise<void> {
   const parsed = parseFlags(process.argv.slice(2));
@@ -17,13 +18,15 @@ async function main(): Promise<void> {
     process.exitCode = 2;
     return;
   }
+  const logger = createLogger({ format: parsed.options.loggingFormat, verbosity: parsed.options.verbosity });
+  const log = logFunction(logger);
   // kube's klog warnings of flag parsing (a GA or deprecated feature gate set).
-  for (const w of parsed.warnings) stderrLog(w);
+  for (const w of parsed.warnings) log(w);
   let server;
   try {
-    server = await startServer(parsed.options);
+    server = await startServer({ ...parsed.options, logger });
   } catch (e) {
-    stderrLog('failed to start', e);
+    log('failed to start', e);
     process.exit(1);
   }
   process.stdout.write(`svc-apiserver: serving on ${server.url}\n`);
@@ -37,15 +40,15 @@ async function main(): Promise<void> {
   let stopping = false;
   const stop = (signal: string): void => {
     if (stopping) {
-      stderrLog(`received ${signal} again, exiting now`);
+      log(`received ${signal} again, exiting now`);
       process.exit(1);
     }
     stopping = true;
-    stderrLog(`received ${signal}, shutting down`);
+    log(`received ${signal}, shutting down`);
     server.close().then(
       () => process.exit(0),
       (e: unknown) => {
-        stderrLog('shutdown failed', e);
+        log('shutdown failed', e);
         process.exit(1);
       },
     );

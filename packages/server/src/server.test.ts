@@ -31,7 +31,7 @@ test('in-process server on memory storage: version, health, discovery, openapi, 
     await server.ready();
     const livez = await get(server, '/livez?verbose');
     assert.equal(livez.status, 200, livez.body);
-    assert.match(livez.body, /^\[\+\]ping ok\n\[\+\]log ok\n\[\+\]storage ok\n/);
+    assert.match(livez.body, /^\[\+\]ping ok\n\[\+\]log ok\n\[\+\]etcd ok\n/);
     assert.match(livez.body, /livez check passed\n$/);
     const readyz = await get(server, '/readyz?verbose');
     assert.equal(readyz.status, 200, readyz.body);

@@ -60,7 +60,7 @@ import { tokenReview } from './auth/reviews/token-review.js';
 import { virtualKey } from './registry/virtual-resource.js';
 import type { Clock } from './controllers/kit/clock.js';
 import { identitySetup } from './identity-setup.js';
-import { startClusterInfo, type ClusterInfo } from './controllers/cluster-info.js';
+import { startClusterInfo } from './controllers/cluster-info.js';
 import { startCrdServing } from './registry/custom-resources/crd-serving.js';
 import { ensureFrontProxy } from './aggregator/front-proxy.js';
 import { startRemoteApis } from './aggregator/remote-apis.js';
@@ -80,10 +80,22 @@ import { serverMetrics } from './metrics/metrics-registry.js';
 import { recordFeatureStates, registerProcessMetrics } from './metrics/component-metrics.js';
 import { featureGateStates } from './feature-gates.js';
 import { instrumentBackend, storageMetrics, watchCacheObserver } from './registry/storage-metrics.js';
+import { createLogger, logFunction, type Logger } from './logging/logger.js';
+import { pendingCheck } from './health/pending-check.js';
+import { reportedAs } from './health/merged-checks.js';
+import { defaultComponents, probeComponents } from './health/component-statuses.js';
+import { startKubernetesService } from './controllers/kubernetes-service/bootstrap-controller.js';
+import { advertiseAddress } from './controllers/kubernetes-service/advertise-address.js';
+import { markLogHelper } from './logging/caller.js';
+
+// The server's log callbacks only pass messages on: a line's caller is the code that called them.
+markLogHelper(import.meta.url);
 
 /** Options of {@link startServer}: the flags, each optional (defaults as the flags'). */
 export type StartServerOptions = Partial<ServerOptions> & {
-  /** Where log lines go (default: stderr). */
+  /** The logger (default: one on stderr in `loggingFormat` at `verbosity`). */
+  readonly logger?: Logger;
+  /** Where the server's messages go (default: the logger's info and error lines). */
   readonly log?: (message: string, error?: unknown) => void;
   /** Compaction window of the embedded store's history, in ms (default `--etcd-compaction-interval`). */
   readonly compactionWindowMs?: number;
@@ -97,6 +109,10 @@ export type StartServerOptions = Partial<ServerOptions> & {
   readonly maxWatchBacklogBytes?: number;
   /** How long a watcher that does not read may take to read the end of its watch before it is dropped (default 10 s). */
   readonly stalledWatchLingerMs?: number;
+  /** The `kubernetes` Service's reconcile interval and master lease time (default 10 s and 15 s, kube's). */
+  readonly kubernetesService?: { readonly intervalMs?: number; readonly leaseTtlMs?: number };
+  /** How often expired API server identity Leases are collected (default 1 h, kube's). */
+  readonly identityLeaseGcPeriodMs?: number;
 };
 
 /** A running server: where it serves, the admin credentials, and how long it took to start. */
@@ -110,12 +126,6 @@ export interface RunningServer extends Omit<ApiServer, 'shuttingDown'> {
   ready(): Promise<void>;
   /** Issues service account tokens with the server's signing key and issuer. */
   readonly serviceAccountTokens: ServiceAccountTokenIssuer;
-}
-
-/** The default log: one line per message on stderr. */
-export function stderrLog(message: string, error?: unknown): void {
-  const detail = error === undefined ? '' : `: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`;
-  process.stderr.write(`svc-apiserver: ${message}${detail}\n`);
 }
 
 /** The served set the OpenAPI documents cover: every served resource and subresource. */
@@ -170,7 +180,8 @@ async function openEtcd(o: ServerOptions): Promise<EtcdBackend> {
 export async function startServer(options: StartServerOptions = {}): Promise<RunningServer> {
   const started = performance.now();
   const o: ServerOptions = { ...defaultServerOptions, ...options };
-  const log = options.log ?? stderrLog;
+  const logger = options.logger ?? createLogger({ format: o.loggingFormat, verbosity: o.verbosity });
+  const log = options.log ?? logFunction(logger);
   const names = namesFor(o.flavour);
   const dataDir = resolve(o.dataDir);
   await mkdir(dataDir, { recursive: true, mode: 0o700 });
@@ -231,6 +242,8 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     });
     const ipRange = parseIpRange(o.serviceClusterIpRange);
     if (!ipRange.ok) throw new Error(ipRange.error);
+    const advertised = advertiseAddress(o.advertiseAddress, o.bindAddress);
+    if (!advertised.ok) throw new Error(advertised.error);
     const portRange = parsePortRange(o.serviceNodePortRange);
     if (!portRange.ok) throw new Error(portRange.error);
     // The range records in the store are shared by every replica on it (kube's /registry/ranges/*).
@@ -321,6 +334,10 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     const controllers = await startControllers({
       registry, names, controllers: enabledControllers.value, log: (m) => log(m),
       config: { ...identity.value.controllerConfig, ...(options.clock === undefined ? {} : { clock: options.clock }) },
+      apiServerIdentity: {
+        enabled: o.featureGates.APIServerIdentity,
+        ...(options.identityLeaseGcPeriodMs === undefined ? {} : { gcPeriodMs: options.identityLeaseGcPeriodMs }),
+      },
       apiServerControllers: [
         ...apiServerControllers,
         startApiServiceAutoregistration,
@@ -384,12 +401,12 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       const backend = auditor.value.backend;
       cleanups.push(() => backend.shutdown());
     }
-    // The cluster-info bootstrap needs the URL the listener gets; its readyz check stands in until then.
-    let clusterInfo: ClusterInfo | undefined;
-    const clusterInfoCheck = {
-      name: 'poststarthook/bootstrap-cluster-info',
-      check: async (): Promise<string | undefined> => (clusterInfo === undefined ? 'not started' : clusterInfo.checks[0]!.check()),
-    };
+    // The bootstrap of the kubernetes Service and of cluster-info need the port and URL the listener gets: their
+    // check stands in until then. kube-apiserver has no cluster-info hook; it answers with the bootstrap controller.
+    const bootstrapCheck = pendingCheck('poststarthook/bootstrap-controller');
+    const clusterInfoCheck = pendingCheck('poststarthook/bootstrap-controller');
+    const storeCheck = storageCheck(backend);
+    const componentStatuses = { list: () => probeComponents(defaultComponents(storeCheck)) };
     const api = await startApiServer({
       dataDir,
       bindAddress: o.bindAddress,
@@ -410,16 +427,22 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
         [virtualKey('authorization', 'v1', 'localsubjectaccessreviews'), localSubjectAccessReview(authorizer)],
         [virtualKey('authorization', 'v1', 'selfsubjectaccessreviews'), selfSubjectAccessReview(authorizer)],
         [virtualKey('authorization', 'v1', 'selfsubjectrulesreviews'), selfSubjectRulesReview(authorizer)],
-      ]), subresourceHandlers({ tokens: { issuer: authn.value.tokenIssuer, apiAudiences: authn.value.apiAudiences } }), authorizer),
+      ]), subresourceHandlers({ tokens: { issuer: authn.value.tokenIssuer, apiAudiences: authn.value.apiAudiences } }), authorizer,
+      new Map([[virtualKey('', 'v1', 'componentstatuses'), componentStatuses]])),
       authorizer,
       authentication: (generatedCaPem) => authn.value.forServer(generatedCaPem),
       resources: () => registry.all(),
       ...(auditor.value === undefined ? {} : { auditor: auditor.value }),
       ...(flowController === undefined ? {} : { flowController }),
       openapi,
-      checks: [storageCheck(backend), ...controllers.checks, clusterInfoCheck, ...(apfConfiguration?.checks ?? [])],
+      checks: [storeCheck, ...controllers.checks, crdServing.check, bootstrapCheck, clusterInfoCheck, ...(apfConfiguration?.checks ?? [])],
       ...(identity.value.issuerDiscovery === undefined ? {} : { issuerDiscovery: identity.value.issuerDiscovery }),
-      readyChecks: [informerSyncCheck(backend, registry.store.caches, { controllersStarted: () => controllersStarted }), policy.health, crdServing.check],
+      readyChecks: [
+        storageCheck(backend, { name: 'etcd-readiness' }),
+        informerSyncCheck(backend, registry.store.caches, { controllersStarted: () => controllersStarted }),
+        ...controllers.informerChecks,
+        reportedAs('informer-sync', policy.health),
+      ],
       aggregator,
       metrics: serverMetrics,
       servedResource: (info) => registry.lookup(info.apiGroup, info.apiVersion, info.resource) !== undefined,
@@ -428,8 +451,18 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
         return custom === undefined ? undefined : customColumnsPrinter(custom.columns);
       },
       log,
+      logger,
     });
-    clusterInfo = startClusterInfo(registry, names, { server: api.url, caPem: api.ca, log: (m) => log(m) });
+    const kubernetesService = startKubernetesService({
+      registry, names, serviceIp: ipRange.value.at(0), publicPort: api.port, advertiseAddress: advertised.value,
+      ...(options.kubernetesService?.intervalMs === undefined ? {} : { intervalMs: options.kubernetesService.intervalMs }),
+      ...(options.kubernetesService?.leaseTtlMs === undefined ? {} : { leaseTtlMs: options.kubernetesService.leaseTtlMs }),
+      log: (m) => log(m),
+    });
+    bootstrapCheck.attach(kubernetesService.checks[0]!);
+    cleanups.push(() => kubernetesService.stop());
+    const clusterInfo = startClusterInfo(registry, names, { server: api.url, caPem: api.ca, log: (m) => log(m) });
+    clusterInfoCheck.attach(reportedAs('poststarthook/bootstrap-controller', { ...clusterInfo.checks[0]!, name: 'cluster-info' }));
     const startedClusterInfo = clusterInfo;
     cleanups.push(async () => {
       startedClusterInfo.stop();

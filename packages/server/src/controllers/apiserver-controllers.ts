@@ -14,3 +14,15 @@ export type ApiServerControllerStart = (context: ControllerContext) => Controlle
 
 /** The always-on controllers of the API server. */
 export const apiServerControllers: readonly ApiServerControllerStart[] = [startCrdNaming, startCrdEstablishing, startCrdFinalizer];
+
+/**
+ * The post-start hook kube-apiserver reports each of its own controllers under (its readyz, livez and healthz
+ * names): the CRD controllers start in one hook, the APIService controllers each in their own.
+ */
+export const apiServerControllerHooks: Readonly<Record<string, string>> = {
+  'crd-naming': 'poststarthook/start-apiextensions-controllers',
+  'crd-establishing': 'poststarthook/start-apiextensions-controllers',
+  'crd-finalizer': 'poststarthook/start-apiextensions-controllers',
+  'apiservice-autoregistration': 'poststarthook/kube-apiserver-autoregistration',
+  'apiservice-availability': 'poststarthook/apiservice-status-available-controller',
+};

@@ -32,11 +32,13 @@ test('--controllers: only the enabled controllers run; post-start hooks always d
   const { registry, names } = await testRegistry([]);
   const controllers = await startControllers({ registry, names, retryMs: 20, controllers: selected.ok ? selected.value : [] });
   try {
-    const checks = controllers.checks.map((c) => c.name);
+    // The controllers answer as part of informer-sync, each under its own probe name.
+    const checks = controllers.informerChecks.map((c) => c.probe);
+    assert.ok(controllers.informerChecks.every((c) => c.name === 'informer-sync'));
     assert.ok(checks.includes('namespace-controller'));
     assert.ok(checks.includes('clusterrole-aggregation'));
     assert.ok(!checks.includes('garbage-collector'), 'the garbage collector is not running');
-    assert.ok(checks.includes('poststarthook/start-system-namespaces-controller'));
+    assert.ok(controllers.checks.map((c) => c.name).includes('poststarthook/start-system-namespaces-controller'));
   } finally {
     await controllers.stop();
   }
@@ -50,7 +52,7 @@ test('a controller without the settings it needs is skipped with its reason logg
     log: (m) => logged.push(m),
   });
   try {
-    const checks = controllers.checks.map((c) => c.name);
+    const checks = controllers.informerChecks.map((c) => c.probe);
     assert.ok(checks.includes('serviceaccount'));
     for (const name of ['serviceaccount-token', 'root-ca-cert-publisher', 'csrsigning', 'csrapproving']) assert.ok(!checks.includes(name), name);
     assert.deepEqual(logged.filter((m) => m.startsWith('controller ')), [

@@ -55,3 +55,25 @@ test('namespace deletion: content is deleted (waiting for finalizers), then the 
     await controllers.stop();
   }
 });
+
+test('post-start hooks answer under kube-apiserver\'s names; APIServerIdentity off leaves the identity Lease hooks out', async () => {
+  const hooks = async (enabled: boolean) => {
+    const { registry, names } = await testRegistry([]);
+    const controllers = await startControllers({ registry, names, retryMs: 20, controllers: [], apiServerIdentity: { enabled } });
+    try {
+      return [...new Set(controllers.checks.map((c) => c.name))];
+    } finally {
+      await controllers.stop();
+    }
+  };
+  assert.deepEqual((await hooks(true)).sort(), [
+    'poststarthook/rbac/bootstrap-roles',
+    'poststarthook/scheduling/bootstrap-system-priority-classes',
+    'poststarthook/start-apiextensions-controllers',
+    'poststarthook/start-deprecated-kube-apiserver-identity-lease-garbage-collector',
+    'poststarthook/start-kube-apiserver-identity-lease-controller',
+    'poststarthook/start-kube-apiserver-identity-lease-garbage-collector',
+    'poststarthook/start-system-namespaces-controller',
+  ]);
+  assert.deepEqual((await hooks(false)).filter((n) => n.includes('identity-lease')), []);
+});

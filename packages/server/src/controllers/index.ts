@@ -1,8 +1,13 @@
 /**
- * The controllers that run inside the server process: the post-start hooks (system namespaces, default RBAC policy)
- * on every replica, and the controllers of the table (kube-controller-manager's) that `--controllers` enables, on
- * shared informers and, on etcd, only while this replica holds the controller Lease. They act on the registry
- * in-process (not over HTTP), through the same operations as clients.
+ * The controllers that run inside the server process: the post-start hooks (system namespaces, default RBAC policy,
+ * the system PriorityClasses, the API server identity Lease and its collector) on every replica, and the
+ * controllers of the table (kube-controller-manager's) that `--controllers` enables, on shared informers and, on
+ * etcd, only while this replica holds the controller Lease. They act on the registry in-process (not over HTTP),
+ * through the same operations as clients.
+ *
+ * Health: the hooks and the API server's own controllers answer under kube-apiserver's `poststarthook/<name>`
+ * checks; the controllers of the table (kube-controller-manager's, which kube-apiserver does not report) and the
+ * controller Lease answer as part of `informer-sync`, whose informers they are.
  */
 import type { Names } from '@svc-apiserver/api';
 import type { HealthCheck } from '../health/health-check.js';
@@ -12,9 +17,15 @@ import type { ControllerContext } from './kit/controller.js';
 import type { ControllerConfig } from './kit/controller-config.js';
 import { createInformerFactory } from './kit/informer-factory.js';
 import { apiServerControllers, type ApiServerControllerStart } from './apiserver-controllers.js';
+import { apiServerControllerHooks } from './apiserver-controllers.js';
 import { startLeaderElection } from './leader-election.js';
 import { startRbacBootstrap } from './rbac-bootstrap.js';
 import { startSystemNamespaces } from './system-namespaces.js';
+import { startSystemPriorityClasses } from './system-priority-classes.js';
+import { startIdentityLease } from './apiserver-identity/identity-lease.js';
+import { startIdentityLeaseGc } from './apiserver-identity/identity-lease-gc.js';
+import { reportedAs, type ReportedCheck } from '../health/merged-checks.js';
+import type { Clock } from './kit/clock.js';
 
 /** What {@link startControllers} needs. */
 export interface ControllerOptions {
@@ -38,6 +49,11 @@ export interface ControllerOptions {
    * (kube-controller-manager `--leader-elect`). The system namespace bootstrap runs on every replica: its creates
    * tolerate AlreadyExists, and the Lease lives in the system namespace it creates.
    */
+  /**
+   * The API server identity Lease and its collector (the APIServerIdentity gate, on by default); the collector's
+   * period (default 1 h) and the clock are for tests.
+   */
+  readonly apiServerIdentity?: { readonly enabled: boolean; readonly gcPeriodMs?: number; readonly clock?: Clock; readonly host?: string };
   readonly leaderElection?: {
     readonly leaseDurationMs: number;
     readonly renewDeadlineMs: number;
@@ -49,7 +65,10 @@ export interface ControllerOptions {
 
 /** Running controllers. */
 export interface Controllers {
+  /** The post-start hooks' and the API server controllers' checks, by kube-apiserver's names (may repeat a name). */
   readonly checks: HealthCheck[];
+  /** The checks of the controllers' informers and of the controller Lease, reported as `informer-sync`. */
+  readonly informerChecks: ReportedCheck[];
   stop(): Promise<void>;
 }
 
@@ -58,11 +77,41 @@ export async function startControllers(options: ControllerOptions): Promise<Cont
   const retryMs = options.retryMs ?? 1000;
   const bootstrap = startSystemNamespaces(options.registry, options.names, retryMs);
   const rbacBootstrap = startRbacBootstrap(options.registry, options.names, { retryMs });
+  const priorityClasses = startSystemPriorityClasses(options.registry, options.names, retryMs, options.log);
+  const identity = options.apiServerIdentity;
+  const identityOn = identity?.enabled !== false;
+  // The real clock, as kube's lease controller has: a test's controller clock moves only when stepped, and the Lease
+  // must be written (and retried) while nobody steps it.
+  const clock = identity?.clock;
+  const identityLease = !identityOn ? undefined : startIdentityLease({
+    registry: options.registry, names: options.names,
+    ...(clock === undefined ? {} : { clock }), ...(identity?.host === undefined ? {} : { host: identity.host }),
+    ...(options.log === undefined ? {} : { log: options.log }),
+  });
+  const identityGc = !identityOn ? undefined : startIdentityLeaseGc({
+    registry: options.registry, names: options.names,
+    ...(clock === undefined ? {} : { clock }), ...(identity?.gcPeriodMs === undefined ? {} : { periodMs: identity.gcPeriodMs }),
+    ...(options.log === undefined ? {} : { log: options.log }),
+  });
   const own = (options.apiServerControllers ?? apiServerControllers).map((start) => start({
     registry: options.registry, names: options.names, retryMs, ...(options.log === undefined ? {} : { log: options.log }),
   }));
-  const ownChecks = own.flatMap((c) => c.checks);
-  const stopOwn = () => Promise.all(own.map((c) => c.stop()));
+  const hookChecks: HealthCheck[] = [
+    ...own.flatMap((c) => c.checks.map((check) => reportedAs(apiServerControllerHooks[c.name] ?? check.name, check))),
+    ...bootstrap.checks, ...rbacBootstrap.checks, ...priorityClasses.checks,
+    ...(identityLease?.checks ?? []), ...(identityGc?.checks ?? []),
+  ];
+  const stopHooks = async (): Promise<void> => {
+    bootstrap.stop();
+    rbacBootstrap.stop();
+    priorityClasses.stop();
+    identityLease?.stop();
+    identityGc?.stop();
+    await bootstrap.done;
+    await rbacBootstrap.done;
+    await priorityClasses.done;
+    await Promise.all(own.map((c) => c.stop()));
+  };
   const startLeading = () => {
     // Informer restarts are not logged: in a storage outage every resource's informer restarts, and the storage
     // check already reports it.
@@ -90,13 +139,10 @@ export async function startControllers(options: ControllerOptions): Promise<Cont
   if (election === undefined) {
     const leading = startLeading();
     return {
-      checks: [...bootstrap.checks, ...rbacBootstrap.checks, ...ownChecks, ...leading.checks],
+      checks: hookChecks,
+      informerChecks: leading.checks.map((c) => reportedAs('informer-sync', c)),
       async stop() {
-        bootstrap.stop();
-        rbacBootstrap.stop();
-        await bootstrap.done;
-        await rbacBootstrap.done;
-        await stopOwn();
+        await stopHooks();
         await leading.stop();
       },
     };
@@ -132,13 +178,10 @@ export async function startControllers(options: ControllerOptions): Promise<Cont
     },
   };
   return {
-    checks: [...bootstrap.checks, ...rbacBootstrap.checks, ...ownChecks, controllersCheck, elector.check],
+    checks: hookChecks,
+    informerChecks: [controllersCheck, elector.check].map((c) => reportedAs('informer-sync', c)),
     async stop() {
-      bootstrap.stop();
-      rbacBootstrap.stop();
-      await bootstrap.done;
-      await rbacBootstrap.done;
-      await stopOwn();
+      await stopHooks();
       await elector.stop();
     },
   };

@@ -1,6 +1,7 @@
 /**
- * Creates the namespaces every cluster has when they are missing: `default` (kube's bootstrap-controller) and the
- * system, public and node-lease namespaces (kube's start-system-namespaces-controller). Retries until it succeeds.
+ * Creates the namespaces every cluster has when they are missing: `default` and the system, public and node-lease
+ * namespaces (kube's start-system-namespaces-controller; the bootstrap controller, which keeps the `kubernetes`
+ * Service, creates `default` again whenever it is missing). Retries until it succeeds.
  */
 import type { Names } from '@svc-apiserver/api';
 import type { HealthCheck } from '../health/health-check.js';
@@ -17,25 +18,28 @@ export interface SystemNamespaces {
   stop(): void;
 }
 
+/** kube's createNamespaceIfNeeded: creates the namespace unless it exists; undefined when done, else why not. */
+export async function ensureNamespace(registry: Registry, name: string): Promise<string | undefined> {
+  const def = registry.lookup('', 'v1', 'namespaces');
+  if (def === undefined) return undefined;
+  const got = await registry.store.get(def, '', name);
+  if (got.ok) return undefined;
+  const created = await createObject(registry, def, { apiVersion: 'v1', kind: 'Namespace', metadata: { name } }, { user: loopbackUser, dryRun: false });
+  return created.ok || created.error.reason === 'AlreadyExists' ? undefined : created.error.message ?? 'namespace creation failed';
+}
+
 /** Starts the bootstrap; `retryMs` is the pause after a failed attempt. */
 export function startSystemNamespaces(registry: Registry, names: Names, retryMs = 1000): SystemNamespaces {
   const wanted = ['default', names.name('systemNamespace'), names.name('publicNamespace'), names.name('nodeLeaseNamespace')];
   const hook = runPostStartHook(async () => {
-    const def = registry.lookup('', 'v1', 'namespaces');
-    if (def === undefined) return undefined;
     for (const name of wanted) {
-      const got = await registry.store.get(def, '', name);
-      if (got.ok) continue;
-      const created = await createObject(registry, def, { apiVersion: 'v1', kind: 'Namespace', metadata: { name } }, { user: loopbackUser, dryRun: false });
-      if (!created.ok && created.error.reason !== 'AlreadyExists') return created.error.message ?? 'namespace creation failed';
+      const failed = await ensureNamespace(registry, name);
+      if (failed !== undefined) return failed;
     }
     return undefined;
   }, retryMs);
   return {
-    checks: [
-      { name: 'poststarthook/start-system-namespaces-controller', check: hook.check },
-      { name: 'poststarthook/bootstrap-controller', check: hook.check },
-    ],
+    checks: [{ name: 'poststarthook/start-system-namespaces-controller', check: hook.check }],
     done: hook.done,
     stop: hook.stop,
   };

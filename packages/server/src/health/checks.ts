@@ -1,6 +1,6 @@
 /**
- * The server's own health checks: `ping`, `log`, `storage` (kube-apiserver's `etcd`), `shutdown` and the
- * grace-period wrapper for livez.
+ * The server's own health checks: `ping`, `log`, the store's `etcd` (livez, healthz, readyz) and `etcd-readiness`
+ * (readyz), `shutdown` and the grace-period wrapper for livez.
  */
 import type { Backend } from '../storage/backend.js';
 import type { HealthCheck } from './health-check.js';
@@ -23,10 +23,15 @@ export function logCheck(stream: NodeJS.WritableStream & { writableLength?: numb
   };
 }
 
-/** The store answers a read within a timeout (kube-apiserver's `etcd` check): it reads the current revision. */
-export function storageCheck(backend: Backend, timeoutMs = 2000): HealthCheck {
+/**
+ * The store answers a read within a timeout: kube-apiserver's `etcd` check (`--etcd-healthcheck-timeout`, 2 s) and,
+ * named `etcd-readiness`, its readyz-only twin (`--etcd-readycheck-timeout`, 2 s). It reads the current revision,
+ * a real round trip to etcd or SQLite; the name is kube's on either store.
+ */
+export function storageCheck(backend: Backend, options: { name?: 'etcd' | 'etcd-readiness'; timeoutMs?: number } = {}): HealthCheck {
+  const timeoutMs = options.timeoutMs ?? 2000;
   return {
-    name: 'storage',
+    name: options.name ?? 'etcd',
     async check() {
       let timer: NodeJS.Timeout | undefined;
       const timeout = new Promise<string>((resolve) => {

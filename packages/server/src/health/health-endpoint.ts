@@ -1,9 +1,11 @@
 /**
  * The health endpoints `/livez`, `/readyz`, `/healthz` (k8s.io/apiserver's healthz.InstallPathHandler):
- * `?verbose` lists every check as `[+]<name> ok` / `[-]<name> failed: reason withheld`, `?exclude=<name>`
- * (repeatable) skips a check and shows it as `[+]<name> excluded: ok`, and the last line is
- * `<endpoint> check passed` (200) or `<endpoint> check failed` (500; the list is always printed on failure).
- * `/<endpoint>/<name>` runs one check.
+ * `?verbose` (present, whatever its value) lists every check as `[+]<name> ok` / `[-]<name> failed: reason
+ * withheld`, `?exclude=<name>` (repeatable, each value one name) skips a check and shows it as
+ * `[+]<name> excluded: ok`, names matching no check are listed, sorted, in a `warn:` line, and the last line is
+ * `<endpoint> check passed` (200) or `<endpoint> check failed` (500; the list is always printed on failure, the
+ * reasons only logged). `/<endpoint>/<name>` runs one check and, as kube's, says why it failed:
+ * `internal server error: <reason>`.
  */
 import type { HealthCheck } from './health-check.js';
 
@@ -25,7 +27,7 @@ export interface HealthEndpoint {
   one(checkName: string): Promise<HealthResponse | undefined>;
 }
 
-/** Where failed checks are reported (their reasons are withheld from clients). */
+/** Where failed checks are reported with their reasons (the endpoints withhold them from clients). */
 export type HealthLogger = (message: string) => void;
 
 /** Builds a health endpoint. */
@@ -41,11 +43,11 @@ export function healthEndpoint(name: string, checks: readonly HealthCheck[], log
     name,
     checkNames: checks.map((c) => c.name),
     async all(query) {
-      const excluded = new Set(query.getAll('exclude').flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean));
-      const verbose = query.has('verbose') && !['false', '0'].includes(query.get('verbose') ?? '');
+      const excluded = new Set(query.getAll('exclude'));
+      const verbose = query.has('verbose');
       const reasons = await Promise.all(checks.map((c) => (excluded.has(c.name) ? Promise.resolve(undefined) : run(c))));
       const lines: string[] = [];
-      const failed: string[] = [];
+      const failed: { name: string; reason: string }[] = [];
       checks.forEach((c, i) => {
         if (excluded.has(c.name)) {
           lines.push(`[+]${c.name} excluded: ok`);
@@ -56,14 +58,16 @@ export function healthEndpoint(name: string, checks: readonly HealthCheck[], log
         if (reason === undefined) lines.push(`[+]${c.name} ok`);
         else {
           lines.push(`[-]${c.name} failed: reason withheld`);
-          failed.push(`${c.name}: ${reason}`);
+          failed.push({ name: c.name, reason });
         }
       });
       if (excluded.size > 0) {
-        lines.push(`warn: some health checks cannot be excluded: no matches for ${[...excluded].map((e) => `"${e}"`).join(',')}`);
+        const unmatched = [...excluded].sort().map((e) => JSON.stringify(e)).join(',');
+        lines.push(`warn: some health checks cannot be excluded: no matches for ${unmatched}`);
+        log(`cannot exclude some health checks, no health checks are installed matching ${unmatched}`);
       }
       if (failed.length > 0) {
-        log(`${name} check failed: ${failed.join('; ')}`);
+        log(`${failed.map((f) => f.name).join(',')} check failed: ${name}\n${failed.map((f) => `[-]${f.name} failed: ${f.reason}`).join('\n')}`);
         return { code: 500, body: `${lines.join('\n')}\n${name} check failed\n` };
       }
       if (!verbose) return { code: 200, body: 'ok' };
@@ -74,8 +78,7 @@ export function healthEndpoint(name: string, checks: readonly HealthCheck[], log
       if (check === undefined) return undefined;
       const reason = await run(check);
       if (reason === undefined) return { code: 200, body: 'ok' };
-      log(`${name} check ${checkName} failed: ${reason}`);
-      return { code: 500, body: 'internal server error: reason withheld\n' };
+      return { code: 500, body: `internal server error: ${reason}\n` };
     },
   };
 }

@@ -59,7 +59,7 @@ before(async () => {
   server = await startApiServer({
     dataDir: dir, bindAddress: '127.0.0.1', port: 0, tlsSans: [], names, maxRequestBodyBytes: 1024,
     livezGracePeriodMs: 0, shutdownDelayMs: 0, resourceHandler: fakeResourceHandler,
-    resources: () => [configmaps, leases], checks: [{ name: 'storage', check: async () => undefined }], readyChecks: [],
+    resources: () => [configmaps, leases], checks: [{ name: 'etcd', check: async () => undefined }], readyChecks: [],
     log: () => {},
   });
   assert.ok(Date.now() - started < 5000);
@@ -147,11 +147,28 @@ test('413 over HTTP/2 for a streamed body, and the session stays usable', async 
 test('/livez?verbose lists checks; /readyz/shutdown answers; health needs no credentials', async () => {
   const r = await call('GET', '/livez?verbose');
   assert.equal(r.status, 200);
-  assert.equal(r.body, '[+]ping ok\n[+]log ok\n[+]storage ok\nlivez check passed\n');
+  assert.equal(r.body, '[+]ping ok\n[+]log ok\n[+]etcd ok\nlivez check passed\n');
   assert.match(String(r.headers['content-type']), /^text\/plain/);
   assert.equal((await call('GET', '/readyz')).body, 'ok');
   assert.equal((await call('GET', '/readyz/shutdown')).body, 'ok');
   assert.equal((await call('GET', '/healthz/nope')).status, 404);
+});
+
+test('Cache-Control: no-cache, private on every answer through the chain: objects, health, discovery, 404, 500, 400, 504, 406, watches', async () => {
+  const expected = 'no-cache, private';
+  const answers = await Promise.all([
+    call('GET', '/api/v1/namespaces/default/configmaps/a', { admin: true }),
+    call('GET', '/livez'),
+    call('GET', '/version'),
+    call('GET', '/api'),
+    call('GET', '/nope'),
+    call('GET', '/api/v1/namespaces/default/configmaps/panic', { admin: true }),
+    call('POST', '/api/v1/namespaces/default/configmaps', { admin: true, body: '{', headers: { 'Content-Type': 'application/json' } }),
+    call('GET', '/api/v1/namespaces/default/configmaps/stuck?timeout=100ms', { admin: true }),
+    call('GET', '/api/v1/namespaces/default/configmaps/a', { admin: true, headers: { Accept: 'application/nope' } }),
+  ]);
+  for (const r of answers) assert.equal(r.headers['cache-control'], expected, `${r.status} ${r.body.slice(0, 80)}`);
+  assert.deepEqual(answers.map((r) => r.status), [200, 200, 200, 200, 404, 500, 400, 504, 406]);
 });
 
 test('unknown path: 404 in kube-apiserver 1.27 form (Status under the API, Go\'s plain text elsewhere); wrong method on a known path: 405', async () => {
@@ -249,6 +266,7 @@ test('watch: headers at once, one JSON document per line, chunked on HTTP/1.1', 
       assert.equal(res.statusCode, 200);
       assert.equal(res.headers['content-type'], 'application/json');
       assert.equal(res.headers['transfer-encoding'], 'chunked');
+      assert.equal(res.headers['cache-control'], 'no-cache, private');
       res.setEncoding('utf8');
       res.once('data', (line: string) => {
         assert.deepEqual(JSON.parse(line.trim()), { type: 'ADDED', object: { kind: 'ConfigMap', metadata: { name: 'a' } } });

@@ -1,9 +1,9 @@
 /**
  * The HTTP side of the server, independent of storage and resources: PKI and the admin kubeconfig, the filter
- * chain (audit ID → panic recovery → request info → request timeout → body limit → authentication → audit →
- * impersonation →
- * priority and fairness, or max in-flight without it → authorization → request metrics), the routes (resource requests to the
- * resource handler, everything else to the non-resource router), health endpoints, listening and graceful shutdown.
+ * chain (audit ID → panic recovery → request info → request log → cache control → request timeout → body limit →
+ * authentication → audit → impersonation → priority and fairness, or max in-flight without it → authorization →
+ * request metrics), the routes (resource requests to the resource handler, everything else to the non-resource
+ * router), health endpoints, listening and graceful shutdown.
  */
 import { mkdir } from 'node:fs/promises';
 import { isIPv6 } from 'node:net';
@@ -13,6 +13,8 @@ import type { ApiResource } from '../schema/catalog.js';
 import type { HealthCheck } from '../health/health-check.js';
 import { healthEndpoint } from '../health/health-endpoint.js';
 import { logCheck, pingCheck, shutdownCheck, withGracePeriod } from '../health/checks.js';
+import { inKubeOrder } from '../health/check-order.js';
+import { mergeChecks } from '../health/merged-checks.js';
 import { ensurePki, servingSans, writeFileAtomic } from '../pki/ensure-pki.js';
 import { kubeconfigYaml } from '../pki/kubeconfig.js';
 import { authenticatorUnion } from '../auth/authn/authenticator.js';
@@ -32,6 +34,9 @@ import type { RequestAuthentication } from '../auth/authentication-setup.js';
 import { authorization } from './filters/authorization.js';
 import { defaultMaxMutatingRequestsInFlight, defaultMaxRequestsInFlight, maxInFlight } from './filters/max-in-flight.js';
 import { auditId } from './filters/audit-id.js';
+import { cacheControl } from './filters/cache-control.js';
+import { httpLog } from './filters/http-log.js';
+import type { Logger } from '../logging/logger.js';
 import { audit, failedAuthenticationAudit } from './filters/audit.js';
 import type { Auditor } from '../audit/auditor.js';
 import type { FlowController } from '../flowcontrol/flow-controller.js';
@@ -80,11 +85,16 @@ export interface ApiServerOptions {
     remoteGroups(): readonly ServedGroup[];
   };
   readonly openapi?: OpenApiSource;
-  /** Checks of livez, readyz and healthz besides ping, log and shutdown (storage, poststarthook/...). */
+  /**
+   * Checks of livez, readyz and healthz besides ping and log (etcd, poststarthook/...); checks of one name answer
+   * as one, and the endpoints list them in kube-apiserver's order.
+   */
   readonly checks: readonly HealthCheck[];
-  /** Checks of readyz only (informer-sync). */
+  /** Checks of readyz only (etcd-readiness, informer-sync); shutdown is added. */
   readonly readyChecks: readonly HealthCheck[];
   readonly log: (message: string, error?: unknown) => void;
+  /** The logger of the request log (written at verbosity 3 and above); undefined logs no requests. */
+  readonly logger?: Logger;
   /**
    * Request authentication, given the generated CA (PEM), which must stay a client CA so the admin certificate
    * keeps working. Default: client certificates of that CA, anonymous otherwise.
@@ -146,8 +156,9 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
   let shuttingDown = false;
   const startedAt = Date.now();
   const graceUntil = startedAt + options.livezGracePeriodMs;
-  const common = [pingCheck, logCheck(), ...options.checks];
-  const readyChecks = [...common, ...options.readyChecks, shutdownCheck(() => shuttingDown)];
+  // One check per name (several probes may answer as one of kube's checks), listed in kube-apiserver's order.
+  const common = inKubeOrder(mergeChecks([pingCheck, logCheck(), ...options.checks]));
+  const readyChecks = inKubeOrder(mergeChecks([...common, ...options.readyChecks, shutdownCheck(() => shuttingDown)]));
   const endpoints = [
     healthEndpoint('livez', common.map((c) => (c === pingCheck ? c : withGracePeriod(c, graceUntil))), log),
     healthEndpoint('readyz', readyChecks, log),
@@ -175,6 +186,8 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
       auditId(),
       panicRecovery(log),
       requestInfoFilter(),
+      ...(options.logger === undefined ? [] : [httpLog(options.logger)]),
+      cacheControl(),
       requestTimeout(options.requestTimeoutMs ?? 60_000, log, metered?.terminated),
       bodyLimit(options.maxRequestBodyBytes),
       failedAuthenticationAudit(options.auditor),

@@ -69,6 +69,11 @@ export interface Strategy {
    * once. Resources without it have no graceful deletion (kube: every kind but pods).
    */
   gracePeriodFor?(object: KubeObject, requested: number | undefined): number;
+  /**
+   * Why deleting the named object is forbidden, or undefined: checked first by a delete request (kube's REST
+   * storages that override Delete; the system PriorityClasses cannot be deleted). The answer is 403 Forbidden.
+   */
+  refuseDelete?(name: string): string | undefined;
   /** The status subresource's behaviour, when the resource has one. */
   readonly status?: SubresourceStrategy;
   /** The finalize subresource's behaviour (namespaces). */

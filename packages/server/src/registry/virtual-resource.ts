@@ -26,3 +26,15 @@ export type VirtualResources = ReadonlyMap<string, VirtualCreate>;
 export function virtualKey(groupKey: string, version: string, resource: string): string {
   return `${groupKey}/${version}/${resource}`;
 }
+
+/**
+ * A read-only resource answered by code on every get and list, nothing stored (kube's componentstatus REST
+ * storage, which probes the components at each request).
+ */
+export interface VirtualRead {
+  /** The objects as they are now. */
+  list(): Promise<KubeObject[]>;
+}
+
+/** The virtual reads by {@link virtualKey}. */
+export type VirtualReads = ReadonlyMap<string, VirtualRead>;

@@ -457,7 +457,11 @@ function requestTarget(r: Random, world: FuzzWorld, fixture: ResourceFixture, ns
     [3, () => collection(fixture, ns).replace(/\/[^/]+$/, `/${r.pick(['widgets', 'CONFIGMAPS', '', '..', '.', '%2e%2e', oddString(r, 20)])}`)],
     [2, () => `/apis/${r.pick(['', 'apps', world.names.group('coordination'), 'nope.example', 'apps/v1', 'apps/v9'])}/${r.pick(['', 'v1', 'v1beta1', 'x'])}`],
     [2, () => `/api/${r.pick(['', 'v1', 'v2', 'v1/namespaces', 'v1/namespaces/' + ns, 'v1/watch/namespaces/' + ns + '/configmaps', 'v1/proxy/x'])}`],
-    [2, () => r.pick(['/', '//', '///', '//[', '/nope', '/healthz/nope', '/livez?verbose', '/readyz/x/y', '/openapi/v3/api/v9', '/openapi/v2?x', '/debug/pprof/', '/metrics', '/version/', '/.well-known/openid-configuration', '/openid/v1/jwks', '*', 'http://x/version', 'https://127.0.0.1/api', '/a/../../version', '/%00', '/%zz', '/api%2fv1', '/api/v1/namespaces/%2e%2e/configmaps'])],
+    [2, () => r.pick(['/', '//', '///', '//[', '/nope', '/healthz/nope', '/livez?verbose', '/readyz/x/y', '/openapi/v3/api/v9', '/openapi/v2?x', '/debug/pprof/', '/metrics', '/version/', '/.well-known/openid-configuration', '/openid/v1/jwks', '*', 'http://x/version', 'https://127.0.0.1/api', '/a/../../version', '/%00', '/%zz', '/api%2fv1', '/api/v1/namespaces/%2e%2e/configmaps',
+      // ComponentStatus, answered by probes at each request, and the health endpoints' query and per-check forms.
+      '/api/v1/componentstatuses', '/api/v1/componentstatuses/etcd-0', `/api/v1/componentstatuses/${percentEncode(oddString(r, 20))}`,
+      `/api/v1/componentstatuses?labelSelector=${percentEncode(oddString(r, 20))}&fieldSelector=${percentEncode(oddString(r, 20))}`,
+      `/readyz?verbose&exclude=${percentEncode(oddString(r, 20))}`, `/livez/${percentEncode(oddString(r, 20), '/')}`, '/readyz/poststarthook/bootstrap-controller'])],
     [1, () => '/' + 'a/'.repeat(r.pick([100, 5000, 30_000]))],
     [1, () => `/api/v1/namespaces/${ns}/configmaps/${'n'.repeat(r.pick([253, 254, 100_000]))}`],
     [1, () => `/api/v1/namespaces/${percentEncode(oddString(r, 40))}/configmaps/${percentEncode(oddString(r, 40), '/')}`],

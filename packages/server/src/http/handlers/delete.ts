@@ -6,7 +6,7 @@
  * 202 when the client asked for cascading deletion with `orphanDependents: false`, as kube does); when
  * removed, 200 with the object for resources that return it, else a Success Status naming it.
  */
-import { success } from '@svc-apiserver/api';
+import { forbidden, success } from '@svc-apiserver/api';
 import type { RequestContext } from '../context.js';
 import type { Registry } from '../../registry/registry.js';
 import type { ResourceDef } from '../../registry/resource-def.js';
@@ -18,6 +18,8 @@ import { addWarning, writeObject, writeStatus } from '../response-writer.js';
 
 /** Serves a delete. */
 export async function handleDelete(ctx: RequestContext, registry: Registry, def: ResourceDef): Promise<void> {
+  const refused = def.strategy.refuseDelete?.(ctx.info.name);
+  if (refused !== undefined) return writeStatus(ctx, forbidden({ group: def.group, resource: def.resource }, ctx.info.name, refused));
   const options = await readDeleteOptions(ctx);
   if (!options.ok) return writeStatus(ctx, options.error);
   const result = await deleteObject(

@@ -16,8 +16,9 @@ import { handlePatch } from './patch.js';
 import { handleUpdate } from './update.js';
 import { handleWatch } from './watch.js';
 import { recordDeprecatedRequest } from '../../registry/deprecation.js';
-import { virtualKey, type VirtualResources } from '../../registry/virtual-resource.js';
+import { virtualKey, type VirtualReads, type VirtualResources } from '../../registry/virtual-resource.js';
 import { handleVirtualCreate } from './virtual-create.js';
+import { handleVirtualRead } from './virtual-read.js';
 import { subresourceStrategy } from '../../registry/operations/prepare.js';
 import { subresourceHandlers, type SubresourceHandlers } from './subresources/index.js';
 import { alwaysAllow } from '../../auth/authz/always-allow.js';
@@ -50,11 +51,12 @@ export function resourceNotFound() {
 /**
  * The handler of every resource request. `authorizer` is the one the authorization filter uses: handlers ask it
  * about a second verb a request turns out to need (an apply that creates needs `create`). The default allows
- * everything, as the server's authorizer does until RBAC; the server passes its own.
+ * everything, as the server's authorizer does until RBAC; the server passes its own. `reads` are the read-only
+ * resources answered by code (ComponentStatus).
  */
 export function resourceHandler(
   registry: Registry, virtual: VirtualResources = new Map(), subresources: SubresourceHandlers = subresourceHandlers(),
-  authorizer: Authorizer = alwaysAllow(),
+  authorizer: Authorizer = alwaysAllow(), reads: VirtualReads = new Map(),
 ): (ctx: RequestContext) => Promise<void> {
   const verbHandlers: Readonly<Record<string, VerbHandler>> = {
     ...handlers,
@@ -96,6 +98,9 @@ export function resourceHandler(
     // Create-only resources answered without storage (TokenReview, SelfSubjectReview).
     const answer = info.verb === 'create' ? virtual.get(virtualKey(def.groupKey, def.version, def.resource)) : undefined;
     if (answer !== undefined) return handleVirtualCreate(ctx, registry, def, answer);
+    // Read-only resources answered by code each time (ComponentStatus).
+    const read = info.verb === 'get' || info.verb === 'list' ? reads.get(virtualKey(def.groupKey, def.version, def.resource)) : undefined;
+    if (read !== undefined) return handleVirtualRead(ctx, def, read);
     await handler(ctx, registry, def);
   };
 }

@@ -19,3 +19,16 @@ test('PriorityClass: preemptionPolicy default, reserved system- names, user valu
   assert.equal(changed.code, 422);
   assert.match((changed.body as Status).message ?? '', /value: Forbidden: may not be changed in an update/);
 });
+
+test('PriorityClass: the system classes cannot be deleted, others can', async () => {
+  const { call } = await testRegistry([]);
+  for (const [name, value] of [['system-node-critical', 2_000_001_000], ['system-cluster-critical', 2_000_000_000]] as const) {
+    assert.equal((await call({ verb: 'create', group, resource: 'priorityclasses', body: { metadata: { name }, value } })).code, 201);
+    const refused = await call({ verb: 'delete', group, resource: 'priorityclasses', name });
+    assert.equal(refused.code, 403);
+    assert.equal((refused.body as Status).message, `priorityclasses.${group} "${name}" is forbidden: this is a system priority class and cannot be deleted`);
+    assert.equal((await call({ verb: 'get', group, resource: 'priorityclasses', name })).code, 200);
+  }
+  assert.equal((await call({ verb: 'create', group, resource: 'priorityclasses', body: { metadata: { name: 'batch' }, value: 10 } })).code, 201);
+  assert.equal((await call({ verb: 'delete', group, resource: 'priorityclasses', name: 'batch' })).code, 200);
+});

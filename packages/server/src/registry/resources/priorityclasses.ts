@@ -1,7 +1,8 @@
 /**
  * PriorityClasses (pkg/registry/scheduling/priorityclass): `preemptionPolicy` defaults to `PreemptLowerPriority`
  * (SetDefaults_PriorityClass); names starting `system-` are reserved for the built-in classes; a user class's
- * value is at most 1000000000 (HighestUserDefinablePriority); value and preemption policy may not change.
+ * value is at most 1000000000 (HighestUserDefinablePriority); value and preemption policy may not change; the
+ * system classes may not be deleted.
  */
 import { fieldError, type FieldError, type KubeObject } from '@svc-apiserver/api';
 import { defineStrategy } from '../default-strategy.js';
@@ -43,12 +44,15 @@ function validatePriorityClassUpdate(object: KubeObject, old: KubeObject): Field
   return errs;
 }
 
-/** The priorityclass strategy. */
+/** The priorityclass strategy; the system classes cannot be deleted (the PriorityClass REST storage's Delete). */
 export function priorityClassStrategy(): Strategy {
-  return defineStrategy({
-    prepareForCreate: defaultPriorityClass,
-    prepareForUpdate: defaultPriorityClass,
-    validate: validatePriorityClass,
-    validateUpdate: validatePriorityClassUpdate,
-  });
+  return {
+    ...defineStrategy({
+      prepareForCreate: defaultPriorityClass,
+      prepareForUpdate: defaultPriorityClass,
+      validate: validatePriorityClass,
+      validateUpdate: validatePriorityClassUpdate,
+    }),
+    refuseDelete: (name) => (systemClasses[name] !== undefined ? 'this is a system priority class and cannot be deleted' : undefined),
+  };
 }
