@@ -356,7 +356,9 @@ function readRenamedGroupKeys() {
   const src = readFileSync(join(repoRoot, 'packages', 'api', 'src', 'naming.ts'), 'utf8');
   const m = /export const renamedGroupKeys = \[([\s\S]*?)\]/.exec(src);
   if (!m) throw new Error('renamedGroupKeys not found in packages/api/src/naming.ts');
-  return [...m[1].matchAll(/'([^']+)'/g)].map((x) => x[1]);
+  // Line comments first: an apostrophe in one (`file's`) would pair with the quotes of the names after it.
+  const entries = m[1].replace(/\/\/[^\n]*/g, '');
+  return [...entries.matchAll(/'([^']+)'/g)].map((x) => x[1]);
 }
 
 /** Drops `description` keys (not property names called `description`). */
