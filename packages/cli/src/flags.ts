@@ -53,6 +53,7 @@ export interface Flags {
   'api-version'?: string;
   'output-patch'?: boolean;
   'save-config'?: boolean;
+  'show-managed-fields'?: boolean;
   help?: boolean;
 }
 
@@ -103,6 +104,7 @@ const options = {
   'api-version': { type: 'string' },
   'output-patch': { type: 'boolean' },
   'save-config': { type: 'boolean' },
+  'show-managed-fields': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 

@@ -71,15 +71,26 @@ export interface TypedObject {
   readonly obj: KubeObject;
 }
 
-/** Formats objects in a non-table format: one object alone when `single`, a `List` otherwise. */
-export function formatObjects(typed: readonly TypedObject[], format: OutputFormat, single: boolean): Result<string, string> {
+/** An object without `metadata.managedFields`, as kubectl prints JSON and YAML unless `--show-managed-fields`. */
+function withoutManagedFields(o: KubeObject): KubeObject {
+  if (o.metadata?.managedFields === undefined) return o;
+  const { managedFields: _omitted, ...metadata } = o.metadata;
+  return { ...o, metadata };
+}
+
+/**
+ * Formats objects in a non-table format: one object alone when `single`, a `List` otherwise. JSON and YAML leave
+ * out managedFields unless `showManagedFields` (kubectl's OmitManagedFieldsPrinter).
+ */
+export function formatObjects(typed: readonly TypedObject[], format: OutputFormat, single: boolean, showManagedFields = false): Result<string, string> {
   const objects = typed.map((t) => t.obj);
   const doc = (): KubeObject => (single && objects[0] ? objects[0] : listOf(objects));
+  const printed = (): KubeObject => (showManagedFields ? doc() : single && objects[0] ? withoutManagedFields(objects[0]) : listOf(objects.map(withoutManagedFields)));
   switch (format.kind) {
     case 'json':
-      return ok(JSON.stringify(doc(), null, 4) + '\n');
+      return ok(JSON.stringify(printed(), null, 4) + '\n');
     case 'yaml':
-      return ok(stringify(doc(), { lineWidth: 0 }));
+      return ok(stringify(printed(), { lineWidth: 0 }));
     case 'name':
       return ok(typed.map(({ r, obj }) => objectName(r, obj.metadata?.name ?? '') + '\n').join(''));
     case 'jsonpath':

@@ -69,10 +69,14 @@ test('create -f with several documents and a directory, namespace, configmap, se
   assert.equal(await ok('-n', 'it', 'get', 'cm', '-l', 'tier', '-o', 'jsonpath={range .items[*]}{.metadata.name}={.metadata.labels.tier}{"\\n"}{end}'), 'one=web\ntwo=db\n');
   assert.equal(await ok('-n', 'it', 'get', 'cm', 'one', '-o', 'jsonpath={.data.k}'), 'v');
   assert.match(await ok('-n', 'it', 'get', 'cm', '-l', 'tier', '-o', 'custom-columns=NAME:.metadata.name,TIER:.metadata.labels.tier,MISSING:.spec'), /^NAME +TIER +MISSING\none +web +<none>\ntwo +db +<none>\n$/);
-  const y = parse(await ok('-n', 'it', 'get', 'configmap/one', '-o', 'yaml')) as { kind: string; data: { k: string } };
+  const y = parse(await ok('-n', 'it', 'get', 'configmap/one', '-o', 'yaml')) as { kind: string; data: { k: string }; metadata: { managedFields?: unknown } };
   assert.deepEqual([y.kind, y.data.k], ['ConfigMap', 'v']);
-  const list = JSON.parse(await ok('-n', 'it', 'get', 'cm', '-l', 'tier', '-o', 'json')) as { kind: string; items: Array<{ kind: string }> };
+  assert.equal(y.metadata.managedFields, undefined, 'managedFields are left out as kubectl leaves them out');
+  const shown = parse(await ok('-n', 'it', 'get', 'configmap/one', '-o', 'yaml', '--show-managed-fields')) as { metadata: { managedFields?: unknown[] } };
+  assert.ok((shown.metadata.managedFields?.length ?? 0) > 0, 'shown with --show-managed-fields');
+  const list = JSON.parse(await ok('-n', 'it', 'get', 'cm', '-l', 'tier', '-o', 'json')) as { kind: string; items: Array<{ kind: string; metadata: { managedFields?: unknown } }> };
   assert.deepEqual([list.kind, list.items.map((i) => i.kind)], ['List', ['ConfigMap', 'ConfigMap']]);
+  assert.ok(list.items.every((i) => i.metadata.managedFields === undefined));
   assert.match(await ok('get', 'ns', 'it', '-o', 'wide'), /^NAME +STATUS +AGE\nit +Active +\d+s\n$/);
   const none = await svcctl(['-n', 'other', 'get', 'cm', '-l', 'nothing']);
   assert.deepEqual([none.code, none.out, none.err], [0, '', 'No resources found in other namespace.\n']);

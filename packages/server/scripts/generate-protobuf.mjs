@@ -405,7 +405,7 @@ class Generator {
 }
 
 /** Writes generated/protobuf-messages.cjs; returns how many message types it has. */
-export function generateProtobuf() {
+export function generateProtobuf(write = writeFileSync) {
   const schemas = JSON.parse(readFileSync(join(generatedDir, 'schemas.json'), 'utf8'));
   const { root, files } = loadRoot();
   const types = allTypes(root).sort((a, b) => (a.fullName < b.fullName ? -1 : a.fullName > b.fullName ? 1 : 0));
@@ -453,7 +453,7 @@ export function generateProtobuf() {
     '};',
     '',
   ].join('\n');
-  writeFileSync(outputFile, text);
+  write(outputFile, text);
   return types.length;
 }
 

@@ -2,7 +2,8 @@
 /**
  * Generates packages/server/generated/ from the upstream Kubernetes 1.27 data in packages/server/upstream/.
  *
- * Usage (from the repo root): `npm run generate [-- <k8s-1.27 reference folder>]`.
+ * Usage (from the repo root): `npm run generate [-- <k8s-1.27 reference folder>]`; `--check` writes nothing and
+ * exits 1 when a generated file differs from what the upstream copies make (the test suite runs it).
  * With a folder argument (default `../shared/k8s-1.27` relative to the repo root, used only when it exists),
  * the upstream files the project needs are first copied into packages/server/upstream/k8s-1.27/; when the copies
  * already exist and no folder is given, the data is regenerated from the copies alone.
@@ -37,6 +38,15 @@ const gnosticProto = join('proto', 'gnostic', 'openapiv2', 'OpenAPIv2.proto');
 const referenceV2 = join('openapi-v2', 'reference-1.28', 'swagger.json');
 
 const renamedGroupKeys = readRenamedGroupKeys();
+const check = process.argv.includes('--check');
+/** The generated files that differ from what is committed (with `--check`). */
+const stale = [];
+
+/** Writes a generated file, or with `--check` notes it when its committed text differs. */
+function emit(path, text) {
+  if (!check) return writeFileSync(path, text);
+  if (!existsSync(path) || readFileSync(path, 'utf8') !== text) stale.push(path);
+}
 
 /**
  * Short names and categories kube-apiserver 1.27 reports in discovery (they come from Go code, not from OpenAPI),
@@ -89,9 +99,9 @@ const methodVerbs = { get: 'get', post: 'create', put: 'update', patch: 'patch',
 const httpMethods = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'];
 
 function main() {
-  const argFolder = process.argv[2];
+  const argFolder = process.argv.slice(2).find((a) => !a.startsWith('--'));
   const source = argFolder ? resolve(argFolder) : resolve(repoRoot, '..', 'shared', 'k8s-1.27');
-  if (argFolder || !existsSync(v3Dir)) copyUpstream(source);
+  if (!check && (argFolder || !existsSync(v3Dir))) copyUpstream(source);
   mkdirSync(generatedDir, { recursive: true });
 
   const files = readdirSync(v3Dir).filter((f) => f.endsWith('_openapi.json')).sort();
@@ -117,7 +127,15 @@ function main() {
   const count = groupVersions.reduce((n, gv) => n + gv.resources.length, 0);
   console.log(`generated ${groupVersions.length} group-versions, ${count} resources, ${Object.keys(schemas).length} schemas`);
   // The protobuf encoders and decoders read the schemas just written.
-  console.log(`generated the encoders and decoders of ${generateProtobuf()} protobuf message types`);
+  console.log(`generated the encoders and decoders of ${generateProtobuf(emit)} protobuf message types`);
+  if (check) {
+    if (stale.length > 0) {
+      console.error(`generated files differ from what the upstream data makes (run npm run generate):\n${stale.join('\n')}`);
+      process.exitCode = 1;
+    } else {
+      console.log('every generated file is what the upstream data makes');
+    }
+  }
 }
 
 /**
@@ -185,7 +203,7 @@ function copyUpstream(source) {
     info: ref.info,
   };
   mkdirSync(join(upstreamDir, 'openapi-v2'), { recursive: true });
-  writeFileSync(join(upstreamDir, 'openapi-v2', 'v2-only.json'), JSON.stringify(sortKeys(v2only), null, 1) + '\n');
+  emit(join(upstreamDir, 'openapi-v2', 'v2-only.json'), JSON.stringify(sortKeys(v2only), null, 1) + '\n');
   console.log(`copied ${files.length} OpenAPI v3 documents, ${kubeProtos} generated.proto files, the gnostic OpenAPIv2.proto and the v2-only parts`);
 }
 
@@ -356,7 +374,9 @@ function readRenamedGroupKeys() {
   const src = readFileSync(join(repoRoot, 'packages', 'api', 'src', 'naming.ts'), 'utf8');
   const m = /export const renamedGroupKeys = \[([\s\S]*?)\]/.exec(src);
   if (!m) throw new Error('renamedGroupKeys not found in packages/api/src/naming.ts');
-  return [...m[1].matchAll(/'([^']+)'/g)].map((x) => x[1]);
+  // Line comments first: an apostrophe in one (`file's`) would pair with the quotes of the names after it.
+  const entries = m[1].replace(/\/\/[^\n]*/g, '');
+  return [...entries.matchAll(/'([^']+)'/g)].map((x) => x[1]);
 }
 
 /** Drops `description` keys (not property names called `description`). */
@@ -378,7 +398,7 @@ function sortKeys(obj) {
 }
 
 function writeJson(name, data) {
-  writeFileSync(join(generatedDir, name), JSON.stringify(data) + '\n');
+  emit(join(generatedDir, name), JSON.stringify(data) + '\n');
 }
 
 main();

@@ -12,8 +12,8 @@ import { asTable, getTable, isTable, tableAccept } from '../server-table.js';
 import { error, namedTargets, refOf, reportStatus, type NamedTarget, type Session } from '../session.js';
 
 /** The printed form of a watch event in a non-table format. */
-function eventText(r: DiscoveredResource, obj: KubeObject, format: OutputFormat): string {
-  const text = formatObjects([{ r, obj }], format, true);
+function eventText(r: DiscoveredResource, obj: KubeObject, format: OutputFormat, showManagedFields: boolean): string {
+  const text = formatObjects([{ r, obj }], format, true, showManagedFields);
   if (!text.ok) return '';
   return format.kind === 'yaml' ? `---\n${text.value}` : text.value;
 }
@@ -68,7 +68,7 @@ async function watchObjects(s: Session, r: DiscoveredResource, ref: ResourceRef,
   for await (const event of handle) {
     if (event.type === 'ERROR') return reportStatus(s.io, event.object as never);
     if (event.type === 'BOOKMARK') continue;
-    s.io.stdout(eventText(r, { apiVersion: r.group ? `${r.group}/${r.version}` : r.version, kind: r.kind, ...event.object }, format));
+    s.io.stdout(eventText(r, { apiVersion: r.group ? `${r.group}/${r.version}` : r.version, kind: r.kind, ...event.object }, format, s.flags['show-managed-fields'] === true));
   }
   return 0;
 }
@@ -148,7 +148,7 @@ export async function cmdGet(s: Session, args: string[]): Promise<number> {
     if (!list.ok) return reportStatus(s.io, list.error);
     if (s.flags['watch-only'] !== true) {
       // list items carry no kind/apiVersion on the wire; kubectl shows them filled in
-      for (const o of list.value.items) s.io.stdout(eventText(r, { apiVersion: list.value.apiVersion, kind: r.kind, ...o }, format.value));
+      for (const o of list.value.items) s.io.stdout(eventText(r, { apiVersion: list.value.apiVersion, kind: r.kind, ...o }, format.value, s.flags['show-managed-fields'] === true));
     }
     return watchObjects(s, r, ref, query, format.value, list.value.metadata?.resourceVersion);
   }
@@ -194,7 +194,7 @@ export async function cmdGet(s: Session, args: string[]): Promise<number> {
   }
   // named objects print alone when one was asked for, lists and several objects as a List
   if (targets.length > 0 && objects.length === 0) return code;
-  const text = formatObjects(objects, format.value, targets.length === 1);
+  const text = formatObjects(objects, format.value, targets.length === 1, s.flags['show-managed-fields'] === true);
   if (!text.ok) return error(s.io, text.error);
   s.io.stdout(text.value);
   return code;

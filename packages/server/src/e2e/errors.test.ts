@@ -39,6 +39,18 @@ test('404 NotFound for a missing object, in core and named groups', async () => 
   assert.deepEqual(lease.body, failure(404, 'NotFound', `leases.${group} "missing" not found`, { name: 'missing', group, kind: 'leases' }));
 });
 
+test('percent-escapes in the path are decoded as Go decodes them; a malformed one is a 400', async () => {
+  const rbac = names.group('rbac.authorization');
+  const encoded = await call(server.client, 'GET', `/apis/${rbac}/v1/clusterroles/system%3Aaggregate-to-edit`);
+  assert.equal(encoded.status, 200, encoded.text);
+  assert.equal(encoded.body.metadata.name, 'system:aggregate-to-edit');
+  const created = await call(server.client, 'POST', `/api/v1/namespaces/${ns}/config%6Daps`, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'escaped' } });
+  assert.equal(created.status, 201, created.text);
+  const malformed = await call(server.client, 'GET', `${cms}/bad%zz`);
+  assert.equal(malformed.status, 400, malformed.text);
+  assert.equal(malformed.body.kind, 'Status');
+});
+
 test('404 for an unknown resource path and for a missing namespace', async () => {
   const r = await call(server.client, 'GET', '/api/v1/widgets');
   assert.equal(r.status, 404);

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { createMetricsRegistry, shouldHide, validateShowHiddenMetricsVersion } from './metrics-registry.js';
+import { createMetricsRegistry, deprecationStage, validateShowHiddenMetricsVersion } from './metrics-registry.js';
 import { parseExposition, sampleValue } from './testing/exposition.js';
 
 test('counters, gauges and histograms: values by labels, exposition with stability classes', async () => {
@@ -45,43 +45,53 @@ test('counters, gauges and histograms: values by labels, exposition with stabili
   assert.equal(sampleValue(again, 'registered_metric_total', { stability_level: 'STABLE', deprecated_version: '' }), 1);
 });
 
-test('deprecated metrics: noted in help and warned about; deprecated before this release: hidden until shown', async () => {
+test('deprecated metrics: noted in help and warned about; hidden at the release minus 3 until shown; deleted after', async () => {
   const warnings: string[] = [];
   const m = createMetricsRegistry({ release: '1.27', warn: (w) => warnings.push(w) });
   const current = m.counter('current_total', 'Deprecated now.', [], 'ALPHA', { deprecatedVersion: '1.27' });
-  const old = m.counter('old_total', 'Deprecated a release ago.', [], 'STABLE', { deprecatedVersion: '1.26' });
-  const older = m.histogram('older_seconds', 'Deprecated long ago.', [], [1], 'ALPHA', { deprecatedVersion: '1.25' });
+  const old = m.counter('old_total', 'Deprecated two releases ago.', [], 'STABLE', { deprecatedVersion: '1.25' });
+  const hidden = m.counter('hidden_total', 'Deprecated three releases ago.', [], 'STABLE', { deprecatedVersion: '1.24' });
+  const alsoHidden = m.histogram('also_hidden_seconds', 'Deprecated three releases ago too.', [], [1], 'ALPHA', { deprecatedVersion: '1.24.3' });
+  const gone = m.counter('gone_total', 'Deprecated four releases ago.', [], 'ALPHA', { deprecatedVersion: '1.23' });
   const future = m.gauge('future', 'Deprecated later.', [], 'BETA', { deprecatedVersion: '1.28' });
   current.inc({});
   old.inc({});
-  older.observe({}, 0.5);
+  hidden.inc({});
+  alsoHidden.observe({}, 0.5);
+  gone.inc({});
   future.set({}, 1);
   assert.deepEqual(warnings, [
     'metric current_total is deprecated from 1.27; it will be hidden in a later release.',
+    'metric old_total is deprecated from 1.25; it will be hidden in a later release.',
+    'metric gone_total was deprecated from 1.23 and is deleted in 1.27; it is not served.',
     'metric future is deprecated from 1.28; it will be hidden in a later release.',
   ]);
   let parsed = parseExposition(await m.exposition());
   assert.equal(parsed.get('current_total')?.help, '[ALPHA] (Deprecated from 1.27) Deprecated now.');
   assert.equal(sampleValue(parsed, 'current_total', {}), 1);
+  assert.equal(parsed.get('old_total')?.help, '[STABLE] (Deprecated from 1.25) Deprecated two releases ago.');
+  assert.equal(sampleValue(parsed, 'old_total', {}), 1);
   assert.equal(parsed.get('future')?.help, '[BETA] (Deprecated from 1.28) Deprecated later.');
-  assert.equal(parsed.has('old_total'), false);
-  assert.equal(parsed.has('older_seconds'), false);
-  assert.deepEqual(m.hidden().sort(), ['old_total', 'older_seconds']);
+  assert.equal(parsed.has('hidden_total'), false);
+  assert.equal(parsed.has('also_hidden_seconds'), false);
+  assert.equal(parsed.has('gone_total'), false);
+  assert.deepEqual(m.hidden().sort(), ['also_hidden_seconds', 'gone_total', 'hidden_total']);
   assert.equal(sampleValue(parsed, 'hidden_metric_total', {}), 2);
   assert.equal(sampleValue(parsed, 'registered_metric_total', { stability_level: 'ALPHA', deprecated_version: '1.27.0' }), 1);
 
-  m.disable(['older_seconds']);
+  m.disable(['also_hidden_seconds']);
   m.showHidden();
-  assert.deepEqual(warnings.slice(2), ['Hidden metrics (old_total) have been manually overridden, showing this very deprecated metric.']);
+  assert.deepEqual(warnings.slice(4), ['Hidden metrics (hidden_total) have been manually overridden, showing this very deprecated metric.']);
   parsed = parseExposition(await m.exposition());
-  assert.equal(parsed.get('old_total')?.help, '[STABLE] (Deprecated from 1.26) Deprecated a release ago.');
-  assert.equal(sampleValue(parsed, 'old_total', {}), 0, 'a hidden metric recorded nothing while hidden');
-  old.inc({});
-  assert.equal(sampleValue(parseExposition(await m.exposition()), 'old_total', {}), 1);
-  assert.equal(parsed.has('older_seconds'), false, 'disabling wins over showing');
+  assert.equal(parsed.get('hidden_total')?.help, '[STABLE] (Deprecated from 1.24) Deprecated three releases ago.');
+  assert.equal(sampleValue(parsed, 'hidden_total', {}), 0, 'a hidden metric recorded nothing while hidden');
+  hidden.inc({});
+  assert.equal(sampleValue(parseExposition(await m.exposition()), 'hidden_total', {}), 1);
+  assert.equal(parsed.has('also_hidden_seconds'), false, 'disabling wins over showing');
+  assert.equal(parsed.has('gone_total'), false, 'a deleted metric is not shown again');
   assert.equal(sampleValue(parsed, 'disabled_metric_total', {}), 1);
   // Declared after showing: served at once, with kube's warning.
-  m.counter('late_total', 'Late.', [], 'ALPHA', { deprecatedVersion: '1.20' });
+  m.counter('late_total', 'Late.', [], 'ALPHA', { deprecatedVersion: '1.24' });
   assert.ok(parseExposition(await m.exposition()).has('late_total'));
   assert.equal(warnings.at(-1), 'Hidden metrics (late_total) have been manually overridden, showing this very deprecated metric.');
 });
@@ -102,13 +112,17 @@ test('disabled metrics are neither recorded nor served, declared before or after
   assert.equal(sampleValue(parsed, 'disabled_metric_total', {}), 2);
 });
 
-test('hiding follows component-base: deprecated before the current minor release', () => {
-  assert.equal(shouldHide('1.27', '1.27'), false);
-  assert.equal(shouldHide('1.27', '1.26'), true);
-  assert.equal(shouldHide('1.27', '1.26.3'), true);
-  assert.equal(shouldHide('1.27', '1.28'), false);
-  assert.equal(shouldHide('1.27', '0.99'), true);
-  assert.equal(shouldHide('2.0', '1.30'), true);
+test('a deprecated metric is served for three releases, hidden at the release minus 3, deleted a release later', () => {
+  assert.equal(deprecationStage('1.27', '1.28'), 'served');
+  assert.equal(deprecationStage('1.27', '1.27'), 'served');
+  assert.equal(deprecationStage('1.27', '1.26'), 'served');
+  assert.equal(deprecationStage('1.27', '1.25.3'), 'served');
+  assert.equal(deprecationStage('1.27', '1.24'), 'hidden');
+  assert.equal(deprecationStage('1.27', '1.24.9'), 'hidden');
+  assert.equal(deprecationStage('1.27', '1.23'), 'deleted');
+  assert.equal(deprecationStage('1.27', '0.99'), 'deleted');
+  assert.equal(deprecationStage('2.0', '1.30'), 'deleted');
+  assert.equal(deprecationStage('1.27', '2.0'), 'served');
 });
 
 test('--show-hidden-metrics-for-version takes only the previous minor release, with kube\'s message', () => {

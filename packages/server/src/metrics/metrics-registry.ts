@@ -6,10 +6,11 @@
  * Every metric is declared with its stability class, shown in its help text as kube shows it (`[ALPHA] ...`), and
  * may be deprecated (document 1 §Metric stability, component-base's lazyMetric):
  *
- * - a metric deprecated in this release or later is served with `(Deprecated from x.y)` before its help, and a
- *   warning is logged when it is declared;
- * - one deprecated in an earlier release is hidden: declared but neither recorded nor served, unless hidden
- *   metrics are shown again (`--show-hidden-metrics-for-version`, kube's SetShowHidden);
+ * - a deprecated metric is served with `(Deprecated from x.y)` before its help, and a warning is logged when it is
+ *   declared;
+ * - once its deprecated version is the current release minus 3 it is hidden: declared but neither recorded nor
+ *   served, unless hidden metrics are shown again (`--show-hidden-metrics-for-version`, kube's SetShowHidden);
+ * - a release later it is deleted: neither recorded nor served, whatever the flags say;
  * - a disabled metric (`--disabled-metrics`) is neither recorded nor served, shown or not.
  *
  * As with kube's lazy metrics, recording a metric that is not served does nothing, so disabling the metrics of the
@@ -111,12 +112,21 @@ function parseRelease(text: string): [number, number] | undefined {
   return m === null ? undefined : [Number(m[1]), Number(m[2])];
 }
 
-/** Whether a metric deprecated in `deprecated` is hidden in `release` (component-base's shouldHide). */
-export function shouldHide(release: string, deprecated: string): boolean {
+/** Where a metric deprecated in some release stands in another (document 1 §Metric stability). */
+export type DeprecationStage = 'served' | 'hidden' | 'deleted';
+
+/**
+ * The stage in `release` of a metric deprecated in `deprecated`: served (with its deprecation notice) for the
+ * release it was deprecated in and the two after it, hidden when its deprecated version is the release minus 3,
+ * deleted a release later. Releases of an earlier major version count as long gone.
+ */
+export function deprecationStage(release: string, deprecated: string): DeprecationStage {
   const r = parseRelease(release);
   const d = parseRelease(deprecated);
   if (r === undefined || d === undefined) throw new Error(`invalid release ${deprecated} or ${release}`);
-  return d[0] < r[0] || (d[0] === r[0] && d[1] < r[1]);
+  const behind = d[0] === r[0] ? r[1] - d[1] : d[0] < r[0] ? Infinity : -Infinity;
+  if (behind < 3) return 'served';
+  return behind === 3 ? 'hidden' : 'deleted';
 }
 
 /**
@@ -143,6 +153,8 @@ export interface MetricsRegistryOptions {
 interface Declared {
   readonly metric: PromMetric;
   readonly hidden: boolean;
+  /** Deprecated long enough ago to be gone: never served. */
+  readonly deleted: boolean;
   /** Registered and recording: its facade's calls do nothing otherwise. */
   served: boolean;
 }
@@ -190,11 +202,16 @@ export function createMetricsRegistry(options: MetricsRegistryOptions = {}): Met
     make: (help: string) => M,
   ): { metric: M; state: Declared } {
     const deprecated = metricOptions?.deprecatedVersion;
-    const hidden = deprecated !== undefined && shouldHide(release, deprecated);
+    const stage = deprecated === undefined ? 'served' : deprecationStage(release, deprecated);
+    const hidden = stage === 'hidden';
     const shownHelp = deprecated === undefined ? `[${stability}] ${help}` : `[${stability}] (Deprecated from ${deprecated}) ${help}`;
     const metric = make(shownHelp);
-    const d: Declared = { metric, hidden, served: false };
+    const d: Declared = { metric, hidden, deleted: stage === 'deleted', served: false };
     declared.set(name, d);
+    if (d.deleted) {
+      warn(`metric ${name} was deprecated from ${deprecated} and is deleted in ${release}; it is not served.`);
+      return { metric, state: d };
+    }
     if (disabled.has(name) || (hidden && !showingHidden)) {
       if (hidden) hiddenMetrics.inc();
       return { metric, state: d };
