@@ -4,10 +4,12 @@
  * apps/v1 row), the progress deadline above `minReadySeconds`, and the workload rules (workload.ts).
  */
 import { fieldError, type FieldError, type Names } from '@svc-apiserver/api';
+import type { FeatureGates } from '../../feature-gates.js';
 import { record } from '../conversion/resource-conversion.js';
+import { sameJson } from './object-fields.js';
 import type { Strategy } from '../strategy.js';
 import { child, setDefault } from './pod-spec.js';
-import { workloadStrategy } from './workload.js';
+import { nonNegative, workloadStrategy } from './workload.js';
 
 /** The value of an int-or-percent (`25%` → 25, `3` → 3), undefined when a string is not a percent. */
 function intOrPercentValue(value: unknown): number | undefined {
@@ -40,31 +42,44 @@ function validateRollingUpdate(rolling: Record<string, unknown>, path: string): 
   return errs;
 }
 
+/** ValidateDeploymentSpec beyond the shared workload rules: counts, strategy, progress deadline. */
 function validateDeployment(spec: Record<string, unknown>): FieldError[] {
-  const errs: FieldError[] = [];
+  const errs: FieldError[] = [
+    ...nonNegative(spec, 'replicas', 'spec.replicas'), ...nonNegative(spec, 'minReadySeconds', 'spec.minReadySeconds'),
+    ...nonNegative(spec, 'revisionHistoryLimit', 'spec.revisionHistoryLimit'),
+  ];
   const strategy = record(spec['strategy']) ?? {};
   const type = strategy['type'];
-  if (type !== undefined && type !== 'Recreate' && type !== 'RollingUpdate') errs.push(fieldError.notSupported('spec.strategy.type', type, ['Recreate', 'RollingUpdate']));
-  if (type === 'Recreate' && strategy['rollingUpdate'] !== undefined) {
-    errs.push(fieldError.forbidden('spec.strategy.rollingUpdate', 'may not be specified when strategy `type` is \'Recreate\''));
-  }
   const rolling = record(strategy['rollingUpdate']);
-  if (type === 'RollingUpdate' && rolling !== undefined) errs.push(...validateRollingUpdate(rolling, 'spec.strategy.rollingUpdate'));
+  if (type === 'Recreate') {
+    if (rolling !== undefined) errs.push(fieldError.forbidden('spec.strategy.rollingUpdate', 'may not be specified when strategy `type` is \'Recreate\''));
+  } else if (type === 'RollingUpdate') {
+    if (rolling === undefined) errs.push(fieldError.required('spec.strategy.rollingUpdate', 'this should be defaulted and never be nil'));
+    else errs.push(...validateRollingUpdate(rolling, 'spec.strategy.rollingUpdate'));
+  } else {
+    errs.push(fieldError.notSupported('spec.strategy', strategy, ['Recreate', 'RollingUpdate']));
+  }
   const deadline = spec['progressDeadlineSeconds'];
-  const minReady = spec['minReadySeconds'];
-  if (typeof deadline === 'number' && typeof minReady === 'number' && deadline <= minReady) {
-    errs.push(fieldError.invalid('spec.progressDeadlineSeconds', deadline, 'must be greater than minReadySeconds'));
+  if (deadline !== undefined && deadline !== null) {
+    errs.push(...nonNegative(spec, 'progressDeadlineSeconds', 'spec.progressDeadlineSeconds'));
+    if (typeof deadline === 'number' && deadline <= (typeof spec['minReadySeconds'] === 'number' ? spec['minReadySeconds'] : 0)) {
+      errs.push(fieldError.invalid('spec.progressDeadlineSeconds', deadline, 'must be greater than minReadySeconds'));
+    }
   }
   return errs;
 }
 
-/** The deployment strategy. */
-export function deploymentStrategy(names?: Names): Strategy {
+/** The deployment strategy of a flavour under the server's gates. */
+export function deploymentStrategy(names: Names, gates?: FeatureGates): Strategy {
   return workloadStrategy({
-    kindWord: 'deployment',
+    kind: 'Deployment',
     initialStatus: () => ({}),
-    deadlineWord: 'ReplicaSet',
-    ...(names ? { names } : {}),
+    names,
+    ...(gates === undefined ? {} : { gates }),
+    // Annotations are copied to the deployment's replica sets: their changes bump the generation too.
+    prepareUpdate(object, old) {
+      if (!sameJson(object.metadata?.annotations ?? {}, old.metadata?.annotations ?? {})) (object.metadata ??= {}).generation = (old.metadata?.generation ?? 0) + 1;
+    },
     defaults(spec) {
       setDefault(spec, 'replicas', 1);
       const strategy = child(spec, 'strategy');
@@ -77,6 +92,6 @@ export function deploymentStrategy(names?: Names): Strategy {
       setDefault(spec, 'revisionHistoryLimit', 10);
       setDefault(spec, 'progressDeadlineSeconds', 600);
     },
-    validateSpec: validateDeployment,
+    validate: (object) => validateDeployment(record(object['spec']) ?? {}),
   });
 }
