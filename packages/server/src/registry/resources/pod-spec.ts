@@ -14,6 +14,7 @@ import { dns1123Label, dns1123Subdomain, inclusiveRange, isSet, list, num, obj, 
 import { hasInvalidLabelValue, validateLabelMap } from './label-checks.js';
 import { canonicalizeResourceList, hasIndivisibleHugePages, resourceRequirementsErrors } from './resource-names.js';
 import { podVolumeSourceErrors, podVolumeSourceFields } from './volume-sources.js';
+import { containerClaimErrors, podResourceClaimErrors } from './pod-resource-claims.js';
 import { defaultClaimSpec } from './persistentvolumeclaims.js';
 import { containersErrors, ephemeralContainersErrors, initContainersErrors } from './pod-containers.js';
 import {
@@ -406,6 +407,12 @@ export function validatePodSpec(
   if (isSet(s['preemptionPolicy'])) errs.push(...oneOf(s['preemptionPolicy'], `${path}.preemptionPolicy`, ['PreemptLowerPriority', 'Never'], true));
   if (isSet(s['overhead'])) errs.push(...resourceRequirementsErrors({ limits: s['overhead'] }, `${path}.overhead`, { allowIndivisibleHugePages: options.allowIndivisibleHugePages }));
   errs.push(...osErrors(s, path));
+  // Present only where DynamicResourceAllocation kept them (dropped-fields.ts).
+  errs.push(...podResourceClaimErrors(s['resourceClaims'], `${path}.resourceClaims`, options.podName));
+  const podClaims = new Set(objects(s['resourceClaims']).map((c) => text(c['name'])).filter((n) => n !== ''));
+  for (const key of ['containers', 'initContainers']) {
+    objects(s[key]).forEach((c, i) => errs.push(...containerClaimErrors(obj(c['resources'])['claims'], podClaims, `${path}.${key}[${i}].resources.claims`)));
+  }
   return errs;
 }
 
