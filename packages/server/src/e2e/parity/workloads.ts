@@ -82,7 +82,7 @@ export function workloadCases(names: Names): ParityCase[] {
       { 'spec.replicas': 1, status: { replicas: 0 } }),
     lifecycle('DaemonSet: update strategy defaults', daemonsets, { spec: { selector, template } },
       { merge: { spec: { minReadySeconds: 5 } } },
-      { merge: { spec: { updateStrategy: { type: 'Sometimes' } } }, causes: ['spec.updateStrategy.type'] },
+      { merge: { spec: { updateStrategy: { type: 'Sometimes' } } }, causes: ['spec.updateStrategy'] },
       { 'spec.updateStrategy.type': 'RollingUpdate', 'spec.updateStrategy.rollingUpdate.maxUnavailable': 1, 'spec.revisionHistoryLimit': 10,
         status: { currentNumberScheduled: 0, numberMisscheduled: 0, desiredNumberScheduled: 0, numberReady: 0 },
       }),
