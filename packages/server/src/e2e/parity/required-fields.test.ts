@@ -23,6 +23,7 @@ const acceptedByKube: Readonly<Record<string, string>> = {
   'controllerrevisions: io.k8s.api.apps.v1.ControllerRevision.revision': 'an absent revision is 0, which ValidateNonnegativeField accepts',
   'statefulsets: io.k8s.api.apps.v1.StatefulSetSpec.serviceName': 'ValidateStatefulSetSpec does not check the service name',
   'statefulsets: io.k8s.api.core.v1': "ValidatePodTemplateSpecForStatefulSet checks the template's metadata, not its pod spec",
+  'jobs: io.k8s.api.batch.v1.PodFailurePolicy.rules': 'validatePodFailurePolicy checks each rule, and an empty list has none',
   'limitranges: io.k8s.api.core.v1.LimitRangeSpec.limits': 'ValidateLimitRange checks each limit of the list, and an empty list has none',
   'endpointslices: io.k8s.api.discovery.v1.EndpointSlice.endpoints': 'validateEndpoints checks each endpoint, and an empty list has none',
   'networkpolicies: io.k8s.api.networking.v1.NetworkPolicySpec.podSelector': 'the pod selector is a struct: absent, it is the empty selector, which selects every pod',

@@ -261,9 +261,11 @@ export function jobStrategy(names: Names, gates?: FeatureGates): Strategy {
         (object.metadata ??= {}).labels = { ...(templateLabels as Record<string, string>) };
       }
     },
-    validate(object, _context, old) {
+    beforeValidate(object, old) {
       // kube generates the selector in Validate: the name a generateName create gets is known only then.
       if (old === undefined && obj(object['spec'])['manualSelector'] !== true) generateSelector(object, keys);
+    },
+    validate(object, _context, old) {
       const templateLabels = obj(obj(obj(obj(old?.['spec'])['template'])['metadata'])['labels']);
       const requirePrefixed = old === undefined || (templateLabels[keys.uid] !== undefined && templateLabels[keys.name] !== undefined);
       return [...generatedSelectorErrors(object, keys, requirePrefixed), ...validateJobSpec(obj(object['spec']))];

@@ -48,6 +48,8 @@ export interface WorkloadOptions {
   readonly prepareUpdate?: (object: KubeObject, old: KubeObject) => void;
   /** What the kind's PrepareForCreate does beyond clearing status and dropping fields. */
   readonly prepareCreate?: (object: KubeObject) => void;
+  /** What the kind's Validate changes before it checks (a Job's generated selector, once the name is known). */
+  readonly beforeValidate?: (object: KubeObject, old?: KubeObject) => void;
   /** The kind's checks of its object (create and update), beyond the shared ones. */
   readonly validate?: (object: KubeObject, context: WorkloadContext, old?: KubeObject) => FieldError[];
   /** The kind's update checks beyond the immutable selector. */
@@ -175,6 +177,7 @@ export function workloadStrategy(options: WorkloadOptions): Strategy {
     defaultWorkloadTemplate(spec);
   };
   const validate = (object: KubeObject, old?: KubeObject): FieldError[] => {
+    options.beforeValidate?.(object, old);
     const spec = obj(object['spec']);
     const context = contextFor(old);
     return [
