@@ -10,24 +10,12 @@ import { fieldError, type FieldError, type KubeObject, type Names } from '@svc-a
 import type { FeatureGates } from '../../feature-gates.js';
 import type { Strategy } from '../strategy.js';
 import { obj, type Json } from './field-checks.js';
-import { positiveIntOrPercent } from './deployments.js';
+import { intOrPercentValue, notMoreThan100Percent, positiveIntOrPercent } from './deployments.js';
 import { child, sameJson, setDefault } from './pod-spec.js';
 import { nonNegative, workloadStrategy } from './workload.js';
 
 /** The annotation apps/v1 keeps the internal `spec.templateGeneration` in (appsv1.DeprecatedTemplateGeneration). */
 const templateGenerationKey = 'deprecated.daemonset.template.generation';
-
-/** The int-or-percent value kube compares (getIntOrPercentValue: a percent's number, an int, else 0). */
-function intOrPercent(value: unknown): number {
-  if (typeof value === 'number') return value;
-  if (typeof value === 'string' && /^[0-9]+%$/.test(value)) return Number(value.slice(0, -1));
-  return 0;
-}
-
-/** IsNotMoreThan100Percent. */
-function notMoreThan100Percent(value: unknown, path: string): FieldError[] {
-  return typeof value === 'string' && /^[0-9]+%$/.test(value) && intOrPercent(value) > 100 ? [fieldError.invalid(path, value, 'must not be greater than 100%')] : [];
-}
 
 /** ValidateDaemonSetUpdateStrategy. */
 function updateStrategyErrors(strategy: Json): FieldError[] {
@@ -44,8 +32,8 @@ function updateStrategyErrors(strategy: Json): FieldError[] {
         ...positiveIntOrPercent(r['maxUnavailable'] ?? 0, `${at}.maxUnavailable`), ...positiveIntOrPercent(r['maxSurge'] ?? 0, `${at}.maxSurge`),
         ...notMoreThan100Percent(r['maxUnavailable'], `${at}.maxUnavailable`), ...notMoreThan100Percent(r['maxSurge'], `${at}.maxSurge`),
       ];
-      const unavailable = intOrPercent(r['maxUnavailable']) !== 0;
-      const surge = intOrPercent(r['maxSurge']) !== 0;
+      const unavailable = intOrPercentValue(r['maxUnavailable']) !== 0;
+      const surge = intOrPercentValue(r['maxSurge']) !== 0;
       if (unavailable && surge) errs.push(fieldError.invalid(`${at}.maxSurge`, r['maxSurge'], 'may not be set when maxUnavailable is non-zero'));
       else if (!unavailable && !surge) errs.push(fieldError.required(`${at}.maxUnavailable`, 'cannot be 0 when maxSurge is 0'));
       return errs;

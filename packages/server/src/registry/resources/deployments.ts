@@ -11,11 +11,11 @@ import type { Strategy } from '../strategy.js';
 import { child, setDefault } from './pod-spec.js';
 import { nonNegative, workloadStrategy } from './workload.js';
 
-/** The value of an int-or-percent (`25%` → 25, `3` → 3), undefined when a string is not a percent. */
-function intOrPercentValue(value: unknown): number | undefined {
+/** getIntOrPercentValue: a percent's number (`25%` → 25), an int, else 0 (as IntValue reads other strings). */
+export function intOrPercentValue(value: unknown): number {
   if (typeof value === 'number') return value;
   if (typeof value === 'string' && /^[0-9]+%$/.test(value)) return Number(value.slice(0, -1));
-  return undefined;
+  return 0;
 }
 
 /** ValidatePositiveIntOrPercent at `path`. */
@@ -25,7 +25,12 @@ export function positiveIntOrPercent(value: unknown, path: string): FieldError[]
     return [fieldError.invalid(path, value, "a valid percent string must be a numeric string followed by an ending '%' (e.g. '1%',  or '93%', regex used for validation is '[0-9]+%')")];
   }
   const v = intOrPercentValue(value);
-  return v !== undefined && v < 0 ? [fieldError.invalid(path, v, 'must be greater than or equal to 0')] : [];
+  return v < 0 ? [fieldError.invalid(path, v, 'must be greater than or equal to 0')] : [];
+}
+
+/** IsNotMoreThan100Percent: a percent at `path` is at most 100%. */
+export function notMoreThan100Percent(value: unknown, path: string): FieldError[] {
+  return typeof value === 'string' && /^[0-9]+%$/.test(value) && Number(value.slice(0, -1)) > 100 ? [fieldError.invalid(path, value, 'must not be greater than 100%')] : [];
 }
 
 /** ValidateRollingUpdateDeployment. */
@@ -34,11 +39,10 @@ function validateRollingUpdate(rolling: Record<string, unknown>, path: string): 
     ...positiveIntOrPercent(rolling['maxUnavailable'], `${path}.maxUnavailable`),
     ...positiveIntOrPercent(rolling['maxSurge'], `${path}.maxSurge`),
   ];
-  if ((intOrPercentValue(rolling['maxUnavailable']) ?? 0) === 0 && (intOrPercentValue(rolling['maxSurge']) ?? 0) === 0) {
+  if (intOrPercentValue(rolling['maxUnavailable']) === 0 && intOrPercentValue(rolling['maxSurge']) === 0) {
     errs.push(fieldError.invalid(`${path}.maxUnavailable`, rolling['maxUnavailable'] ?? 0, 'may not be 0 when `maxSurge` is 0'));
   }
-  const unavailable = rolling['maxUnavailable'];
-  if (typeof unavailable === 'string' && (intOrPercentValue(unavailable) ?? 0) > 100) errs.push(fieldError.invalid(`${path}.maxUnavailable`, unavailable, 'must not be greater than 100%'));
+  errs.push(...notMoreThan100Percent(rolling['maxUnavailable'], `${path}.maxUnavailable`));
   return errs;
 }
 

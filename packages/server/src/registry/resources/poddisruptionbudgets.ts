@@ -9,17 +9,12 @@ import { fieldError, type FieldError, type KubeObject, type Names } from '@svc-a
 import { defaultFeatureGates, type FeatureGates } from '../../feature-gates.js';
 import { defineStrategy } from '../default-strategy.js';
 import type { Strategy } from '../strategy.js';
-import { positiveIntOrPercent } from './deployments.js';
+import { notMoreThan100Percent, positiveIntOrPercent } from './deployments.js';
 import { isSet, obj, type Json } from './field-checks.js';
 import { specOf } from './object-fields.js';
 import { hasInvalidLabelValue, validateLabelSelector } from './label-checks.js';
 
 const evictionPolicies = ['AlwaysAllow', 'IfHealthyBudget'];
-
-/** IsNotMoreThan100Percent. */
-function notMoreThan100Percent(value: unknown, path: string): FieldError[] {
-  return typeof value === 'string' && /^[0-9]+%$/.test(value) && Number(value.slice(0, -1)) > 100 ? [fieldError.invalid(path, value, 'must not be greater than 100%')] : [];
-}
 
 function validateBudget(object: KubeObject, allowInvalidLabelValueInSelector: boolean): FieldError[] {
   const spec = obj(object['spec']);

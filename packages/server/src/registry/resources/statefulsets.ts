@@ -15,7 +15,7 @@ import type { FeatureGates } from '../../feature-gates.js';
 import type { Strategy } from '../strategy.js';
 import { record } from '../conversion/resource-conversion.js';
 import { claimSpecWarnings, defaultPersistentVolumeClaim } from './persistentvolumeclaims.js';
-import { positiveIntOrPercent } from './deployments.js';
+import { intOrPercentValue, notMoreThan100Percent, positiveIntOrPercent } from './deployments.js';
 import { isSet, obj, objects, text, type Json } from './field-checks.js';
 import { child, sameJson, setDefault } from './pod-spec.js';
 import { nonNegative, workloadStrategy } from './workload.js';
@@ -32,9 +32,8 @@ function rollingUpdateErrors(rolling: Json, path: string): FieldError[] {
   const maxUnavailable = rolling['maxUnavailable'];
   if (isSet(maxUnavailable)) {
     errs.push(...positiveIntOrPercent(maxUnavailable, `${path}.maxUnavailable`));
-    const value = typeof maxUnavailable === 'number' ? maxUnavailable : /^[0-9]+%$/.test(text(maxUnavailable)) ? Number(text(maxUnavailable).slice(0, -1)) : 0;
-    if (value === 0) errs.push(fieldError.invalid(`${path}.maxUnavailable`, maxUnavailable, 'cannot be 0'));
-    if (typeof maxUnavailable === 'string' && value > 100) errs.push(fieldError.invalid(`${path}.maxUnavailable`, maxUnavailable, 'must not be greater than 100%'));
+    if (intOrPercentValue(maxUnavailable) === 0) errs.push(fieldError.invalid(`${path}.maxUnavailable`, maxUnavailable, 'cannot be 0'));
+    errs.push(...notMoreThan100Percent(maxUnavailable, `${path}.maxUnavailable`));
   }
   return errs;
 }
