@@ -255,6 +255,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     let admissionAuthorizer: Authorizer | undefined;
     const registry = createRegistry({
       backend: timedBackend, catalog, names, admission: admission.value, served: servedStored, authorizer: () => admissionAuthorizer,
+      featureGates: o.featureGates,
       strategies: {
         'core/services': (n) => serviceStrategy(serviceAllocator, n),
         'rbac.authorization/roles': () => roleStrategy(guard),

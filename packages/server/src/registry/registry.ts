@@ -4,6 +4,7 @@
  */
 import { qualifiedResourceString, type KubeObject, type Names } from '@svc-apiserver/api';
 import type { Authorizer } from '../request/authorizer.js';
+import { defaultFeatureGates, type FeatureGates } from '../feature-gates.js';
 import type { AdmissionAttributes, AdmissionResult } from './admission-interface.js';
 import type { Catalog, SchemaValidator } from '../schema/catalog.js';
 import { entryFor, type ResourceTable } from '../schema/resource-keys.js';
@@ -77,6 +78,8 @@ export interface RegistryOptions {
   readonly store?: StoreOptions;
   /** Strategies replacing the built-in ones, by the same keys (e.g. Services with the server's allocator). */
   readonly strategies?: ResourceTable<StrategyFactory>;
+  /** The gates the strategies follow (`--feature-gates`); default every gate at its 1.27 default. */
+  readonly featureGates?: FeatureGates;
   /** The server's authorizer for admission plugins that ask it (built after the registry, so late-bound). */
   readonly authorizer?: () => Authorizer | undefined;
 }
@@ -86,12 +89,13 @@ export function createRegistry(options: RegistryOptions): Registry {
   const { backend, catalog, names, admission } = options;
   const defs: ResourceDef[] = [];
   const factories: ResourceTable<StrategyFactory> = { ...strategyFactories, ...options.strategies };
+  const gates = options.featureGates ?? defaultFeatureGates;
   for (const s of options.served ?? servedResources) {
     const entry = catalog.resources.find((r) => r.groupKey === s.groupKey && r.version === s.version && r.resource === s.resource);
     if (entry === undefined) continue;
     // A version-specific strategy wins over the resource's.
     const factory = entryFor(factories, s.groupKey, s.version, s.resource);
-    const strategy = factory ? factory(names) : defineStrategy({ hasStatus: entry.subresources.some((sub) => sub.name === 'status') });
+    const strategy = factory ? factory(names, gates) : defineStrategy({ hasStatus: entry.subresources.some((sub) => sub.name === 'status') });
     const qualified = { group: entry.group, resource: entry.resource };
     const conversion = conversionFor(names, s.groupKey, s.version, s.resource);
     const stored = conversion?.storage ?? entry;

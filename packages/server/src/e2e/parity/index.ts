@@ -5,6 +5,8 @@ import { coreCases } from './core.js';
 import { coreKindCases } from './core-kinds.js';
 import { corePodCases } from './core-pods.js';
 import { workloadCases } from './workloads.js';
+import { appsBatchCases } from './apps-batch.js';
+import { storageCases } from './storage.js';
 
 /** The corpus files the parity test runs. */
-export const corpusFiles: readonly CorpusFile[] = [coreCases, corePodCases, coreKindCases, workloadCases, clusterCases];
+export const corpusFiles: readonly CorpusFile[] = [coreCases, corePodCases, coreKindCases, workloadCases, appsBatchCases, clusterCases, storageCases];

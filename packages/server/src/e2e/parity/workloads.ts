@@ -11,17 +11,22 @@ const container = { name: 'app', image: 'nginx:1.25', ports: [{ containerPort: 8
 const template = { metadata: { labels }, spec: { containers: [container] } };
 const jobTemplate = { metadata: { labels }, spec: { containers: [container], restartPolicy: 'Never' } };
 
+/** The workload resources the corpus files write to. */
+export const workloadResources = {
+  deployments: grouped('apps', 'v1', 'deployments', 'Deployment'),
+  replicasets: grouped('apps', 'v1', 'replicasets', 'ReplicaSet'),
+  daemonsets: grouped('apps', 'v1', 'daemonsets', 'DaemonSet'),
+  statefulsets: grouped('apps', 'v1', 'statefulsets', 'StatefulSet'),
+  revisions: grouped('apps', 'v1', 'controllerrevisions', 'ControllerRevision'),
+  jobs: grouped('batch', 'v1', 'jobs', 'Job'),
+  cronjobs: grouped('batch', 'v1', 'cronjobs', 'CronJob'),
+};
+
 /** The workload groups' corpus in a flavour. */
 export function workloadCases(names: Names): ParityCase[] {
   const lastApplied = names.domain('last-applied-configuration', 'kubectl');
   const csaConfig = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'csa-to-ssa', namespace: 'parity' }, spec: { selector, template } };
-  const deployments = grouped('apps', 'v1', 'deployments', 'Deployment');
-  const replicasets = grouped('apps', 'v1', 'replicasets', 'ReplicaSet');
-  const daemonsets = grouped('apps', 'v1', 'daemonsets', 'DaemonSet');
-  const statefulsets = grouped('apps', 'v1', 'statefulsets', 'StatefulSet');
-  const revisions = grouped('apps', 'v1', 'controllerrevisions', 'ControllerRevision');
-  const jobs = grouped('batch', 'v1', 'jobs', 'Job');
-  const cronjobs = grouped('batch', 'v1', 'cronjobs', 'CronJob');
+  const { deployments, replicasets, daemonsets, statefulsets, revisions, jobs, cronjobs } = workloadResources;
   return [
     lifecycle('Deployment: defaults, scale, immutable selector', deployments, { spec: { selector, template } },
       { merge: { spec: { replicas: 3 } }, expect: ok({ 'spec.replicas': 3, 'metadata.generation': 2 }) },
@@ -82,7 +87,7 @@ export function workloadCases(names: Names): ParityCase[] {
       { 'spec.replicas': 1, status: { replicas: 0 } }),
     lifecycle('DaemonSet: update strategy defaults', daemonsets, { spec: { selector, template } },
       { merge: { spec: { minReadySeconds: 5 } } },
-      { merge: { spec: { updateStrategy: { type: 'Sometimes' } } }, causes: ['spec.updateStrategy.type'] },
+      { merge: { spec: { updateStrategy: { type: 'Sometimes' } } }, causes: ['spec.updateStrategy'] },
       { 'spec.updateStrategy.type': 'RollingUpdate', 'spec.updateStrategy.rollingUpdate.maxUnavailable': 1, 'spec.revisionHistoryLimit': 10,
         status: { currentNumberScheduled: 0, numberMisscheduled: 0, desiredNumberScheduled: 0, numberReady: 0 },
       }),

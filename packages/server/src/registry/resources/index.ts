@@ -4,6 +4,7 @@
  * without an entry use the generic strategy (a test holds that to the kinds kube-apiserver has none for).
  */
 import type { Names } from '@svc-apiserver/api';
+import type { FeatureGates } from '../../feature-gates.js';
 import type { ResourceTable } from '../../schema/resource-keys.js';
 import type { Strategy } from '../strategy.js';
 import { configMapStrategy } from './configmaps.js';
@@ -55,8 +56,11 @@ import { csiStorageCapacityStrategy } from './csistoragecapacities.js';
 import { volumeAttachmentStrategy } from './volumeattachments.js';
 import { validatingAdmissionPolicyBindingStrategy, validatingAdmissionPolicyStrategy } from './validating-admission-policies.js';
 
-/** Makes a resource's strategy in a flavour. */
-export type StrategyFactory = (names: Names) => Strategy;
+/**
+ * Makes a resource's strategy in a flavour under the server's feature gates (kube's strategies read the process's
+ * gates: fields of a disabled feature are dropped on write, and validation follows the gates' defaults).
+ */
+export type StrategyFactory = (names: Names, gates: FeatureGates) => Strategy;
 
 /** Strategy factories by resource. */
 export const strategyFactories: ResourceTable<StrategyFactory> = {

@@ -7,6 +7,7 @@
  * `volumeName` (set once), a class set where none was (RetroactiveDefaultStorageClass), and on a bound claim the
  * storage request, which may only grow. Warnings for the beta class annotation and fractional byte values.
  */
+import { defaultFeatureGates, type FeatureGates } from '../../feature-gates.js';
 import { fieldError, type FieldError, type KubeObject, type Names } from '@svc-apiserver/api';
 import { parseQuantity, compareQuantities, milliValue, formatQuantity } from '../../meta/quantity.js';
 import { record } from '../conversion/resource-conversion.js';
@@ -38,7 +39,7 @@ export function defaultPersistentVolumeClaim(object: KubeObject): void {
 }
 
 /**
- * NormalizeDataSources (AnyVolumeDataSource, on in 1.27): a lone `dataSource` is copied to `dataSourceRef`, a lone
+ * NormalizeDataSources (only with AnyVolumeDataSource, on by default in 1.27): a lone `dataSource` is copied to `dataSourceRef`, a lone
  * `dataSourceRef` without a namespace to `dataSource`.
  */
 function normalizeDataSources(spec: Json): void {
@@ -140,7 +141,7 @@ function classAnnotation(names: Names): string {
 }
 
 /** ValidatePersistentVolumeClaimUpdate (1.27). */
-function validateClaimUpdate(object: KubeObject, old: KubeObject, names: Names): FieldError[] {
+function validateClaimUpdate(object: KubeObject, old: KubeObject, names: Names, gates: FeatureGates): FieldError[] {
   const oldSpecRaw = obj(old['spec']);
   const errs = validateClaim(object, { allowInvalidLabelValueInSelector: hasInvalidLabelValue(oldSpecRaw['selector']) }, names);
   const spec = structuredClone(obj(object['spec']));
@@ -159,8 +160,8 @@ function validateClaimUpdate(object: KubeObject, old: KubeObject, names: Names):
   if (fromAnnotation) delete spec['storageClassName'];
   else {
     if ((annotations[key] ?? '') !== (oldAnnotations[key] ?? '')) errs.push(fieldError.invalid(`metadata.annotations.${key}`, annotations[key] ?? '', 'field is immutable'));
-    // RetroactiveDefaultStorageClass (on in 1.27): a class may be set on a claim that had none.
-    if (typeof newClass === 'string' && oldClass === undefined && (oldAnnotations[key] === undefined || newClass === oldAnnotations[key])) delete spec['storageClassName'];
+    // RetroactiveDefaultStorageClass (on by default in 1.27): a class may be set on a claim that had none.
+    if (gates.RetroactiveDefaultStorageClass && typeof newClass === 'string' && oldClass === undefined && (oldAnnotations[key] === undefined || newClass === oldAnnotations[key])) delete spec['storageClassName'];
   }
   const requests = record(obj(spec['resources'])['requests']);
   if (record(object.status)?.['phase'] === 'Bound' && requests !== undefined) {
@@ -208,11 +209,11 @@ function validateClaimStatus(object: KubeObject): FieldError[] {
 }
 
 /** The persistentvolumeclaim strategy of a flavour. */
-export function persistentVolumeClaimStrategy(names: Names): Strategy {
+export function persistentVolumeClaimStrategy(names: Names, gates: FeatureGates = defaultFeatureGates): Strategy {
   const prepare = (object: KubeObject, old?: KubeObject): void => {
     const spec = specOf(object);
-    dropDisabledClaimFields(spec, record(old?.['spec']));
-    if (old === undefined) normalizeDataSources(spec);
+    dropDisabledClaimFields(spec, record(old?.['spec']), gates);
+    if (old === undefined && gates.AnyVolumeDataSource) normalizeDataSources(spec);
     defaultClaimSpec(spec);
   };
   return defineStrategy({
@@ -224,14 +225,14 @@ export function persistentVolumeClaimStrategy(names: Names): Strategy {
     },
     prepareForUpdate: prepare,
     validate: (object) => validateClaim(object, { allowInvalidLabelValueInSelector: false }, names),
-    validateUpdate: (object, old) => validateClaimUpdate(object, old, names),
+    validateUpdate: (object, old) => validateClaimUpdate(object, old, names, gates),
     warnings: (object) => claimWarnings(object, names),
     status: {
       prepareForUpdate(object, old) {
         genericStatusStrategy.prepareForUpdate(object, old);
         const status = record(object.status);
         if (status !== undefined) {
-          dropDisabledClaimStatusFields(status, record(old.status));
+          dropDisabledClaimStatusFields(status, record(old.status), gates);
           canonicalizeResourceList(status['capacity']);
         }
       },

@@ -179,8 +179,11 @@ export function hasInvalidTopologySpreadSelector(constraints: unknown): boolean 
   return objects(constraints).some((c) => validateLabelSelector(c['labelSelector'], '').length > 0);
 }
 
-/** validatePodDNSConfig with the expanded limits of ExpandedDNSConfig (on by default in 1.27). */
-export function dnsConfigErrors(config: unknown, policy: string, path: string): FieldError[] {
+/**
+ * validatePodDNSConfig: the expanded limits (32 search paths, 2048 characters) where AllowExpandedDNSConfig holds
+ * (ExpandedDNSConfig on, by default in 1.27, or the stored spec already used them), else 6 and 256.
+ */
+export function dnsConfigErrors(config: unknown, policy: string, path: string, expanded = true): FieldError[] {
   if (policy === 'None') {
     if (!isSet(config)) return [fieldError.required(path, 'must provide `dnsConfig` when `dnsPolicy` is None')];
     if (list(obj(config)['nameservers']).length === 0) return [fieldError.required(`${path}.nameservers`, 'must provide at least one DNS nameserver when `dnsPolicy` is None')];
@@ -192,8 +195,9 @@ export function dnsConfigErrors(config: unknown, policy: string, path: string): 
   if (nameservers.length > 3) errs.push(fieldError.invalid(`${path}.nameservers`, nameservers, 'must not have more than 3 nameservers'));
   nameservers.forEach((ns, i) => errs.push(...ipErrors(ns, `${path}.nameservers[${i}]`)));
   const searches = list(c['searches']).map(text);
-  if (searches.length > 32) errs.push(fieldError.invalid(`${path}.searches`, searches, 'must not have more than 32 search paths'));
-  if (searches.join(' ').length > 2048) errs.push(fieldError.invalid(`${path}.searches`, searches, 'must not have more than 2048 characters (including spaces) in the search list'));
+  const [maxPaths, maxChars] = expanded ? [32, 2048] : [6, 256];
+  if (searches.length > maxPaths) errs.push(fieldError.invalid(`${path}.searches`, searches, `must not have more than ${maxPaths} search paths`));
+  if (searches.join(' ').length > maxChars) errs.push(fieldError.invalid(`${path}.searches`, searches, `must not have more than ${maxChars} characters (including spaces) in the search list`));
   searches.forEach((s, i) => errs.push(...dns1123Subdomain(s.endsWith('.') ? s.slice(0, -1) : s, `${path}.searches[${i}]`)));
   objects(c['options']).forEach((o, i) => {
     if (text(o['name']) === '') errs.push(fieldError.required(`${path}.options[${i}]`, 'must not be empty'));

@@ -7,12 +7,14 @@
  */
 import { fieldError, type FieldError, type Names } from '@svc-apiserver/api';
 import { validateAnnotations, validateLabels } from '../../meta/object-meta-validation.js';
+import { defaultFeatureGates, type FeatureGates } from '../../feature-gates.js';
 import { record } from '../conversion/resource-conversion.js';
 import { child, setDefault } from './object-fields.js';
 import { dns1123Label, dns1123Subdomain, inclusiveRange, isSet, list, num, obj, objects, oneOf, text, type Json } from './field-checks.js';
 import { hasInvalidLabelValue, validateLabelMap } from './label-checks.js';
 import { canonicalizeResourceList, hasIndivisibleHugePages, resourceRequirementsErrors } from './resource-names.js';
 import { podVolumeSourceErrors, podVolumeSourceFields } from './volume-sources.js';
+import { containerClaimErrors, podResourceClaimErrors } from './pod-resource-claims.js';
 import { defaultClaimSpec } from './persistentvolumeclaims.js';
 import { containersErrors, ephemeralContainersErrors, initContainersErrors } from './pod-containers.js';
 import {
@@ -247,17 +249,34 @@ export interface PodSpecOptions {
   readonly allowInvalidLabelValueInSelector: boolean;
   readonly allowInvalidTopologySpreadSelector: boolean;
   readonly allowInvalidPodDeletionCost: boolean;
+  /** The expanded DNS search limits (ExpandedDNSConfig on, or the stored spec used them). */
+  readonly allowExpandedDnsConfig: boolean;
 }
 
-/** Nothing relaxed: a create, or a template checked on its own. */
+/** Nothing relaxed beyond the 1.27 default gates: a create, or a template checked on its own. */
 export const strictPodSpecOptions: PodSpecOptions = {
   allowIndivisibleHugePages: false, allowInvalidLabelValueInSelector: false, allowInvalidTopologySpreadSelector: false,
-  allowInvalidPodDeletionCost: false,
+  allowInvalidPodDeletionCost: false, allowExpandedDnsConfig: true,
 };
 
-/** The options for a spec given the stored spec and annotations on update (absent on create). */
-export function podSpecOptions(old: { spec: Json; annotations: Json } | undefined, podName?: string): PodSpecOptions {
-  const base = podName === undefined ? strictPodSpecOptions : { ...strictPodSpecOptions, podName };
+/** The stored spec's DNS search list was past the unexpanded limits (haveSameExpandedDNSConfig's relaxation). */
+function usedExpandedDnsConfig(spec: Json): boolean {
+  const searches = list(obj(spec['dnsConfig'])['searches']).map(text);
+  return searches.length > 6 || searches.join(' ').length > 256;
+}
+
+/**
+ * The options for a spec given the stored spec and annotations on update (absent on create) and the server's gates
+ * (GetValidationOptionsFromPodSpecAndMeta): PodDeletionCost off lets any deletion cost through, ExpandedDNSConfig
+ * off holds the search list to the old limits unless the stored spec already went past them.
+ */
+export function podSpecOptions(old: { spec: Json; annotations: Json } | undefined, podName?: string, gates: FeatureGates = defaultFeatureGates): PodSpecOptions {
+  const gated: PodSpecOptions = {
+    ...strictPodSpecOptions,
+    allowInvalidPodDeletionCost: !gates.PodDeletionCost,
+    allowExpandedDnsConfig: gates.ExpandedDNSConfig || (old !== undefined && usedExpandedDnsConfig(old.spec)),
+  };
+  const base = podName === undefined ? gated : { ...gated, podName };
   if (old === undefined) return base;
   const oldContainers = ['containers', 'initContainers'].flatMap((k) => objects(old.spec[k]));
   const affinity = obj(old.spec['affinity']);
@@ -270,8 +289,17 @@ export function podSpecOptions(old: { spec: Json; annotations: Json } | undefine
     allowIndivisibleHugePages: oldContainers.some((c) => hasIndivisibleHugePages(obj(obj(c['resources'])['limits'])) || hasIndivisibleHugePages(obj(obj(c['resources'])['requests']))),
     allowInvalidLabelValueInSelector: terms.some((t) => hasInvalidLabelValue(t['labelSelector']) || hasInvalidLabelValue(t['namespaceSelector'])),
     allowInvalidTopologySpreadSelector: hasInvalidTopologySpreadSelector(old.spec['topologySpreadConstraints']),
-    allowInvalidPodDeletionCost: deletionCostInvalid(old.annotations),
+    allowInvalidPodDeletionCost: base.allowInvalidPodDeletionCost || deletionCostInvalid(old.annotations),
   };
+}
+
+/**
+ * GetValidationOptionsFromPodTemplate: the options of a template given the stored template (absent on create)
+ * and the server's gates.
+ */
+export function podTemplateOptions(old: unknown, gates: FeatureGates = defaultFeatureGates): PodSpecOptions {
+  const t = record(old);
+  return podSpecOptions(t === undefined ? undefined : { spec: obj(t['spec']), annotations: obj(obj(t['metadata'])['annotations']) }, undefined, gates);
 }
 
 /** The volumes a spec names, with whether each is a claim, for its containers' mounts and devices. */
@@ -361,7 +389,7 @@ export function validatePodSpec(
   errs.push(...podSecurityContextErrors(s['securityContext'], `${path}.securityContext`), ...podNamespaceErrors(s, path));
   errs.push(...pullSecretErrors(s['imagePullSecrets'], `${path}.imagePullSecrets`));
   errs.push(...affinityErrors(s['affinity'], options.allowInvalidLabelValueInSelector, `${path}.affinity`));
-  errs.push(...dnsConfigErrors(s['dnsConfig'], text(s['dnsPolicy']), `${path}.dnsConfig`));
+  errs.push(...dnsConfigErrors(s['dnsConfig'], text(s['dnsPolicy']), `${path}.dnsConfig`, options.allowExpandedDnsConfig));
   errs.push(...readinessGateErrors(s['readinessGates'], `${path}.readinessGates`), ...schedulingGateErrors(s['schedulingGates'], `${path}.schedulingGates`));
   errs.push(...topologySpreadErrors(s['topologySpreadConstraints'], options.allowInvalidTopologySpreadSelector, `${path}.topologySpreadConstraints`));
   errs.push(...hostProcessErrors(s, path));
@@ -379,6 +407,12 @@ export function validatePodSpec(
   if (isSet(s['preemptionPolicy'])) errs.push(...oneOf(s['preemptionPolicy'], `${path}.preemptionPolicy`, ['PreemptLowerPriority', 'Never'], true));
   if (isSet(s['overhead'])) errs.push(...resourceRequirementsErrors({ limits: s['overhead'] }, `${path}.overhead`, { allowIndivisibleHugePages: options.allowIndivisibleHugePages }));
   errs.push(...osErrors(s, path));
+  // Present only where DynamicResourceAllocation kept them (dropped-fields.ts).
+  errs.push(...podResourceClaimErrors(s['resourceClaims'], `${path}.resourceClaims`, options.podName));
+  const podClaims = new Set(objects(s['resourceClaims']).map((c) => text(c['name'])).filter((n) => n !== ''));
+  for (const key of ['containers', 'initContainers']) {
+    objects(s[key]).forEach((c, i) => errs.push(...containerClaimErrors(obj(c['resources'])['claims'], podClaims, `${path}.${key}[${i}].resources.claims`)));
+  }
   return errs;
 }
 
@@ -440,15 +474,17 @@ export function podAnnotationErrors(annotations: Json, spec: Json, keys: PodAnno
  * `<path>.labels` and `<path>.annotations`, as kube does), the pod annotations, the spec, seccomp annotations beside
  * fields, and no ephemeral containers.
  */
-export function validatePodTemplateSpec(template: Json, path: string, keys: PodAnnotationKeys, allowedRestartPolicies?: readonly string[]): FieldError[] {
+export function validatePodTemplateSpec(
+  template: Json, path: string, keys: PodAnnotationKeys, allowedRestartPolicies?: readonly string[], options: PodSpecOptions = strictPodSpecOptions,
+): FieldError[] {
   const meta = obj(template['metadata']);
   const spec = obj(template['spec']);
   const annotations = obj(meta['annotations']);
   const errs = [
     ...validateLabels(meta['labels'] as Record<string, string> | undefined, `${path}.labels`),
     ...validateAnnotations(annotations as Record<string, string>, `${path}.annotations`),
-    ...podAnnotationErrors(annotations, spec, keys, strictPodSpecOptions, `${path}.annotations`),
-    ...validatePodSpec(spec, `${path}.spec`, allowedRestartPolicies, strictPodSpecOptions),
+    ...podAnnotationErrors(annotations, spec, keys, options, `${path}.annotations`),
+    ...validatePodSpec(spec, `${path}.spec`, allowedRestartPolicies, options),
     ...seccompAnnotationFieldErrors(annotations, spec, keys, `${path}.spec`),
   ];
   if (list(spec['ephemeralContainers']).length > 0) errs.push(fieldError.forbidden(`${path}.spec.ephemeralContainers`, 'ephemeral containers not allowed in pod template'));

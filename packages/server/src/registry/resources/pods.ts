@@ -4,6 +4,7 @@
  * `ephemeralcontainers` subresource, the field selectors kube serves, the pod spec's defaults (pod-spec.ts), and
  * ValidatePodCreate, ValidatePodUpdate and ValidatePodStatusUpdate with the validation options of the stored pod.
  */
+import { defaultFeatureGates, type FeatureGates } from '../../feature-gates.js';
 import { fieldError, type FieldError, type KubeObject, type Names } from '@svc-apiserver/api';
 import { isDns1123Subdomain } from '../../meta/name-rules.js';
 import { podWarnings } from './pod-warnings.js';
@@ -51,15 +52,15 @@ function podMetadataAndSpecErrors(object: KubeObject, keys: PodAnnotationKeys, o
 }
 
 /** The options of a pod write: relaxed by what the stored pod already did. */
-function optionsFor(object: KubeObject, old: KubeObject | undefined): PodSpecOptions {
+function optionsFor(object: KubeObject, old: KubeObject | undefined, gates: FeatureGates): PodSpecOptions {
   const stored = old === undefined ? undefined : { spec: obj(old['spec']), annotations: obj(old.metadata?.annotations) };
-  return podSpecOptions(stored, object.metadata?.name ?? '');
+  return podSpecOptions(stored, object.metadata?.name ?? '', gates);
 }
 
 /** ValidatePodCreate. */
-function validatePodCreate(object: KubeObject, keys: PodAnnotationKeys, names: Names): FieldError[] {
+function validatePodCreate(object: KubeObject, keys: PodAnnotationKeys, names: Names, gates: FeatureGates): FieldError[] {
   const spec = obj(object['spec']);
-  const errs = podMetadataAndSpecErrors(object, keys, optionsFor(object, undefined), names);
+  const errs = podMetadataAndSpecErrors(object, keys, optionsFor(object, undefined, gates), names);
   if (list(spec['ephemeralContainers']).length > 0) errs.push(fieldError.forbidden('spec.ephemeralContainers', 'cannot be set on create'));
   if (text(spec['nodeName']) !== '' && list(spec['schedulingGates']).length > 0) {
     errs.push(fieldError.forbidden('spec.nodeName', 'cannot be set until all schedulingGates have been cleared'));
@@ -68,8 +69,8 @@ function validatePodCreate(object: KubeObject, keys: PodAnnotationKeys, names: N
 }
 
 /** ValidatePodUpdate. */
-function validatePodUpdate(object: KubeObject, old: KubeObject, keys: PodAnnotationKeys, names: Names): FieldError[] {
-  const options = optionsFor(object, old);
+function validatePodUpdate(object: KubeObject, old: KubeObject, keys: PodAnnotationKeys, names: Names, gates: FeatureGates): FieldError[] {
+  const options = optionsFor(object, old, gates);
   const annotations = obj(object.metadata?.annotations);
   return [
     ...podMetadataAndSpecErrors(object, keys, options, names),
@@ -162,11 +163,11 @@ function podIpErrors(status: Json): FieldError[] {
 }
 
 /** ValidatePodStatusUpdate (1.27). */
-function validatePodStatus(object: KubeObject, old: KubeObject, keys: PodAnnotationKeys): FieldError[] {
+function validatePodStatus(object: KubeObject, old: KubeObject, keys: PodAnnotationKeys, gates: FeatureGates): FieldError[] {
   const annotations = obj(object.metadata?.annotations);
   const errs = [
     ...podAnnotationUpdateErrors(annotations, obj(old.metadata?.annotations), keys),
-    ...podAnnotationErrors(annotations, obj(object['spec']), keys, optionsFor(object, old), 'metadata.annotations'),
+    ...podAnnotationErrors(annotations, obj(object['spec']), keys, optionsFor(object, old, gates), 'metadata.annotations'),
   ];
   const status = obj(object.status);
   const oldStatus = obj(old.status);
@@ -187,18 +188,18 @@ function validatePodStatus(object: KubeObject, old: KubeObject, keys: PodAnnotat
 }
 
 /** The pod status strategy (podStatusStrategy): the spec and owner references stay, IPs are mirrored. */
-function podStatusStrategy(keys: PodAnnotationKeys): SubresourceStrategy {
+function podStatusStrategy(keys: PodAnnotationKeys, gates: FeatureGates): SubresourceStrategy {
   return {
     prepareForUpdate(object, old) {
       genericStatusStrategy.prepareForUpdate(object, old);
-      dropDisabledPodStatusFields(obj(object.status), record(old.status));
+      dropDisabledPodStatusFields(obj(object.status), record(old.status), gates);
       // Old node agents corrupt owner references through pods/status; kube keeps the stored ones.
       const meta = (object.metadata ??= {});
       if (old.metadata?.ownerReferences === undefined) delete meta.ownerReferences;
       else meta.ownerReferences = structuredClone(old.metadata.ownerReferences);
       mirrorPodIps(object);
     },
-    validateUpdate: (object, old) => validatePodStatus(object, old, keys),
+    validateUpdate: (object, old) => validatePodStatus(object, old, keys, gates),
   };
 }
 
@@ -207,7 +208,7 @@ function podStatusStrategy(keys: PodAnnotationKeys): SubresourceStrategy {
  * `spec.ephemeralContainers` changes; the whole pod is validated, existing ephemeral containers may not change or
  * go away, and static pods take none.
  */
-function ephemeralContainersStrategy(keys: PodAnnotationKeys, names: Names): SubresourceStrategy {
+function ephemeralContainersStrategy(keys: PodAnnotationKeys, names: Names, gates: FeatureGates): SubresourceStrategy {
   return {
     prepareForUpdate(object, old) {
       const wanted = specOf(object)['ephemeralContainers'];
@@ -218,12 +219,12 @@ function ephemeralContainersStrategy(keys: PodAnnotationKeys, names: Names): Sub
       const spec = specOf(object);
       if (wanted === undefined) delete spec['ephemeralContainers'];
       else spec['ephemeralContainers'] = wanted;
-      dropDisabledPodFields(spec, record(old['spec']));
+      dropDisabledPodFields(spec, record(old['spec']), gates);
       // Only the ephemeral containers take defaults; the rest is as stored.
       defaultPodSpec({ ephemeralContainers: spec['ephemeralContainers'] });
     },
     validateUpdate(object, old) {
-      const options = optionsFor(object, old);
+      const options = optionsFor(object, old, gates);
       const annotations = obj(object.metadata?.annotations);
       const errs = [
         ...podMetadataAndSpecErrors(object, keys, options, names),
@@ -250,7 +251,7 @@ function schedulingGatedConditions(spec: Json): Json[] {
 }
 
 /** The pod strategy of a flavour. */
-export function podStrategy(names: Names): Strategy {
+export function podStrategy(names: Names, gates: FeatureGates = defaultFeatureGates): Strategy {
   const keys = podAnnotationKeys(names);
   const strategy = defineStrategy({
     warnings: (object) => podWarnings(names, record(object['spec']) ?? {}, (object.metadata ?? {}) as Record<string, unknown>),
@@ -258,7 +259,7 @@ export function podStrategy(names: Names): Strategy {
     returnDeletedObject: true,
     prepareForCreate(object) {
       const spec = specOf(object);
-      dropDisabledPodFields(spec, undefined);
+      dropDisabledPodFields(spec, undefined, gates);
       defaultPodSpec(spec);
       defaultPodOnly(spec);
       const conditions = schedulingGatedConditions(spec);
@@ -266,15 +267,15 @@ export function podStrategy(names: Names): Strategy {
     },
     prepareForUpdate(object, old) {
       const spec = specOf(object);
-      dropDisabledPodFields(spec, record(old['spec']));
+      dropDisabledPodFields(spec, record(old['spec']), gates);
       defaultPodSpec(spec);
       defaultPodOnly(spec);
     },
-    validate: (object) => validatePodCreate(object, keys, names),
-    validateUpdate: (object, old) => validatePodUpdate(object, old, keys, names),
+    validate: (object) => validatePodCreate(object, keys, names, gates),
+    validateUpdate: (object, old) => validatePodUpdate(object, old, keys, names, gates),
     selectableFields: podFields,
-    subresources: { ephemeralcontainers: ephemeralContainersStrategy(keys, names) },
-    status: podStatusStrategy(keys),
+    subresources: { ephemeralcontainers: ephemeralContainersStrategy(keys, names, gates) },
+    status: podStatusStrategy(keys, gates),
   });
   return { ...strategy, gracePeriodFor: podGracePeriod };
 }

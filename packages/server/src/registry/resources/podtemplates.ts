@@ -3,29 +3,33 @@
  * gets SetDefaults_PodSpec and is checked as ValidatePodTemplateSpec checks it (labels at `template.labels`);
  * generation starts at 1 and moves with the template; a delete answers with the object.
  */
+import { defaultFeatureGates, type FeatureGates } from '../../feature-gates.js';
 import type { KubeObject, Names } from '@svc-apiserver/api';
 import { podTemplateWarnings } from './pod-warnings.js';
 import { dropDisabledTemplateFields } from './dropped-fields.js';
 import { record } from '../conversion/resource-conversion.js';
 import { defineStrategy } from '../default-strategy.js';
 import type { Strategy } from '../strategy.js';
-import { defaultPodSpec, podAnnotationKeys, validatePodTemplateSpec } from './pod-spec.js';
+import { defaultPodSpec, podAnnotationKeys, podTemplateOptions, validatePodTemplateSpec } from './pod-spec.js';
 import { child } from './object-fields.js';
 import { obj } from './field-checks.js';
 import { coreMetaErrors } from './core-meta.js';
 
-function defaults(object: KubeObject, old?: KubeObject): void {
-  dropDisabledTemplateFields(object['template'], old?.['template']);
-  const template = record(object['template']);
-  if (template !== undefined) defaultPodSpec(child(template, 'spec'));
-}
-
-/** The podtemplate strategy of a flavour. */
-export function podTemplateStrategy(names: Names): Strategy {
+/** The podtemplate strategy of a flavour under the server's gates. */
+export function podTemplateStrategy(names: Names, gates: FeatureGates = defaultFeatureGates): Strategy {
   const keys = podAnnotationKeys(names);
-  const validate = (object: KubeObject) => [...coreMetaErrors(object, names), ...validatePodTemplateSpec(obj(object['template']), 'template', keys)];
+  const defaults = (object: KubeObject, old?: KubeObject): void => {
+    dropDisabledTemplateFields(object['template'], old?.['template'], gates);
+    const template = record(object['template']);
+    if (template !== undefined) defaultPodSpec(child(template, 'spec'));
+  };
+  const validate = (object: KubeObject, old?: KubeObject) => [
+    ...coreMetaErrors(object, names),
+    ...validatePodTemplateSpec(obj(object['template']), 'template', keys, undefined, podTemplateOptions(old?.['template'], gates)),
+  ];
   return defineStrategy({
     warnings: (object) => podTemplateWarnings(names, object['template'], 'template.'),
-    returnDeletedObject: true, tracksGeneration: true, prepareForCreate: (object) => defaults(object), prepareForUpdate: defaults, validate, validateUpdate: validate,
+    returnDeletedObject: true, tracksGeneration: true, prepareForCreate: (object) => defaults(object), prepareForUpdate: defaults,
+    validate: (object) => validate(object), validateUpdate: validate,
   });
 }

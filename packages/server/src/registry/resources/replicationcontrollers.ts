@@ -6,13 +6,14 @@
  * its labels reported at `spec.template.labels`) restarting Always and without activeDeadlineSeconds; the status
  * counts are non-negative and not above `replicas`.
  */
+import { defaultFeatureGates, type FeatureGates } from '../../feature-gates.js';
 import { fieldError, type FieldError, type KubeObject, type Names } from '@svc-apiserver/api';
 import { podTemplateWarnings } from './pod-warnings.js';
 import { dropDisabledTemplateFields } from './dropped-fields.js';
 import { record } from '../conversion/resource-conversion.js';
 import { defineStrategy, genericStatusStrategy } from '../default-strategy.js';
 import type { Strategy } from '../strategy.js';
-import { defaultPodTemplate, podAnnotationKeys, validatePodTemplateSpec, type PodAnnotationKeys } from './pod-spec.js';
+import { defaultPodTemplate, podAnnotationKeys, podTemplateOptions, validatePodTemplateSpec, type PodAnnotationKeys, type PodSpecOptions } from './pod-spec.js';
 import { setDefault, specOf } from './object-fields.js';
 import { isSet, nonNegative, num, obj, text } from './field-checks.js';
 import { coreMetaErrors } from './core-meta.js';
@@ -23,9 +24,9 @@ function rcFields(object: KubeObject): Record<string, string> {
   return { 'status.replicas': String(typeof replicas === 'number' ? replicas : 0) };
 }
 
-function defaultRc(object: KubeObject, old?: KubeObject): void {
+function defaultRc(object: KubeObject, old: KubeObject | undefined, gates: FeatureGates): void {
   const spec = specOf(object);
-  dropDisabledTemplateFields(spec['template'], record(old?.['spec'])?.['template']);
+  dropDisabledTemplateFields(spec['template'], record(old?.['spec'])?.['template'], gates);
   const labels = record(record(record(spec['template'])?.['metadata'])?.['labels']);
   if (labels !== undefined && Object.keys(labels).length > 0) {
     if (Object.keys(record(spec['selector']) ?? {}).length === 0) spec['selector'] = { ...labels };
@@ -37,7 +38,7 @@ function defaultRc(object: KubeObject, old?: KubeObject): void {
 }
 
 /** ValidateReplicationControllerSpec with ValidatePodTemplateSpecForRC. */
-function validateRc(object: KubeObject, keys: PodAnnotationKeys, names: Names): FieldError[] {
+function validateRc(object: KubeObject, keys: PodAnnotationKeys, names: Names, options: PodSpecOptions): FieldError[] {
   const spec = obj(object['spec']);
   const errs = [...coreMetaErrors(object, names), ...nonNegative(spec['minReadySeconds'], 'spec.minReadySeconds')];
   const selector = obj(spec['selector']);
@@ -49,7 +50,7 @@ function validateRc(object: KubeObject, keys: PodAnnotationKeys, names: Names): 
   if (Object.keys(selector).length > 0 && !Object.entries(selector).every(([k, v]) => labels[k] === v)) {
     errs.push(fieldError.invalid('spec.template.metadata.labels', labels, '`selector` does not match template `labels`'));
   }
-  errs.push(...validatePodTemplateSpec(template, 'spec.template', keys));
+  errs.push(...validatePodTemplateSpec(template, 'spec.template', keys, undefined, options));
   const templateSpec = obj(template['spec']);
   if (templateSpec['restartPolicy'] !== 'Always') errs.push(fieldError.notSupported('spec.template.spec.restartPolicy', text(templateSpec['restartPolicy']), ['Always']));
   if (isSet(templateSpec['activeDeadlineSeconds'])) errs.push(fieldError.forbidden('spec.template.spec.activeDeadlineSeconds', 'activeDeadlineSeconds in ReplicationController is not Supported'));
@@ -72,15 +73,15 @@ function validateRcStatus(object: KubeObject, names: Names): FieldError[] {
 }
 
 /** The replicationcontroller strategy of a flavour. */
-export function replicationControllerStrategy(names: Names): Strategy {
+export function replicationControllerStrategy(names: Names, gates: FeatureGates = defaultFeatureGates): Strategy {
   const keys = podAnnotationKeys(names);
   return defineStrategy({
     warnings: (object) => podTemplateWarnings(names, record(object['spec'])?.['template'], 'spec.template.'),
     hasStatus: true, initialStatus: () => ({ replicas: 0 }), tracksGeneration: true, returnDeletedObject: true, selectableFields: rcFields,
-    prepareForCreate: (object) => defaultRc(object),
-    prepareForUpdate: defaultRc,
-    validate: (object) => validateRc(object, keys, names),
-    validateUpdate: (object) => validateRc(object, keys, names),
+    prepareForCreate: (object) => defaultRc(object, undefined, gates),
+    prepareForUpdate: (object, old) => defaultRc(object, old, gates),
+    validate: (object) => validateRc(object, keys, names, podTemplateOptions(undefined, gates)),
+    validateUpdate: (object, old) => validateRc(object, keys, names, podTemplateOptions(record(old['spec'])?.['template'], gates)),
     status: { prepareForUpdate: genericStatusStrategy.prepareForUpdate, validateUpdate: (object) => validateRcStatus(object, names) },
   });
 }
