@@ -5,27 +5,13 @@
  * is logged: no header, so no credential, and no body, so no Secret data. Below verbosity 3 the filter is not in
  * the chain at all.
  */
-import type { Filter, RequestContext } from '../context.js';
+import type { Filter } from '../context.js';
+import { metricScope, metricVerb } from './request-metrics.js';
 import type { Logger } from '../../logging/logger.js';
 import { formatGoDuration } from '../../protobuf/go-time.js';
 
 /** The verbosity kube's httplog writes at. */
 export const httpLogLevel = 3;
-
-const resourceVerbs: Readonly<Record<string, string>> = {
-  get: 'GET', list: 'LIST', watch: 'WATCH', create: 'POST', update: 'PUT', patch: 'PATCH', delete: 'DELETE',
-  deletecollection: 'DELETE',
-};
-
-/**
- * kube's metrics.NormalizedVerb: the resource verb in upper case with GET of a collection as LIST, a watch as WATCH,
- * a server-side apply as APPLY; other requests by their method.
- */
-export function normalizedVerb(ctx: RequestContext): string {
-  if (!ctx.info.isResourceRequest) return ctx.method;
-  if (ctx.info.verb === 'patch' && (ctx.headers['content-type'] ?? '').startsWith('application/apply-patch')) return 'APPLY';
-  return resourceVerbs[ctx.info.verb] ?? ctx.method;
-}
 
 /** The request log filter over `logger`; a pass-through when the logger's verbosity is below 3. */
 export function httpLog(logger: Logger): Filter {
@@ -37,7 +23,8 @@ export function httpLog(logger: Logger): Filter {
     } finally {
       const query = ctx.query.toString();
       logger.infoS('HTTP', {
-        verb: normalizedVerb(ctx),
+        // kube's httplog reports metrics.NormalizedVerb, the verb the request metrics report.
+        verb: metricVerb(ctx, metricScope(ctx.info)),
         URI: query === '' ? ctx.path : `${ctx.path}?${query}`,
         latency: formatGoDuration(Number(process.hrtime.bigint() - started)),
         userAgent: ctx.headers['user-agent'] ?? '',
