@@ -38,7 +38,7 @@ if (binary === undefined) {
       server = await startServerProcess({ extraArgs: [`--etcd-servers=${cluster.endpoints.join(',')}`, '--livez-grace-period=60s', '--controllers=*,-root-ca-cert-publisher'], waitFor: 'serving' });
       const ready = await call(server.client, 'GET', '/readyz?verbose');
       assert.notEqual(ready.status, 200);
-      assert.match(ready.text, /\[-\]storage failed/);
+      assert.match(ready.text, /\[-\]etcd failed/);
       assert.equal((await call(server.client, 'GET', '/livez')).status, 200);
       await member.restart();
       assert.ok(await eventually(async () => (await call(server.client, 'GET', '/readyz')).status === 200, 20_000), 'ready once etcd is up');
