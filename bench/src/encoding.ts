@@ -9,7 +9,7 @@
  */
 import { parseArgs } from 'node:util';
 import { namesFor } from '@svc-apiserver/api';
-import { protobufCodec } from 'svc-apiserver/protobuf/codec';
+import { protobufCodec } from '@svc-apiserver/protobuf';
 import { fmt, isMain } from './support.js';
 
 /** A pod of about 2 KB of JSON, shaped like a real one (managed fields, probes, resources, status). */

@@ -47,3 +47,26 @@ export function parseGoDuration(text: string): GoDuration {
   }
   return ok(negative ? -total : total);
 }
+
+function trimFraction(value: number, digits: number): string {
+  return value.toFixed(digits).replace(/\.?0+$/, '');
+}
+
+/** Go's `time.Duration.String()` for nanoseconds. */
+export function formatGoDuration(nanos: number): string {
+  if (nanos === 0) return '0s';
+  const sign = nanos < 0 ? '-' : '';
+  let n = Math.abs(nanos);
+  if (n < 1e3) return `${sign}${n}ns`;
+  if (n < 1e6) return `${sign}${trimFraction(n / 1e3, 3)}µs`;
+  if (n < 1e9) return `${sign}${trimFraction(n / 1e6, 6)}ms`;
+  let out = '';
+  const hours = Math.floor(n / 3600e9);
+  n -= hours * 3600e9;
+  const minutes = Math.floor(n / 60e9);
+  n -= minutes * 60e9;
+  if (hours > 0) out += `${hours}h`;
+  if (hours > 0 || minutes > 0) out += `${minutes}m`;
+  out += `${trimFraction(n / 1e9, 9)}s`;
+  return sign + out;
+}

@@ -7,6 +7,7 @@ export * from './label-selector.js';
 export * from './field-selector.js';
 export * from './meta-label-selector.js';
 export * from './go-duration.js';
+export * from './nesting-depth.js';
 export * from './json-equivalent.js';
 export * from './rate-limiter.js';
 export * from './work-queue.js';

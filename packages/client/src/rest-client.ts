@@ -12,7 +12,8 @@ import { createTransport, type HttpRequest, type HttpResponse, type Transport, t
 import { watchResource, type WatchHandle, type WatchOptions } from './watch.js';
 import { retryDelay, type RetryOptions } from './retry-policy.js';
 import { sleep } from './sleep.js';
-import { decodeBody, encodeBody, encodingMediaTypes, type Encoding } from './codec.js';
+import { acceptOf, decodeBody, encodeBody, type Encoding } from './codec.js';
+import { serverFlavour } from './server-flavour.js';
 
 /** Options of a get. */
 export interface GetOptions {
@@ -87,7 +88,10 @@ export interface ClientOptions extends TransportOptions {
   readonly onWarning?: (text: string) => void;
   /** Retries of throttled (429), failing (5xx) and unanswered requests. */
   readonly retry?: RetryOptions;
-  /** How request and response bodies travel. Default `json`. */
+  /**
+   * How request and response bodies travel. Default `json`. With `protobuf`, built-in objects travel in the binary
+   * encoding of the server's flavour (read once from its groups unless `flavour` pins it), anything else in JSON.
+   */
   readonly encoding?: Encoding;
   /** The flavour of names the server speaks, when known; otherwise read from its groups when a caller needs it. */
   readonly flavour?: Flavour;
@@ -161,9 +165,27 @@ function refFor(ref: ResourceRef, object: KubeObject): ResourceRef {
 export function createClient(config: ConnectionConfig, options: ClientOptions = {}): RestClient {
   const transport: Transport = createTransport(config, options);
   const encoding = options.encoding ?? 'json';
-  const accept = { accept: encodingMediaTypes[encoding] };
-  const sendHeaders = { ...accept, 'content-type': encodingMediaTypes[encoding] };
-  const encode = (v: unknown): string => encodeBody(v, encoding);
+  /** The server's flavour where the encoding depends on it (protobuf's media type and message names). */
+  const flavourOf = (): Promise<Result<Flavour>> => (encoding === 'protobuf' ? serverFlavour(client) : Promise.resolve(ok('svc')));
+  /** The `Accept` header of a request whose answer is an object or a list. */
+  const accept = async (): Promise<Result<{ accept: string }>> => {
+    const flavour = await flavourOf();
+    return flavour.ok ? ok({ accept: acceptOf(encoding, flavour.value) }) : flavour;
+  };
+  /** Sends an object (create, update): in the encoding, or JSON where the encoding has no form for it. */
+  const send = async <T>(method: string, path: string, object: unknown): Promise<Result<T>> => {
+    const flavour = await flavourOf();
+    if (!flavour.ok) return flavour;
+    const { body, contentType } = encodeBody(object, encoding, flavour.value);
+    return request<T>({ method, path, headers: { accept: acceptOf(encoding, flavour.value), 'content-type': contentType }, body });
+  };
+  /** A request answered by an object or list in the encoding, with `content-type` added when it has a body. */
+  const call = async <T>(req: Omit<HttpRequest, 'headers'> & { readonly contentType?: string }): Promise<Result<T>> => {
+    const headers = await accept();
+    if (!headers.ok) return headers;
+    const { contentType, ...rest } = req;
+    return request<T>({ ...rest, headers: contentType === undefined ? headers.value : { ...headers.value, 'content-type': contentType } });
+  };
 
   async function raw(req: HttpRequest): Promise<Result<HttpResponse>> {
     for (let attempt = 1; ; attempt++) {
@@ -204,10 +226,10 @@ export function createClient(config: ConnectionConfig, options: ClientOptions = 
     raw,
     request,
     get(ref, name, o) {
-      return request({ method: 'GET', path: withQuery(resourcePath(ref, name, o?.subresource), { resourceVersion: o?.resourceVersion }), headers: accept });
+      return call({ method: 'GET', path: withQuery(resourcePath(ref, name, o?.subresource), { resourceVersion: o?.resourceVersion }) });
     },
     list(ref, o) {
-      return request({ method: 'GET', path: withQuery(resourcePath(ref), listQuery(o)), headers: accept });
+      return call({ method: 'GET', path: withQuery(resourcePath(ref), listQuery(o)) });
     },
     listPages,
     async listAll<T extends KubeObject>(ref: ResourceRef, o?: ListOptions): Promise<Result<KubeList<T>>> {
@@ -233,23 +255,18 @@ export function createClient(config: ConnectionConfig, options: ClientOptions = 
       const path = o?.subresource !== undefined
         ? resourcePath(r, o.name ?? object.metadata?.name ?? '', o.subresource)
         : resourcePath(r);
-      return request({ method: 'POST', path: withQuery(path, writeQuery(o)), headers: sendHeaders, body: encode(object) });
+      return send('POST', withQuery(path, writeQuery(o)), object);
     },
     update(ref, object, o) {
       const r = refFor(ref, object);
-      return request({
-        method: 'PUT',
-        path: withQuery(resourcePath(r, object.metadata?.name ?? '', o?.subresource), writeQuery(o)),
-        headers: sendHeaders,
-        body: encode(object),
-      });
+      return send('PUT', withQuery(resourcePath(r, object.metadata?.name ?? '', o?.subresource), writeQuery(o)), object);
     },
     patch(ref, name, type, patch, o) {
       const body = typeof patch === 'string' ? patch : JSON.stringify(patch);
-      return request({
+      return call({
         method: 'PATCH',
         path: withQuery(resourcePath(ref, name, o?.subresource), { ...writeQuery(o), force: o?.force === undefined ? undefined : String(o.force) }),
-        headers: { ...accept, 'content-type': patchContentTypes[type] },
+        contentType: patchContentTypes[type],
         body,
       });
     },
@@ -258,24 +275,17 @@ export function createClient(config: ConnectionConfig, options: ClientOptions = 
     },
     delete(ref, name, o) {
       const body = deleteBody(o);
-      return request({
-        method: 'DELETE',
-        path: resourcePath(ref, name),
-        headers: body === undefined ? accept : { ...accept, 'content-type': 'application/json' },
-        ...(body === undefined ? {} : { body }),
-      });
+      return call({ method: 'DELETE', path: resourcePath(ref, name), ...(body === undefined ? {} : { body, contentType: 'application/json' }) });
     },
     deleteCollection(ref, o) {
       const body = deleteBody(o);
-      return request({
-        method: 'DELETE',
-        path: withQuery(resourcePath(ref), listQuery(o)),
-        headers: body === undefined ? accept : { ...accept, 'content-type': 'application/json' },
-        ...(body === undefined ? {} : { body }),
-      });
+      return call({ method: 'DELETE', path: withQuery(resourcePath(ref), listQuery(o)), ...(body === undefined ? {} : { body, contentType: 'application/json' }) });
     },
     watch(ref, o) {
-      return watchResource(transport, ref, o);
+      return watchResource(transport, ref, o, async () => {
+        const headers = await accept();
+        return headers.ok ? ok(headers.value.accept) : headers;
+      });
     },
     close() {
       transport.close();

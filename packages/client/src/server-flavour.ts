@@ -4,7 +4,13 @@
  * need it to spell renamed groups (`coordination.svc.io` or `coordination.k8s.io`) and renamed annotations.
  */
 import { namesFor, ok, type Flavour, type Result } from '@svc-apiserver/api';
-import type { RestClient } from './rest-client.js';
+import type { HttpRequest } from './transport.js';
+
+/** What the flavour is read with: a client's pinned flavour and its JSON requests (a RestClient is one). */
+export interface FlavourSource {
+  readonly flavour: Flavour | undefined;
+  request<T = unknown>(req: HttpRequest): Promise<Result<T>>;
+}
 
 const svcRbacGroup = namesFor('svc').group('rbac.authorization');
 
@@ -14,13 +20,13 @@ export function flavourOfGroups(groups: Iterable<string>): Flavour {
   return 'k8s';
 }
 
-const detected = new WeakMap<RestClient, Promise<Result<Flavour>>>();
+const detected = new WeakMap<FlavourSource, Promise<Result<Flavour>>>();
 
 /**
  * The flavour of the client's server: the client's `flavour` option when it pins one, else read once from `/apis`
  * and remembered for the client's life (a failed read is not remembered).
  */
-export function serverFlavour(client: RestClient): Promise<Result<Flavour>> {
+export function serverFlavour(client: FlavourSource): Promise<Result<Flavour>> {
   if (client.flavour !== undefined) return Promise.resolve(ok(client.flavour));
   let found = detected.get(client);
   if (found === undefined) {

@@ -1,5 +1,6 @@
 /**
- * Watch streams: `GET <collection>?watch=true` read as newline-delimited JSON events, as an abortable AsyncIterable.
+ * Watch streams: `GET <collection>?watch=true` read as newline-delimited JSON events, or as length-prefixed protobuf
+ * frames when the client speaks protobuf and the server answers in it, as an abortable AsyncIterable.
  * When the connection ends (server timeout, network), the stream reconnects from the last resourceVersion it saw,
  * as client-go's RetryWatcher does. A transient failure (an `ERROR` event or an answer with a 5xx or 429 Status,
  * e.g. while the server's storage fails over) is retried the same way with backoff. Any other `ERROR` ends the
@@ -7,12 +8,14 @@
  * and it must list again.
  */
 import type { IncomingMessage } from 'node:http';
-import { flavours, namesFor, type KubeObject, type Status, type WatchEvent } from '@svc-apiserver/api';
+import { fail, flavours, namesFor, ok, type Flavour, type KubeObject, type Result, type Status, type WatchEvent } from '@svc-apiserver/api';
+import { protobufCodec } from '@svc-apiserver/protobuf';
 import { resourcePath, withQuery, type ResourceRef } from './paths.js';
 import { statusFromResponse, transportFailure } from './call-failure.js';
 import type { Transport } from './transport.js';
 import { sleep } from './sleep.js';
 import { retryAfterMs } from './retry-policy.js';
+import { mediaTypeOfHeader, protobufFlavourOf } from './codec.js';
 
 const headerText = (v: string | string[] | undefined): string | undefined => (Array.isArray(v) ? v[0] : v);
 
@@ -72,6 +75,53 @@ export function isInitialEventsEnd(event: WatchEvent<unknown>): boolean {
   return initialEventsEndKeys.some((k) => annotations[k] === 'true');
 }
 
+/** One event read from a stream, or what was wrong with it. */
+type ReadEvent<T> = Result<WatchEvent<T>, string>;
+
+/** The events of a JSON watch stream: one per line. */
+async function* jsonEvents<T>(stream: IncomingMessage): AsyncGenerator<ReadEvent<T>> {
+  for await (const line of lines(stream)) {
+    try {
+      yield ok(JSON.parse(line) as WatchEvent<T>);
+    } catch {
+      yield fail(`the server sent a watch event that is not JSON: ${line.slice(0, 200)}`);
+      return;
+    }
+  }
+}
+
+/**
+ * The events of a protobuf watch stream: frames of a 4-byte big-endian length and a `WatchEvent` message (the
+ * framing client-go's protobuf watch decoder reads). A frame is bounded by the largest object the server stores.
+ */
+async function* protobufEvents<T>(stream: IncomingMessage, flavour: Flavour): AsyncGenerator<ReadEvent<T>> {
+  const codec = protobufCodec(namesFor(flavour));
+  let pending: Buffer = Buffer.alloc(0);
+  for await (const chunk of stream as AsyncIterable<Buffer>) {
+    pending = pending.length === 0 ? chunk : Buffer.concat([pending, chunk]);
+    let start = 0;
+    while (pending.length - start >= 4) {
+      const length = pending.readUInt32BE(start);
+      if (length > maxFrameBytes) {
+        yield fail(`the server sent a watch frame of ${length} bytes, more than ${maxFrameBytes}`);
+        return;
+      }
+      if (pending.length - start - 4 < length) break;
+      const event = codec.decodeWatchEvent(pending.subarray(start + 4, start + 4 + length));
+      start += 4 + length;
+      if (!event.ok) {
+        yield fail(`the server sent a watch event that does not decode: ${event.error.message}`);
+        return;
+      }
+      yield event as ReadEvent<T>;
+    }
+    pending = pending.subarray(start);
+  }
+}
+
+/** The largest watch frame read: an object of etcd's largest request (1.5 MiB) in its envelope, with room to spare. */
+const maxFrameBytes = 16 * 1024 * 1024;
+
 /** Splits a byte stream into lines (the watch framing kube-apiserver uses for JSON). */
 async function* lines(stream: IncomingMessage): AsyncGenerator<string> {
   let pending = '';
@@ -93,7 +143,12 @@ async function* lines(stream: IncomingMessage): AsyncGenerator<string> {
 
 
 /** Starts a watch on a collection (a single object: pass `fieldSelector: metadata.name=<name>`). */
-export function watchResource<T extends KubeObject = KubeObject>(transport: Transport, ref: ResourceRef, options: WatchOptions = {}): WatchHandle<T> {
+export function watchResource<T extends KubeObject = KubeObject>(
+  transport: Transport,
+  ref: ResourceRef,
+  options: WatchOptions = {},
+  accept: () => Promise<Result<string>> = () => Promise.resolve(ok('application/json')),
+): WatchHandle<T> {
   const controller = new AbortController();
   const signal = controller.signal;
   if (options.signal) {
@@ -133,7 +188,8 @@ export function watchResource<T extends KubeObject = KubeObject>(transport: Tran
         resourceVersionMatch: initialEvents ? 'NotOlderThan' : undefined,
         timeoutSeconds: options.timeoutSeconds,
       });
-      const opened = await transport.open({ method: 'GET', path, headers: { accept: 'application/json' }, signal });
+      const acceptHeader = await accept();
+      const opened = acceptHeader.ok ? await transport.open({ method: 'GET', path, headers: { accept: acceptHeader.value }, signal }) : acceptHeader;
       if (signal.aborted) return;
       if (!opened.ok) {
         failures++;
@@ -162,15 +218,14 @@ export function watchResource<T extends KubeObject = KubeObject>(transport: Tran
       }
       let retryAfterError: Status | undefined;
       try {
-        for await (const line of lines(res)) {
-          let event: WatchEvent<T>;
-          try {
-            event = JSON.parse(line) as WatchEvent<T>;
-          } catch {
+        const protobuf = protobufFlavourOf(mediaTypeOfHeader(headerText(res.headers['content-type'])));
+        for await (const read of protobuf === undefined ? jsonEvents<T>(res) : protobufEvents<T>(res, protobuf)) {
+          if (!read.ok) {
             res.destroy();
-            yield errorEvent<T>(transportFailure(`the server sent a watch event that is not JSON: ${line.slice(0, 200)}`));
+            yield errorEvent<T>(transportFailure(read.error));
             return;
           }
+          const event = read.value;
           if (event.type === 'ERROR') {
             res.destroy();
             if (reconnect && transient(event.object as unknown as Status)) {

@@ -10,6 +10,8 @@ export interface RecordedRequest {
   readonly url: string;
   readonly headers: IncomingMessage['headers'];
   readonly body: string;
+  /** The body as sent (binary bodies do not survive `body`'s UTF-8 reading). */
+  readonly bytes: Buffer;
 }
 
 /** A running fake. */
@@ -26,7 +28,8 @@ export async function startFakeServer(handler: (req: RecordedRequest, res: Serve
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      const rec = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
+      const bytes = Buffer.concat(chunks);
+      const rec = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: bytes.toString('utf8'), bytes };
       requests.push(rec);
       handler(rec, res);
     });

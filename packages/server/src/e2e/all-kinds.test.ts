@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { namesFor } from '@svc-apiserver/api';
-import { protobufCodec, protobufPrefix } from '../protobuf/codec.js';
+import { protobufCodec, protobufPrefix } from '@svc-apiserver/protobuf/codec';
 import { call } from './http.js';
 import { serverForFile } from './server-process.js';
 

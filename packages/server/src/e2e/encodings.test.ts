@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { namesFor } from '@svc-apiserver/api';
 import { call } from './http.js';
 import { serverForFile } from './server-process.js';
-import { decodeEnvelope, protobufCodec } from '../protobuf/codec.js';
+import { decodeEnvelope, protobufCodec } from '@svc-apiserver/protobuf/codec';
 import { metaType } from '../protobuf/message-types.js';
 
 const names = namesFor('svc');

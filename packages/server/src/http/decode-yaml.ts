@@ -15,8 +15,8 @@
  * infinities and NaN are refused as Go's JSON encoder refuses them.
  */
 import { CST, isScalar, Lexer, LineCounter, parseAllDocuments, visit, type Tags } from 'yaml';
-import { badRequest, fail, ok, type Result } from '@svc-apiserver/api';
-import { maxNestingDepth, nestingTooDeepMessage } from '../limits/nesting-depth.js';
+import { badRequest, fail, maxNestingDepth, ok, type Result } from '@svc-apiserver/api';
+import { nestingTooDeepMessage } from '../limits/nesting-depth.js';
 import type { DecodeResult } from './decode-result.js';
 
 const dropped = new Set(['timestamp', 'intTime', 'floatTime']);

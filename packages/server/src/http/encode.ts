@@ -6,7 +6,7 @@
 import { stringify as yamlStringify } from 'yaml';
 import { fail, type KubeObject, type Names, notAcceptable, ok, type Result, type Status } from '@svc-apiserver/api';
 import { negotiateResponse, producibleMediaTypes, type NegotiationOptions, type ResponseMediaType } from './negotiation.js';
-import { protobufCodec } from '../protobuf/codec.js';
+import { protobufCodec } from '@svc-apiserver/protobuf/codec';
 import { transformObject, watchTransformer } from './table/transform.js';
 import type { TablePrinter } from './table/printer.js';
 

@@ -12,7 +12,7 @@ import { parseWarnings } from '@svc-apiserver/client';
 import type { RequestContext } from './context.js';
 import { decodeBody } from './decode-body.js';
 import { addWarning, expire, startJsonStream, startWatch, writeObject, writeStatus } from './response-writer.js';
-import { protobufCodec, protobufPrefix } from '../protobuf/codec.js';
+import { protobufCodec, protobufPrefix } from '@svc-apiserver/protobuf/codec';
 
 /** One request as sent. */
 export interface SuiteRequest {

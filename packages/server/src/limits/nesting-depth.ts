@@ -1,17 +1,9 @@
 /**
- * The nesting depth of request data, bounded before any recursive walk sees it. kube-apiserver's decoders stop at
- * 10,000 levels; Go's stacks grow, JavaScript's do not: V8 serializes (JSON.stringify) about 4,000 levels and
- * clones (structuredClone) about 1,900, and the YAML writer about 600, from an empty stack. Every recursive walk
- * over request data here (clone, merge, diff, field sets, validation, conversion, encoding) is safe below
- * {@link maxNestingDepth}, with room to spare for the stack a request already uses: bodies and patch results
- * deeper than that are refused with 400 before anything recurses.
- *
- * The checks themselves never recurse: JSON text is scanned character by character and decoded values are
- * walked with an explicit stack.
+ * The nesting checks of request data against {@link maxNestingDepth} (why the bound is what it is: the api
+ * package's nesting-depth.ts). The checks themselves never recurse: JSON text is scanned character by character
+ * and decoded values are walked with an explicit stack.
  */
-
-/** The deepest nesting of objects and lists accepted in a body or a patched object. */
-export const maxNestingDepth = 256;
+import { maxNestingDepth } from '@svc-apiserver/api';
 
 /** The message of a body nested deeper than the limit. */
 export function nestingTooDeepMessage(what = 'the request body'): string {

@@ -1,11 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { namesFor, type Names } from '@svc-apiserver/api';
+import { formatGoDuration, namesFor, type Names } from '@svc-apiserver/api';
 import { generatedResources, generatedSchemas } from '../schema/generated-data.js';
 import { refName, type OpenApiSchema } from '../schema/openapi-schema.js';
-import { decodeEnvelope, encodeEnvelope, protobufCodec, protobufPrefix } from './codec.js';
+import { decodeEnvelope, encodeEnvelope, protobufCodec, protobufPrefix } from '@svc-apiserver/protobuf/codec';
 import { messageTypeFor, metaType } from './message-types.js';
-import { formatGoDuration, parseGoDuration } from './go-time.js';
+import { parseGoDuration } from '@svc-apiserver/protobuf/go-time';
 
 const svc = namesFor('svc');
 const k8s = namesFor('k8s');

@@ -5,7 +5,7 @@
  */
 import type * as Protobuf from 'protobufjs';
 import type { Names } from '@svc-apiserver/api';
-import { messageNameFor, metaV1Package } from './message-names.js';
+import { messageNameFor, metaV1Package } from '@svc-apiserver/protobuf/message-names';
 import { kubeProtoRoot } from './proto-root.js';
 
 /** The protobufjs type of a kind served under `apiVersion` (in the server's flavour); undefined when it has none. */

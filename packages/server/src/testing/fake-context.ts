@@ -12,7 +12,7 @@ import type { RequestInfo } from '../request/request-info.js';
 import { createRequestRecord } from '../http/request-record.js';
 import { responseEncoding } from '../http/encode.js';
 import { parseMediaType } from '../http/media-type.js';
-import { protobufCodec } from '../protobuf/codec.js';
+import { protobufCodec } from '@svc-apiserver/protobuf/codec';
 
 /** A request as a test describes it. */
 export interface FakeRequest {

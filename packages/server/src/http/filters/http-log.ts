@@ -5,10 +5,10 @@
  * is logged: no header, so no credential, and no body, so no Secret data. Below verbosity 3 the filter is not in
  * the chain at all.
  */
+import { formatGoDuration } from '@svc-apiserver/api';
 import type { Filter } from '../context.js';
 import { metricScope, metricVerb } from './request-metrics.js';
 import type { Logger } from '../../logging/logger.js';
-import { formatGoDuration } from '../../protobuf/go-time.js';
 
 /** The verbosity kube's httplog writes at. */
 export const httpLogLevel = 3;

@@ -10,7 +10,7 @@ import { apiVersionOf, badRequest, fail, ok, type Result } from '@svc-apiserver/
 import type { RequestContext, WatchStream } from '../context.js';
 import { responseEncoding } from '../encode.js';
 import { negotiateResponse } from '../negotiation.js';
-import { protobufCodec } from '../../protobuf/codec.js';
+import { protobufCodec } from '@svc-apiserver/protobuf/codec';
 import type { StoredObject } from '../../storage/watch-cache/stored-object.js';
 import type { Registry } from '../../registry/registry.js';
 import type { ResourceDef } from '../../registry/resource-def.js';

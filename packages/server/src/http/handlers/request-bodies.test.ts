@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { KubeObject, Status } from '@svc-apiserver/api';
-import { protobufCodec } from '../../protobuf/codec.js';
+import { protobufCodec } from '@svc-apiserver/protobuf/codec';
 import { testRegistry } from '../../testing/test-registry.js';
 
 type ConfigMap = KubeObject & { data?: Record<string, string> };

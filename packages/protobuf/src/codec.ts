@@ -40,6 +40,11 @@ export interface ProtobufCodec {
   /** One watch stream frame; undefined when the event's object has no message type. */
   encodeWatchFrame(event: WatchEvent | { readonly type: string; readonly object: unknown }): Uint8Array | undefined;
   /**
+   * Reads one watch event from a frame's message (the bytes after its 4-byte length): the event type and its object
+   * decoded from the envelope in `object.raw`, as client-go's watch decoder reads them; 400 when malformed.
+   */
+  decodeWatchEvent(message: Uint8Array): Result<WatchEvent>;
+  /**
    * The message of one list item of kind `kind` (no envelope: what a list's items field holds), to be kept and
    * written into lists with {@link ProtobufCodec.listHead}; undefined when the kind has no message type.
    */
@@ -202,6 +207,36 @@ function watchFrame(type: string, raw: Uint8Array): Uint8Array {
   return out;
 }
 
+/** The fields of a `meta.v1.WatchEvent` message: its type and the bytes of its object's `RawExtension.raw`. */
+function readWatchEvent(message: Uint8Array): Result<{ type: string; raw: Uint8Array }> {
+  const buf = asBuffer(message);
+  const r = new WireReader(buf, noNesting);
+  const end = buf.length;
+  let type = '';
+  let raw: Uint8Array = Buffer.alloc(0);
+  try {
+    while (r.pos < end) {
+      const t = r.tag();
+      if (t === 0x0a) type = r.string(end);
+      else if (t === 0x12) {
+        const e = r.sub(end);
+        while (r.pos < e) {
+          const u = r.tag();
+          if (u === 0x0a) raw = r.bytes(e);
+          else r.skip(u, e, [1]);
+        }
+        r.done(e);
+      } else r.skip(t, end, [1, 2]);
+    }
+    r.done(end);
+  } catch (e) {
+    if (!isDecodeFailure(e)) throw e;
+    return fail(badRequest(`unable to decode the watch event: ${e.message}`));
+  }
+  if (type === '') return fail(badRequest('the watch event has no type'));
+  return ok({ type, raw });
+}
+
 const codecs = new WeakMap<Names, ProtobufCodec>();
 
 /** The codec of a flavour (one per `Names`). The generated encoders and decoders load on the first call that needs them. */
@@ -258,6 +293,12 @@ function makeCodec(names: Names): ProtobufCodec {
     encodeWatchFrame(event) {
       const raw = encode(event.object);
       return raw === undefined ? undefined : watchFrame(event.type, raw);
+    },
+    decodeWatchEvent(message) {
+      const event = readWatchEvent(message);
+      if (!event.ok) return event;
+      const object = decodeAt(event.value.raw, 1);
+      return object.ok ? ok({ type: event.value.type, object: object.value } as WatchEvent) : object;
     },
     encodeItem(apiVersion, kind, object) {
       if (!encodeMessage(apiVersion, kind, object)) return undefined;

@@ -6,7 +6,7 @@
  * the codec answers with 400; nothing here recurses on input except through the decoders, whose depth is bounded.
  * Written by hand for the same reason as the writer (wire-writer.ts).
  */
-import { maxNestingDepth } from '../limits/nesting-depth.js';
+import { maxNestingDepth } from '@svc-apiserver/api';
 
 /** Malformed protobuf. */
 export class DecodeError extends Error {}

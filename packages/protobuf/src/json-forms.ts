@@ -6,7 +6,8 @@
  * keys set as own properties. Times are parsed and printed through small caches: the objects of a list share most of
  * their timestamps.
  */
-import { formatGoDuration, formatMicroTime, formatTime, parseGoDuration, parseRfc3339, type Instant } from './go-time.js';
+import { formatGoDuration } from '@svc-apiserver/api';
+import { formatMicroTime, formatTime, parseGoDuration, parseRfc3339, type Instant } from './go-time.js';
 
 /** A JSON value as a number field's value: numbers, numeric text and booleans convert, anything else is 0. */
 export function toNumber(v: unknown): number {

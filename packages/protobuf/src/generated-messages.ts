@@ -1,6 +1,6 @@
 /**
- * The generated encoders and decoders of the Kubernetes 1.27 message types (packages/server/generated/
- * protobuf-messages.cjs, written by scripts/generate-protobuf.mjs from the upstream generated.proto files), loaded
+ * The generated encoders and decoders of the Kubernetes 1.27 message types (generated/protobuf-messages.cjs, written
+ * by the server package's scripts/generate-protobuf.mjs from the upstream generated.proto files), loaded
  * on the first request that needs the binary encoding (most clients never ask for it) and handed the wire reader
  * and writer helpers and the JSON conventions they share (json-forms.ts).
  */
@@ -26,7 +26,7 @@ export interface MessageCodec {
 type GeneratedModule = (helpers: Record<string, unknown>) => Record<string, [MessageEncoder, MessageDecoder, number?]>;
 
 /** Relative to this module, so it works from src/ and dist/. */
-const generatedFile = new URL('../../generated/protobuf-messages.cjs', import.meta.url);
+const generatedFile = new URL('../generated/protobuf-messages.cjs', import.meta.url);
 
 let codecs: ReadonlyMap<string, MessageCodec> | undefined;
 let packages: ReadonlySet<string> | undefined;
