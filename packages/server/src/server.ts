@@ -23,6 +23,7 @@ import { selectControllers } from './controllers/controller-table.js';
 import { resourceHandler } from './http/handlers/resource-handler.js';
 import { subresourceHandlers } from './http/handlers/subresources/index.js';
 import { openapiV2Document } from './openapi/v2.js';
+import { aggregatedV2 } from './openapi/aggregated-v2.js';
 import { built as builtDocument, openapiV3Document, openapiV3Index } from './openapi/v3.js';
 import { customResourceOpenApi } from './openapi/custom-resources.js';
 import type { ServedResource } from './openapi/served.js';
@@ -350,7 +351,9 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     let protobufCache: { hash: string; bytes: Uint8Array } | undefined;
     const served = (): ServedResource[] => servedForOpenApi(registry.all().filter((d) => d.custom === undefined));
     const customOpenApi = customResourceOpenApi(registry, names);
-    const v2 = () => customOpenApi.v2(openapiV2Document(catalog, served()));
+    // The aggregated APIServices' documents are merged after the server's own (built-in and custom resources).
+    const mergeRemote = aggregatedV2();
+    const v2 = () => mergeRemote(customOpenApi.v2(openapiV2Document(catalog, served())), aggregator.openapiV2());
     const openapi: OpenApiSource = {
       v2,
       v2Protobuf: async () => {
