@@ -10,7 +10,7 @@
  */
 import { apiServiceSpec, isLocal, type ApiService, type ApiServiceCondition } from './apiservice.js';
 import type { FrontProxy } from './front-proxy.js';
-import { apiServiceTrust, identityHeaders } from './proxy.js';
+import { apiServiceTarget, identityHeaders } from './proxy.js';
 import { resourcesOfList, type RemoteApis } from './remote-apis.js';
 import { httpsRequest } from '../outbound/https-request.js';
 import type { ServiceResolver } from '../outbound/service-resolver.js';
@@ -74,8 +74,7 @@ export function startApiServiceAvailability(context: ControllerContext, options:
       const base = `https://${host}:${address.value.port}`;
       const path = `/apis/${spec.group ?? ''}/${spec.version ?? ''}`;
       const target = {
-        ...apiServiceTrust(a), serverName: `${name}.${ns}.svc`, cert: options.frontProxy.clientCertPem, key: options.frontProxy.clientKeyPem,
-        timeoutMs, headers: Object.fromEntries(Object.entries(identityHeaders({ username: 'system:kube-aggregator', groups: ['system:masters'] }))
+        ...apiServiceTarget(a, options.frontProxy), timeoutMs, headers: Object.fromEntries(Object.entries(identityHeaders({ username: 'system:kube-aggregator', groups: ['system:masters'] }))
           .map(([k, v]) => [k, Array.isArray(v) ? v.join(',') : v])) as Record<string, string>,
       };
       const url = `${base}${path}`;
