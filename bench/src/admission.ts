@@ -8,7 +8,8 @@
  *   least 0.5), the webhook a separate process answering over HTTPS on loopback.
  *
  * The four servers run side by side and are measured in interleaved rounds, so drift of the shared machine
- * touches each alike.
+ * touches each alike. Beside each rate, the server's CPU time per create (read around the same rounds) and its
+ * ratio to the baseline's, which other work on the machine hardly moves.
  *
  * Flags: --seconds=<per phase, default 3> --clients=<64>
  */
@@ -25,8 +26,9 @@ import { createMetricsRegistry } from 'svc-apiserver/metrics/metrics-registry';
 import { createCa, issueLeaf } from 'svc-apiserver/pki/certificates';
 import type { NodeChild } from '@svc-apiserver/testing/node-child';
 import { runStandalone, startBenchModule } from './support.js';
-import { createsLine, interleavedCreates, loadFor, post, startTarget, type Figures } from './create-load.js';
+import { configMap, createPlan, createsLine, loadFor, post, startTarget, type Target } from './create-load.js';
 import type { LoadGenerator } from './load/load-generator.js';
+import { cpuColumn, interleavedWithCpu, type CpuFigures } from './server-cpu.js';
 
 const names = namesFor('svc');
 const group = names.group('admissionregistration');
@@ -71,16 +73,21 @@ export async function admissionBench(seconds = 3, clients = 64): Promise<string[
     const plain = await startTarget(join(dir, 'default'), []);
     const oneHook = await startTarget(join(dir, 'one'), []);
     const threeHooks = await startTarget(join(dir, 'three'), []);
-    const targets = [none, plain, oneHook, threeHooks];
-    for (const t of targets) {
-      children.push(t.server);
-      admins.push(t.admin);
-      generators.push(await loadFor(t, clients));
+    const servers: { target: Target; load: LoadGenerator }[] = [];
+    for (const target of [none, plain, oneHook, threeHooks]) {
+      children.push(target.server);
+      admins.push(target.admin);
+      const load = await loadFor(target, clients);
+      generators.push(load);
+      servers.push({ target, load });
     }
     await post(oneHook.admin, `/apis/${group}/v1/validatingwebhookconfigurations`, noopWebhooks('one', 1, port, caBundle));
     await post(threeHooks.admin, `/apis/${group}/v1/validatingwebhookconfigurations`, noopWebhooks('three', 3, port, caBundle));
-    const [baseline, defaults, one, three] = await interleavedCreates(generators, seconds) as [Figures, Figures, Figures, Figures];
-    const line = (label: string, f: Figures, goal?: number) => createsLine(label, f, baseline, goal);
+    const plan = (phase: string) => createPlan('/api/v1/namespaces/bench/configmaps', phase, configMap);
+    for (const s of servers) await s.load.run(plan('warm'), Math.min(seconds, 2));
+    const [baseline, defaults, one, three] = await interleavedWithCpu(servers, (s) => [s.target.server.child.pid], seconds,
+      (s, round, sec) => s.load.run(plan(`r${round}`), sec)) as [CpuFigures, CpuFigures, CpuFigures, CpuFigures];
+    const line = (label: string, f: CpuFigures, goal?: number) => `${createsLine(label, f, baseline, goal)}   ${cpuColumn(f, baseline)}`;
     return [
       `admission: ${clients} HTTPS connections creating configmaps, ${seconds}s per server in interleaved rounds, beside a server without admission plugins`,
       line('no admission plugins', baseline),

@@ -7,7 +7,8 @@
  *   same gates and no policy (goal: at least 0.85).
  *
  * 64 keep-alive HTTPS connections of the load generator; the phases run in interleaved rounds so drift of the shared
- * machine touches each alike.
+ * machine touches each alike. Beside each rate, the server's CPU time per create over the same rounds and its ratio
+ * to the baseline's, which other work on the machine hardly moves.
  *
  * Flags: --seconds=<per phase, default 3> --clients=<64>
  */
@@ -20,7 +21,7 @@ import type { LaunchedServer } from '@svc-apiserver/testing/launch-server';
 import { fmt, runStandalone } from './support.js';
 import { configMap, createPlan, loadFor, startTarget } from './create-load.js';
 import type { LoadGenerator } from './load/load-generator.js';
-import { interleaved } from './load/phases.js';
+import { cpuColumn, interleavedWithCpu } from './server-cpu.js';
 
 const names = namesFor('svc');
 const reg = names.group('admissionregistration');
@@ -113,16 +114,18 @@ export async function celBench(seconds = 3, clients = 64): Promise<string[]> {
       spec: { replicas: 1, maxReplicas: 3, name: 'web-1', ports: [80, 443, 8080], endpoint: 'https://web.example/x' },
     });
     const phases = [
-      { label: 'custom objects, no rules', load: rulesLoad, path: `/apis/${group}/v1/namespaces/bench/plains`, object: object('Plain') },
-      { label: 'custom objects, five rules', load: rulesLoad, path: `/apis/${group}/v1/namespaces/bench/ruleds`, object: object('Ruled') },
-      { label: 'configmaps, no policy', load: plainLoad, path: '/api/v1/namespaces/bench/configmaps', object: configMap },
-      { label: 'configmaps, one policy', load: policyLoad, path: '/api/v1/namespaces/bench/configmaps', object: configMap },
+      { label: 'custom objects, no rules', load: rulesLoad, server: rulesServer, path: `/apis/${group}/v1/namespaces/bench/plains`, object: object('Plain') },
+      { label: 'custom objects, five rules', load: rulesLoad, server: rulesServer, path: `/apis/${group}/v1/namespaces/bench/ruleds`, object: object('Ruled') },
+      { label: 'configmaps, no policy', load: plainLoad, server: plainServer, path: '/api/v1/namespaces/bench/configmaps', object: configMap },
+      { label: 'configmaps, one policy', load: policyLoad, server: policyServer, path: '/api/v1/namespaces/bench/configmaps', object: configMap },
     ];
     for (const p of phases) await p.load.run(createPlan(p.path, `warm-${phases.indexOf(p)}`, p.object), Math.min(seconds, 2));
-    const totals = await interleaved(phases, seconds, (p, round, s) => p.load.run(createPlan(p.path, `r${round}`, p.object), s));
+    const totals = await interleavedWithCpu(phases, (p) => [p.server.server.child.pid], seconds,
+      (p, round, s) => p.load.run(createPlan(p.path, `r${round}`, p.object), s));
     const rate = totals.map((t) => t.perSecond);
     const line = (i: number, base: number, goal?: number) =>
-      `${phases[i]!.label.padEnd(30)}${fmt(rate[i]!).padStart(8)} creates/s   ratio ${fmt(rate[i]! / rate[base]!, 3)}${goal === undefined ? '' : ` (goal ≥ ${goal})`}`;
+      `${phases[i]!.label.padEnd(30)}${fmt(rate[i]!).padStart(8)} creates/s   ratio ${fmt(rate[i]! / rate[base]!, 3)}${goal === undefined ? '' : ` (goal ≥ ${goal})`}`
+      + `   ${cpuColumn(totals[i]!, totals[base])}`;
     return [
       `expression language: ${clients} HTTPS connections, ${seconds}s per phase in interleaved rounds`,
       line(0, 0), line(1, 0, 0.8), line(2, 2), line(3, 2, 0.85),

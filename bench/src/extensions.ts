@@ -2,7 +2,9 @@
  * Extending the API, measured beside what it extends in the same run on the same server (SQLite, 64 keep-alive HTTPS connections of the load generator):
  * creates of custom objects against creates of ConfigMaps, a list of 3,000 custom objects against a list of 3,000
  * ConfigMaps (goal ≥ 0.8× for both), and a GET through an APIService proxy to an extension server on loopback
- * against the same GET sent to that server directly (goal ≥ 0.7×). Loopback only, bounded in time.
+ * against the same GET sent to that server directly (goal ≥ 0.7×), in interleaved rounds, with the CPU time per GET
+ * of the API server (proxied, and serving a ConfigMap it stores) and of the extension server. Loopback only, bounded
+ * in time.
  *
  * Standalone: `node bench/dist/extensions.js [--seconds=3] [--clients=64] [--items=3000]`.
  */
@@ -18,6 +20,7 @@ import { fmt, isMain, sleep } from './support.js';
 import { pinServer } from './load/cpu-pinning.js';
 import { startLoadGenerator, targetOf, type LoadGenerator, type LoadPlan } from './load/load-generator.js';
 import { expectOk } from './load/phases.js';
+import { interleavedWithCpu, withCpu, type CpuFigures } from './server-cpu.js';
 
 const names = namesFor('svc');
 const json = { 'content-type': 'application/json', accept: 'application/json' };
@@ -117,10 +120,16 @@ export async function extensionsBench(seconds: number, clients: number, items = 
     const directLoad = await startLoadGenerator({ ...targetOf(conn.value), port }, { connections: clients });
     generators.push(directLoad);
     const get: LoadPlan = { method: 'GET', path: thingPath, headers: json, expect: 200 };
+    const configMapGet: LoadPlan = { method: 'GET', path: '/api/v1/namespaces/cm-list/configmaps/i-0', headers: json, expect: 200 };
     await directLoad.run(get, warm);
-    const directGets = await directLoad.run(get, seconds);
     await load.run(get, warm);
-    const proxiedGets = await load.run(get, seconds);
+    // The extension server runs in this process: its CPU time is this process's over the direct and proxied rounds.
+    const [directGets, proxiedGets, localGets] = await interleavedWithCpu([
+      { run: (s: number) => directLoad.run(get, s), pids: [process.pid] },
+      { run: (s: number) => load.run(get, s), pids: [api.child.pid] },
+      { run: (s: number) => load.run(configMapGet, s), pids: [api.child.pid] },
+    ], (p) => p.pids, seconds, (p, _round, s) => p.run(s)) as [CpuFigures, CpuFigures, CpuFigures];
+    const backendPerProxied = await withCpu([process.pid], () => load.run({ ...get, count: 2000 }, 60));
 
     const row = (label: string, value: string, baseLabel: string, base: string, ratio: number, goal: number) =>
       `${label.padEnd(28)}${value.padStart(10)}   ${baseLabel.padEnd(24)}${base.padStart(10)}   ratio ${fmt(ratio, 3)} (goal ≥ ${goal})`;
@@ -129,7 +138,9 @@ export async function extensionsBench(seconds: number, clients: number, items = 
       row('custom object creates/s', fmt(crCreates.perSecond), 'ConfigMap creates/s', fmt(cmCreates.perSecond), crCreates.perSecond / cmCreates.perSecond, 0.8),
       row(`custom list(${items}) p50 ms`, fmt(crList, 1), `ConfigMap list(${items}) ms`, fmt(cmList, 1), cmList / crList, 0.8),
       row('proxied GET/s (APIService)', fmt(proxiedGets.perSecond), 'direct GET/s', fmt(directGets.perSecond), proxiedGets.perSecond / directGets.perSecond, 0.7),
-      `errors: creates ${cmCreates.errors}/${crCreates.errors}, gets ${directGets.errors}/${proxiedGets.errors}`,
+      `  cpu µs per GET: API server ${fmt(proxiedGets.serverMicrosPerRequest)} proxied, ${fmt(localGets.serverMicrosPerRequest)} for a ConfigMap it stores; `
+        + `extension server ${fmt(directGets.serverMicrosPerRequest)} direct, ${fmt(backendPerProxied.cpuMicros / backendPerProxied.result.ok)} proxied`,
+      `errors: creates ${cmCreates.errors}/${crCreates.errors}, gets ${directGets.errors}/${proxiedGets.errors}/${localGets.errors}`,
     ];
   } finally {
     await Promise.all(generators.map((g) => g.close()));

@@ -23,6 +23,7 @@ import { selectControllers } from './controllers/controller-table.js';
 import { resourceHandler } from './http/handlers/resource-handler.js';
 import { subresourceHandlers } from './http/handlers/subresources/index.js';
 import { openapiV2Document } from './openapi/v2.js';
+import { aggregatedV2 } from './openapi/aggregated-v2.js';
 import { built as builtDocument, openapiV3Document, openapiV3Index } from './openapi/v3.js';
 import { customResourceOpenApi } from './openapi/custom-resources.js';
 import type { ServedResource } from './openapi/served.js';
@@ -49,6 +50,7 @@ import { roleStrategy } from './registry/resources/roles.js';
 import { clusterRoleStrategy } from './registry/resources/clusterroles.js';
 import { roleBindingStrategy } from './registry/resources/rolebindings.js';
 import { clusterRoleBindingStrategy } from './registry/resources/clusterrolebindings.js';
+import { mutatingWebhookConfigurationStrategy, validatingWebhookConfigurationStrategy } from './registry/resources/webhook-configurations.js';
 import { subjectAccessReview } from './auth/reviews/subject-access-review.js';
 import { localSubjectAccessReview } from './auth/reviews/local-subject-access-review.js';
 import { selfSubjectAccessReview } from './auth/reviews/self-subject-access-review.js';
@@ -262,6 +264,9 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
         'rbac.authorization/clusterroles': () => clusterRoleStrategy(guard),
         'rbac.authorization/rolebindings': (n) => roleBindingStrategy(n, guard),
         'rbac.authorization/clusterrolebindings': (n) => clusterRoleBindingStrategy(n, guard),
+        // Webhooks' matchConditions are kept only with their gate on (or where already in use).
+        'admissionregistration/v1/mutatingwebhookconfigurations': (n) => mutatingWebhookConfigurationStrategy(n, o.featureGates),
+        'admissionregistration/v1/validatingwebhookconfigurations': (n) => validatingWebhookConfigurationStrategy(n, o.featureGates),
       },
       store: {
         names,
@@ -364,7 +369,9 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     let protobufCache: { hash: string; bytes: Uint8Array } | undefined;
     const served = (): ServedResource[] => servedForOpenApi(registry.all().filter((d) => d.custom === undefined));
     const customOpenApi = customResourceOpenApi(registry, names);
-    const v2 = () => customOpenApi.v2(openapiV2Document(catalog, served()));
+    // The aggregated APIServices' documents are merged after the server's own (built-in and custom resources).
+    const mergeRemote = aggregatedV2();
+    const v2 = () => mergeRemote(customOpenApi.v2(openapiV2Document(catalog, served())), aggregator.openapiV2());
     const openapi: OpenApiSource = {
       v2,
       v2Protobuf: async () => {

@@ -1,7 +1,8 @@
 /**
  * The aggregator in front of the server's own handlers (kube-aggregator's handler chain): a request under
  * `/apis/<group>/<version>` whose APIService names a service is proxied to it; every other request goes on to the
- * server's handlers. Discovery lists the remote groups, and OpenAPI v3 serves their documents as last fetched.
+ * server's handlers. Discovery lists the remote groups; OpenAPI v3 serves their documents as last fetched, and the
+ * v2 documents of their servers are merged into the served v2 document.
  */
 import { createHash } from 'node:crypto';
 import type { RequestContext } from '../http/context.js';
@@ -17,11 +18,26 @@ export interface Aggregator {
   remoteGroups(): readonly ServedGroup[];
   /** OpenAPI v3 documents of available remote group-versions, by `apis/<group>/<version>`. */
   openapiV3(): ReadonlyMap<string, { json: string; hash: string }>;
+  /**
+   * OpenAPI v2 documents of the servers of available remote group-versions, in the APIServices' priority order,
+   * each once (a server serving several group-versions answers one document).
+   */
+  openapiV2(): readonly { json: string; hash: string }[];
 }
 
 /** Builds the aggregator over the APIServices. */
 export function createAggregator(remote: RemoteApis, options: ProxyOptions): Aggregator {
   const hashes = new Map<string, { json: string; hash: string }>();
+  /** A document with its hash, computed once per distinct text. */
+  const hashed = (json: string): { json: string; hash: string } => {
+    let known = hashes.get(json);
+    if (known === undefined) {
+      known = { json, hash: createHash('sha512').update(json).digest('hex').toUpperCase() };
+      if (hashes.size > 256) hashes.clear();
+      hashes.set(json, known);
+    }
+    return known;
+  };
   return {
     async handle(ctx) {
       const parts = ctx.path.split('/').filter(Boolean);
@@ -38,16 +54,22 @@ export function createAggregator(remote: RemoteApis, options: ProxyOptions): Agg
         for (const v of g.versions) {
           const json = remote.documents(g.name, v.version)?.openapiV3;
           if (json === undefined || v.resources.length === 0) continue;
-          let built = hashes.get(json);
-          if (built === undefined) {
-            built = { json, hash: createHash('sha512').update(json).digest('hex').toUpperCase() };
-            if (hashes.size > 256) hashes.clear();
-            hashes.set(json, built);
-          }
-          out.set(`apis/${g.name}/${v.version}`, built);
+          out.set(`apis/${g.name}/${v.version}`, hashed(json));
         }
       }
       return out;
+    },
+    openapiV2() {
+      const out = new Map<string, { json: string; hash: string }>();
+      for (const g of remote.groups()) {
+        for (const v of g.versions) {
+          // kube merges the specs of available APIServices only.
+          if (v.stale === true) continue;
+          const json = remote.documents(g.name, v.version)?.openapiV2;
+          if (json !== undefined && !out.has(json)) out.set(json, hashed(json));
+        }
+      }
+      return [...out.values()];
     },
   };
 }

@@ -4,12 +4,13 @@
  * port, its Endpoints have an address for that port, and its server answers the group-version's discovery
  * document (200 or 403) to the front-proxy identity `system:kube-aggregator` in `system:masters` — else False with
  * kube's reason and message (ServiceNotFound, ServicePortError, MissingEndpoints, FailedDiscoveryCheck). Checked
- * when an APIService, Service or Endpoints changes and every interval; the discovery and OpenAPI v3 documents
- * fetched are kept for the aggregator's discovery.
+ * when an APIService, Service or Endpoints changes and every interval; the discovery document and the OpenAPI v3
+ * (of the group-version) and v2 (of the server) documents fetched are kept for the aggregator's discovery and
+ * OpenAPI.
  */
 import { apiServiceSpec, isLocal, type ApiService, type ApiServiceCondition } from './apiservice.js';
 import type { FrontProxy } from './front-proxy.js';
-import { apiServiceTrust, identityHeaders } from './proxy.js';
+import { apiServiceTarget, identityHeaders } from './proxy.js';
 import { resourcesOfList, type RemoteApis } from './remote-apis.js';
 import { httpsRequest } from '../outbound/https-request.js';
 import type { ServiceResolver } from '../outbound/service-resolver.js';
@@ -73,8 +74,7 @@ export function startApiServiceAvailability(context: ControllerContext, options:
       const base = `https://${host}:${address.value.port}`;
       const path = `/apis/${spec.group ?? ''}/${spec.version ?? ''}`;
       const target = {
-        ...apiServiceTrust(a), serverName: `${name}.${ns}.svc`, cert: options.frontProxy.clientCertPem, key: options.frontProxy.clientKeyPem,
-        timeoutMs, headers: Object.fromEntries(Object.entries(identityHeaders({ username: 'system:kube-aggregator', groups: ['system:masters'] }))
+        ...apiServiceTarget(a, options.frontProxy), timeoutMs, headers: Object.fromEntries(Object.entries(identityHeaders({ username: 'system:kube-aggregator', groups: ['system:masters'] }))
           .map(([k, v]) => [k, Array.isArray(v) ? v.join(',') : v])) as Record<string, string>,
       };
       const url = `${base}${path}`;
@@ -89,11 +89,16 @@ export function startApiServiceAvailability(context: ControllerContext, options:
       } catch {
         list = {};
       }
-      const openapi = await httpsRequest(`${base}/openapi/v3${path}`, 'GET', { ...target, headers: { ...target.headers, accept: 'application/json' } });
-      const openapiV3 = openapi.ok && openapi.value.status === 200 ? openapi.value.body.toString('utf8') : undefined;
+      // An OpenAPI document the server does not serve (or not as JSON) is left out; the APIService is available still.
+      const fetchJson = async (url: string): Promise<string | undefined> => {
+        const res = await httpsRequest(url, 'GET', { ...target, headers: { ...target.headers, accept: 'application/json' } });
+        return res.ok && res.value.status === 200 ? res.value.body.toString('utf8') : undefined;
+      };
+      const [openapiV3, openapiV2] = await Promise.all([fetchJson(`${base}/openapi/v3${path}`), fetchJson(`${base}/openapi/v2`)]);
       options.remote.setDocuments(spec.group ?? '', spec.version ?? '', {
         resources: resourcesOfList(spec.group ?? '', spec.version ?? '', list, registry.names),
         ...(openapiV3 !== undefined ? { openapiV3 } : {}),
+        ...(openapiV2 !== undefined ? { openapiV2 } : {}),
       });
       return { type: 'Available', status: 'True', reason: 'Passed', message: 'all checks passed' };
     };

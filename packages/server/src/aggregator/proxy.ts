@@ -10,7 +10,8 @@
 import type { IncomingMessage } from 'node:http';
 import { serviceUnavailable } from '@svc-apiserver/api';
 import type { RequestContext } from '../http/context.js';
-import { openHttpsRequest } from '../outbound/https-request.js';
+import { pooledTarget } from '../outbound/connection-pool.js';
+import { openHttpsRequest, type HttpsTarget } from '../outbound/https-request.js';
 import type { ServiceResolver } from '../outbound/service-resolver.js';
 import type { UserInfo } from '../request/user-info.js';
 import { apiServiceSpec, availableCondition, type ApiService } from './apiservice.js';
@@ -45,6 +46,27 @@ export function apiServiceTrust(a: ApiService): { ca?: string; insecureSkipVerif
   return spec.caBundle ? { ca: Buffer.from(spec.caBundle, 'base64').toString('utf8') } : {};
 }
 
+/** Targets by APIService object: the informer replaces the object when it changes, and its target goes with it. */
+const targets = new WeakMap<ApiService, HttpsTarget>();
+
+/**
+ * How the aggregator reaches an APIService's server (its trust, the Service's DNS name, the front-proxy client
+ * certificate), made once per APIService version with a kept-alive connection pool, as kube-aggregator keeps one
+ * transport per APIService; requests of it only choose an endpoint. No timeout: watches are long.
+ */
+export function apiServiceTarget(a: ApiService, frontProxy: FrontProxy): HttpsTarget {
+  let target = targets.get(a);
+  if (target === undefined) {
+    const ref = apiServiceSpec(a).service ?? {};
+    target = pooledTarget({
+      ...apiServiceTrust(a), serverName: `${ref.name ?? ''}.${ref.namespace ?? ''}.svc`,
+      cert: frontProxy.clientCertPem, key: frontProxy.clientKeyPem, timeoutMs: 0,
+    });
+    targets.set(a, target);
+  }
+  return target;
+}
+
 /** Proxies the request to the APIService's server. */
 export async function proxyToApiService(ctx: RequestContext, apiService: ApiService, options: ProxyOptions): Promise<void> {
   if (availableCondition(apiService)?.status !== 'True') return writeStatus(ctx, serviceUnavailable('service unavailable'));
@@ -64,14 +86,8 @@ export async function proxyToApiService(ctx: RequestContext, apiService: ApiServ
   Object.assign(headers, identityHeaders(ctx.user));
   if (body !== undefined) headers['content-length'] = String(body.length);
   const query = ctx.query.toString();
-  const host = address.value.host.includes(':') ? `[${address.value.host}]` : address.value.host;
-  const url = `https://${host}:${address.value.port}${ctx.path}${query === '' ? '' : `?${query}`}`;
-  const opened = openHttpsRequest(url, {
-    method: ctx.method, headers, signal: ctx.signal,
-    target: {
-      ...apiServiceTrust(apiService), serverName: `${name}.${namespace}.svc`,
-      cert: options.frontProxy.clientCertPem, key: options.frontProxy.clientKeyPem, timeoutMs: 0,
-    },
+  const opened = openHttpsRequest({ host: address.value.host, port: address.value.port, path: `${ctx.path}${query === '' ? '' : `?${query}`}` }, {
+    method: ctx.method, headers, signal: ctx.signal, target: apiServiceTarget(apiService, options.frontProxy),
   });
   if (!opened.ok) return writeStatus(ctx, serviceUnavailable(`error trying to reach service: ${opened.error}`));
   const req = opened.value;

@@ -1,7 +1,7 @@
 /**
  * What the aggregator knows of the APIServices (kube-aggregator's proxy handlers and discovery manager): every
  * APIService by group-version from an informer, and for the remote ones, the discovery document and OpenAPI v3
- * document last fetched from their server — so discovery lists their groups and resources (stale while the server
+ * and v2 documents last fetched from their server — so discovery lists their groups and resources (stale while the server
  * is unavailable), and requests for them are proxied.
  */
 import type { Names } from '@svc-apiserver/api';
@@ -17,6 +17,8 @@ export interface RemoteDocuments {
   readonly resources: readonly ApiResource[];
   /** Its `/openapi/v3/apis/<group>/<version>` document (JSON text), when it serves one. */
   readonly openapiV3?: string;
+  /** Its server's `/openapi/v2` document (JSON text), when it serves one. */
+  readonly openapiV2?: string;
 }
 
 /** The aggregator's view of APIServices. */

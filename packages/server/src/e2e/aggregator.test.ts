@@ -4,7 +4,7 @@
  * registered by an APIService whose Service's Endpoints point at it — requests proxied to it (get, list, a
  * streamed watch) with the caller's identity in X-Remote-* headers on the front-proxy client certificate, which
  * the extension server verifies against the CA published in `extension-apiserver-authentication`; its group in
- * discovery and OpenAPI; Available going False when it stops (503 for its resources, stale in aggregated discovery,
+ * discovery and OpenAPI (its v3 document listed, its v2 document merged); Available going False when it stops (503 for its resources, stale in aggregated discovery,
  * kubectl warning of an incomplete list of APIs) and True when it returns.
  */
 import { after, before, test } from 'node:test';
@@ -37,6 +37,27 @@ const seen: { user: string; groups: string[]; path: string; verifiedName: string
 
 const widget = (name: string) => ({ apiVersion: `${group}/v1`, kind: 'Widget', metadata: { name, namespace: 'default', resourceVersion: '7' }, spec: { size: name.length } });
 
+/**
+ * The extension server's Swagger document: its widgets path, a path outside `/apis/` (not merged), a path the API
+ * server serves already (not merged), and a definition named like one of the server's but different (renamed).
+ */
+const extensionSwagger = {
+  swagger: '2.0', info: { title: 'widgets', version: 'v1' },
+  paths: {
+    [`/apis/${group}/v1/namespaces/{namespace}/widgets`]: {
+      get: { operationId: 'listWidgets', responses: { 200: { description: 'OK', schema: { $ref: '#/definitions/com.example.metrics.v1.WidgetList' } } } },
+    },
+    '/extension/status': { get: { operationId: 'getExtensionStatus', responses: { 200: { description: 'OK' } } } },
+    '/api/v1/namespaces': { get: { operationId: 'hijacked', responses: { 200: { description: 'OK' } } } },
+  },
+  definitions: {
+    'com.example.metrics.v1.WidgetList': { type: 'object', properties: { items: { type: 'array', items: { $ref: '#/definitions/com.example.metrics.v1.Widget' } }, metadata: { $ref: '#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta' } } },
+    'com.example.metrics.v1.Widget': { type: 'object', properties: { spec: { type: 'object' } } },
+    'io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta': { type: 'object', description: 'an older ListMeta' },
+    'com.example.metrics.v1.Unused': { type: 'object' },
+  },
+};
+
 function handle(req: IncomingMessage, res: ServerResponse): void {
   const socket = req.socket as TLSSocket;
   const peer = socket.getPeerCertificate();
@@ -59,6 +80,7 @@ function handle(req: IncomingMessage, res: ServerResponse): void {
     return json(200, { kind: 'APIResourceList', apiVersion: 'v1', groupVersion: `${group}/v1`, resources: [{ name: 'widgets', singularName: 'widget', namespaced: true, kind: 'Widget', verbs: ['get', 'list', 'watch'], shortNames: ['wd'] }] });
   }
   if (url.pathname === `/openapi/v3${base}`) return json(200, { openapi: '3.0.0', info: { title: 'widgets', version: 'v1' }, paths: {}, components: { schemas: {} } });
+  if (url.pathname === '/openapi/v2') return json(200, extensionSwagger);
   if (url.pathname === `${base}/namespaces/default/widgets` && ['1', 'true'].includes(url.searchParams.get('watch') ?? '')) {
     res.writeHead(200, { 'content-type': 'application/json' });
     res.write(`${JSON.stringify({ type: 'ADDED', object: widget('w1') })}\n`);
@@ -188,6 +210,21 @@ test('an extension API server behind an APIService: proxied with the caller iden
   assert.equal(groupDoc.body.kind, 'APIGroup');
   const index = await call(client, 'GET', '/openapi/v3');
   assert.ok(index.body.paths[`apis/${group}/v1`], 'the extension server\'s OpenAPI v3 document');
+
+  // The extension server's OpenAPI v2 merged into the server's: its /apis/ paths, the definitions they reach, a
+  // conflicting definition renamed with its references; nothing outside /apis/, no path the server serves itself.
+  const v2 = await call(client, 'GET', '/openapi/v2');
+  assert.equal(v2.status, 200);
+  const widgets = v2.body.paths[`/apis/${group}/v1/namespaces/{namespace}/widgets`];
+  assert.equal(widgets?.get?.operationId, 'listWidgets');
+  assert.equal(v2.body.paths['/extension/status'], undefined);
+  assert.notEqual(v2.body.paths['/api/v1/namespaces'].get.operationId, 'hijacked');
+  const widgetList = v2.body.definitions['com.example.metrics.v1.WidgetList'];
+  assert.equal(widgetList?.properties.metadata.$ref, '#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta_v2');
+  assert.equal(v2.body.definitions['io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta_v2']?.description, 'an older ListMeta');
+  assert.notEqual(v2.body.definitions['io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta']?.description, 'an older ListMeta');
+  assert.ok(v2.body.definitions['com.example.metrics.v1.Widget']);
+  assert.equal(v2.body.definitions['com.example.metrics.v1.Unused'], undefined);
 });
 
 test('availability follows the extension server: False with a 503 while it is down, True when it returns', async () => {
@@ -205,6 +242,8 @@ test('availability follows the extension server: False with a 503 while it is do
   assert.equal(stale?.versions[0].freshness, 'Stale', 'marked stale in aggregated discovery');
   const legacy = await call(client, 'GET', '/apis');
   assert.ok(legacy.body.groups.some((g: { name: string }) => g.name === group), 'still listed in /apis, so clients learn it is unavailable');
+  const v2 = await call(client, 'GET', '/openapi/v2');
+  assert.equal(v2.body.paths[`/apis/${group}/v1/namespaces/{namespace}/widgets`], undefined, 'an unavailable server\'s paths leave OpenAPI v2');
   const kubectl = findKubectls()[0];
   if (kubectl !== undefined) {
     const run = await runKubectl(kubectl, server.kubeconfigPath, join(dir, 'kubectl-home'), ['api-resources']);

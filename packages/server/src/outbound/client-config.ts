@@ -8,7 +8,8 @@
 import { isIPv6 } from 'node:net';
 import { fail, ok, type Result } from '@svc-apiserver/api';
 import type { AuthInfoResolver } from './auth-info-resolver.js';
-import type { HttpsTarget } from './https-request.js';
+import { pooledTarget } from './connection-pool.js';
+import { parseHttpsUrl, type HttpsTarget, type RequestUrl } from './https-request.js';
 import type { ServiceResolver } from './service-resolver.js';
 
 /** A Service reference of a clientConfig. */
@@ -36,6 +37,19 @@ export interface ClientConfigResolvers {
 /** A resolved call: the URL to send to and how to connect. */
 export interface ResolvedClientConfig {
   readonly url: string;
+  /** The same URL, split. */
+  readonly requestUrl: RequestUrl;
+  readonly target: HttpsTarget;
+}
+
+/**
+ * A clientConfig checked and prepared once, for every call of a configuration version: a URL split, the credentials
+ * of its host found, the CA bundle decoded and made the connection pool's trust. A Service reference's endpoint is
+ * still chosen per call.
+ */
+export interface CompiledClientConfig {
+  readonly url?: { readonly text: string; readonly parsed: RequestUrl };
+  readonly service?: { readonly namespace: string; readonly name: string; readonly port: number; readonly path: string };
   readonly target: HttpsTarget;
 }
 
@@ -49,31 +63,40 @@ function hostForUrl(host: string): string {
   return isIPv6(host) ? `[${host}]` : host;
 }
 
-/** Resolves a clientConfig to a URL and target; `timeoutMs` bounds the call. */
-export async function resolveClientConfig(config: ClientConfig, resolvers: ClientConfigResolvers, timeoutMs: number): Promise<Result<ResolvedClientConfig, string>> {
+/** Prepares a clientConfig (its credentials from `authInfo`); `timeoutMs` bounds each call. */
+export function compileClientConfig(config: ClientConfig, authInfo: AuthInfoResolver, timeoutMs: number): Result<CompiledClientConfig, string> {
   const ca = caPem(config.caBundle);
   const trust: HttpsTarget = { ...(ca !== undefined ? { ca } : {}), timeoutMs };
   if (config.url !== undefined) {
-    let u: URL;
-    try {
-      u = new URL(config.url);
-    } catch {
-      return fail(`invalid URL ${JSON.stringify(config.url)}`);
-    }
-    if (u.protocol !== 'https:') return fail(`only https URLs are allowed: ${config.url}`);
-    const port = u.port === '' ? 443 : Number(u.port);
-    return ok({ url: config.url, target: { ...resolvers.authInfo.forHost(u.hostname, port), ...trust } });
+    const parsed = parseHttpsUrl(config.url);
+    if (!parsed.ok) return parsed;
+    return ok({ url: { text: config.url, parsed: parsed.value }, target: pooledTarget({ ...authInfo.forHost(parsed.value.host, parsed.value.port), ...trust }) });
   }
   if (config.service !== undefined) {
     const { namespace, name } = config.service;
     const port = config.service.port ?? 443;
-    const address = await resolvers.services.resolve(namespace, name, port);
-    if (!address.ok) return address;
     const path = config.service.path ?? '/';
     return ok({
-      url: `https://${hostForUrl(address.value.host)}:${address.value.port}${path.startsWith('/') ? path : `/${path}`}`,
-      target: { ...resolvers.authInfo.forService(name, namespace, port), ...trust, serverName: `${name}.${namespace}.svc` },
+      service: { namespace, name, port, path: path.startsWith('/') ? path : `/${path}` },
+      target: pooledTarget({ ...authInfo.forService(name, namespace, port), ...trust, serverName: `${name}.${namespace}.svc` }),
     });
   }
   return fail('clientConfig names neither a url nor a service');
+}
+
+/** Where one call of a prepared clientConfig goes: its URL, or an endpoint of its Service now. */
+export async function resolveCompiledClientConfig(compiled: CompiledClientConfig, services: ServiceResolver): Promise<Result<ResolvedClientConfig, string>> {
+  if (compiled.url !== undefined) return ok({ url: compiled.url.text, requestUrl: compiled.url.parsed, target: compiled.target });
+  const service = compiled.service!;
+  const address = await services.resolve(service.namespace, service.name, service.port);
+  if (!address.ok) return address;
+  const { host, port } = address.value;
+  return ok({ url: `https://${hostForUrl(host)}:${port}${service.path}`, requestUrl: { host, port, path: service.path }, target: compiled.target });
+}
+
+/** Resolves a clientConfig to a URL and target; `timeoutMs` bounds the call. */
+export async function resolveClientConfig(config: ClientConfig, resolvers: ClientConfigResolvers, timeoutMs: number): Promise<Result<ResolvedClientConfig, string>> {
+  const compiled = compileClientConfig(config, resolvers.authInfo, timeoutMs);
+  if (!compiled.ok) return compiled;
+  return resolveCompiledClientConfig(compiled.value, resolvers.services);
 }

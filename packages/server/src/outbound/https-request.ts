@@ -2,31 +2,52 @@
  * The one HTTPS client for every call the server makes to another server (DESIGN.md §Seams): OIDC discovery and
  * keys, token and authorization webhooks, admission and conversion webhooks, the aggregator's proxy, audit
  * webhooks. A target carries the TLS trust (a CA bundle, or the host's roots), the server name to verify, client
- * credentials (certificate, bearer token or basic auth) and a timeout; failures come back as values
- * (`Result<T, string>`: messages meant for logs and for the causes clients see).
+ * credentials (certificate, bearer token or basic auth), a timeout, and the connection pool of its TLS settings when
+ * the caller made one (connection-pool.ts); failures come back as values (`Result<T, string>`: messages meant for
+ * logs and for the causes clients see). Callers that send many requests to one place parse its URL once
+ * ({@link parseHttpsUrl}).
  */
 import type { ClientRequest, IncomingMessage, OutgoingHttpHeaders } from 'node:http';
 import { request } from 'node:https';
-import { checkServerIdentity, type PeerCertificate } from 'node:tls';
 import { fail, ok, type Result } from '@svc-apiserver/api';
+import { poolOf, serverIdentityOf, type TlsSettings } from './connection-pool.js';
 
-/** Where and how to connect. */
-export interface HttpsTarget {
-  /** PEM CA bundle; the host's root CAs when absent. */
-  readonly ca?: string;
-  /** Client certificate and key (PEM). */
-  readonly cert?: string;
-  readonly key?: string;
+/** Where and how to connect: the TLS settings (connection-pool.ts), and what each request carries. */
+export interface HttpsTarget extends TlsSettings {
   /** Bearer token sent as `Authorization: Bearer <token>`. */
   readonly token?: string;
   /** Basic auth (a kubeconfig user's `username` and `password`). */
   readonly basicAuth?: { readonly username: string; readonly password: string };
-  /** The name the server certificate must carry when it differs from the URL's host (a Service's DNS name). */
-  readonly serverName?: string;
-  readonly insecureSkipVerify?: boolean;
   readonly headers?: Readonly<Record<string, string>>;
   /** Gives up after this long without an answer (default 10 s); 0 disables (long-running proxied requests). */
   readonly timeoutMs?: number;
+}
+
+/** An https URL split once, for requests sent to one place many times. */
+export interface RequestUrl {
+  /** The host to connect to (an IPv6 address without brackets). */
+  readonly host: string;
+  readonly port: number;
+  /** The path with its query. */
+  readonly path: string;
+}
+
+/** Splits an https URL; anything else is a failure. */
+export function parseHttpsUrl(url: string): Result<RequestUrl, string> {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    return fail(`invalid URL ${JSON.stringify(url)}`);
+  }
+  if (u.protocol !== 'https:') return fail(`only https URLs are allowed: ${url}`);
+  const host = u.hostname.startsWith('[') ? u.hostname.slice(1, -1) : u.hostname;
+  return ok({ host, port: u.port === '' ? 443 : Number(u.port), path: `${u.pathname}${u.search}` });
+}
+
+/** The `host:port` of a request URL, as messages name it. */
+function hostOf(url: RequestUrl): string {
+  return `${url.host.includes(':') ? `[${url.host}]` : url.host}${url.port === 443 ? '' : `:${url.port}`}`;
 }
 
 /** A buffered response: status, headers and body. */
@@ -48,41 +69,42 @@ export interface OpenRequestOptions {
   readonly signal?: AbortSignal;
 }
 
+/** The message of a request given up at its deadline (the words of Go's context, as kube's callers show them). */
+export const deadlineExceeded = 'context deadline exceeded';
+
 /**
  * Opens a request and leaves its body and response to the caller (the aggregator's proxy pipes both); the
  * response and errors arrive on the returned ClientRequest as usual. A URL that is not https, or headers Node
  * refuses, are failures here rather than throws.
  */
-export function openHttpsRequest(url: string, options: OpenRequestOptions): Result<ClientRequest, string> {
-  let u: URL;
-  try {
-    u = new URL(url);
-  } catch {
-    return fail(`invalid URL ${JSON.stringify(url)}`);
-  }
-  if (u.protocol !== 'https:') return fail(`only https URLs are allowed: ${url}`);
+export function openHttpsRequest(url: string | RequestUrl, options: OpenRequestOptions): Result<ClientRequest, string> {
+  const parsed = typeof url === 'string' ? parseHttpsUrl(url) : ok(url);
+  if (!parsed.ok) return parsed;
+  const u = parsed.value;
   const { target } = options;
-  const headers: OutgoingHttpHeaders = { ...(target.headers ?? {}), ...(options.headers ?? {}) };
+  const headers: OutgoingHttpHeaders = target.headers === undefined ? { ...options.headers } : { ...target.headers, ...options.headers };
   if (target.token !== undefined) headers.authorization = `Bearer ${target.token}`;
   else if (target.basicAuth !== undefined) {
     headers.authorization = `Basic ${Buffer.from(`${target.basicAuth.username}:${target.basicAuth.password}`).toString('base64')}`;
   }
+  const agent = poolOf(target);
   try {
-    const req = request(u, {
-      method: options.method,
-      headers,
-      ...(target.ca !== undefined ? { ca: target.ca } : {}),
-      ...(target.cert !== undefined ? { cert: target.cert } : {}),
-      ...(target.key !== undefined ? { key: target.key } : {}),
-      ...(target.serverName !== undefined ? { servername: target.serverName } : {}),
+    const req = request({
+      host: u.host, port: u.port, path: u.path, method: options.method, headers,
       ...(options.signal !== undefined ? { signal: options.signal } : {}),
-      rejectUnauthorized: target.insecureSkipVerify !== true,
-      // A Service's DNS name is verified against the certificate although the connection goes to an endpoint.
-      ...(target.serverName !== undefined ? { checkServerIdentity: serverIdentityOf(target.serverName) } : {}),
+      ...(agent !== undefined ? { agent } : {
+        ...(target.ca !== undefined ? { ca: target.ca } : {}),
+        ...(target.cert !== undefined ? { cert: target.cert } : {}),
+        ...(target.key !== undefined ? { key: target.key } : {}),
+        ...(target.serverName !== undefined ? { servername: target.serverName } : {}),
+        rejectUnauthorized: target.insecureSkipVerify !== true,
+        // A Service's DNS name is verified against the certificate although the connection goes to an endpoint.
+        ...(target.serverName !== undefined ? { checkServerIdentity: serverIdentityOf(target.serverName) } : {}),
+      }),
     });
     const timeoutMs = target.timeoutMs ?? 10_000;
     if (timeoutMs > 0) {
-      req.setTimeout(timeoutMs, () => req.destroy(new Error(`request to ${u.host} timed out after ${timeoutMs}ms`)));
+      req.setTimeout(timeoutMs, () => req.destroy(new Error(`request to ${hostOf(u)} timed out after ${timeoutMs}ms`)));
     }
     return ok(req);
   } catch (e) {
@@ -91,33 +113,57 @@ export function openHttpsRequest(url: string, options: OpenRequestOptions): Resu
   }
 }
 
-/**
- * Sends one request and buffers the answer (up to {@link maxResponseBytes}). `signal` ends the whole exchange (a
- * deadline for an answer that trickles in, which the idle timeout does not catch).
- */
-export function httpsRequest(url: string, method: string, target: HttpsTarget, body?: string | Uint8Array, signal?: AbortSignal): Promise<Result<HttpsResponse, string>> {
-  const headers: OutgoingHttpHeaders = body === undefined ? {} : { 'content-length': String(Buffer.byteLength(body)) };
-  const opened = openHttpsRequest(url, { method, headers, target, ...(signal === undefined ? {} : { signal }) });
+/** Options of a buffered request. */
+export interface RequestOptions {
+  /** Ends the exchange when aborted. */
+  readonly signal?: AbortSignal;
+  /**
+   * Bounds the whole exchange, an answer trickling in included (which the target's idle timeout does not catch):
+   * past it the request fails with {@link deadlineExceeded}. It stands in for the idle timeout.
+   */
+  readonly deadlineMs?: number;
+}
+
+/** Sends one request and buffers the answer (up to {@link maxResponseBytes}). */
+export function httpsRequest(
+  url: string | RequestUrl, method: string, target: HttpsTarget, body?: string | Uint8Array, options: RequestOptions = {},
+): Promise<Result<HttpsResponse, string>> {
+  const headers: OutgoingHttpHeaders = body === undefined ? {} : { 'content-length': Buffer.byteLength(body) };
+  const deadlineMs = options.deadlineMs;
+  const opened = openHttpsRequest(url, {
+    method, headers, target: deadlineMs === undefined ? target : { ...target, timeoutMs: 0 },
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
+  });
   if (!opened.ok) return Promise.resolve(opened);
   const req = opened.value;
-  const host = new URL(url).host;
   return new Promise((resolve) => {
+    let settled = false;
+    const settle = (result: Result<HttpsResponse, string>): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      resolve(result);
+    };
+    const timer = deadlineMs === undefined ? undefined : setTimeout(() => {
+      settle(fail(deadlineExceeded));
+      req.destroy();
+    }, deadlineMs);
     req.on('response', (res: IncomingMessage) => {
       const chunks: Buffer[] = [];
       let size = 0;
       res.on('data', (c: Buffer) => {
         size += c.length;
         if (size > maxResponseBytes) {
+          settle(fail(`response from ${typeof url === 'string' ? new URL(url).host : hostOf(url)} is larger than ${maxResponseBytes} bytes`));
           req.destroy();
-          resolve(fail(`response from ${host} is larger than ${maxResponseBytes} bytes`));
           return;
         }
         chunks.push(c);
       });
-      res.on('end', () => resolve(ok({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) })));
-      res.on('error', (e) => resolve(fail(e.message)));
+      res.on('end', () => settle(ok({ status: res.statusCode ?? 0, headers: res.headers, body: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size) })));
+      res.on('error', (e) => settle(fail(e.message)));
     });
-    req.on('error', (e) => resolve(fail(e.message)));
+    req.on('error', (e) => settle(fail(e.message)));
     req.end(body);
   });
 }
@@ -134,21 +180,24 @@ export async function httpsGetJson(url: string, target: HttpsTarget): Promise<Re
   }
 }
 
-/** POSTs a JSON document and parses the JSON answer of any status (webhook reviews); `signal` as for httpsRequest. */
-export async function httpsPostJson(url: string, target: HttpsTarget, document: unknown, signal?: AbortSignal): Promise<Result<{ status: number; body: unknown }, string>> {
-  const res = await httpsRequest(url, 'POST', {
-    ...target,
-    headers: { 'content-type': 'application/json', accept: 'application/json', ...(target.headers ?? {}) },
-  }, JSON.stringify(document), signal);
+const jsonHeaders = { 'content-type': 'application/json', accept: 'application/json' };
+
+/** POSTs a JSON document and parses the JSON answer of any status (webhook reviews); options as for httpsRequest. */
+export function httpsPostJson(
+  url: string | RequestUrl, target: HttpsTarget, document: unknown, options: RequestOptions = {},
+): Promise<Result<{ status: number; body: unknown }, string>> {
+  return httpsPostJsonText(url, target, JSON.stringify(document), options);
+}
+
+/** {@link httpsPostJson} of a document already encoded (one review sent to several webhooks is encoded once). */
+export async function httpsPostJsonText(
+  url: string | RequestUrl, target: HttpsTarget, text: string, options: RequestOptions = {},
+): Promise<Result<{ status: number; body: unknown }, string>> {
+  const res = await httpsRequest(url, 'POST', { ...target, headers: target.headers === undefined ? jsonHeaders : { ...jsonHeaders, ...target.headers } }, text, options);
   if (!res.ok) return res;
   try {
     return ok({ status: res.value.status, body: JSON.parse(res.value.body.toString('utf8')) });
   } catch {
-    return fail(`${url}: status ${res.value.status}, response is not JSON`);
+    return fail(`${typeof url === 'string' ? url : `https://${hostOf(url)}${url.path}`}: status ${res.value.status}, response is not JSON`);
   }
-}
-
-/** Verifies the certificate against `name` instead of the connected host (an endpoint address). */
-function serverIdentityOf(name: string): (host: string, cert: PeerCertificate) => Error | undefined {
-  return (_host, cert) => checkServerIdentity(name, cert);
 }

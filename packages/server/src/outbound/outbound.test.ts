@@ -12,7 +12,8 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir } from '@svc-apiserver/testing/temp-dir';
 import { createCa, issueLeaf, type CertAndKey } from '../pki/certificates.js';
-import { httpsGetJson, httpsPostJson, httpsRequest, maxResponseBytes, openHttpsRequest } from './https-request.js';
+import { deadlineExceeded, httpsGetJson, httpsPostJson, httpsRequest, maxResponseBytes, openHttpsRequest, parseHttpsUrl } from './https-request.js';
+import { poolOf, pooledTarget } from './connection-pool.js';
 import { loadKubeconfig, parseKubeconfig } from './kubeconfig-file.js';
 import { anonymousAuthInfo, authInfoResolver } from './auth-info-resolver.js';
 import { serviceResolver, type ServiceLookup } from './service-resolver.js';
@@ -24,6 +25,8 @@ interface Seen {
   readonly clientCn: string | undefined;
   readonly url: string | undefined;
   readonly body: string;
+  /** The client's port: requests on one kept-alive connection share it. */
+  readonly remotePort: number | undefined;
 }
 
 let ca: CertAndKey;
@@ -39,7 +42,7 @@ function handle(req: IncomingMessage, res: ServerResponse): void {
   req.on('data', (c: Buffer) => chunks.push(c));
   req.on('end', () => {
     const peer = (req.socket as TLSSocket).getPeerCertificate();
-    seen.push({ authorization: req.headers.authorization, clientCn: [peer?.subject?.CN].flat()[0], url: req.url, body: Buffer.concat(chunks).toString() });
+    seen.push({ authorization: req.headers.authorization, clientCn: [peer?.subject?.CN].flat()[0], url: req.url, body: Buffer.concat(chunks).toString(), remotePort: req.socket.remotePort });
     if (req.url === '/slow') return; // never answers
     if (req.url === '/huge') {
       res.end(Buffer.alloc(maxResponseBytes + 1, 'a'));
@@ -224,5 +227,48 @@ describe('client configs', () => {
     assert.equal(resolved.value.target.timeoutMs, 1234);
     await httpsRequest(resolved.value.url, 'POST', resolved.value.target, '{}');
     assert.equal(seen[0]?.authorization, 'Bearer by-host');
+  });
+});
+
+describe('connection pools', () => {
+  test('targets with the same TLS settings share one pool, whose connections stay open between requests', async () => {
+    const a = pooledTarget({ ca: ca.certPem, cert: client.certPem, key: client.keyPem, timeoutMs: 2000 });
+    const b = pooledTarget({ ca: ca.certPem, cert: client.certPem, key: client.keyPem, token: 'other' });
+    assert.ok(a.agent !== undefined);
+    assert.equal(a.agent, b.agent);
+    assert.notEqual(pooledTarget({ ca: ca.certPem }).agent, a.agent);
+    seen = [];
+    for (const path of ['/one', '/two', '/three']) assert.ok((await httpsRequest(`https://127.0.0.1:${port}${path}`, 'GET', a)).ok);
+    assert.equal(seen.length, 3);
+    // The pool's secure context carries the client certificate, and one connection served all three.
+    assert.deepEqual(seen.map((s) => s.clientCn), ['apiserver-client', 'apiserver-client', 'apiserver-client']);
+    assert.equal(new Set(seen.map((s) => s.remotePort)).size, 1);
+  });
+
+  test('a target changed after pooling carries its own settings; settings that do not parse fail the request as a value', async () => {
+    const pooled = pooledTarget({ ca: otherCa.certPem });
+    assert.equal(poolOf(pooled), pooled.agent);
+    // The pool trusts another CA; the changed target's own trust is what counts.
+    const changed = { ...pooled, ca: ca.certPem };
+    assert.equal(poolOf(changed), undefined);
+    assert.ok((await httpsRequest(`https://127.0.0.1:${port}/changed`, 'GET', changed)).ok);
+    assert.equal((await httpsRequest(`https://127.0.0.1:${port}/pooled`, 'GET', pooled)).ok, false);
+    const broken = pooledTarget({ ca: 'not a certificate', cert: 'nor this' });
+    assert.equal((await httpsRequest(`https://127.0.0.1:${port}/`, 'GET', broken)).ok, false);
+  });
+
+  test('a parsed URL serves many requests; a deadline bounds the whole exchange', async () => {
+    const url = parseHttpsUrl(`https://127.0.0.1:${port}/parsed?x=1`);
+    assert.ok(url.ok);
+    assert.deepEqual(url.value, { host: '127.0.0.1', port, path: '/parsed?x=1' });
+    assert.deepEqual(parseHttpsUrl('https://[::1]/p').ok && parseHttpsUrl('https://[::1]/p'), { ok: true, value: { host: '::1', port: 443, path: '/p' } });
+    assert.equal(parseHttpsUrl('http://127.0.0.1/').ok, false);
+    const target = pooledTarget({ ca: ca.certPem });
+    const res = await httpsPostJson(url.value, target, { a: 1 });
+    assert.deepEqual(res, { ok: true, value: { status: 200, body: { path: '/parsed?x=1' } } });
+    const started = Date.now();
+    const slow = await httpsRequest(`https://127.0.0.1:${port}/slow`, 'GET', target, undefined, { deadlineMs: 150 });
+    assert.deepEqual(slow, { ok: false, error: deadlineExceeded });
+    assert.ok(Date.now() - started < 5000);
   });
 });

@@ -8,7 +8,11 @@
  * Invalid by default), Warn adds a `Warning` header, Audit records the failures in the audit annotation
  * `validation.policy.admission.<suffix>/validation_failure`. Policies and bindings are read from informers, so a
  * change applies as soon as the watch cache has it; each policy generation is compiled once, and its
- * `status.typeChecking` is written once per generation. Writes of the admission configuration kinds are exempt.
+ * `status.typeChecking` is written once per generation. What a request is matched against is prepared once per
+ * change of the policies or bindings (kube's policy source keeps its compiled policies and bindings the same way):
+ * the policies with bindings in name order, each with its bindings, and indexed by the resources and operations
+ * their rules name, so a request only looks at policies that could select it. Writes of the admission
+ * configuration kinds are exempt.
  */
 import { fail, type KubeObject, type Names, ok, type Result, type Status, type StatusReason, statusReasonCodes } from '@svc-apiserver/api';
 import { anonymousAuthInfo } from '../../outbound/auth-info-resolver.js';
@@ -22,7 +26,7 @@ import { admissionMetrics } from '../admission-metrics.js';
 import { admissionExpressionValues } from '../expressions/admission-activation.js';
 import { dependencyHolder, type DependencyHolder } from '../plugin-dependencies.js';
 import { admitted, refused, type AdmissionAttributes, type InitializablePlugin, type PluginInit } from '../plugin.js';
-import { bindingOf, policyOf, type Policy, type PolicyBinding, type ValidationAction } from '../validating-admission-policy/policy-accessor.js';
+import { bindingOf, policyOf, type NamedRule, type Policy, type PolicyBinding, type ValidationAction } from '../validating-admission-policy/policy-accessor.js';
 import { compilePolicy, evaluatePolicy, type CompiledPolicy, type PolicyFailure } from '../validating-admission-policy/policy-evaluator.js';
 import { matchResources } from '../validating-admission-policy/policy-matcher.js';
 import { typeCheckPolicy } from '../validating-admission-policy/type-checking.js';
@@ -39,6 +43,38 @@ interface BindingFailure {
   readonly binding: string;
   readonly failure: PolicyFailure;
   readonly actions: readonly ValidationAction[];
+}
+
+/** A policy with bindings, as requests are matched against it. */
+interface BoundPolicy {
+  readonly compiled: CompiledPolicy;
+  /** Its bindings, in name order. */
+  readonly bindings: readonly PolicyBinding[];
+  /** The resources its rules name (`*` for any), and whether it matches through equivalent resources too. */
+  readonly resources: ReadonlySet<string>;
+  readonly operations: ReadonlySet<string>;
+  readonly equivalent: boolean;
+}
+
+/** The resource names and operations of rules (the part of a `resources` entry before its `/`). */
+function ruleIndex(rules: readonly NamedRule[]): { resources: Set<string>; operations: Set<string> } {
+  const resources = new Set<string>();
+  const operations = new Set<string>();
+  for (const r of rules) {
+    for (const res of r.resources) resources.add(res.split('/')[0]!);
+    for (const op of r.operations) operations.add(op);
+  }
+  return { resources, operations };
+}
+
+/**
+ * Whether a policy could select the request: a rule names its operation and its resource (or one the resource is
+ * stored with, under Equivalent matching). The full match decides; this only leaves out what cannot match.
+ */
+function mayMatch(p: BoundPolicy, a: AdmissionAttributes, match: MatchContext): boolean {
+  if (!p.operations.has('*') && !p.operations.has(a.operation)) return false;
+  if (p.resources.has('*') || p.resources.has(a.resource)) return true;
+  return p.equivalent && match.equivalents(a.group, a.version, a.resource).others.some((d) => p.resources.has(d.resource));
 }
 
 /** The params of a binding, or the configuration error that stands in for them. */
@@ -71,6 +107,9 @@ export function validatingAdmissionPolicyPlugin(names: Names, init?: PluginInit)
   const compiled = new Map<string, { readonly resourceVersion: string; readonly policy: CompiledPolicy }>();
   let match: MatchContext | undefined;
   let stopTypeChecking: (() => void) | undefined;
+  /** The policies requests are matched against; rebuilt on the first request after a change. */
+  let bound: readonly BoundPolicy[] | undefined;
+  let unsubscribe: (() => void)[] | undefined;
 
   const compiledPolicy = (object: KubeObject): CompiledPolicy => {
     const key = object.metadata?.uid ?? object.metadata?.name ?? '';
@@ -96,6 +135,32 @@ export function validatingAdmissionPolicyPlugin(names: Names, init?: PluginInit)
       return fail(`${def.resource}${def.group === '' ? '' : `.${def.group}`} "${binding.paramRef.name}" not found`);
     }
     return ok(found);
+  };
+
+  const boundPolicies = (policies: Informer, bindings: Informer): readonly BoundPolicy[] => {
+    if (unsubscribe === undefined) {
+      const invalidate = (): void => {
+        bound = undefined;
+      };
+      unsubscribe = [policies.onChange(invalidate), bindings.onChange(invalidate)];
+    }
+    if (bound !== undefined) return bound;
+    const byPolicy = new Map<string, PolicyBinding[]>();
+    for (const b of bindings.list().map(bindingOf)) byPolicy.set(b.policyName, [...(byPolicy.get(b.policyName) ?? []), b]);
+    const next: BoundPolicy[] = [];
+    const objects = policies.list().sort((x, y) => ((x.metadata?.name ?? '') < (y.metadata?.name ?? '') ? -1 : 1));
+    for (const object of objects) {
+      const compiledOne = compiledPolicy(object);
+      const constraints = compiledOne.policy.matchConstraints;
+      const own = byPolicy.get(compiledOne.policy.name);
+      if (own === undefined || constraints === undefined) continue;
+      next.push({
+        compiled: compiledOne, bindings: own.sort((x, y) => (x.name < y.name ? -1 : 1)), ...ruleIndex(constraints.resourceRules),
+        equivalent: constraints.matchPolicy === 'Equivalent',
+      });
+    }
+    bound = next;
+    return next;
   };
 
   /** Writes `status.typeChecking` of each policy generation not yet checked (the type checker's loop). */
@@ -136,20 +201,18 @@ export function validatingAdmissionPolicyPlugin(names: Names, init?: PluginInit)
       const policies = await deps.informer(group, 'validatingadmissionpolicies');
       const bindings = await deps.informer(group, 'validatingadmissionpolicybindings');
       if (policies === undefined || bindings === undefined) return admitted;
-      const allBindings = bindings.list().map(bindingOf);
-      if (allBindings.length === 0) return admitted;
+      const candidates = boundPolicies(policies, bindings);
+      if (candidates.length === 0) return admitted;
       const failures: BindingFailure[] = [];
-      const policyObjects = policies.list().sort((x, y) => ((x.metadata?.name ?? '') < (y.metadata?.name ?? '') ? -1 : 1));
-      for (const object of policyObjects) {
-        const compiledOne = compiledPolicy(object);
+      for (const candidate of candidates) {
+        if (!mayMatch(candidate, a, match)) continue;
+        const compiledOne = candidate.compiled;
         const policy = compiledOne.policy;
-        const own = allBindings.filter((b) => b.policyName === policy.name);
-        if (own.length === 0 || policy.matchConstraints === undefined) continue;
-        const matched = await matchResources(policy.matchConstraints, a, match, policy.name);
+        const matched = await matchResources(policy.matchConstraints!, a, match, policy.name);
         if (!matched.ok) return refused(matched.error);
         const target = matched.value;
         if (target === undefined) continue;
-        for (const binding of own.sort((x, y) => (x.name < y.name ? -1 : 1))) {
+        for (const binding of candidate.bindings) {
           if (binding.matchResources !== undefined) {
             const m = await matchResources(binding.matchResources, a, match, binding.name, true);
             if (!m.ok) return refused(m.error);
@@ -186,6 +249,7 @@ export function validatingAdmissionPolicyPlugin(names: Names, init?: PluginInit)
     },
     close() {
       stopTypeChecking?.();
+      for (const u of unsubscribe ?? []) u();
     },
   };
 }

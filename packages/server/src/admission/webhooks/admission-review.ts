@@ -24,7 +24,18 @@ export function reviewVersionFor(versions: readonly string[]): string | undefine
 export interface ReviewRequest {
   readonly uid: string;
   readonly version: string;
-  readonly document: Json;
+  /** The AdmissionReview as sent (JSON). */
+  readonly body: string;
+}
+
+/**
+ * The review of one request in one version, encoded once: each call (to each webhook shown the same objects) gets
+ * its own uid spliced into the same text.
+ */
+export interface ReviewEncoder {
+  readonly version: string;
+  /** A request with a fresh uid. */
+  request(): ReviewRequest;
 }
 
 /** The options object of an operation (CreateOptions, UpdateOptions, DeleteOptions; none for CONNECT). */
@@ -34,15 +45,14 @@ function optionsFor(a: AdmissionAttributes, names: Names): Json | null {
   return { kind: kinds[a.operation], apiVersion: `${names.group('meta')}/v1`, ...(a.dryRun ? { dryRun: ['All'] } : {}) };
 }
 
-/** Builds the review of a call; `object` and `oldObject` are in the invocation's version. */
-export function buildReviewRequest(
+/** Encodes the review of an invocation; `object` and `oldObject` are in the invocation's version. */
+export function reviewEncoder(
   a: AdmissionAttributes, invocation: Invocation, version: string, names: Names, object: KubeObject | undefined, oldObject: KubeObject | undefined,
-): ReviewRequest {
-  const uid = randomUUID();
+): ReviewEncoder {
   const requestKind = { group: a.kindGroupVersion?.group ?? a.group, version: a.kindGroupVersion?.version ?? a.version, kind: a.kind };
   const user = a.user;
-  const request: Json = {
-    uid,
+  // Everything of `request` but its leading uid, which each call splices in.
+  const rest: Json = {
     kind: invocation.kind,
     resource: { group: invocation.group, version: invocation.version, resource: invocation.resource },
     ...(invocation.subresource !== '' ? { subResource: invocation.subresource } : {}),
@@ -63,7 +73,16 @@ export function buildReviewRequest(
     dryRun: a.dryRun,
     options: optionsFor(a, names),
   };
-  return { uid, version, document: { kind: 'AdmissionReview', apiVersion: `${names.group('admission')}/${version}`, request } };
+  const head = `{"kind":"AdmissionReview","apiVersion":${JSON.stringify(`${names.group('admission')}/${version}`)},"request":{"uid":"`;
+  const tail = `",${JSON.stringify(rest).slice(1)}}`;
+  return {
+    version,
+    request() {
+      // A UUID needs no escaping in JSON.
+      const uid = randomUUID();
+      return { uid, version, body: `${head}${uid}${tail}` };
+    },
+  };
 }
 
 /** What a webhook answered, checked. */

@@ -298,3 +298,21 @@ test('audit annotations record each mutating call and its patch; a webhook\'s ow
   assert.equal((calls.get('/beta')?.at(-1) as Json)['apiVersion'], 'admission.svc.io/v1beta1');
   await unconfigure('Mutating', 'audited');
 });
+
+test('with AdmissionWebhookMatchConditions off, stored matchConditions are not evaluated: the webhook is called', async () => {
+  calls.clear();
+  // Written as a server with the gate on would have stored it (the strategy drops conditions while it is off).
+  const def = rig.registry.lookup(group, 'v1', 'validatingwebhookconfigurations')!;
+  const stored = await rig.registry.store.create(def, {
+    apiVersion: `${group}/v1`, kind: 'ValidatingWebhookConfiguration', metadata: { name: 'conditioned' },
+    webhooks: [webhook('never.example.com', '/warn', ['configmaps'], {
+      failurePolicy: 'Fail', matchPolicy: 'Equivalent', namespaceSelector: {}, objectSelector: {},
+      matchConditions: [{ name: 'never', expression: 'false' }],
+    })],
+  } as KubeObject, { dryRun: false, retryGenerateName: false });
+  assert.ok(stored.ok);
+  await new Promise((r) => setTimeout(r, 50));
+  const created = await rig.call({ verb: 'create', resource: 'configmaps', namespace: 'default', body: configMap('conditioned') });
+  assert.equal(created.code, 201, JSON.stringify(created.body));
+  assert.equal(calls.get('/warn')?.length, 1);
+});

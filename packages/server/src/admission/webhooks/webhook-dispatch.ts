@@ -20,7 +20,7 @@ import { admissionInternalError } from '../admission-errors.js';
 import type { WebhookRejectionErrorType, WebhookType } from '../admission-metrics.js';
 import { jsonEqual, replaceContents, type Json } from '../object-access.js';
 import { admitted, refused, type AdmissionAttributes, type AdmissionResult } from '../plugin.js';
-import { reviewVersionFor, type ReviewResponse } from './admission-review.js';
+import { reviewEncoder, reviewVersionFor, type ReviewEncoder, type ReviewResponse } from './admission-review.js';
 import type { WebhookAccessor } from './webhook-accessor.js';
 import { callWebhook, rejectionStatus, type CallFailure } from './webhook-call.js';
 import type { WebhookEnvironment } from './webhook-environment.js';
@@ -129,7 +129,8 @@ async function callMutating(a: AdmissionAttributes, invocation: Invocation, vers
   const annotate = () => a.recorder?.annotate(`mutation.webhook.${suffix}/round_${round}_index_${index}`,
     JSON.stringify({ configuration: w.configurationName, webhook: w.name, mutated: changed }), 'Metadata');
   try {
-    const called = await callWebhook(a, invocation, version, env.names, env.resolvers, object, versioned(a.oldObject, invocation));
+    const review = reviewEncoder(a, invocation, version, env.names, object, versioned(a.oldObject, invocation)).request();
+    const called = await callWebhook(w, review, env.client(w), env.resolvers, env.names);
     if (!called.ok) return fail({ kind: 'calling', failure: called.error });
     const response = called.value;
     recordResponse(a, w, response);
@@ -232,11 +233,28 @@ export async function dispatchMutating(a: AdmissionAttributes, hooks: readonly W
   }
 }
 
+/** The key of the review an invocation is sent: the version, and the resource and kind its objects are shown as. */
+function reviewKey(invocation: Invocation, version: string): string {
+  const k = invocation.kind;
+  return `${version} ${invocation.group}/${invocation.version}/${invocation.resource}/${invocation.subresource} ${k.group}/${k.version}/${k.kind}`;
+}
+
 /** Runs the validating webhooks of a request in parallel (validating.Dispatch). */
 export async function dispatchValidating(a: AdmissionAttributes, hooks: readonly WebhookAccessor[], env: WebhookEnvironment): Promise<AdmissionResult> {
   const found = await invocationsFor(a, hooks, env);
   if (!found.ok) return refused(found.error);
   if (found.value.length === 0) return admitted;
+  // Nothing changes the objects while validating webhooks run: webhooks shown them alike share one encoding.
+  const encoders = new Map<string, ReviewEncoder>();
+  const encoderFor = (invocation: Invocation, version: string): ReviewEncoder => {
+    const key = reviewKey(invocation, version);
+    let encoder = encoders.get(key);
+    if (encoder === undefined) {
+      encoder = reviewEncoder(a, invocation, version, env.names, versioned(a.object, invocation), versioned(a.oldObject, invocation));
+      encoders.set(key, encoder);
+    }
+    return encoder;
+  };
   let first: Status | undefined;
   const batchStarted = performance.now();
   await Promise.all(found.value.map(async (invocation) => {
@@ -253,7 +271,7 @@ export async function dispatchValidating(a: AdmissionAttributes, hooks: readonly
       if (version === undefined) {
         outcome = fail({ kind: 'calling', failure: { message: `failed calling webhook "${w.name}": webhook does not accept known AdmissionReview versions`, code: 500 } });
       } else {
-        const called = await callWebhook(a, invocation, version, env.names, env.resolvers, versioned(a.object, invocation), versioned(a.oldObject, invocation));
+        const called = await callWebhook(w, encoderFor(invocation, version).request(), env.client(w), env.resolvers, env.names);
         if (!called.ok) outcome = fail({ kind: 'calling', failure: called.error });
         else {
           recordResponse(a, w, called.value);

@@ -17,6 +17,7 @@ import { configFields, configurationError } from '../plugin-configuration.js';
 import type { DependencyHolder } from '../plugin-dependencies.js';
 import type { AdmissionAttributes, PluginConfigurationError } from '../plugin.js';
 import type { WebhookAccessor } from './webhook-accessor.js';
+import { webhookClient, type WebhookClient } from './webhook-call.js';
 import { namespaceNotFound, type Invocation, type MatchContext } from './webhook-matcher.js';
 
 /**
@@ -33,6 +34,8 @@ export interface WebhookEnvironment {
   readonly metrics: AdmissionMetrics;
   readonly match: MatchContext;
   readonly resolvers: ClientConfigResolvers;
+  /** The prepared client of a webhook, made once per webhook of a configuration version. */
+  client(w: WebhookAccessor): WebhookClient;
   /** The served definition of a resource version, for conversions and schemas. */
   lookup(group: string, version: string, resource: string): ResourceDef | undefined;
   /** Checks a patched object's field types against its schema: the first type error, or undefined. */
@@ -91,9 +94,16 @@ export function webhookEnvironment(
       return (slices?.listIn(namespace) ?? []).filter((s) => s.metadata?.labels?.[label] === serviceName);
     },
   });
+  const resolvers = { services, authInfo };
+  // Accessors live as long as their configuration's version, and their clients with them.
+  const clients = new WeakMap<WebhookAccessor, WebhookClient>();
   return {
-    names, metrics, match,
-    resolvers: { services, authInfo },
+    names, metrics, match, resolvers,
+    client(w) {
+      let client = clients.get(w);
+      if (client === undefined) clients.set(w, (client = webhookClient(w, resolvers)));
+      return client;
+    },
     lookup: (group, version, resource) => registry().lookup(group, version, resource),
     typeError(def, subresource, object) {
       const sub = subresource === '' ? undefined : def.subresources.find((s) => s.name === subresource);

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { testRegistry } from '../../testing/test-registry.js';
+import { defaultFeatureGates } from '../../feature-gates.js';
+import { mutatingWebhookConfigurationStrategy, validatingWebhookConfigurationStrategy } from './webhook-configurations.js';
 
 const group = 'admissionregistration.svc.io';
 const hook = (extra: Record<string, unknown> = {}) => ({
@@ -69,4 +71,47 @@ test('webhook configurations are validated as kube validates them', async () => 
     'webhooks[0].clientConfig.service.path: Invalid value: "no//slash": segment[1] may not be empty',
     'webhooks[0].reinvocationPolicy: Unsupported value: "Always": supported values: "IfNeeded", "Never"',
   ]);
+});
+
+test('with AdmissionWebhookMatchConditions off, matchConditions are dropped on create and on update unless already in use', async () => {
+  const conditions = [{ name: 'not-leases', expression: 'request.resource.resource != "leases"' }];
+  const { call } = await testRegistry([]);
+  const created = await call({ verb: 'create', group, resource: 'validatingwebhookconfigurations',
+    body: configuration('ValidatingWebhookConfiguration', [hook({ matchConditions: conditions })]) });
+  assert.equal(created.code, 201, JSON.stringify(created.body));
+  const stored = created.body as { metadata: Record<string, unknown>; webhooks: Record<string, unknown>[] };
+  assert.equal(stored.webhooks[0]!['matchConditions'], undefined);
+  const updated = await call({ verb: 'update', group, resource: 'validatingwebhookconfigurations', name: 'c',
+    body: { ...stored, webhooks: [{ ...stored.webhooks[0], matchConditions: conditions }] } });
+  assert.equal(updated.code, 200, JSON.stringify(updated.body));
+  assert.equal((updated.body as typeof stored).webhooks[0]!['matchConditions'], undefined);
+
+  // An object written while the gate was on keeps its conditions, on every webhook, and they are still validated.
+  for (const strategy of [mutatingWebhookConfigurationStrategy(), validatingWebhookConfigurationStrategy()]) {
+    const old = configuration('X', [hook({ name: 'a.example.com', matchConditions: conditions }), hook({ name: 'b.example.com' })]);
+    const next = configuration('X', [hook({ name: 'a.example.com', matchConditions: conditions }), hook({ name: 'b.example.com', matchConditions: conditions })]);
+    strategy.prepareForUpdate(next, old);
+    assert.deepEqual(next.webhooks.map((w) => (w as Record<string, unknown>)['matchConditions']), [conditions, conditions]);
+    const fresh = configuration('X', [hook({ matchConditions: conditions })]);
+    strategy.prepareForCreate(fresh);
+    assert.equal((fresh.webhooks[0] as Record<string, unknown>)['matchConditions'], undefined);
+  }
+  const bad = configuration('X', [hook({ matchConditions: [{ name: 'a', expression: 'object.x <<< 1' }] })]);
+  const badOld = configuration('X', [hook({ matchConditions: conditions })]);
+  const strategy = validatingWebhookConfigurationStrategy();
+  strategy.prepareForUpdate(bad, badOld);
+  assert.match(JSON.stringify(strategy.validateUpdate(bad, badOld)), /matchConditions\[0\]\.expression/);
+});
+
+test('with AdmissionWebhookMatchConditions on, matchConditions are kept', () => {
+  const gates = { ...defaultFeatureGates, AdmissionWebhookMatchConditions: true };
+  const conditions = [{ name: 'not-leases', expression: 'request.resource.resource != "leases"' }];
+  for (const strategy of [mutatingWebhookConfigurationStrategy(undefined, gates), validatingWebhookConfigurationStrategy(undefined, gates)]) {
+    const fresh = configuration('X', [hook({ matchConditions: conditions })]);
+    strategy.prepareForCreate(fresh);
+    assert.deepEqual((fresh.webhooks[0] as Record<string, unknown>)['matchConditions'], conditions);
+    const next = configuration('X', [hook({ matchConditions: conditions })]);
+    strategy.prepareForUpdate(next, configuration('X', [hook()]));
+    assert.deepEqual((next.webhooks[0] as Record<string, unknown>)['matchConditions'], conditions);
+  }
 });

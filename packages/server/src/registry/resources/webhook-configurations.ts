@@ -7,8 +7,13 @@
  * speaks, `sideEffects` None or NoneOnDryRun, `timeoutSeconds` from 1 to 30, selectors, and exactly one of an
  * https URL without user info, query or fragment, or a Service reference. An update may keep what an older
  * object already had (unknown review versions, side effects, duplicate names), as kube's update validation allows.
+ * With the AdmissionWebhookMatchConditions gate off (1.27's default), webhooks' `matchConditions` are dropped on
+ * create, and on update unless the stored object already uses them (kube's DropDisabled…WebhookConfigurationFields):
+ * objects written while the gate was on keep their conditions, which the dispatchers then leave unevaluated. They
+ * are the only gated fields of 1.27's webhook configurations; the policies' types are served only with their gate.
  */
-import { fieldError, type FieldError, type KubeObject } from '@svc-apiserver/api';
+import { fieldError, type FieldError, type KubeObject, type Names } from '@svc-apiserver/api';
+import { defaultFeatureGates, type FeatureGates } from '../../feature-gates.js';
 import { isDns1123Subdomain } from '../../meta/name-rules.js';
 import { defineStrategy } from '../default-strategy.js';
 import type { Strategy } from '../strategy.js';
@@ -44,6 +49,20 @@ export function defaultWebhooks(object: KubeObject, mutating: boolean): void {
     const service = record(record(w['clientConfig'])?.['service']);
     if (service !== undefined) setDefault(service, 'port', 443);
   }
+}
+
+/** The gates the strategies follow: AdmissionWebhookMatchConditions (off by default in 1.27). */
+type WebhookGates = Pick<FeatureGates, 'AdmissionWebhookMatchConditions'>;
+
+/** matchConditionsInUse: does any webhook of `object` have conditions. */
+function matchConditionsInUse(object: KubeObject | undefined): boolean {
+  return object !== undefined && webhooksOf(object).some((w) => Array.isArray(w['matchConditions']) && w['matchConditions'].length > 0);
+}
+
+/** DropDisabledMutatingWebhookConfigurationFields / its validating twin (`old` absent on create). */
+export function dropDisabledWebhookFields(object: KubeObject, old: KubeObject | undefined, gates: WebhookGates): void {
+  if (gates.AdmissionWebhookMatchConditions || matchConditionsInUse(old)) return;
+  for (const w of webhooksOf(object)) delete w['matchConditions'];
 }
 
 /** validateResources. */
@@ -258,22 +277,28 @@ function validateUpdate(object: KubeObject, old: KubeObject, mutating: boolean):
 }
 
 /** The strategy of one of the two kinds. */
-function webhookConfigurationStrategy(mutating: boolean): Strategy {
+function webhookConfigurationStrategy(mutating: boolean, gates: WebhookGates): Strategy {
   return defineStrategy({
     tracksGeneration: true,
-    prepareForCreate: (o) => defaultWebhooks(o, mutating),
-    prepareForUpdate: (o) => defaultWebhooks(o, mutating),
+    prepareForCreate: (o) => {
+      dropDisabledWebhookFields(o, undefined, gates);
+      defaultWebhooks(o, mutating);
+    },
+    prepareForUpdate: (o, old) => {
+      dropDisabledWebhookFields(o, old, gates);
+      defaultWebhooks(o, mutating);
+    },
     validate: (o) => validateWebhookConfiguration(o, mutating),
     validateUpdate: (o, old) => validateUpdate(o, old, mutating),
   });
 }
 
-/** The mutatingwebhookconfiguration strategy. */
-export function mutatingWebhookConfigurationStrategy(): Strategy {
-  return webhookConfigurationStrategy(true);
+/** The mutatingwebhookconfiguration strategy under the server's gates (by default, 1.27's defaults). */
+export function mutatingWebhookConfigurationStrategy(_names?: Names, gates: WebhookGates = defaultFeatureGates): Strategy {
+  return webhookConfigurationStrategy(true, gates);
 }
 
-/** The validatingwebhookconfiguration strategy. */
-export function validatingWebhookConfigurationStrategy(): Strategy {
-  return webhookConfigurationStrategy(false);
+/** The validatingwebhookconfiguration strategy under the server's gates (by default, 1.27's defaults). */
+export function validatingWebhookConfigurationStrategy(_names?: Names, gates: WebhookGates = defaultFeatureGates): Strategy {
+  return webhookConfigurationStrategy(false, gates);
 }
