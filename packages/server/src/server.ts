@@ -50,7 +50,6 @@ import { roleStrategy } from './registry/resources/roles.js';
 import { clusterRoleStrategy } from './registry/resources/clusterroles.js';
 import { roleBindingStrategy } from './registry/resources/rolebindings.js';
 import { clusterRoleBindingStrategy } from './registry/resources/clusterrolebindings.js';
-import { mutatingWebhookConfigurationStrategy, validatingWebhookConfigurationStrategy } from './registry/resources/webhook-configurations.js';
 import { subjectAccessReview } from './auth/reviews/subject-access-review.js';
 import { localSubjectAccessReview } from './auth/reviews/local-subject-access-review.js';
 import { selfSubjectAccessReview } from './auth/reviews/self-subject-access-review.js';
@@ -264,9 +263,6 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
         'rbac.authorization/clusterroles': () => clusterRoleStrategy(guard),
         'rbac.authorization/rolebindings': (n) => roleBindingStrategy(n, guard),
         'rbac.authorization/clusterrolebindings': (n) => clusterRoleBindingStrategy(n, guard),
-        // Webhooks' matchConditions are kept only with their gate on (or where already in use).
-        'admissionregistration/v1/mutatingwebhookconfigurations': (n) => mutatingWebhookConfigurationStrategy(n, o.featureGates),
-        'admissionregistration/v1/validatingwebhookconfigurations': (n) => validatingWebhookConfigurationStrategy(n, o.featureGates),
       },
       store: {
         names,
