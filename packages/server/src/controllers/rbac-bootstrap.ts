@@ -2,8 +2,9 @@
  * kube-apiserver's `rbac/bootstrap-roles` post-start hook: creates the default RBAC policy when missing and
  * reconciles what is stored with it (missing rules, aggregation selectors, labels, annotations and subjects added
  * back; a binding with another roleRef recreated; objects annotated autoupdate "false" left alone). It runs on every
- * replica; concurrent replicas meet AlreadyExists and Conflict, which re-read and retry. Until it has finished once,
- * its health check fails (kube-apiserver's /readyz waits for it).
+ * replica; concurrent replicas meet AlreadyExists and Conflict, which re-read and retry. A namespaced role or binding
+ * is created after its namespace is made sure of, as kube's reconciler does. Until it has finished once, its health
+ * check fails (kube-apiserver's /readyz waits for it).
  */
 import { fail, notFound, ok, type KubeObject, type Names, type Result, type Status } from '@svc-apiserver/api';
 import { autoupdateAnnotation, bootstrapPolicy } from '../auth/authz/rbac/bootstrap-policy/bootstrap-policy.js';
@@ -42,6 +43,22 @@ export interface RbacBootstrapOptions {
 const ctx = { user: loopbackUser, dryRun: false } as const;
 
 /**
+ * Makes sure a namespace exists before a role or binding is created in it (kube's reconciliation tryEnsureNamespace):
+ * gets it, creates it when missing, and takes AlreadyExists and Forbidden as done. The policy's namespaced objects
+ * live in the system and public namespaces, which the system namespaces hook creates at the same time; without this
+ * the first attempt would meet their absence and wait for its retry.
+ */
+async function tryEnsureNamespace(registry: Registry, namespace: string): Promise<Result<void>> {
+  const def = registry.lookup('', 'v1', 'namespaces');
+  if (def === undefined) return ok(undefined);
+  const got = await registry.store.get(def, '', namespace);
+  if (got.ok || got.error.code === 403) return ok(undefined);
+  if (got.error.code !== 404) return fail(got.error);
+  const created = await createObject(registry, def, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace } }, ctx);
+  return created.ok || created.error.reason === 'AlreadyExists' || created.error.code === 403 ? ok(undefined) : fail(created.error);
+}
+
+/**
  * Ensures one object (kube's ReconcileRoleOptions.Run / ReconcileRoleBindingOptions.Run): create when missing,
  * otherwise reconcile and write the result unless protected. A write that meets another replica's (Conflict,
  * AlreadyExists, a recreate's delete that finds the object changed or gone) reads again and starts over, within the
@@ -51,6 +68,7 @@ function ensureObject<T extends KubeObject>(
   registry: Registry, def: ResourceDef, expected: T,
   reconcile: (existing: T, expected: T) => Reconciled<T>,
   listed: T | undefined,
+  ensureNamespace: (namespace: string) => Promise<Result<void>>,
 ): Promise<Result<number>> {
   const namespace = expected.metadata?.namespace ?? '';
   const name = expected.metadata?.name ?? '';
@@ -64,6 +82,8 @@ function ensureObject<T extends KubeObject>(
     first = false;
     if (!got.ok) {
       if (got.error.code !== 404) return final(got.error);
+      const ns = def.namespaced ? await ensureNamespace(namespace) : ok(undefined);
+      if (!ns.ok) return final(ns.error);
       const created = await createObject(registry, def, structuredClone(expected), ctx);
       return created.ok ? ok(1) : retryIf(created.error.reason === 'AlreadyExists', created.error);
     }
@@ -81,6 +101,8 @@ function ensureObject<T extends KubeObject>(
       ...(rv !== undefined ? { resourceVersion: rv } : {}),
     });
     if (!removed.ok) return retryIf(removed.error.code === 404 || removed.error.reason === 'Conflict', removed.error);
+    const ns = def.namespaced ? await ensureNamespace(namespace) : ok(undefined);
+    if (!ns.ok) return final(ns.error);
     const fresh = structuredClone(result.object);
     const meta = (fresh.metadata ??= {});
     fresh.metadata = {
@@ -119,6 +141,16 @@ export function startRbacBootstrap(registry: Registry, names: Names, options: Rb
       [defs.rolebindings, policy.roleBindings, bindingReconcile as never],
     ];
     const errors: string[] = [];
+    // One namespace check per namespace and attempt, shared by the objects created in it.
+    const namespaces = new Map<string, Promise<Result<void>>>();
+    const ensureNamespace = (namespace: string): Promise<Result<void>> => {
+      let ensured = namespaces.get(namespace);
+      if (ensured === undefined) {
+        ensured = tryEnsureNamespace(registry, namespace);
+        namespaces.set(namespace, ensured);
+      }
+      return ensured;
+    };
     for (const [def, objects, reconcile] of steps) {
       if (def === undefined) continue; // RBAC not served: nothing to ensure.
       if (stopped()) return 'stopped';
@@ -128,7 +160,7 @@ export function startRbacBootstrap(registry: Registry, names: Names, options: Rb
       const byKey = new Map(current.value.items.map((o) => [`${o.metadata?.namespace ?? ''}/${o.metadata?.name ?? ''}`, o]));
       const results = await Promise.all(objects.map((object) => ensureObject(registry, def, object,
         reconcile as (e: KubeObject, x: KubeObject) => Reconciled<KubeObject>,
-        byKey.get(`${object.metadata?.namespace ?? ''}/${object.metadata?.name ?? ''}`))));
+        byKey.get(`${object.metadata?.namespace ?? ''}/${object.metadata?.name ?? ''}`), ensureNamespace)));
       results.forEach((ensured, i) => {
         if (ensured.ok) {
           written += ensured.value;
