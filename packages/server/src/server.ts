@@ -6,7 +6,7 @@
  */
 import { join, resolve } from 'node:path';
 import { mkdir, readFile } from 'node:fs/promises';
-import { namesFor } from '@svc-apiserver/api';
+import { namesFor, type Names, type Result } from '@svc-apiserver/api';
 import { defaultServerOptions, usesEtcd, type ServerOptions } from './config.js';
 import type { Backend } from './storage/backend.js';
 import { openSqliteBackend } from './storage/sqlite/sqlite-backend.js';
@@ -62,7 +62,9 @@ import type { Clock } from './controllers/kit/clock.js';
 import { identitySetup } from './identity-setup.js';
 import { startClusterInfo, type ClusterInfo } from './controllers/cluster-info.js';
 import { startCrdServing } from './registry/custom-resources/crd-serving.js';
-import { ensureFrontProxy } from './aggregator/front-proxy.js';
+import { ensureFrontProxy, type FrontProxy } from './aggregator/front-proxy.js';
+import { ensurePki, pkiCaName, servingSans, type Pki } from './pki/ensure-pki.js';
+import { ensureSigningKey, type SigningKey } from './auth/serviceaccount/keys.js';
 import { startRemoteApis } from './aggregator/remote-apis.js';
 import { createAggregator } from './aggregator/aggregator.js';
 import { publishExtensionAuthentication } from './aggregator/extension-authentication.js';
@@ -166,6 +168,32 @@ async function openEtcd(o: ServerOptions): Promise<EtcdBackend> {
   });
 }
 
+/** The server's key material, being loaded or generated. */
+interface KeyMaterial {
+  readonly pki: Promise<Pki>;
+  readonly frontProxy: Promise<Result<FrontProxy, string>>;
+  readonly signingKey: Promise<Result<SigningKey, string>>;
+}
+
+/**
+ * Begins loading the PKI, the front-proxy identity and the service account signing key, all at once; what a data
+ * directory lacks is generated (kube's own bootstrap makes these files before the server runs). A start that fails
+ * before awaiting one of them must not leave its rejection unhandled: each carries a no-op handler, and awaiting it
+ * still rejects.
+ */
+function startKeyMaterial(o: ServerOptions, names: Names, dataDir: string): KeyMaterial {
+  const keys: KeyMaterial = {
+    pki: ensurePki({ dir: dataDir, sans: servingSans(o.bindAddress, o.tlsSans), caName: pkiCaName(names) }),
+    frontProxy: ensureFrontProxy({
+      dataDir, proxyClientCertFile: o.proxyClientCertFile, proxyClientKeyFile: o.proxyClientKeyFile,
+      requestheaderClientCaFile: o.requestheaderClientCaFile, requestheaderAllowedNames: o.requestheaderAllowedNames,
+    }),
+    signingKey: ensureSigningKey(o.serviceAccountSigningKeyFile, dataDir),
+  };
+  for (const p of Object.values(keys) as Promise<unknown>[]) p.catch(() => {});
+  return keys;
+}
+
 /** Starts a server. Rejects when it cannot start (bad admission plugin name, port in use, unreadable data). */
 export async function startServer(options: StartServerOptions = {}): Promise<RunningServer> {
   const started = performance.now();
@@ -178,6 +206,13 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   const etcd = usesEtcd(o) ? await openEtcd(o) : undefined;
   const backend: Backend = etcd ?? (o.storage === 'memory' ? openMemoryBackend() : openSqliteBackend({ path: join(dataDir, 'state.db') }));
   const cleanups: (() => Promise<void> | void)[] = [() => backend.close()];
+  // The key material next: on a first start its generation (the RSA service account key above all) runs beside the
+  // rest of the start instead of one piece after another; each is awaited where it is first needed. A start that
+  // fails before then still waits for it, so nothing writes to the data directory once startServer has answered.
+  const keys = startKeyMaterial(o, names, dataDir);
+  cleanups.push(async () => {
+    await Promise.allSettled([keys.pki, keys.frontProxy, keys.signingKey]);
+  });
   // Metrics (kube's legacyregistry is the process's too): flags first, then every figure the server fills.
   serverMetrics.disable(o.disabledMetrics);
   if (o.showHiddenMetricsForVersion !== '') serverMetrics.showHidden();
@@ -283,10 +318,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     });
     cleanups.push(() => crdServing.stop());
     // The aggregator: APIServices of extension API servers, proxied with the front-proxy identity.
-    const frontProxy = await ensureFrontProxy({
-      dataDir, proxyClientCertFile: o.proxyClientCertFile, proxyClientKeyFile: o.proxyClientKeyFile,
-      requestheaderClientCaFile: o.requestheaderClientCaFile, requestheaderAllowedNames: o.requestheaderAllowedNames,
-    });
+    const frontProxy = await keys.frontProxy;
     if (!frontProxy.ok) throw new Error(frontProxy.error);
     const remoteApis = startRemoteApis(registry);
     cleanups.push(() => remoteApis.stop());
@@ -301,7 +333,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       if (got.error.code === 404) return undefined;
       throw new Error(got.error.message ?? `cannot read ${resource}`);
     };
-    const authn = await buildAuthentication(o, { names, get: lookupObject, dataDir, log: (m) => log(m) });
+    const authn = await buildAuthentication(o, { names, get: lookupObject, dataDir, signingKey: keys.signingKey, log: (m) => log(m) });
     if (!authn.ok) throw new Error(authn.error);
     cleanups.push(() => authn.value.close());
     const policy = startRbacPolicySource(registry, names, { log: (m) => log(m) });
@@ -313,7 +345,8 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     const authorizer: Authorizer = authz.value.authorizer;
     admissionAuthorizer = authorizer;
     writeGuard = createRbacWriteGuard({ resolver: rbac.resolver, authorizer: () => authorizer, names, getRole: registryRoleGetter(registry, names) });
-    const identity = await identitySetup(o, { names, dataDir, registry, authentication: authn.value, authorizer, log: (m) => log(m) });
+    const pki = await keys.pki;
+    const identity = await identitySetup(o, { names, dataDir, registry, authentication: authn.value, authorizer, pki, log: (m) => log(m) });
     if (!identity.ok) throw new Error(identity.error);
     identity.value.initializeAdmission(admission.value.plugins);
     let controllersStarted = false;
@@ -395,6 +428,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       bindAddress: o.bindAddress,
       port: o.securePort,
       tlsSans: o.tlsSans,
+      pki,
       names,
       maxRequestBodyBytes: o.maxRequestBodyBytes,
       maxRequestsInFlight: o.maxRequestsInFlight,

@@ -13,7 +13,7 @@ import type { ApiResource } from '../schema/catalog.js';
 import type { HealthCheck } from '../health/health-check.js';
 import { healthEndpoint } from '../health/health-endpoint.js';
 import { logCheck, pingCheck, shutdownCheck, withGracePeriod } from '../health/checks.js';
-import { ensurePki, servingSans, writeFileAtomic } from '../pki/ensure-pki.js';
+import { ensurePki, pkiCaName, servingSans, writeFileAtomic, type Pki } from '../pki/ensure-pki.js';
 import { kubeconfigYaml } from '../pki/kubeconfig.js';
 import { authenticatorUnion } from '../auth/authn/authenticator.js';
 import { x509Authenticator } from '../auth/authn/x509.js';
@@ -55,6 +55,8 @@ export interface ApiServerOptions {
   readonly bindAddress: string;
   readonly port: number;
   readonly tlsSans: readonly string[];
+  /** The PKI when the caller ensured it already (the server does, early, so that generating it overlaps its start). */
+  readonly pki?: Pki;
   readonly names: Names;
   readonly maxRequestBodyBytes: number;
   /** `--max-requests-inflight` (default 400, kube's; 0: no limit). */
@@ -137,10 +139,10 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
   const { names, log } = options;
   const dataDir = resolve(options.dataDir);
   await mkdir(dataDir, { recursive: true, mode: 0o700 });
-  const pki = await ensurePki({
+  const pki = options.pki ?? await ensurePki({
     dir: dataDir,
     sans: servingSans(options.bindAddress, options.tlsSans),
-    caName: `${names.name('serverName')}-ca`,
+    caName: pkiCaName(names),
   });
 
   let shuttingDown = false;
