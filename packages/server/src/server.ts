@@ -78,6 +78,7 @@ import { customColumnsPrinter } from './http/table/custom-columns.js';
 import { buildAuditor } from './audit/audit-setup.js';
 import { createFlowController } from './flowcontrol/flow-controller.js';
 import { startApfConfiguration } from './controllers/flowcontrol/apf-configuration.js';
+import { startupBatch } from './controllers/startup-batch.js';
 import { serverMetrics } from './metrics/metrics-registry.js';
 import { recordFeatureStates, registerProcessMetrics } from './metrics/component-metrics.js';
 import { featureGateStates } from './feature-gates.js';
@@ -350,9 +351,12 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     if (!identity.ok) throw new Error(identity.error);
     identity.value.initializeAdmission(admission.value.plugins);
     let controllersStarted = false;
+    // The start objects (system namespaces, default RBAC policy, API Priority and Fairness configuration) are created
+    // together once every writer below has handed its creates; sealed once the last has joined.
+    const startup = startupBatch(registry);
     // Only etcd can be shared by several replicas; an embedded store has one server, so nothing to elect there.
     const controllers = await startControllers({
-      registry, names, controllers: enabledControllers.value, log: (m) => log(m),
+      registry, names, controllers: enabledControllers.value, log: (m) => log(m), startup,
       config: { ...identity.value.controllerConfig, ...(options.clock === undefined ? {} : { clock: options.clock }) },
       apiServerControllers: [
         ...apiServerControllers,
@@ -375,6 +379,8 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     });
     controllersStarted = true;
     cleanups.push(() => controllers.stop());
+    // A start that fails before the seal below still lets the writers that joined finish (run before their stop).
+    cleanups.push(() => startup.seal());
 
     let protobufCache: { hash: string; bytes: Uint8Array } | undefined;
     const served = (): ServedResource[] => servedForOpenApi(registry.all().filter((d) => d.custom === undefined));
@@ -408,8 +414,9 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     const flowController = o.featureGates.APIPriorityAndFairness
       ? createFlowController({ serverConcurrencyLimit: o.maxRequestsInFlight + o.maxMutatingRequestsInFlight, waitLimitMs: 15_000 })
       : undefined;
-    const apfConfiguration = flowController === undefined ? undefined : startApfConfiguration(registry, names, flowController, { log: (m) => log(m) });
+    const apfConfiguration = flowController === undefined ? undefined : startApfConfiguration(registry, names, flowController, { log: (m) => log(m), writer: startup.join() });
     if (apfConfiguration !== undefined) cleanups.push(() => apfConfiguration.stop());
+    startup.seal();
     const auditor = await buildAuditor(o, names, (m) => log(m));
     if (!auditor.ok) throw new Error(auditor.error);
     // Flushed on close, after the listener closed and the last request was audited.

@@ -15,6 +15,7 @@ import { apiServerControllers, type ApiServerControllerStart } from './apiserver
 import { startLeaderElection } from './leader-election.js';
 import { startRbacBootstrap } from './rbac-bootstrap.js';
 import { startSystemNamespaces } from './system-namespaces.js';
+import type { StartupBatch } from './startup-batch.js';
 
 /** What {@link startControllers} needs. */
 export interface ControllerOptions {
@@ -24,6 +25,8 @@ export interface ControllerOptions {
   readonly controllers?: readonly ControllerName[];
   /** Pause before retrying unfinished work and failed post-start hooks and informer watches (default 1 s). */
   readonly retryMs?: number;
+  /** The batch the post-start hooks' first creates join (default: each creates at once). */
+  readonly startup?: StartupBatch;
   /** Where the controllers log failed syncs. */
   readonly log?: (message: string) => void;
   /** Settings of individual controllers (keys, CAs, the authorizer, a clock). */
@@ -56,8 +59,8 @@ export interface Controllers {
 /** Starts the post-start hooks and the enabled controllers. */
 export async function startControllers(options: ControllerOptions): Promise<Controllers> {
   const retryMs = options.retryMs ?? 1000;
-  const bootstrap = startSystemNamespaces(options.registry, options.names, retryMs);
-  const rbacBootstrap = startRbacBootstrap(options.registry, options.names, { retryMs });
+  const bootstrap = startSystemNamespaces(options.registry, options.names, retryMs, options.startup?.join());
+  const rbacBootstrap = startRbacBootstrap(options.registry, options.names, { retryMs, ...(options.startup === undefined ? {} : { writer: options.startup.join() }) });
   const own = (options.apiServerControllers ?? apiServerControllers).map((start) => start({
     registry: options.registry, names: options.names, retryMs, ...(options.log === undefined ? {} : { log: options.log }),
   }));

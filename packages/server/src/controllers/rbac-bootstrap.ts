@@ -3,8 +3,9 @@
  * reconciles what is stored with it (missing rules, aggregation selectors, labels, annotations and subjects added
  * back; a binding with another roleRef recreated; objects annotated autoupdate "false" left alone). It runs on every
  * replica; concurrent replicas meet AlreadyExists and Conflict, which re-read and retry. A namespaced role or binding
- * is created after its namespace is made sure of, as kube's reconciler does. Until it has finished once, its health
- * check fails (kube-apiserver's /readyz waits for it).
+ * is created after its namespace is made sure of, as kube's reconciler does. The objects missing are created together
+ * (through the start-up batch on the first attempt), those present reconciled one by one. Until it has finished once,
+ * its health check fails (kube-apiserver's /readyz waits for it).
  */
 import { fail, notFound, ok, type KubeObject, type Names, type Result, type Status } from '@svc-apiserver/api';
 import { autoupdateAnnotation, bootstrapPolicy } from '../auth/authz/rbac/bootstrap-policy/bootstrap-policy.js';
@@ -21,6 +22,8 @@ import type { WriteFailure, WriteResult } from '../registry/store.js';
 import { selectEverything } from '../registry/selection.js';
 import { loopbackUser } from '../registry/operations/loopback.js';
 import { runPostStartHook } from './post-start-hook.js';
+import { directWriter, type StartupWriter } from './startup-batch.js';
+import type { CreateItem } from '../registry/operations/create-objects.js';
 
 /** The running hook. */
 export interface RbacBootstrap {
@@ -38,6 +41,8 @@ export interface RbacBootstrapOptions {
   /** Pause after a failed attempt (default 1 s). */
   readonly retryMs?: number;
   readonly log?: (message: string) => void;
+  /** Where the missing objects are created (default: at once). */
+  readonly writer?: StartupWriter;
 }
 
 const ctx = { user: loopbackUser, dryRun: false } as const;
@@ -122,6 +127,7 @@ export function startRbacBootstrap(registry: Registry, names: Names, options: Rb
   const autoupdate = autoupdateAnnotation(names);
   const group = names.group('rbac.authorization');
   let written = 0;
+  const writer = options.writer ?? directWriter(registry);
 
   const attempt = async (stopped: () => boolean): Promise<string | undefined> => {
     const policy = bootstrapPolicy(names);
@@ -151,29 +157,66 @@ export function startRbacBootstrap(registry: Registry, names: Names, options: Rb
       }
       return ensured;
     };
-    for (const [def, objects, reconcile] of steps) {
-      if (def === undefined) continue; // RBAC not served: nothing to ensure.
-      if (stopped()) return 'stopped';
-      // One list per resource, then the objects of the step side by side (their writes share storage commits).
-      const current = await registry.store.list(def, { namespace: '', selection: selectEverything });
-      if (!current.ok) return `unable to list ${def.resource}: ${current.error.message ?? ''}`;
+    const served = steps.filter((step): step is [ResourceDef, readonly KubeObject[], (e: never, x: never) => Reconciled<KubeObject>] => step[0] !== undefined);
+    if (stopped()) return 'stopped';
+    // One list per resource, read side by side; the missing objects are then created together and the present ones
+    // reconciled side by side (their writes share storage commits).
+    const lists = await Promise.all(served.map(([def]) => registry.store.list(def, { namespace: '', selection: selectEverything })));
+    const missing: { def: ResourceDef; object: KubeObject; reconcile: (e: KubeObject, x: KubeObject) => Reconciled<KubeObject> }[] = [];
+    const present: Promise<void>[] = [];
+    const record = (def: ResourceDef, object: KubeObject, ensured: Result<number>): void => {
+      if (ensured.ok) {
+        written += ensured.value;
+        return;
+      }
+      errors.push(`unable to reconcile ${def.kind} ${object.metadata?.name ?? ''}: ${ensured.error.message ?? ensured.error.reason ?? 'failed'}`);
+    };
+    served.forEach(([def, objects, reconcileStep], i) => {
+      const current = lists[i]!;
+      if (!current.ok) {
+        errors.push(`unable to list ${def.resource}: ${current.error.message ?? ''}`);
+        return;
+      }
+      const reconcile = reconcileStep as (e: KubeObject, x: KubeObject) => Reconciled<KubeObject>;
       const byKey = new Map(current.value.items.map((o) => [`${o.metadata?.namespace ?? ''}/${o.metadata?.name ?? ''}`, o]));
-      const results = await Promise.all(objects.map((object) => ensureObject(registry, def, object,
-        reconcile as (e: KubeObject, x: KubeObject) => Reconciled<KubeObject>,
-        byKey.get(`${object.metadata?.namespace ?? ''}/${object.metadata?.name ?? ''}`), ensureNamespace)));
-      results.forEach((ensured, i) => {
-        if (ensured.ok) {
-          written += ensured.value;
-          return;
-        }
-        const reason = ensured.error.message ?? ensured.error.reason ?? 'failed';
-        errors.push(`unable to reconcile ${def.kind} ${objects[i]!.metadata?.name ?? ''}: ${reason}`);
-      });
-    }
+      for (const object of objects) {
+        const listed = byKey.get(`${object.metadata?.namespace ?? ''}/${object.metadata?.name ?? ''}`);
+        if (listed === undefined) missing.push({ def, object, reconcile });
+        else present.push(ensureObject(registry, def, object, reconcile, listed, ensureNamespace).then((r) => record(def, object, r)));
+      }
+    });
+    // The namespaces of the missing namespaced objects that do not exist are created with them (in the wave before).
+    const namespaceDef = registry.lookup('', 'v1', 'namespaces');
+    const wantedNamespaces = [...new Set(missing.filter((m) => m.def.namespaced).map((m) => m.object.metadata?.namespace ?? ''))];
+    const absent = namespaceDef === undefined ? [] : (await Promise.all(wantedNamespaces.map(async (namespace) => {
+      const got = await registry.store.get(namespaceDef, '', namespace);
+      return !got.ok && got.error.code === 404 ? [namespace] : [];
+    }))).flat();
+    const items: CreateItem[] = [
+      ...absent.map((name) => ({ def: namespaceDef!, object: { apiVersion: 'v1', kind: 'Namespace', metadata: { name } } as KubeObject })),
+      ...missing.map((m) => ({ def: m.def, object: structuredClone(m.object) })),
+    ];
+    const created = (await writer.create(items)).slice(absent.length);
+    // One that another replica created meanwhile is read and reconciled; another failure is retried by the hook.
+    const raced = missing.flatMap((m, i) => {
+      const result = created[i]!;
+      if (result.ok) written += 1;
+      else if (result.error.reason === 'AlreadyExists') return [ensureObject(registry, m.def, m.object, m.reconcile, undefined, ensureNamespace).then((r) => record(m.def, m.object, r))];
+      else record(m.def, m.object, fail(result.error));
+      return [];
+    });
+    await Promise.all([...present, ...raced]);
     return errors.length > 0 ? errors.join('; ') : undefined;
   };
 
-  const hook = runPostStartHook(attempt, retryMs, options.log);
+  const hook = runPostStartHook(async (stopped) => {
+    try {
+      return await attempt(stopped);
+    } finally {
+      // The first attempt's place in the start-up batch is given up if it ended before creating.
+      writer.release();
+    }
+  }, retryMs, options.log);
   return {
     checks: [{ name: 'poststarthook/rbac/bootstrap-roles', check: hook.check }],
     done: hook.done,
