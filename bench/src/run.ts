@@ -31,6 +31,7 @@ import { extensionsBench } from './extensions.js';
 import { admissionBench } from './admission.js';
 import { celBench } from './cel.js';
 import { testServerStartBench } from './test-server-start.js';
+import { serverStartBench } from './server-start.js';
 import { fmt, startBenchModule } from './support.js';
 import { describeLayout, pinServer } from './load/cpu-pinning.js';
 import { startLoadGenerator, targetOf, type LoadGenerator, type LoadResult } from './load/load-generator.js';
@@ -196,5 +197,7 @@ async function others(): Promise<void> {
   // Admission: creates with no plugins, the default set, and 1 and 3 no-op webhooks (bench/src/admission.ts).
   process.stdout.write(`${(await admissionBench(Math.min(seconds, 3), clients)).join('\n')}\n`);
   process.stdout.write(`${(await celBench(Math.min(seconds, 3), clients)).join('\n')}\n`);
+  // Start to ready: the process (first start and restart) and the in-process test server (bench/src/server-start.ts, test-server-start.ts).
+  process.stdout.write(`${(await serverStartBench()).join('\n')}\n`);
   process.stdout.write(`${(await testServerStartBench()).join('\n')}\n`);
 }

@@ -15,12 +15,12 @@ import { serviceAccountTokenIssuer } from './auth/serviceaccount/token-issuer.js
 import type { ServerOptions } from './config.js';
 import type { ControllerConfig } from './controllers/kit/controller-config.js';
 import { loadClusterSigningCas } from './pki/cluster-signing-cas.js';
-import { ensurePki, servingSans } from './pki/ensure-pki.js';
+import type { Pki } from './pki/ensure-pki.js';
 import type { Registry } from './registry/registry.js';
 
 /** The flags this setup reads. */
 export type IdentityFlags = Pick<ServerOptions,
-  | 'bindAddress' | 'tlsSans' | 'serviceAccountPrivateKeyFile' | 'serviceAccountJwksUri' | 'clusterSigningCertFile'
+  | 'serviceAccountPrivateKeyFile' | 'serviceAccountJwksUri' | 'clusterSigningCertFile'
   | 'clusterSigningKeyFile' | 'clusterSigningKubeApiserverClientCertFile' | 'clusterSigningKubeApiserverClientKeyFile'
   | 'clusterSigningKubeletClientCertFile' | 'clusterSigningKubeletClientKeyFile' | 'clusterSigningKubeletServingCertFile'
   | 'clusterSigningKubeletServingKeyFile' | 'clusterSigningLegacyUnknownCertFile' | 'clusterSigningLegacyUnknownKeyFile'
@@ -33,6 +33,8 @@ export interface IdentityDeps {
   readonly registry: Registry;
   readonly authentication: Authentication;
   readonly authorizer: Authorizer;
+  /** The server's PKI (its CA signs for the built-in signers without files of their own). */
+  readonly pki: Pki;
   readonly log: (message: string) => void;
 }
 
@@ -60,9 +62,7 @@ function registryServiceAccounts(registry: Registry): ServiceAccountReader {
 
 /** Builds the identities; an error names the flag at fault (the server does not start then). */
 export async function identitySetup(o: IdentityFlags, deps: IdentityDeps): Promise<Result<Identity, string>> {
-  const { names } = deps;
-  // The same PKI the HTTPS side serves with (ensurePki reuses what the data directory holds).
-  const pki = await ensurePki({ dir: deps.dataDir, sans: servingSans(o.bindAddress, o.tlsSans), caName: `${names.name('serverName')}-ca` });
+  const { names, pki } = deps;
   const cas = await loadClusterSigningCas({
     all: { certFile: o.clusterSigningCertFile, keyFile: o.clusterSigningKeyFile },
     apiClient: { certFile: o.clusterSigningKubeApiserverClientCertFile, keyFile: o.clusterSigningKubeApiserverClientKeyFile },

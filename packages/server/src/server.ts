@@ -6,7 +6,7 @@
  */
 import { join, resolve } from 'node:path';
 import { mkdir, readFile } from 'node:fs/promises';
-import { namesFor } from '@svc-apiserver/api';
+import { namesFor, type Names, type Result } from '@svc-apiserver/api';
 import { defaultServerOptions, usesEtcd, type ServerOptions } from './config.js';
 import type { Backend } from './storage/backend.js';
 import { openSqliteBackend } from './storage/sqlite/sqlite-backend.js';
@@ -63,7 +63,9 @@ import type { Clock } from './controllers/kit/clock.js';
 import { identitySetup } from './identity-setup.js';
 import { startClusterInfo } from './controllers/cluster-info.js';
 import { startCrdServing } from './registry/custom-resources/crd-serving.js';
-import { ensureFrontProxy } from './aggregator/front-proxy.js';
+import { ensureFrontProxy, type FrontProxy } from './aggregator/front-proxy.js';
+import { ensurePki, pkiCaName, servingSans, type Pki } from './pki/ensure-pki.js';
+import { ensureSigningKey, type SigningKey } from './auth/serviceaccount/keys.js';
 import { startRemoteApis } from './aggregator/remote-apis.js';
 import { createAggregator } from './aggregator/aggregator.js';
 import { publishExtensionAuthentication } from './aggregator/extension-authentication.js';
@@ -77,6 +79,7 @@ import { customColumnsPrinter } from './http/table/custom-columns.js';
 import { buildAuditor } from './audit/audit-setup.js';
 import { createFlowController } from './flowcontrol/flow-controller.js';
 import { startApfConfiguration } from './controllers/flowcontrol/apf-configuration.js';
+import { startupBatch } from './controllers/startup-batch.js';
 import { serverMetrics } from './metrics/metrics-registry.js';
 import { recordFeatureStates, registerProcessMetrics } from './metrics/component-metrics.js';
 import { featureGateStates } from './feature-gates.js';
@@ -177,6 +180,32 @@ async function openEtcd(o: ServerOptions): Promise<EtcdBackend> {
   });
 }
 
+/** The server's key material, being loaded or generated. */
+interface KeyMaterial {
+  readonly pki: Promise<Pki>;
+  readonly frontProxy: Promise<Result<FrontProxy, string>>;
+  readonly signingKey: Promise<Result<SigningKey, string>>;
+}
+
+/**
+ * Begins loading the PKI, the front-proxy identity and the service account signing key, all at once; what a data
+ * directory lacks is generated (kube's own bootstrap makes these files before the server runs). A start that fails
+ * before awaiting one of them must not leave its rejection unhandled: each carries a no-op handler, and awaiting it
+ * still rejects.
+ */
+function startKeyMaterial(o: ServerOptions, names: Names, dataDir: string): KeyMaterial {
+  const keys: KeyMaterial = {
+    pki: ensurePki({ dir: dataDir, sans: servingSans(o.bindAddress, o.tlsSans), caName: pkiCaName(names) }),
+    frontProxy: ensureFrontProxy({
+      dataDir, proxyClientCertFile: o.proxyClientCertFile, proxyClientKeyFile: o.proxyClientKeyFile,
+      requestheaderClientCaFile: o.requestheaderClientCaFile, requestheaderAllowedNames: o.requestheaderAllowedNames,
+    }),
+    signingKey: ensureSigningKey(o.serviceAccountSigningKeyFile, dataDir),
+  };
+  for (const p of Object.values(keys) as Promise<unknown>[]) p.catch(() => {});
+  return keys;
+}
+
 /** Starts a server. Rejects when it cannot start (bad admission plugin name, port in use, unreadable data). */
 export async function startServer(options: StartServerOptions = {}): Promise<RunningServer> {
   const started = performance.now();
@@ -190,6 +219,13 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   const etcd = usesEtcd(o) ? await openEtcd(o) : undefined;
   const backend: Backend = etcd ?? (o.storage === 'memory' ? openMemoryBackend() : openSqliteBackend({ path: join(dataDir, 'state.db') }));
   const cleanups: (() => Promise<void> | void)[] = [() => backend.close()];
+  // The key material next: on a first start its generation (the RSA service account key above all) runs beside the
+  // rest of the start instead of one piece after another; each is awaited where it is first needed. A start that
+  // fails before then still waits for it, so nothing writes to the data directory once startServer has answered.
+  const keys = startKeyMaterial(o, names, dataDir);
+  cleanups.push(async () => {
+    await Promise.allSettled([keys.pki, keys.frontProxy, keys.signingKey]);
+  });
   // Metrics (kube's legacyregistry is the process's too): flags first, then every figure the server fills.
   serverMetrics.disable(o.disabledMetrics);
   if (o.showHiddenMetricsForVersion !== '') serverMetrics.showHidden();
@@ -298,10 +334,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     });
     cleanups.push(() => crdServing.stop());
     // The aggregator: APIServices of extension API servers, proxied with the front-proxy identity.
-    const frontProxy = await ensureFrontProxy({
-      dataDir, proxyClientCertFile: o.proxyClientCertFile, proxyClientKeyFile: o.proxyClientKeyFile,
-      requestheaderClientCaFile: o.requestheaderClientCaFile, requestheaderAllowedNames: o.requestheaderAllowedNames,
-    });
+    const frontProxy = await keys.frontProxy;
     if (!frontProxy.ok) throw new Error(frontProxy.error);
     const remoteApis = startRemoteApis(registry);
     cleanups.push(() => remoteApis.stop());
@@ -316,7 +349,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       if (got.error.code === 404) return undefined;
       throw new Error(got.error.message ?? `cannot read ${resource}`);
     };
-    const authn = await buildAuthentication(o, { names, get: lookupObject, dataDir, log: (m) => log(m) });
+    const authn = await buildAuthentication(o, { names, get: lookupObject, dataDir, signingKey: keys.signingKey, log: (m) => log(m) });
     if (!authn.ok) throw new Error(authn.error);
     cleanups.push(() => authn.value.close());
     const policy = startRbacPolicySource(registry, names, { log: (m) => log(m) });
@@ -328,13 +361,17 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     const authorizer: Authorizer = authz.value.authorizer;
     admissionAuthorizer = authorizer;
     writeGuard = createRbacWriteGuard({ resolver: rbac.resolver, authorizer: () => authorizer, names, getRole: registryRoleGetter(registry, names) });
-    const identity = await identitySetup(o, { names, dataDir, registry, authentication: authn.value, authorizer, log: (m) => log(m) });
+    const pki = await keys.pki;
+    const identity = await identitySetup(o, { names, dataDir, registry, authentication: authn.value, authorizer, pki, log: (m) => log(m) });
     if (!identity.ok) throw new Error(identity.error);
     identity.value.initializeAdmission(admission.value.plugins);
     let controllersStarted = false;
+    // The start objects (system namespaces, default RBAC policy, API Priority and Fairness configuration) are created
+    // together once every writer below has handed its creates; sealed once the last has joined.
+    const startup = startupBatch(registry);
     // Only etcd can be shared by several replicas; an embedded store has one server, so nothing to elect there.
     const controllers = await startControllers({
-      registry, names, controllers: enabledControllers.value, log: (m) => log(m),
+      registry, names, controllers: enabledControllers.value, log: (m) => log(m), startup,
       config: { ...identity.value.controllerConfig, ...(options.clock === undefined ? {} : { clock: options.clock }) },
       apiServerIdentity: {
         enabled: o.featureGates.APIServerIdentity,
@@ -361,6 +398,8 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     });
     controllersStarted = true;
     cleanups.push(() => controllers.stop());
+    // A start that fails before the seal below still lets the writers that joined finish (run before their stop).
+    cleanups.push(() => startup.seal());
 
     let protobufCache: { hash: string; bytes: Uint8Array } | undefined;
     const served = (): ServedResource[] => servedForOpenApi(registry.all().filter((d) => d.custom === undefined));
@@ -396,8 +435,9 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     const flowController = o.featureGates.APIPriorityAndFairness
       ? createFlowController({ serverConcurrencyLimit: o.maxRequestsInFlight + o.maxMutatingRequestsInFlight, waitLimitMs: 15_000 })
       : undefined;
-    const apfConfiguration = flowController === undefined ? undefined : startApfConfiguration(registry, names, flowController, { log: (m) => log(m) });
+    const apfConfiguration = flowController === undefined ? undefined : startApfConfiguration(registry, names, flowController, { log: (m) => log(m), writer: startup.join() });
     if (apfConfiguration !== undefined) cleanups.push(() => apfConfiguration.stop());
+    startup.seal();
     const auditor = await buildAuditor(o, names, (m) => log(m));
     if (!auditor.ok) throw new Error(auditor.error);
     // Flushed on close, after the listener closed and the last request was audited.
@@ -416,6 +456,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       bindAddress: o.bindAddress,
       port: o.securePort,
       tlsSans: o.tlsSans,
+      pki,
       names,
       maxRequestBodyBytes: o.maxRequestBodyBytes,
       maxRequestsInFlight: o.maxRequestsInFlight,

@@ -64,9 +64,10 @@ export async function ensureFrontProxy(options: FrontProxyOptions): Promise<Resu
     readOptional(at(frontProxyFiles.caCert)), readOptional(at(frontProxyFiles.caKey)),
     readOptional(at(frontProxyFiles.clientCert)), readOptional(at(frontProxyFiles.clientKey)),
   ]);
-  const { createCa, issueLeaf } = await import('../pki/certificates.js');
+  // The issuing library is loaded only when something must be issued: later starts skip its load time.
+  const issuing = () => import('../pki/certificates.js');
   if (caCert === undefined || caKey === undefined) {
-    const ca = await createCa('front-proxy-ca');
+    const ca = await (await issuing()).createCa('front-proxy-ca');
     caCert = ca.certPem;
     caKey = ca.keyPem;
     cert = undefined;
@@ -74,7 +75,7 @@ export async function ensureFrontProxy(options: FrontProxyOptions): Promise<Resu
     await writeFileAtomic(at(frontProxyFiles.caKey), caKey, 0o600);
   }
   if (cert === undefined || key === undefined) {
-    const leaf = await issueLeaf({ certPem: caCert, keyPem: caKey }, { commonName: frontProxyClientName, usage: 'client' });
+    const leaf = await (await issuing()).issueLeaf({ certPem: caCert, keyPem: caKey }, { commonName: frontProxyClientName, usage: 'client' });
     cert = leaf.certPem;
     key = leaf.keyPem;
     await writeFileAtomic(at(frontProxyFiles.clientCert), cert, 0o644);

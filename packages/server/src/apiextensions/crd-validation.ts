@@ -8,7 +8,8 @@
  * once the CRD is established.
  */
 import { fieldError, type FieldError } from '@svc-apiserver/api';
-import jsonpath from 'jsonpath';
+import type JsonPath from 'jsonpath';
+import { lazyRequire } from '../lazy-module.js';
 import { isDns1035Label, isDns1123Subdomain } from '../meta/name-rules.js';
 import {
   isConditionTrue, schemaOf, specOf, storageVersionOf, versionsOf, type CrdColumn, type CrdNames, type CrdScale, type CrdVersion,
@@ -17,6 +18,9 @@ import {
 import { isRecord } from './schema/json-schema-props.js';
 import { validateSchema } from './schema/schema-validation.js';
 import { compileSchemaRules } from './validation-rules/compiled-rules.js';
+
+/** The JSONPath library, loaded by the first CRD with printer columns validated. */
+const jsonpath = lazyRequire<typeof JsonPath>('jsonpath');
 
 const columnTypes = ['boolean', 'date', 'integer', 'number', 'string'];
 const columnFormats = ['byte', 'date', 'date-time', 'double', 'float', 'int32', 'int64', 'password'];
@@ -160,7 +164,7 @@ function validateColumn(c: CrdColumn, path: string): FieldError[] {
 export function isSimpleJsonPath(p: string): boolean {
   if (!p.startsWith('.') && !p.startsWith('[')) return false;
   try {
-    jsonpath.parse(`$${p}`);
+    jsonpath().parse(`$${p}`);
     return true;
   } catch {
     return false;

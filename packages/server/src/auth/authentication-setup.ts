@@ -22,7 +22,7 @@ import { loadStaticTokenFile } from './authn/static-token.js';
 import { loadWebhookConnection } from '../outbound/webhook-connection.js';
 import { parseWebhookVersion, webhookTokenAuthenticator } from './authn/webhook-token.js';
 import { x509Authenticator } from './authn/x509.js';
-import { ensureSigningKey, loadVerificationKeys, verificationKey, type VerificationKey } from './serviceaccount/keys.js';
+import { ensureSigningKey, loadVerificationKeys, verificationKey, type SigningKey, type VerificationKey } from './serviceaccount/keys.js';
 import { serviceAccountTokenIssuer, type ServiceAccountTokenIssuer } from './serviceaccount/token-issuer.js';
 
 /**
@@ -69,6 +69,11 @@ export interface AuthenticationDeps {
   readonly get: ObjectGetter;
   /** Where a generated service account signing key is kept. */
   readonly dataDir: string;
+  /**
+   * The signing key when its loading began already (the server starts it early, so that generating it on a first
+   * start overlaps the rest of the start); default: {@link ensureSigningKey} of the flag and the data directory.
+   */
+  readonly signingKey?: Promise<Result<SigningKey, string>>;
   readonly log: (message: string) => void;
 }
 
@@ -120,7 +125,7 @@ export async function buildAuthentication(flags: AuthenticationFlags, deps: Auth
   }
   if (flags.enableBootstrapTokenAuth) tokens.push(audienceAgnostic(apiAudiences, bootstrapTokenAuthenticator(names, deps.get)));
 
-  const signing = await ensureSigningKey(flags.serviceAccountSigningKeyFile, deps.dataDir);
+  const signing = await (deps.signingKey ?? ensureSigningKey(flags.serviceAccountSigningKeyFile, deps.dataDir));
   if (!signing.ok) return refuse(signing.error);
   const keys = await loadVerificationKeys(flags.serviceAccountKeyFiles);
   if (!keys.ok) return refuse(keys.error);

@@ -26,6 +26,7 @@ import { startIdentityLease } from './apiserver-identity/identity-lease.js';
 import { startIdentityLeaseGc } from './apiserver-identity/identity-lease-gc.js';
 import { reportedAs, type ReportedCheck } from '../health/merged-checks.js';
 import type { Clock } from './kit/clock.js';
+import type { StartupBatch } from './startup-batch.js';
 
 /** What {@link startControllers} needs. */
 export interface ControllerOptions {
@@ -35,6 +36,8 @@ export interface ControllerOptions {
   readonly controllers?: readonly ControllerName[];
   /** Pause before retrying unfinished work and failed post-start hooks and informer watches (default 1 s). */
   readonly retryMs?: number;
+  /** The batch the post-start hooks' first creates join (default: each creates at once). */
+  readonly startup?: StartupBatch;
   /** Where the controllers log failed syncs. */
   readonly log?: (message: string) => void;
   /** Settings of individual controllers (keys, CAs, the authorizer, a clock). */
@@ -75,8 +78,8 @@ export interface Controllers {
 /** Starts the post-start hooks and the enabled controllers. */
 export async function startControllers(options: ControllerOptions): Promise<Controllers> {
   const retryMs = options.retryMs ?? 1000;
-  const bootstrap = startSystemNamespaces(options.registry, options.names, retryMs);
-  const rbacBootstrap = startRbacBootstrap(options.registry, options.names, { retryMs });
+  const bootstrap = startSystemNamespaces(options.registry, options.names, retryMs, options.startup?.join());
+  const rbacBootstrap = startRbacBootstrap(options.registry, options.names, { retryMs, ...(options.startup === undefined ? {} : { writer: options.startup.join() }) });
   const priorityClasses = startSystemPriorityClasses(options.registry, options.names, retryMs, options.log);
   const identity = options.apiServerIdentity;
   const identityOn = identity?.enabled !== false;

@@ -56,6 +56,23 @@ test('bootstrap creates the whole policy on an empty store, renamed; the check n
   assert.equal(signer.roleRef.apiGroup, rbac);
 });
 
+test('the namespaces of the namespaced roles and bindings are created when missing, in the first attempt', async () => {
+  const t = await testRegistry(['default']);
+  const failures: string[] = [];
+  const b = startRbacBootstrap(t.registry, t.names, { retryMs: 10, log: (m) => failures.push(m) });
+  await b.done;
+  assert.deepEqual(failures, [], 'no attempt failed');
+  for (const ns of ['svc-system', 'svc-public']) {
+    const got = await t.call({ verb: 'get', resource: 'namespaces', name: ns });
+    assert.equal(got.code, 200, `namespace ${ns}`);
+  }
+  const signer = await t.call({ verb: 'get', group: rbac, version: 'v1', resource: 'rolebindings', namespace: 'svc-public', name: 'system:controller:bootstrap-signer' });
+  assert.equal(signer.code, 200);
+  const policy = bootstrapPolicy(t.names);
+  assert.equal(b.writes(), policy.clusterRoles.length + policy.clusterRoleBindings.length + policy.roles.length + policy.roleBindings.length,
+    'the namespaces are not counted as policy writes');
+});
+
 test('a second run writes nothing', async () => {
   const t = await setup();
   await t.run();

@@ -15,7 +15,7 @@ import { healthEndpoint } from '../health/health-endpoint.js';
 import { logCheck, pingCheck, shutdownCheck, withGracePeriod } from '../health/checks.js';
 import { inKubeOrder } from '../health/check-order.js';
 import { mergeChecks } from '../health/merged-checks.js';
-import { ensurePki, servingSans, writeFileAtomic } from '../pki/ensure-pki.js';
+import { ensurePki, pkiCaName, servingSans, writeFileAtomic, type Pki } from '../pki/ensure-pki.js';
 import { kubeconfigYaml } from '../pki/kubeconfig.js';
 import { authenticatorUnion } from '../auth/authn/authenticator.js';
 import { x509Authenticator } from '../auth/authn/x509.js';
@@ -60,6 +60,8 @@ export interface ApiServerOptions {
   readonly bindAddress: string;
   readonly port: number;
   readonly tlsSans: readonly string[];
+  /** The PKI when the caller ensured it already (the server does, early, so that generating it overlaps its start). */
+  readonly pki?: Pki;
   readonly names: Names;
   readonly maxRequestBodyBytes: number;
   /** `--max-requests-inflight` (default 400, kube's; 0: no limit). */
@@ -147,10 +149,10 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
   const { names, log } = options;
   const dataDir = resolve(options.dataDir);
   await mkdir(dataDir, { recursive: true, mode: 0o700 });
-  const pki = await ensurePki({
+  const pki = options.pki ?? await ensurePki({
     dir: dataDir,
     sans: servingSans(options.bindAddress, options.tlsSans),
-    caName: `${names.name('serverName')}-ca`,
+    caName: pkiCaName(names),
   });
 
   let shuttingDown = false;

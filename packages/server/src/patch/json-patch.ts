@@ -6,9 +6,13 @@
  * dozen copies of the root double it each time): the bytes copied are counted, and past `copyLimitBytes` the
  * patch fails as evanphx/json-patch fails past its AccumulatedCopySizeLimit.
  */
-import jsonPatchLib from 'fast-json-patch';
+import type JsonPatchLib from 'fast-json-patch';
 import type { Operation } from 'fast-json-patch';
 import { badRequest, fail, failure, ok, type Result } from '@svc-apiserver/api';
+import { lazyRequire } from '../lazy-module.js';
+
+/** The library, loaded by the first JSON patch applied. */
+const jsonPatchLibrary = lazyRequire<typeof JsonPatchLib>('fast-json-patch');
 
 /** kube-apiserver's maxJSONPatchOperations. */
 export const maxJsonPatchOperations = 10_000;
@@ -38,6 +42,7 @@ export function applyJsonPatch(target: unknown, patch: unknown, copyLimitBytes =
     if (typeof o.path !== 'string') return fail(badRequest(`operation ${o.op} is missing path`));
   }
   try {
+    const jsonPatchLib = jsonPatchLibrary();
     const ops = patch as Operation[];
     if (!ops.some((op) => op.op === 'copy')) return ok(jsonPatchLib.applyPatch(structuredClone(target), ops, true, true, true).newDocument);
     let document = structuredClone(target);

@@ -3,15 +3,16 @@
  * certificate and client certificates. Keys are exported as PKCS#8 PEM (`PRIVATE KEY`), which node's TLS, Go's
  * crypto/tls (kubectl) and client-go all read.
  */
-import 'reflect-metadata';
 import { webcrypto, randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
-import * as x509 from '@peculiar/x509';
+import type * as X509 from '@peculiar/x509';
+import { loadX509 } from './x509-library.js';
 
 type CryptoKey = webcrypto.CryptoKey;
 type CryptoKeyPair = webcrypto.CryptoKeyPair;
 
-x509.cryptoProvider.set(webcrypto as unknown as Parameters<typeof x509.cryptoProvider.set>[0]);
+// Issuing is all this module does: the library loads with it.
+const x509 = loadX509();
 
 const algorithm = { name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256' } as const;
 const dayMs = 24 * 60 * 60 * 1000;
@@ -24,7 +25,7 @@ export interface CertAndKey {
 
 /** A loaded signer (the CA). */
 interface Signer {
-  readonly cert: x509.X509Certificate;
+  readonly cert: X509.X509Certificate;
   readonly key: CryptoKey;
 }
 
@@ -93,7 +94,7 @@ export async function issueLeaf(ca: CertAndKey, options: LeafOptions): Promise<C
   const keys = await newKeys();
   const now = Date.now();
   const subject = [`CN=${escapeRdn(options.commonName)}`, ...(options.organizations ?? []).map((o) => `O=${escapeRdn(o)}`)].join(', ');
-  const extensions: x509.Extension[] = [
+  const extensions: X509.Extension[] = [
     new x509.BasicConstraintsExtension(false, undefined, true),
     new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature | x509.KeyUsageFlags.keyEncipherment, true),
     new x509.ExtendedKeyUsageExtension([options.usage === 'server' ? x509.ExtendedKeyUsage.serverAuth : x509.ExtendedKeyUsage.clientAuth]),

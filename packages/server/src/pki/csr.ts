@@ -1,22 +1,22 @@
 /**
  * PKCS#10 certificate requests as kube reads `spec.request` (pkg/apis/certificates ParseCSR and
  * x509.CertificateRequest.CheckSignature): the first PEM block must be a `CERTIFICATE REQUEST`, it must parse, and
- * its self-signature must verify with the key it carries. Parsing is @peculiar/x509's; the signature is checked
- * with node:crypto so that validation stays synchronous. Every failure is a value, never a throw: the bytes come
- * from clients.
+ * its self-signature must verify with the key it carries. Parsing is @peculiar/x509's (loaded by the first request
+ * parsed); the signature is checked with node:crypto so that validation stays synchronous. Every failure is a
+ * value, never a throw: the bytes come from clients.
  */
-import 'reflect-metadata';
 import { createPublicKey, verify, type KeyObject } from 'node:crypto';
-import * as x509 from '@peculiar/x509';
+import type * as X509 from '@peculiar/x509';
 import { fail, ok, type Result } from '@svc-apiserver/api';
 import { decodePemBlocks } from './pem.js';
+import { loadX509 } from './x509-library.js';
 
 /** What the signers and the admission plugins read of a request (Go's x509.CertificateRequest fields). */
 export interface CertificateRequest {
   /** The DER of the request. */
   readonly der: Buffer;
   /** The subject, as it will be copied into the certificate. */
-  readonly subject: x509.Name;
+  readonly subject: X509.Name;
   /** The subject common name (the last CN, as Go's pkix.Name keeps it); `''` when absent. */
   readonly commonName: string;
   /** Every organization (O) of the subject, in order. */
@@ -26,7 +26,7 @@ export interface CertificateRequest {
   readonly emailAddresses: readonly string[];
   readonly uris: readonly string[];
   /** The requested public key (SubjectPublicKeyInfo). */
-  readonly publicKey: x509.PublicKey;
+  readonly publicKey: X509.PublicKey;
 }
 
 /** Limits of the ASN.1 reader: a request is a few KiB; deeply nested or huge input is refused, not walked. */
@@ -57,7 +57,7 @@ function firstElement(der: Buffer): Buffer | undefined {
 const hashNames: Readonly<Record<string, string>> = { 'SHA-1': 'sha1', 'SHA-256': 'sha256', 'SHA-384': 'sha384', 'SHA-512': 'sha512' };
 
 /** Checks the request's self-signature (CheckSignature); an error names why it does not verify. */
-function checkSignature(csr: x509.Pkcs10CertificateRequest, der: Buffer): string | undefined {
+function checkSignature(csr: X509.Pkcs10CertificateRequest, der: Buffer): string | undefined {
   const signed = firstElement(der);
   if (signed === undefined) return 'x509: malformed certificate request';
   let key: KeyObject;
@@ -91,11 +91,11 @@ function checkSignature(csr: x509.Pkcs10CertificateRequest, der: Buffer): string
 }
 
 /** Names of one type from the subjectAltName extension. */
-function altNames(csr: x509.Pkcs10CertificateRequest): { dns: string[]; ip: string[]; email: string[]; uri: string[] } {
+function altNames(csr: X509.Pkcs10CertificateRequest): { dns: string[]; ip: string[]; email: string[]; uri: string[] } {
   const out = { dns: [] as string[], ip: [] as string[], email: [] as string[], uri: [] as string[] };
   const ext = csr.getExtension('2.5.29.17');
   if (ext === null) return out;
-  const san = new x509.SubjectAlternativeNameExtension(ext.rawData);
+  const san = new (loadX509().SubjectAlternativeNameExtension)(ext.rawData);
   for (const n of san.names.items) {
     if (n.type === 'dns') out.dns.push(n.value);
     else if (n.type === 'ip') out.ip.push(n.value);
@@ -114,7 +114,7 @@ export function parseCertificateRequest(pem: Buffer | string): Result<Certificat
   const block = decodePemBlocks(text)[0];
   if (block === undefined || block.type !== 'CERTIFICATE REQUEST') return fail('PEM block type must be CERTIFICATE REQUEST');
   try {
-    const csr = new x509.Pkcs10CertificateRequest(block.bytes, parseOptions);
+    const csr = new (loadX509().Pkcs10CertificateRequest)(block.bytes, parseOptions);
     const invalidSignature = checkSignature(csr, block.bytes);
     if (invalidSignature !== undefined) return fail(invalidSignature);
     const names = altNames(csr);

@@ -5,6 +5,7 @@
  */
 import { mkdir, readFile, writeFile, rename } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { Names } from '@svc-apiserver/api';
 import { certificateSans, certificateUsable } from './certificate-inspection.js';
 import type { CertAndKey } from './certificates.js';
 
@@ -64,6 +65,11 @@ export function servingSans(bindAddress: string, extra: readonly string[]): stri
     .map((s) => s.trim().toLowerCase().replace(/^\[(.*)\]$/, '$1'))
     .filter((s) => s !== '' && s !== '0.0.0.0' && s !== '::');
   return [...new Set(all)];
+}
+
+/** The common name of the server's CA. */
+export function pkiCaName(names: Names): string {
+  return `${names.name('serverName')}-ca`;
 }
 
 /** Loads the PKI from `dir`, creating what is missing or stale. */

@@ -9,14 +9,14 @@
  * never exceeds the granted duration, as the spec bounds it by `expirationSeconds`: long certificates are
  * backdated with their end moved as well, short ones start now.
  */
-import 'reflect-metadata';
 import { randomBytes } from 'node:crypto';
-import * as x509 from '@peculiar/x509';
+import type * as X509 from '@peculiar/x509';
 import { fail, ok, type Result } from '@svc-apiserver/api';
 import type { CertificateRequest } from './csr.js';
 import { certificateUsages } from './key-usages.js';
 import { encodePem } from './pem.js';
 import type { SigningCa } from './signing-ca.js';
+import { loadX509 } from './x509-library.js';
 
 /** How a certificate is issued. */
 export interface SigningPolicy {
@@ -46,12 +46,14 @@ export async function signCertificateRequest(ca: SigningCa, request: Certificate
   let notAfter = notBefore + policy.durationMs;
   if (notAfter > ca.notAfter) notAfter = ca.notAfter;
   if (notBefore >= ca.notAfter) return fail(`the signer has expired: NotAfter=${new Date(ca.notAfter).toISOString()}`);
+  const x509 = loadX509();
+  const caCert = new x509.X509Certificate(ca.certDer);
   const { keyUsage, extendedKeyUsages } = certificateUsages(policy.usages);
-  const extensions: x509.Extension[] = [new x509.BasicConstraintsExtension(false, undefined, true)];
+  const extensions: X509.Extension[] = [new x509.BasicConstraintsExtension(false, undefined, true)];
   if (keyUsage !== 0) extensions.push(new x509.KeyUsagesExtension(keyUsage, true));
   if (extendedKeyUsages.length > 0) extensions.push(new x509.ExtendedKeyUsageExtension(extendedKeyUsages));
-  extensions.push(await x509.AuthorityKeyIdentifierExtension.create(ca.cert));
-  const names: x509.JsonGeneralName[] = [
+  extensions.push(await x509.AuthorityKeyIdentifierExtension.create(caCert));
+  const names: X509.JsonGeneralName[] = [
     ...request.dnsNames.map((value) => ({ type: 'dns' as const, value })),
     ...request.emailAddresses.map((value) => ({ type: 'email' as const, value })),
     ...request.ipAddresses.map((value) => ({ type: 'ip' as const, value })),
@@ -62,7 +64,7 @@ export async function signCertificateRequest(ca: SigningCa, request: Certificate
   const cert = await x509.X509CertificateGenerator.create({
     serialNumber: serialNumber(),
     subject: request.subject,
-    issuer: ca.cert.subjectName,
+    issuer: caCert.subjectName,
     notBefore: new Date(notBefore),
     notAfter: new Date(notAfter),
     publicKey: request.publicKey,

@@ -3,20 +3,17 @@
  * `--cluster-signing-key-file`, or a signer's own pair): the certificate and its private key, RSA, ECDSA or Ed25519,
  * in any PEM form Go reads (PKCS#8 `PRIVATE KEY`, PKCS#1 `RSA PRIVATE KEY`, SEC1 `EC PRIVATE KEY`).
  */
-import 'reflect-metadata';
 import { createPrivateKey, createPublicKey, webcrypto, X509Certificate as NodeX509, type KeyObject } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import * as x509 from '@peculiar/x509';
 import { fail, ok, type Result } from '@svc-apiserver/api';
-
-x509.cryptoProvider.set(webcrypto as unknown as Parameters<typeof x509.cryptoProvider.set>[0]);
 
 type CryptoKey = webcrypto.CryptoKey;
 
 /** A loaded signing CA. */
 export interface SigningCa {
   readonly certPem: string;
-  readonly cert: x509.X509Certificate;
+  /** The certificate's DER (the issuer name and key identifier of what it signs come from it). */
+  readonly certDer: Buffer;
   readonly key: CryptoKey;
   /** The algorithm certificates are signed with (SHA-256 for RSA and P-256, the curve's hash for other curves). */
   readonly signingAlgorithm: Algorithm | EcdsaParams;
@@ -74,7 +71,7 @@ export async function loadSigningCa(certPem: string, keyPem: string): Promise<Re
   const key = await webcrypto.subtle.importKey('pkcs8', pkcs8, algorithms.importAs, false, ['sign']);
   return ok({
     certPem,
-    cert: new x509.X509Certificate(nodeCert.raw),
+    certDer: nodeCert.raw,
     key,
     signingAlgorithm: algorithms.sign,
     notAfter: Date.parse(nodeCert.validTo),

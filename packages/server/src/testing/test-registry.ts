@@ -22,10 +22,12 @@ export interface TestRegistry {
   call(req: FakeRequest): Promise<FakeResponse>;
 }
 
-/** Builds a test registry; with `namespaces`, those namespaces are created first; `store` tunes its store. */
-export async function testRegistry(namespaces: readonly string[] = ['default'], store?: StoreOptions): Promise<TestRegistry> {
+/**
+ * Builds a test registry; with `namespaces`, those namespaces are created first; `store` tunes its store; `backend`
+ * replaces the memory backend.
+ */
+export async function testRegistry(namespaces: readonly string[] = ['default'], store?: StoreOptions, backend: Backend = openMemoryBackend()): Promise<TestRegistry> {
   const names = namesFor('svc');
-  const backend = openMemoryBackend();
   // The plugins that need the server's authorizer and service accounts are left out, as kube's handler tests run
   // without them; their own tests and the end-to-end tests cover them.
   const admission = createAdmissionChain({ names, disable: identityAdmissionPlugins });

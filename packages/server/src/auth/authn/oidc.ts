@@ -4,10 +4,14 @@
  * an unknown key id), tokens checked for signature, algorithm, issuer, expiry, client id (`aud`, or `azp`) and
  * required claims; the username and groups come from configured claims with their prefixes.
  */
-import { createLocalJWKSet, decodeJwt, jwtVerify, type JSONWebKeySet, type JWTPayload } from 'jose';
+import type { createLocalJWKSet, JSONWebKeySet, JWTPayload } from 'jose';
 import { fail, ok, type Result } from '@svc-apiserver/api';
 import type { AuthenticationResult, TokenAuthenticator } from './authenticator.js';
 import { httpsGetJson } from '../../outbound/https-request.js';
+import { lazyImport } from '../../lazy-module.js';
+
+/** The JWT library, loaded when an OIDC issuer is configured. */
+const jose = lazyImport(() => import('jose'));
 
 /** The `--oidc-*` settings. */
 export interface OidcOptions {
@@ -75,7 +79,7 @@ export function oidcAuthenticator(o: OidcOptions): OidcAuthenticator {
     }
     const jwks = await httpsGetJson(jwksUri, target);
     if (!jwks.ok) throw new Error(`oidc keys: ${jwks.error}`);
-    keys = createLocalJWKSet(jwks.value as JSONWebKeySet);
+    keys = (await jose()).createLocalJWKSet(jwks.value as JSONWebKeySet);
     lastKeyFetch = Date.now();
     return true;
   };
@@ -109,7 +113,7 @@ export function oidcAuthenticator(o: OidcOptions): OidcAuthenticator {
     }
     for (let attempt = 0; attempt < 2; attempt++) {
       try {
-        const { payload } = await jwtVerify(token, keys!, { issuer, algorithms: [...o.signingAlgs], requiredClaims: ['exp'] });
+        const { payload } = await (await jose()).jwtVerify(token, keys!, { issuer, algorithms: [...o.signingAlgs], requiredClaims: ['exp'] });
         return ok(payload);
       } catch (e) {
         const code = (e as { code?: string }).code;
@@ -128,6 +132,7 @@ export function oidcAuthenticator(o: OidcOptions): OidcAuthenticator {
       if (retry) clearTimeout(retry);
     },
     async authenticateToken(token) {
+      const { decodeJwt } = await jose();
       let iss: unknown;
       try {
         iss = decodeJwt(token).iss;

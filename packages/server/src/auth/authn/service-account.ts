@@ -5,8 +5,9 @@
  * revoke tokens whose service account, Secret or Pod was deleted or recreated: always for bound tokens, and for
  * legacy tokens with `--service-account-lookup` (the default).
  */
-import { decodeJwt, decodeProtectedHeader, jwtVerify, type JWTPayload } from 'jose';
+import type { JWTPayload } from 'jose';
 import { fail, ok, type KubeObject, type Names, type Result } from '@svc-apiserver/api';
+import { lazyImport } from '../../lazy-module.js';
 import { intersectAudiences, type AuthenticationResult, type TokenAuthenticator } from './authenticator.js';
 import { isDeleting, secretValue, type LookupResource, type ObjectGetter } from './object-getter.js';
 import type { VerificationKey } from '../serviceaccount/keys.js';
@@ -26,6 +27,9 @@ export interface ServiceAccountAuthenticatorOptions {
   readonly lookup: boolean;
   readonly get: ObjectGetter;
 }
+
+/** The JWT library, loaded by the first bearer token looked at. */
+const jose = lazyImport(() => import('jose'));
 
 /** How much clock skew expiry and not-before checks allow (go-jose's default leeway). */
 const leewaySeconds = 60;
@@ -51,6 +55,7 @@ export function serviceAccountAuthenticator(options: ServiceAccountAuthenticator
   };
 
   const verify = async (token: string, issuer: string, legacy: boolean): Promise<Result<JWTPayload, AuthenticationResult>> => {
+    const { decodeProtectedHeader, jwtVerify } = await jose();
     let alg: string | undefined;
     let kid: string | undefined;
     try {
@@ -159,6 +164,7 @@ export function serviceAccountAuthenticator(options: ServiceAccountAuthenticator
     name: 'service-account',
     async authenticateToken(token, audiences) {
       if (options.keys.length === 0) return { kind: 'none' };
+      const { decodeJwt } = await jose();
       let iss: unknown;
       try {
         iss = decodeJwt(token).iss;

@@ -5,7 +5,7 @@
  * fragment; `jwks_uri` is `--service-account-jwks-uri` (https), else this server's own `/openid/v1/jwks`. The key set
  * holds every key that verifies service account tokens.
  */
-import { exportJWK, type JWK } from 'jose';
+import type { JWK } from 'jose';
 import { fail, ok, type Result } from '@svc-apiserver/api';
 import type { VerificationKey } from './keys.js';
 
@@ -29,9 +29,12 @@ export interface IssuerDiscoveryInput {
   readonly keys: readonly VerificationKey[];
 }
 
-/** A JWK of a verification key with kube's members: use, kty, kid, crv, alg, then the key's numbers. */
+/**
+ * A JWK of a verification key with kube's members: use, kty, kid, crv, alg, then the key's numbers (node exports the
+ * public key's JWK itself).
+ */
 async function jwkOf(key: VerificationKey): Promise<JWK> {
-  const { kty, crv, n, e, x, y } = await exportJWK(key.key);
+  const { kty, crv, n, e, x, y } = key.key.export({ format: 'jwk' });
   return {
     use: 'sig', kty, kid: key.kid, ...(crv === undefined ? {} : { crv }), alg: key.algorithms[0]!,
     ...(n === undefined ? {} : { n }), ...(e === undefined ? {} : { e }), ...(x === undefined ? {} : { x }), ...(y === undefined ? {} : { y }),

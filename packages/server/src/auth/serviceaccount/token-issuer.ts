@@ -3,10 +3,13 @@
  * audiences, expiry and an optional pod or secret binding, and legacy secret-based tokens without expiry.
  */
 import { randomUUID } from 'node:crypto';
-import { SignJWT } from 'jose';
 import type { Names } from '@svc-apiserver/api';
+import { lazyImport } from '../../lazy-module.js';
 import { legacyIssuer, serviceAccountClaimNames, serviceAccountUsername } from './claims.js';
 import type { SigningKey } from './keys.js';
+
+/** The JWT library, loaded by the first token issued. */
+const jose = lazyImport(() => import('jose'));
 
 /** An object a token names or is bound to. */
 export interface ObjectRef {
@@ -47,6 +50,7 @@ export function serviceAccountTokenIssuer(names: Names, key: SigningKey, issuer:
       };
       if (r.pod) priv.pod = { name: r.pod.name, uid: r.pod.uid };
       if (r.secret) priv.secret = { name: r.secret.name, uid: r.secret.uid };
+      const { SignJWT } = await jose();
       return new SignJWT({ [claims.privateClaim]: priv })
         .setProtectedHeader(header)
         .setIssuer(issuer)
@@ -59,6 +63,7 @@ export function serviceAccountTokenIssuer(names: Names, key: SigningKey, issuer:
         .sign(key.privateKey);
     },
     async issueLegacy(namespace, serviceAccount, secretName) {
+      const { SignJWT } = await jose();
       return new SignJWT({
         [claims.namespace]: namespace,
         [claims.secretName]: secretName,

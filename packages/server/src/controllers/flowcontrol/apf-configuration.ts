@@ -9,6 +9,9 @@
  * - the config consumer: the FlowSchemas and PriorityLevelConfigurations, read through informers, configure the
  *   flow controller as they change, and each FlowSchema's `Dangling` condition says whether its priority level
  *   exists.
+ *
+ * The producer reads the objects side by side and creates the missing ones together (through the start-up batch on
+ * its first round), then restores the changed ones.
  */
 import type { KubeObject, Names } from '@svc-apiserver/api';
 import { suggestedConfiguration, mandatoryConfiguration, type BootstrapConfiguration } from '../../flowcontrol/bootstrap-configuration.js';
@@ -16,13 +19,13 @@ import type { FlowSchema, FlowSchemaCondition, PriorityLevelConfiguration } from
 import type { FlowController } from '../../flowcontrol/flow-controller.js';
 import type { HealthCheck } from '../../health/health-check.js';
 import { startInformer, type Informer } from '../../registry/informer.js';
-import { createObject } from '../../registry/operations/create-object.js';
 import { deleteObject } from '../../registry/operations/delete-object.js';
 import { updateObject } from '../../registry/operations/update-object.js';
 import type { Registry } from '../../registry/registry.js';
 import type { ResourceDef } from '../../registry/resource-def.js';
 import { loopbackUser } from '../../registry/operations/loopback.js';
 import { runPostStartHook } from '../post-start-hook.js';
+import { directWriter, type StartupWriter } from '../startup-batch.js';
 
 /** The flowcontrol version the configuration is written and read in (1.27's preferred one). */
 const version = 'v1beta3';
@@ -34,6 +37,8 @@ export interface ApfConfigurationOptions {
   readonly ensureIntervalMs?: number;
   readonly retryMs?: number;
   readonly log?: (message: string) => void;
+  /** Where the first round creates the missing objects (default: at once). */
+  readonly writer?: StartupWriter;
 }
 
 /** The running producer and consumer. */
@@ -54,6 +59,7 @@ export function startApfConfiguration(registry: Registry, names: Names, controll
   const plDef = registry.lookup(group, version, 'prioritylevelconfigurations');
   if (fsDef === undefined || plDef === undefined) {
     // The flowcontrol API turned off (--runtime-config): the controller keeps the mandatory configuration.
+    options.writer?.release();
     return { checks: [], ensure: async () => undefined, stop: () => {} };
   }
   const log = options.log ?? (() => {});
@@ -66,37 +72,52 @@ export function startApfConfiguration(registry: Registry, names: Names, controll
     metadata: { ...o.metadata, annotations: { [autoUpdate]: 'true' } },
   }) as unknown as KubeObject;
 
-  /** Ensures one object; answers an error message or undefined. */
-  const ensureObject = async (def: ResourceDef, wanted: FlowSchema | PriorityLevelConfiguration, isMandatory: boolean): Promise<string | undefined> => {
+  /** Keeps one stored object current; answers an error message or undefined. */
+  const maintain = async (def: ResourceDef, wanted: FlowSchema | PriorityLevelConfiguration, isMandatory: boolean, stored: KubeObject): Promise<string | undefined> => {
     const name = wanted.metadata.name;
-    const got = await registry.store.get(def, '', name);
-    if (!got.ok) {
-      if (got.error.code !== 404) return `reading ${def.resource} ${name}: ${got.error.message ?? ''}`;
-      const created = await createObject(registry, def, withApi(wanted), op);
-      return created.ok || created.error.reason === 'AlreadyExists' ? undefined : `creating ${def.resource} ${name}: ${created.error.message ?? ''}`;
-    }
-    const current = got.value as unknown as FlowSchema | PriorityLevelConfiguration;
+    const current = stored as unknown as FlowSchema | PriorityLevelConfiguration;
     const annotation = current.metadata.annotations?.[autoUpdate];
     const generation = (current.metadata as { generation?: number }).generation ?? 1;
     const maintained = isMandatory || annotation === 'true' || (annotation === undefined && generation === 1);
     if (!maintained) return undefined;
     if (sameJson(current.spec, wanted.spec) && annotation === 'true') return undefined;
     const next = {
-      ...structuredClone(got.value),
+      ...structuredClone(stored),
       spec: structuredClone(wanted.spec),
-      metadata: { ...structuredClone(got.value.metadata), annotations: { ...(current.metadata.annotations ?? {}), [autoUpdate]: 'true' } },
+      metadata: { ...structuredClone(stored.metadata), annotations: { ...(current.metadata.annotations ?? {}), [autoUpdate]: 'true' } },
     } as KubeObject;
-    const updated = await updateObject(registry, def, '', next, got.value, op);
+    const updated = await updateObject(registry, def, '', next, stored, op);
     return updated.ok || updated.error.code === 409 ? undefined : `updating ${def.resource} ${name}: ${updated.error.message ?? ''}`;
   };
 
-  const ensureSet = async (set: BootstrapConfiguration, isMandatory: boolean): Promise<string | undefined> => {
-    for (const pl of set.priorityLevels) {
-      const error = await ensureObject(plDef, pl, isMandatory);
-      if (error !== undefined) return error;
+  /** The objects of both sets, the mandatory ones first, priority levels before flow schemas within a set. */
+  const wantedObjects = [[mandatory, true], [suggested, false]].flatMap(([set, isMandatory]) => [
+    ...(set as BootstrapConfiguration).priorityLevels.map((wanted) => ({ def: plDef, wanted, isMandatory: isMandatory as boolean })),
+    ...(set as BootstrapConfiguration).flowSchemas.map((wanted) => ({ def: fsDef, wanted, isMandatory: isMandatory as boolean })),
+  ]);
+
+  /** Ensures every object: reads them side by side, creates the missing ones together, then restores the others. */
+  const ensureObjects = async (writer: StartupWriter): Promise<string | undefined> => {
+    const stored = await Promise.all(wantedObjects.map(({ def, wanted }) => registry.store.get(def, '', wanted.metadata.name)));
+    const unreadable = stored.findIndex((got) => !got.ok && got.error.code !== 404);
+    const missing = wantedObjects.filter((_, i) => !stored[i]!.ok);
+    if (unreadable >= 0) {
+      writer.release();
+      const got = stored[unreadable]!;
+      const { def, wanted } = wantedObjects[unreadable]!;
+      return `reading ${def.resource} ${wanted.metadata.name}: ${got.ok ? '' : got.error.message ?? ''}`;
     }
-    for (const fs of set.flowSchemas) {
-      const error = await ensureObject(fsDef, fs, isMandatory);
+    const created = await writer.create(missing.map(({ def, wanted }) => ({ def, object: withApi(wanted) })));
+    const notCreated = created.findIndex((c) => !c.ok && c.error.reason !== 'AlreadyExists');
+    if (notCreated >= 0) {
+      const result = created[notCreated]!;
+      const { def, wanted } = missing[notCreated]!;
+      return `creating ${def.resource} ${wanted.metadata.name}: ${result.ok ? '' : result.error.message ?? ''}`;
+    }
+    for (const [i, { def, wanted, isMandatory }] of wantedObjects.entries()) {
+      const got = stored[i]!;
+      if (!got.ok) continue;
+      const error = await maintain(def, wanted, isMandatory, got.value);
       if (error !== undefined) return error;
     }
     return undefined;
@@ -118,8 +139,8 @@ export function startApfConfiguration(registry: Registry, names: Names, controll
   const knownPls = new Set([...mandatory.priorityLevels, ...suggested.priorityLevels].map((o) => o.metadata.name));
   const knownFss = new Set([...mandatory.flowSchemas, ...suggested.flowSchemas].map((o) => o.metadata.name));
 
-  const ensure = async (): Promise<string | undefined> => {
-    const error = (await ensureSet(mandatory, true)) ?? (await ensureSet(suggested, false));
+  const ensure = async (writer: StartupWriter = directWriter(registry)): Promise<string | undefined> => {
+    const error = await ensureObjects(writer);
     if (error !== undefined) return error;
     await Promise.all([fsInformer.synced(), plInformer.synced()]);
     return (await removeDangling(fsInformer, knownFss)) ?? (await removeDangling(plInformer, knownPls));
@@ -169,7 +190,15 @@ export function startApfConfiguration(registry: Registry, names: Names, controll
   const offPl = plInformer.onChange(reconfigure, { replay: true });
   void Promise.all([fsInformer.synced(), plInformer.synced()]).then(reconfigure);
 
-  const hook = runPostStartHook(ensure, options.retryMs ?? 1000, log);
+  const writer = options.writer ?? directWriter(registry);
+  const hook = runPostStartHook(async () => {
+    try {
+      return await ensure(writer);
+    } finally {
+      // The first round's place in the start-up batch is given up if it ended before creating.
+      writer.release();
+    }
+  }, options.retryMs ?? 1000, log);
   let timer: NodeJS.Timeout | undefined;
   let stopped = false;
   void hook.done.then(() => {
@@ -181,7 +210,7 @@ export function startApfConfiguration(registry: Registry, names: Names, controll
   });
   return {
     checks: [{ name: 'poststarthook/priority-and-fairness-config-producer', check: hook.check }],
-    ensure,
+    ensure: () => ensure(),
     stop() {
       stopped = true;
       hook.stop();

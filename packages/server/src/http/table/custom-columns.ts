@@ -4,9 +4,13 @@
  * none gives an empty cell) and typed as the column says: integers and numbers as JSON numbers, booleans, dates
  * as their RFC 3339 text, strings as printed (other values in their JSON form).
  */
-import jsonpath from 'jsonpath';
+import type JsonPath from 'jsonpath';
+import { lazyRequire } from '../../lazy-module.js';
 import type { PrinterColumn } from '../../registry/resource-def.js';
 import { nameColumn, type TablePrinter } from './printer.js';
+
+/** The JSONPath library, loaded by the first custom resource table printed. */
+const jsonpath = lazyRequire<typeof JsonPath>('jsonpath');
 
 function cell(type: string, value: unknown): unknown {
   if (value === undefined) return null;
@@ -27,7 +31,7 @@ function cell(type: string, value: unknown): unknown {
 /** The first result of a kube JSONPath (`.spec.replicas`) in an object, undefined when there is none. */
 export function firstResult(object: unknown, path: string): unknown {
   try {
-    const results = jsonpath.query(object, `$${path}`, 1);
+    const results = jsonpath().query(object, `$${path}`, 1);
     return results.length === 0 ? undefined : results[0];
   } catch {
     return undefined;

@@ -9,8 +9,14 @@ import { admissionAttributes, runAdmission, type OperationContext } from './admi
 import { beforeCreate } from './prepare.js';
 import { withWriteHooks } from './write-hooks.js';
 
-/** Creates `object` (its namespace already reconciled with the request's). */
-export async function createObject(registry: Registry, def: ResourceDef, object: KubeObject, ctx: OperationContext): Promise<Result<KubeObject>> {
+/** A create that passed every step before its storage write. */
+export interface PreparedCreate {
+  /** The name was generated: a collision in storage picks another. */
+  readonly generatedName: boolean;
+}
+
+/** The steps of a create before its storage write: authorization of the write, admission, prepare and validate. */
+export async function prepareCreate(registry: Registry, def: ResourceDef, object: KubeObject, ctx: OperationContext): Promise<Result<PreparedCreate>> {
   const namespace = def.namespaced ? object.metadata?.namespace ?? '' : '';
   const attrs = () => admissionAttributes(def, 'CREATE', '', namespace, object.metadata?.name ?? '', ctx, object);
   const forbidden = await def.strategy.authorizeWrite?.(object, undefined, ctx.user);
@@ -21,6 +27,18 @@ export async function createObject(registry: Registry, def: ResourceDef, object:
   if (!prepared.ok) return prepared;
   const invalid = await runAdmission(registry, 'validate', attrs(), ctx);
   if (invalid !== undefined) return fail(invalid);
+  return prepared;
+}
+
+/** The storage write of a prepared create, between the resource's write hooks. */
+export function writeCreate(registry: Registry, def: ResourceDef, object: KubeObject, prepared: PreparedCreate, ctx: OperationContext): Promise<Result<KubeObject>> {
   return withWriteHooks(def, object, ctx.dryRun,
-    () => registry.store.create(def, object, { dryRun: ctx.dryRun, retryGenerateName: prepared.value.generatedName }));
+    () => registry.store.create(def, object, { dryRun: ctx.dryRun, retryGenerateName: prepared.generatedName }));
+}
+
+/** Creates `object` (its namespace already reconciled with the request's). */
+export async function createObject(registry: Registry, def: ResourceDef, object: KubeObject, ctx: OperationContext): Promise<Result<KubeObject>> {
+  const prepared = await prepareCreate(registry, def, object, ctx);
+  if (!prepared.ok) return prepared;
+  return writeCreate(registry, def, object, prepared.value, ctx);
 }
