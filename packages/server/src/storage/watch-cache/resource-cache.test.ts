@@ -140,4 +140,10 @@ test('stored objects: their bytes are their JSON with kind and apiVersion first,
   });
   // Each call is a buffer of its own: a response may hold it while the object is read again.
   assert.notEqual(o.objectBytes(), o.objectBytes());
+  // A stored value without metadata, or with nothing at all, still gets its resourceVersion.
+  for (const value of ['{"kind":"ConfigMap","apiVersion":"v1"}', '{}']) {
+    const bare = codec.decode({ key: `${prefix}ns/y`, value, createRevision: 3, modRevision: 4 });
+    assert.equal(bare.objectBytes().toString(), '{"kind":"ConfigMap","apiVersion":"v1","metadata":{"resourceVersion":"4"}}');
+    assert.equal(bare.objectJson(), bare.objectBytes().toString());
+  }
 });

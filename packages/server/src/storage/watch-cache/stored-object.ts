@@ -48,7 +48,6 @@ interface TypePrefix {
 }
 
 const comma = 0x2c;
-const closeBrace = 0x7d;
 
 /**
  * One decoded object version. A class, not closures: a cache of 100k objects then holds one small heap object and
@@ -101,17 +100,15 @@ class CodecObject implements StoredObject {
   }
 
   objectJson(): string {
-    const it = this.itemJson();
-    return it === '{}' ? `${this.typePrefix.text}}` : `${this.typePrefix.text},${it.slice(1)}`;
+    return `${this.typePrefix.text},${this.itemJson().slice(1)}`;
   }
 
   objectBytes(before?: Uint8Array, after?: Uint8Array): Buffer {
+    // `{...item}` becomes `{"kind":..,"apiVersion":..` then `,` and the item without its `{`: the item is never `{}`
+    // (it always holds metadata with the resourceVersion).
     const item = this.itemBytes();
     const head = this.typePrefix.bytes;
-    // `{...item}` becomes `{"kind":..,"apiVersion":..` then `,` and the item without its `{` (or `}` when empty).
-    const empty = item.length === 2;
-    const size = (before?.length ?? 0) + head.length + (empty ? 1 : item.length) + (after?.length ?? 0);
-    const out = Buffer.allocUnsafe(size);
+    const out = Buffer.allocUnsafe((before?.length ?? 0) + head.length + item.length + (after?.length ?? 0));
     let at = 0;
     if (before !== undefined) {
       out.set(before, at);
@@ -119,12 +116,9 @@ class CodecObject implements StoredObject {
     }
     out.set(head, at);
     at += head.length;
-    if (empty) out[at++] = closeBrace;
-    else {
-      out[at++] = comma;
-      out.set(item.subarray(1), at);
-      at += item.length - 1;
-    }
+    out[at++] = comma;
+    out.set(item.subarray(1), at);
+    at += item.length - 1;
     if (after !== undefined) out.set(after, at);
     return out;
   }
