@@ -63,6 +63,16 @@ test('a series held is the one served; labels outside the declared set and value
   vec.with({ a: 'x', b: '\u0000y' }).inc(11);
   assert.deepEqual((await vec.get()).values.map((v) => v.value), [3, 1, 5, 7, 11]);
   assert.throws(() => vec.with({ a: 'x', c: 'z' }), /Added label "c" is not included in initial labelset/);
+  // A value given as a number is the same series as its text (a status code), as in the exposition.
+  const codes = new CounterVec('codes_total', 'help', ['code']);
+  codes.with({ code: '200' }).inc();
+  codes.with({ code: 200 as unknown as string }).inc();
+  assert.deepEqual((await codes.get()).values, [{ value: 2, labels: { code: '200' } }]);
+  // A metric without labels has its one series and refuses any label.
+  const plain = new CounterVec('plain_total', 'help', []);
+  plain.with({}).inc();
+  assert.equal((await plain.get()).values[0]?.value, 1);
+  assert.throws(() => plain.with({ a: 'x' }), /Added label "a" is not included in initial labelset/);
   assert.throws(() => held.inc(-1), /not possible to decrease a counter/);
   assert.throws(() => held.inc(Infinity), /Value is not a valid number/);
   assert.throws(() => new HistogramVec('h', 'help', [], [1]).with({}).observe(Infinity), /Value is not a valid number/);

@@ -1,7 +1,7 @@
 /**
  * Counters, gauges and histograms kept per label combination, as client_golang's CounterVec, GaugeVec and
  * HistogramVec keep them:
- * a series is found by its label values joined in the declared order, a Map lookup with no per-call validation,
+ * a series is found by its label values in the declared order, a Map lookup per label with no per-call validation,
  * sorting or hashing of a label object (prom-client's own counters and histograms do all three on every call, which
  * showed as a tenth of a small GET's CPU), and a caller may hold one series (`series`) and record through it
  * directly. prom-client's Registry serves any object of its metric shape (`get`, `getForPromString`); these give it
@@ -12,9 +12,6 @@ import { inspect } from 'node:util';
 
 /** Label values by label name. */
 type LabelValues = Readonly<Record<string, string>>;
-
-/** Separates label values in a series key (and stands for a label not given). */
-const separator = '\u0000';
 
 /** A counter series. */
 export class CounterSeries {
@@ -66,10 +63,19 @@ export class HistogramSeries {
   }
 }
 
+/** One level of a vector's index: the next level, or at the last label the series, by one label's value. */
+type IndexLevel<S> = Map<string | undefined, IndexLevel<S> | S>;
+
 /** The series of one metric by label values; `make` builds a new series. */
 abstract class MetricVec<S extends { readonly labels: LabelValues }> {
   readonly aggregator = 'sum';
-  protected series = new Map<string, S>();
+  /** Every series, in the order they were made (the exposition's order). */
+  protected series: S[] = [];
+  /**
+   * The series by their label values, one Map level per declared label: a lookup hashes the values as they are
+   * (constant strings keep their hash) instead of building and hashing a joined key on every call.
+   */
+  private index: IndexLevel<S> = new Map();
 
   /** Subclasses call `reset` once they can make series: a metric without labels starts with its zero series. */
   constructor(readonly name: string, readonly help: string, readonly labelNames: readonly string[]) {}
@@ -79,19 +85,25 @@ abstract class MetricVec<S extends { readonly labels: LabelValues }> {
   /** The series of `labels`, made on first use (labels outside the declared set are refused, as prom-client does). */
   with(labels: LabelValues): S {
     const names = this.labelNames;
-    let key = '';
-    let plain = true;
-    let given = 0;
-    for (let i = 0; i < names.length; i++) {
-      const v = labels[names[i]!];
-      if (v !== undefined) {
-        given++;
-        if (v.includes(separator)) plain = false;
-      }
-      key += i === 0 ? (v ?? separator) : `${separator}${v ?? separator}`;
+    if (names.length === 0) {
+      for (const label in labels) throw new Error(`Added label "${label}" is not included in initial labelset: ${inspect(names)}`);
+      return this.series[0]!;
     }
-    // Values holding the separator (no metric's values do) get a key that cannot meet a plain one.
-    if (!plain) key = `${separator}${JSON.stringify(names.map((n) => labels[n] ?? null))}`;
+    let given = 0;
+    let level = this.index;
+    const last = names.length - 1;
+    for (let i = 0; i < last; i++) {
+      const v = valueOf(labels[names[i]!]);
+      if (v !== undefined) given++;
+      let next = level.get(v) as IndexLevel<S> | undefined;
+      if (next === undefined) {
+        next = new Map();
+        level.set(v, next);
+      }
+      level = next;
+    }
+    const v = valueOf(labels[names[last]!]);
+    if (v !== undefined) given++;
     let count = 0;
     for (const _ in labels) count++;
     if (count !== given) {
@@ -99,19 +111,26 @@ abstract class MetricVec<S extends { readonly labels: LabelValues }> {
         if (!names.includes(label)) throw new Error(`Added label "${label}" is not included in initial labelset: ${inspect(names)}`);
       }
     }
-    let s = this.series.get(key);
+    let s = level.get(v) as S | undefined;
     if (s === undefined) {
       s = this.make(labels);
-      this.series.set(key, s);
+      level.set(v, s);
+      this.series.push(s);
     }
     return s;
   }
 
   /** Drops every series (prom-client's reset); a metric without labels keeps its zero series. */
   reset(): void {
-    this.series = new Map();
-    if (this.labelNames.length === 0) this.series.set('', this.make({}));
+    this.series = [];
+    this.index = new Map();
+    if (this.labelNames.length === 0) this.series.push(this.make({}));
   }
+}
+
+/** A label's value as the index keys it: values given as numbers (a status code) meet the same value as text. */
+function valueOf(v: unknown): string | undefined {
+  return typeof v === 'string' || v === undefined ? v : String(v);
 }
 
 /** A counter vector prom-client's registry serves as a counter. */
@@ -128,7 +147,7 @@ export class CounterVec extends MetricVec<CounterSeries> {
   }
 
   get(): Promise<{ name: string; help: string; type: 'counter'; aggregator: 'sum'; values: { value: number; labels: LabelValues }[] }> {
-    const values = [...this.series.values()].map((s) => ({ value: s.value, labels: s.labels }));
+    const values = this.series.map((s) => ({ value: s.value, labels: s.labels }));
     return Promise.resolve({ name: this.name, help: this.help, type: this.type, aggregator: this.aggregator, values });
   }
 }
@@ -154,7 +173,7 @@ export class GaugeVec extends MetricVec<GaugeSeries> {
       this.reset();
       await this.collect(this);
     }
-    const values = [...this.series.values()].map((s) => ({ value: s.value, labels: s.labels }));
+    const values = this.series.map((s) => ({ value: s.value, labels: s.labels }));
     return { name: this.name, help: this.help, type: this.type, aggregator: this.aggregator, values };
   }
 }
@@ -184,7 +203,7 @@ export class HistogramVec extends MetricVec<HistogramSeries> {
   getForPromString(): Promise<{ name: string; help: string; type: 'histogram'; aggregator: 'sum'; values: HistogramValue[] }> {
     const values: HistogramValue[] = [];
     const bucket = `${this.name}_bucket`;
-    for (const s of this.series.values()) {
+    for (const s of this.series) {
       let acc = 0;
       for (let i = 0; i < this.bounds.length; i++) {
         acc += s.counts[i]!;
