@@ -21,6 +21,8 @@ export interface LaunchOptions {
   readonly flavour?: 'svc' | 'k8s';
   readonly storage?: 'sqlite' | 'memory';
   readonly extraArgs?: readonly string[];
+  /** Arguments of node itself, before the server's module (`--cpu-prof`, ...). */
+  readonly nodeArgs?: readonly string[];
   /** How long to wait for `ready`, in ms. Default 60 s. */
   readonly readyTimeoutMs?: number;
   /**
@@ -77,7 +79,7 @@ export async function launchServer(options: LaunchOptions = {}): Promise<Launche
   if (options.flavour) args.push(`--flavour=${options.flavour}`);
   if (options.storage) args.push(`--storage=${options.storage}`);
   args.push(...(options.extraArgs ?? []));
-  const child = startNodeChild(serverCommand(args).args, { env: { ...process.env, NODE_ENV: 'test' } });
+  const child = startNodeChild([...(options.nodeArgs ?? []), ...serverCommand(args).args], { env: { ...process.env, NODE_ENV: 'test' } });
 
   const waited = await child.waitFor((out): Result<Started, string> | undefined => {
     const s = servingRe.exec(out);

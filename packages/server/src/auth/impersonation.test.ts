@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { namesFor } from '@svc-apiserver/api';
 import type { AuthorizationAttributes, Authorizer } from '../request/authorizer.js';
-import { impersonate } from './impersonation.js';
+import { impersonate, mayImpersonate } from './impersonation.js';
 import type { UserInfo } from '../request/user-info.js';
 
 const names = namesFor('svc');
@@ -63,4 +63,13 @@ test('impersonation: refusals are 403 naming the value, groups without a user ar
   const noUser = await impersonate(req(['Impersonate-Group', 'dev']), admin, authorizer(['*']), names);
   assert.equal(noUser.kind === 'failure' ? noUser.status.code : 0, 500);
   assert.deepEqual(await impersonate(req(['Accept', 'x']), admin, authorizer([]), names), { kind: 'none' });
+});
+
+test('requests whose header names cannot be impersonation headers are told apart without a scan of their values', () => {
+  assert.equal(mayImpersonate(req(['Host', 'x', 'Accept', 'application/json', 'Impersonate-', 'y'])), false);
+  for (const name of ['Impersonate-User', 'impersonate-group', 'IMPERSONATE-UID', 'Impersonate-Extra-Scopes', 'iMpErSoNaTe-user']) {
+    assert.equal(mayImpersonate(req(['Host', 'x', name, 'v'])), true, name);
+  }
+  assert.equal(mayImpersonate({ headers: { 'impersonate-user': 'u' } }), true, 'without raw headers, the joined ones');
+  assert.equal(mayImpersonate({ headers: { accept: 'x' } }), false);
 });

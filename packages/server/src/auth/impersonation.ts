@@ -18,6 +18,8 @@ const userHeader = 'impersonate-user';
 const groupHeader = 'impersonate-group';
 const uidHeader = 'impersonate-uid';
 const extraPrefix = 'impersonate-extra-';
+/** What every impersonation header's name starts with. */
+const headerPrefix = 'impersonate-';
 
 /** One permission an impersonation needs: `impersonate` on a resource of a group, the value as name. */
 export interface ImpersonationCheck {
@@ -33,6 +35,21 @@ export type ImpersonationOutcome =
   | { readonly kind: 'none' }
   | { readonly kind: 'user'; readonly user: UserInfo }
   | { readonly kind: 'failure'; readonly status: Status };
+
+/**
+ * False when no header of the request can be an impersonation header (none starts with `Impersonate-`): most
+ * requests, which then skip the header scan below without building anything.
+ */
+export function mayImpersonate(request: Pick<AuthenticationRequest, 'headers' | 'rawHeaders'>): boolean {
+  const raw = request.rawHeaders;
+  if (raw === undefined) return Object.keys(request.headers).some((h) => h.startsWith(headerPrefix));
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i]!;
+    // The first letter compared with its case folded by hand ('i'): a name that cannot match builds no string.
+    if (name.length > headerPrefix.length && (name.charCodeAt(0) | 0x20) === 0x69 && name.slice(0, headerPrefix.length).toLowerCase() === headerPrefix) return true;
+  }
+  return false;
+}
 
 /** The lowercase names of every impersonation header present. */
 export function impersonationHeaderNames(request: Pick<AuthenticationRequest, 'headers' | 'rawHeaders'>): string[] {

@@ -11,6 +11,23 @@ test('JSON duplicate fields are reported with their full path at any depth; the 
   assert.deepEqual(findDuplicateJsonFields('{"a\\u0062":1,"ab":2}'), ['ab'], 'escaped keys compare decoded');
 });
 
+test('JSON bodies are scanned for duplicates only when their keys outnumber the parsed ones, and every duplicate is still found', () => {
+  const dups = (text: string): readonly string[] | undefined => {
+    const r = decodeJson(Buffer.from(text));
+    assert.ok(r.ok, text);
+    return r.duplicateFields;
+  };
+  assert.deepEqual(dups('{"a":1,"b":[{"c":{}},[],{"d":"{\\"e\\":1}"}],"f":{"g":null}}'), []);
+  assert.deepEqual(dups(' { "a" : [ { "x" : 1 } , { "x" : 2 } ] , "b" : { } } '), [], 'keys of sibling objects are not duplicates');
+  assert.deepEqual(dups('{"a\\u0062":1,"ab":2}'), ['duplicate field "ab"'], 'an escaped spelling of a key is the same key');
+  assert.deepEqual(dups('{"__proto__":1,"__proto__":2}'), ['duplicate field "__proto__"']);
+  assert.deepEqual(dups('{"l":[[{"k":1,"k":2}]],"m":{"n":{"o":1,"o":1}}}'), ['duplicate field "l[0][0].k"', 'duplicate field "m.n.o"']);
+  // A YAML body that is JSON text with a duplicate goes to the YAML reader, which words it go-yaml's way.
+  const yaml = decodeYaml(Buffer.from('{"a":1,"a":2}'));
+  assert.ok(yaml.ok);
+  assert.deepEqual(yaml.duplicateFields, ['line 1: key "a" already set in map']);
+});
+
 test('YAML duplicate keys are reported as go-yaml does, by line, sorted; the last value wins', () => {
   const r = decodeYaml(Buffer.from('a: 1\nspec:\n  x: 1\n  x: 2\na: 3\nm:\n  <<: {k: 1}\n  k: 2\n'));
   assert.ok(r.ok);

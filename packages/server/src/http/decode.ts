@@ -36,8 +36,22 @@ function holdsInfinity(value: unknown): boolean {
   return false;
 }
 
+/** The own keys of every object in a parsed value (its nesting already bounded). */
+function countKeys(value: unknown): number {
+  if (typeof value !== 'object' || value === null) return 0;
+  let n = 0;
+  if (Array.isArray(value)) {
+    for (const v of value) n += countKeys(v);
+    return n;
+  }
+  for (const k in value) {
+    n += 1 + countKeys((value as Record<string, unknown>)[k]);
+  }
+  return n;
+}
+
 /** Parses JSON text within the bounds; the value, or the Status to answer. */
-function parseJsonText(text: string): (Ok<unknown> & { readonly longInteger: boolean }) | Fail<Status> {
+function parseJsonText(text: string): (Ok<unknown> & { readonly longInteger: boolean; readonly duplicates: boolean }) | Fail<Status> {
   const scan = scanJsonText(text);
   if (scan.tooDeep) return { ok: false, error: badRequest(nestingTooDeepMessage()) };
   let value: unknown;
@@ -49,7 +63,8 @@ function parseJsonText(text: string): (Ok<unknown> & { readonly longInteger: boo
   if (scan.hugeNumber && holdsInfinity(value)) {
     return { ok: false, error: badRequest('json: cannot unmarshal number into Go value of type float64: value out of range') };
   }
-  return { ok: true, value, longInteger: scan.longInteger };
+  // JSON.parse keeps one of each duplicated key: a value with as many keys as the text has none.
+  return { ok: true, value, longInteger: scan.longInteger, duplicates: countKeys(value) !== scan.keys };
 }
 
 /** Decodes a JSON body. */
@@ -58,7 +73,8 @@ export function decodeJson(body: Buffer): DecodeResult {
   if (text.trim() === '') return { ok: false, error: badRequest('the request body is empty: expected a JSON document') };
   const parsed = parseJsonText(text);
   if (!parsed.ok) return parsed;
-  return { ok: true, value: parsed.value, duplicateFields: findDuplicateJsonFields(text).map((p) => `duplicate field "${p}"`) };
+  const duplicateFields = parsed.duplicates ? findDuplicateJsonFields(text).map((p) => `duplicate field "${p}"`) : [];
+  return { ok: true, value: parsed.value, duplicateFields };
 }
 
 /**
@@ -71,7 +87,7 @@ export function decodeYamlAsJson(body: Buffer, exactIntegers: boolean): DecodeRe
   if (!/^\s*\{/.test(text)) return undefined;
   const parsed = parseJsonText(text);
   if (!parsed.ok) return parsed.error.message === nestingTooDeepMessage() ? parsed : undefined;
-  if ((exactIntegers && parsed.longInteger) || findDuplicateJsonFields(text).length > 0) return undefined;
+  if ((exactIntegers && parsed.longInteger) || parsed.duplicates) return undefined;
   return { ok: true, value: parsed.value, duplicateFields: [] };
 }
 

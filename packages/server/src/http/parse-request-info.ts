@@ -13,6 +13,8 @@ import type { Result } from '@svc-apiserver/api';
 import type { RequestInfo } from '../request/request-info.js';
 import { boolParameter } from './handlers/request-options.js';
 
+const slash = 0x2f;
+
 /** Prefixes of resource paths; `api` has no group segment. */
 const apiPrefixes = new Set(['api', 'apis']);
 const grouplessApiPrefixes = new Set(['api']);
@@ -61,65 +63,55 @@ function nonResource(path: string, method: string, parts: readonly string[]): Re
 
 /**
  * Parses a request. `path` is the URL path without the query; `query` its parameters (`watch`, `fieldSelector`).
- * Returns an error only for paths like `/api/v1/watch` that name no resource after a special verb.
+ * Returns an error only for paths like `/api/v1/watch` that name no resource after a special verb. Runs for every
+ * request: the segments are split once and walked by index, with no copies of them until the result's `parts`.
  */
 export function parseRequestInfo(
   method: string,
   path: string,
   query: URLSearchParams,
 ): Result<RequestInfo, RequestInfoError> {
-  const trimmed = path.replace(/^\/+/, '').replace(/\/+$/, '');
-  let parts = trimmed === '' ? [] : trimmed.split('/');
-  const all = parts;
+  // kube's strings.Split(strings.Trim(path, "/"), "/").
+  let from = 0;
+  let to = path.length;
+  while (from < to && path.charCodeAt(from) === slash) from++;
+  while (to > from && path.charCodeAt(to - 1) === slash) to--;
+  const all = from === to ? [] : path.slice(from, to).split('/');
   // Fewer than three segments can never be a resource request (/api/v1, /apis/apps).
-  if (parts.length < 3 || !apiPrefixes.has(parts[0]!)) return { ok: true, value: nonResource(path, method, all) };
+  if (all.length < 3 || !apiPrefixes.has(all[0]!)) return { ok: true, value: nonResource(path, method, all) };
 
-  const apiPrefix = parts[0]!;
-  parts = parts.slice(1);
+  const apiPrefix = all[0]!;
+  let at = 1;
   let apiGroup = '';
   if (!grouplessApiPrefixes.has(apiPrefix)) {
     // /apis/<group>/<version> is discovery, not a resource.
-    if (parts.length < 3) return { ok: true, value: nonResource(path, method, all) };
-    apiGroup = parts[0]!;
-    parts = parts.slice(1);
+    if (all.length - at < 3) return { ok: true, value: nonResource(path, method, all) };
+    apiGroup = all[at++]!;
   }
-  const apiVersion = parts[0]!;
-  parts = parts.slice(1);
+  const apiVersion = all[at++]!;
 
   let verb: string;
-  if (specialVerbs.has(parts[0]!)) {
-    if (parts.length < 2) return { ok: false, error: { message: `unable to determine kind and namespace from url: ${path}` } };
-    verb = parts[0]!;
-    parts = parts.slice(1);
+  if (specialVerbs.has(all[at]!)) {
+    if (all.length - at < 2) return { ok: false, error: { message: `unable to determine kind and namespace from url: ${path}` } };
+    verb = all[at++]!;
   } else {
-    switch (method.toUpperCase()) {
-      case 'POST': verb = 'create'; break;
-      case 'GET': case 'HEAD': verb = 'get'; break;
-      case 'PUT': verb = 'update'; break;
-      case 'PATCH': verb = 'patch'; break;
-      case 'DELETE': verb = 'delete'; break;
-      default: verb = '';
-    }
+    verb = verbOfMethod(method);
   }
 
   let namespace = '';
-  if (parts[0] === 'namespaces') {
-    if (parts.length > 1) {
-      namespace = parts[1]!;
-      // /namespaces/<ns>/<resource>... is namespaced; /namespaces/<ns>[/status|/finalize] is the namespace itself.
-      if (parts.length > 2 && !namespaceSubresources.has(parts[2]!)) parts = parts.slice(2);
-    }
+  if (all[at] === 'namespaces' && all.length - at > 1) {
+    namespace = all[at + 1]!;
+    // /namespaces/<ns>/<resource>... is namespaced; /namespaces/<ns>[/status|/finalize] is the namespace itself.
+    if (all.length - at > 2 && !namespaceSubresources.has(all[at + 2]!)) at += 2;
   }
 
-  let resource = '';
-  let name = '';
-  let subresource = '';
-  if (parts.length >= 3 && !specialVerbsNoSubresources.has(verb)) subresource = parts[2]!;
-  if (parts.length >= 2) name = parts[1]!;
-  if (parts.length >= 1) resource = parts[0]!;
+  const left = all.length - at;
+  const resource = left >= 1 ? all[at]! : '';
+  let name = left >= 2 ? all[at + 1]! : '';
+  const subresource = left >= 3 && !specialVerbsNoSubresources.has(verb) ? all[at + 2]! : '';
 
   if (verb === 'get') {
-    const watch = boolParameter(query, 'watch') ?? false;
+    const watch = query.size === 0 ? false : boolParameter(query, 'watch') ?? false;
     if (name === '') {
       // A GET without a name is a list or a watch; a field selector on metadata.name narrows it to one name.
       verb = watch ? 'watch' : 'list';
@@ -133,6 +125,21 @@ export function parseRequestInfo(
 
   return {
     ok: true,
-    value: { isResourceRequest: true, path, verb, apiPrefix, apiGroup, apiVersion, namespace, resource, subresource, name, parts },
+    value: { isResourceRequest: true, path, verb, apiPrefix, apiGroup, apiVersion, namespace, resource, subresource, name, parts: all.slice(at) },
   };
+}
+
+/** The verb of a method on a path without a special verb segment. */
+function verbOfMethod(method: string): string {
+  switch (method) {
+    case 'POST': return 'create';
+    case 'GET': case 'HEAD': return 'get';
+    case 'PUT': return 'update';
+    case 'PATCH': return 'patch';
+    case 'DELETE': return 'delete';
+    default: {
+      const upper = method.toUpperCase();
+      return upper === method ? '' : verbOfMethod(upper);
+    }
+  }
 }

@@ -28,14 +28,17 @@ function endpointOf(ctx: RequestContext): EndpointKind {
 
 /**
  * Sends the status code and headers of a response: every response's headers are made here. The request's own
- * headers are added unless the response carries them already in any case (a relayed answer's own value stands),
- * then the warnings; the record learns the code.
+ * headers are added (to a relayed answer unless it carries them already in any case: its own value stands), then
+ * the warnings; the record learns the code.
  */
-function startResponse(ctx: RequestContext, code: number, headers: ResponseHeaders, streamed: boolean): void {
+function startResponse(ctx: RequestContext, code: number, headers: ResponseHeaders, streamed: boolean, relayed = false): void {
   const record = ctx.record;
-  for (const name in record.responseHeaders) {
-    const lower = name.toLowerCase();
-    if (!Object.keys(headers).some((h) => h.toLowerCase() === lower)) headers[name] = record.responseHeaders[name]!;
+  if (!relayed) {
+    // The writer's own headers (Content-Type, Content-Length, Retry-After, ...) are never the request's.
+    Object.assign(headers, record.responseHeaders);
+  } else {
+    const given = new Set(Object.keys(headers).map((h) => h.toLowerCase()));
+    for (const name in record.responseHeaders) if (!given.has(name.toLowerCase())) headers[name] = record.responseHeaders[name]!;
   }
   record.responseCode = code;
   record.onResponseStart?.(code);
@@ -65,7 +68,8 @@ export function writeBytes(ctx: RequestContext, code: number, contentType: strin
   const length = typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength;
   const out: ResponseHeaders = headers === undefined ? { 'Content-Length': String(length) } : { ...headers, 'Content-Length': String(length) };
   if (contentType !== '') out['Content-Type'] = contentType;
-  startResponse(ctx, code, out, false);
+  // Headers given may be a relayed answer's (the aggregator's): checked against the request's own.
+  startResponse(ctx, code, out, false, headers !== undefined);
   ctx.record.responseBytes = length;
   transport.end(ctx.method === 'HEAD' || length === 0 ? undefined : body);
 }
@@ -181,12 +185,22 @@ export function startWatch(ctx: RequestContext): WatchStream {
  * request: the caller writes an object.
  */
 export function startJsonStream(ctx: RequestContext, code: number): WatchStream | undefined {
-  if (ctx.transport.responded || ctx.method === 'HEAD') return undefined;
-  const encoding = responseEncoding(ctx.names);
-  const n = negotiateResponse(ctx.headers.accept, ctx.query, encoding.negotiationOptions(endpointOf(ctx)));
-  if (n === undefined || n.mediaType !== 'application/json' || n.pretty || n.conversion !== undefined) return undefined;
+  if (!writesCompactJson(ctx)) return undefined;
   startResponse(ctx, code, { 'Content-Type': 'application/json' }, true);
   return new TransportStream(ctx.transport, ctx.record);
+}
+
+/**
+ * True when the response to this request, not started yet, is compact JSON of the resource as it is (no YAML,
+ * `pretty`, conversion or protobuf) with a body (not HEAD): bytes serialized earlier can then be written as they are.
+ */
+export function writesCompactJson(ctx: RequestContext): boolean {
+  if (ctx.transport.responded || ctx.method === 'HEAD') return false;
+  const accept = ctx.headers.accept;
+  // The common cases answer without parsing: no Accept, or exactly JSON, and no `pretty` parameter.
+  if ((accept === undefined || accept === 'application/json') && !ctx.query.has('pretty')) return true;
+  const n = negotiateResponse(accept, ctx.query, responseEncoding(ctx.names).negotiationOptions(endpointOf(ctx)));
+  return n !== undefined && n.mediaType === 'application/json' && !n.pretty && n.conversion === undefined;
 }
 
 /**
@@ -196,7 +210,7 @@ export function startJsonStream(ctx: RequestContext, code: number): WatchStream 
 export function startRelay(ctx: RequestContext, code: number, headers: Readonly<Record<string, string | readonly string[]>>): WatchStream {
   const out: ResponseHeaders = {};
   for (const [k, v] of Object.entries(headers)) out[k] = typeof v === 'string' ? v : [...v];
-  startResponse(ctx, code, out, true);
+  startResponse(ctx, code, out, true, true);
   return new TransportStream(ctx.transport, ctx.record);
 }
 

@@ -18,20 +18,36 @@ export interface JsonTextScan {
   readonly hugeNumber: boolean;
   /** True when some integer literal has more digits than a double holds exactly (16 or more). */
   readonly longInteger: boolean;
+  /**
+   * The object keys of the text, duplicates included (meaningful for valid JSON): a parsed value with fewer own keys
+   * had duplicated ones, which JSON.parse silently merges.
+   */
+  readonly keys: number;
 }
+
+/** The kinds of the open containers of a scan (1: object, 0: array), kept between scans (they never overlap). */
+const openKinds = new Uint8Array(maxNestingDepth + 2);
 
 /**
  * Scans JSON text (valid or not) for its nesting depth and for number literals that may overflow, outside
  * strings; linear, stops at the first level past `limit`.
  */
 export function scanJsonText(text: string, limit = maxNestingDepth): JsonTextScan {
+  const kinds = limit <= maxNestingDepth ? openKinds : new Uint8Array(limit + 2);
   let depth = 0;
   let hugeNumber = false;
   let longInteger = false;
+  let keys = 0;
+  // A string right after `{`, or after `,` in an object, is a key.
+  let expectKey = false;
   const n = text.length;
   for (let i = 0; i < n; i++) {
     const c = text.charCodeAt(i);
     if (c === 0x22 /* " */) {
+      if (expectKey) {
+        keys++;
+        expectKey = false;
+      }
       i++;
       while (i < n) {
         const d = text.charCodeAt(i);
@@ -40,9 +56,14 @@ export function scanJsonText(text: string, limit = maxNestingDepth): JsonTextSca
         else i++;
       }
     } else if (c === 0x7b /* { */ || c === 0x5b /* [ */) {
-      if (++depth > limit) return { tooDeep: true, hugeNumber, longInteger };
+      if (++depth > limit) return { tooDeep: true, hugeNumber, longInteger, keys };
+      expectKey = c === 0x7b;
+      kinds[depth] = expectKey ? 1 : 0;
     } else if (c === 0x7d /* } */ || c === 0x5d /* ] */) {
       depth--;
+      expectKey = false;
+    } else if (c === 0x2c /* , */) {
+      expectKey = depth > 0 && kinds[depth] === 1;
     } else if ((c >= 0x30 && c <= 0x39) || c === 0x2d /* - */) {
       // A double holds about 308 decimal digits and exponents up to 308.
       const start = i;
@@ -59,7 +80,7 @@ export function scanJsonText(text: string, limit = maxNestingDepth): JsonTextSca
       if (i - start > 300 || (exponentAt >= 0 && !(Math.abs(Number(text.slice(exponentAt + 1, i + 1))) <= 300))) hugeNumber = true;
     }
   }
-  return { tooDeep: false, hugeNumber, longInteger };
+  return { tooDeep: false, hugeNumber, longInteger, keys };
 }
 
 /** True when a decoded value nests objects and arrays deeper than `limit` (an explicit stack, no recursion). */

@@ -1,7 +1,8 @@
 /**
  * The server's metrics in one place (k8s.io/component-base/metrics and its legacyregistry): counters, gauges and
- * histograms on prom-client, written in the Prometheus text exposition format by one prom-client Registry per
- * metrics registry (tests hold registries of their own).
+ * histograms kept per label combination (metric-vec.ts, cheap enough for the request path), written in the
+ * Prometheus text exposition format by one prom-client Registry per metrics registry (tests hold registries of
+ * their own).
  *
  * Every metric is declared with its stability class, shown in its help text as kube shows it (`[ALPHA] ...`), and
  * may be deprecated (document 1 §Metric stability, component-base's lazyMetric):
@@ -19,10 +20,8 @@
  * A metric is declared once: declaring a name again returns the first declaration. The registry serves kube's
  * meta metrics too (`registered_metric_total`, `hidden_metric_total`, `disabled_metric_total`).
  */
-import {
-  Counter as PromCounter, Gauge as PromGauge, Histogram as PromHistogram, Registry as PromRegistry,
-  type Metric as PromMetric,
-} from 'prom-client';
+import { Counter as PromCounter, Registry as PromRegistry, type Metric as PromMetric } from 'prom-client';
+import { CounterVec, GaugeVec, HistogramVec } from './metric-vec.js';
 
 /** Label values by label name; every declared label must be given (kube sends every label, empty or not). */
 export type Labels = Readonly<Record<string, string>>;
@@ -46,6 +45,8 @@ export interface GaugeCollector {
 export interface Counter {
   readonly name: string;
   inc(labels: Labels, value?: number): void;
+  /** The counter of one label combination, to count through without finding it again (the request path's). */
+  with(labels: Labels): { inc(value?: number): void };
   /** The count of one label combination (0 when never counted). */
   value(labels: Labels): Promise<number>;
 }
@@ -72,6 +73,8 @@ export interface HistogramSample {
 export interface Histogram {
   readonly name: string;
   observe(labels: Labels, value: number): void;
+  /** The histogram of one label combination, to observe through without finding it again (the request path's). */
+  with(labels: Labels): { observe(value: number): void };
   /** The observations of one label combination, undefined when none was made. */
   sample(labels: Labels): Promise<HistogramSample | undefined>;
 }
@@ -151,7 +154,7 @@ export interface MetricsRegistryOptions {
 
 /** A declared metric as the registry keeps it. */
 interface Declared {
-  readonly metric: PromMetric;
+  readonly metric: CounterVec | GaugeVec | HistogramVec;
   readonly hidden: boolean;
   /** Deprecated long enough ago to be gone: never served. */
   readonly deleted: boolean;
@@ -179,7 +182,8 @@ export function createMetricsRegistry(options: MetricsRegistryOptions = {}): Met
 
   const serve = (d: Declared): void => {
     if (d.served) return;
-    prom.registerMetric(d.metric);
+    // The vectors have the shape of prom-client's metrics, which is all its registry reads.
+    prom.registerMetric(d.metric as unknown as PromMetric);
     d.served = true;
   };
   const unserve = (name: string, d: Declared): void => {
@@ -197,7 +201,7 @@ export function createMetricsRegistry(options: MetricsRegistryOptions = {}): Met
   const hiddenMetrics = new PromCounter({ name: 'hidden_metric_total', help: '[ALPHA] The count of hidden metrics.', registers: [prom] });
 
   /** Declares a metric: its help as kube writes it, hidden or served, counted in the meta metrics. */
-  function declare<M extends PromMetric>(
+  function declare<M extends CounterVec | GaugeVec | HistogramVec>(
     name: string, help: string, stability: StabilityLevel, metricOptions: MetricOptions | undefined,
     make: (help: string) => M,
   ): { metric: M; state: Declared } {
@@ -231,12 +235,19 @@ export function createMetricsRegistry(options: MetricsRegistryOptions = {}): Met
     counter(name, help, labelNames, stability, metricOptions) {
       const existing = facades.get(name);
       if (existing !== undefined) return existing as Counter;
-      const { metric, state } = declare(name, help, stability, metricOptions,
-        (h) => new PromCounter({ name, help: h, labelNames: [...labelNames], registers: [] }));
+      const { metric, state } = declare(name, help, stability, metricOptions, (h) => new CounterVec(name, h, labelNames));
       const c: Counter = {
         name,
         inc: (labels, value = 1) => {
-          if (state.served) metric.inc(labels, value);
+          if (state.served) metric.with(labels).inc(value);
+        },
+        with(labels) {
+          const series = metric.with(labels);
+          return {
+            inc: (value = 1) => {
+              if (state.served) series.inc(value);
+            },
+          };
         },
         async value(labels) {
           const got = await metric.get();
@@ -250,26 +261,19 @@ export function createMetricsRegistry(options: MetricsRegistryOptions = {}): Met
       const existing = facades.get(name);
       if (existing !== undefined) return existing as Gauge;
       const collector = metricOptions?.collect;
-      const { metric, state } = declare(name, help, stability, metricOptions, (h) => new PromGauge({
-        name, help: h, labelNames: [...labelNames], registers: [],
-        ...(collector === undefined ? {} : {
-          async collect(this: PromGauge) {
-            // Values are read afresh: a label combination that is gone (a resource no longer stored) goes too.
-            this.reset();
-            await collector((labels, value) => this.set(labels, value));
-          },
-        }),
-      }));
+      const { metric, state } = declare(name, help, stability, metricOptions, (h) => new GaugeVec(name, h, labelNames,
+        // Values are read afresh at each scrape: a label combination that is gone (a resource no longer stored) goes too.
+        collector === undefined ? undefined : (vec) => collector((labels, value) => vec.with(labels).set(value))));
       const g: Gauge = {
         name,
         set: (labels, value) => {
-          if (state.served) metric.set(labels, value);
+          if (state.served) metric.with(labels).set(value);
         },
         inc: (labels, value = 1) => {
-          if (state.served) metric.inc(labels, value);
+          if (state.served) metric.with(labels).inc(value);
         },
         dec: (labels, value = 1) => {
-          if (state.served) metric.dec(labels, value);
+          if (state.served) metric.with(labels).inc(-value);
         },
         async get(labels) {
           const got = await metric.get();
@@ -282,12 +286,19 @@ export function createMetricsRegistry(options: MetricsRegistryOptions = {}): Met
     histogram(name, help, labelNames, buckets, stability, metricOptions) {
       const existing = facades.get(name);
       if (existing !== undefined) return existing as Histogram;
-      const { metric, state } = declare(name, help, stability, metricOptions,
-        (h) => new PromHistogram({ name, help: h, labelNames: [...labelNames], buckets: [...buckets], registers: [] }));
+      const { metric, state } = declare(name, help, stability, metricOptions, (h) => new HistogramVec(name, h, labelNames, [...buckets]));
       const h: Histogram = {
         name,
         observe: (labels, value) => {
-          if (state.served) metric.observe(labels, value);
+          if (state.served) metric.with(labels).observe(value);
+        },
+        with(labels) {
+          const series = metric.with(labels);
+          return {
+            observe: (value) => {
+              if (state.served) series.observe(value);
+            },
+          };
         },
         async sample(labels) {
           const values = (await metric.get()).values.filter((v) => sameLabels(v.labels, labels));

@@ -181,6 +181,32 @@ test('resourceVersion table for get; YAML lists are whole objects', async () => 
   s.close();
 });
 
+test('a get without resourceVersion is served from the watch cache once it has caught up with storage, else from storage', async () => {
+  const s = await setup();
+  await s.cm('a');
+  const def = s.registry.lookup('', 'v1', 'configmaps')!;
+  const first = await s.registry.store.getStored(def, 'default', 'a');
+  const again = await s.registry.store.getStored(def, 'default', 'a');
+  assert.ok(first.ok && again.ok);
+  assert.equal(again.value, first.value, 'the cache\'s own object version, not a fresh read of storage');
+  const any = await s.registry.store.getStored(def, 'default', 'a', '0');
+  assert.ok(any.ok);
+  assert.equal(any.value, first.value);
+  // A write is seen by the next get, and the body is the object's JSON with kind and apiVersion first.
+  const updated = await s.call({ verb: 'update', resource: 'configmaps', namespace: 'default', name: 'a', body: { metadata: { name: 'a' }, data: { k: 'v' } } });
+  assert.equal(updated.code, 200);
+  const got = await s.call({ verb: 'get', resource: 'configmaps', namespace: 'default', name: 'a' });
+  assert.equal(got.code, 200);
+  assert.deepEqual(got.body, updated.body);
+  assert.deepEqual(Object.keys(got.body as object).slice(0, 2), ['kind', 'apiVersion']);
+  // With the caches stopped, gets read storage.
+  s.close();
+  const fromStorage = await s.registry.store.getStored(def, 'default', 'a');
+  assert.ok(fromStorage.ok);
+  assert.notEqual(fromStorage.value, first.value);
+  assert.deepEqual(fromStorage.value.copy().data, { k: 'v' });
+});
+
 test('APIListChunking off: limit and continue are ignored', async () => {
   const s = await setup({ apiListChunking: false });
   for (let i = 0; i < 3; i++) await s.cm(`c${i}`);

@@ -123,8 +123,17 @@ function watchEventOf(def: ResourceDef, selection: Selection, e: CacheEvent): { 
   return wasIn ? { type: 'DELETED', object: e.previous!.at(e.revision) } : undefined;
 }
 
-function frameOf(type: string, objectJson: string): Uint8Array {
-  return encoder.encode(`{"type":"${type}","object":${objectJson}}\n`);
+/** The bytes before and after the object in a watch event's JSON line, by event type. */
+const frameHeads: Readonly<Record<WatchType, Buffer>> = {
+  ADDED: Buffer.from('{"type":"ADDED","object":'),
+  MODIFIED: Buffer.from('{"type":"MODIFIED","object":'),
+  DELETED: Buffer.from('{"type":"DELETED","object":'),
+};
+const frameTail = Buffer.from('}\n');
+
+/** A watch event of a stored object as one JSON line, copied from the object's bytes. */
+function frameOf(type: WatchType, object: StoredObject): Uint8Array {
+  return object.objectBytes(frameHeads[type], frameTail);
 }
 
 /**
@@ -189,8 +198,27 @@ export function createReader(backend: Backend, caches: CacheSet, options: Reader
     return cache === undefined ? undefined : view.wrap(cache);
   };
 
+  /**
+   * The cache of `def` if it is built and has every change up to storage's current revision, found without waiting
+   * (a store in this process knows its revision): most reads of a running server; undefined to take the long way.
+   */
+  const currentCacheNow = (def: ResourceDef): ResourceCache | undefined => {
+    const now = backend.revisionNow?.();
+    if (now === undefined || caches.revision() < now) return undefined;
+    const view = viewOf(def);
+    if (view !== undefined) {
+      const cache = caches.built(def.keyPrefix);
+      return cache === undefined ? undefined : view.wrap(cache);
+    }
+    // As cacheOf does: the codec is refreshed with the def's current defaults.
+    codecOf(def);
+    return caches.built(def.keyPrefix);
+  };
+
   /** The cache, once it has every change up to storage's current revision; undefined to read storage instead. */
   const consistentCache = async (def: ResourceDef): Promise<ResourceCache | undefined> => {
+    const now = currentCacheNow(def);
+    if (now !== undefined) return now;
     const cache = await cacheOf(def);
     if (cache === undefined) return undefined;
     const current = await backend.currentRevision();
@@ -263,8 +291,12 @@ export function createReader(backend: Backend, caches: CacheSet, options: Reader
     if (!rv.ok) return rv;
     const key = keyUnderPrefix(def.keyPrefix, def.namespaced ? namespace : undefined, name);
     let cache: ResourceCache | undefined;
-    if (rv.value === 0) cache = await cacheOf(def);
-    else if (rv.value !== undefined) {
+    // Most recent (unset): from the cache once it has caught up with storage's current revision, as lists are (kube's
+    // consistent reads from cache), which answers what a read of storage would and serves the object's kept bytes;
+    // from storage when the cache cannot say it is current (kube's quorum read).
+    if (rv.value === undefined) cache = currentCacheNow(def) ?? await consistentCache(def);
+    else if (rv.value === 0) cache = await cacheOf(def);
+    else {
       const fresh = await freshCache(def, rv.value);
       if (!fresh.ok) return fresh;
       cache = fresh.value;
@@ -273,7 +305,6 @@ export function createReader(backend: Backend, caches: CacheSet, options: Reader
       const o = cache.get(key);
       return o === undefined ? fail(notFound(def.qualified, name)) : ok(o);
     }
-    // Most recent: a read of storage (kube's quorum read).
     const res = await backend.get(key);
     if (!res.ok) return fail(internalError(res.error.code));
     if (res.value.kv === undefined) return fail(notFound(def.qualified, name));
@@ -349,7 +380,7 @@ export function createReader(backend: Backend, caches: CacheSet, options: Reader
     const codec = codecOf(def);
     const metadata: Record<string, unknown> = { resourceVersion: String(revision) };
     if (initialEventsEnd) metadata['annotations'] = { [names.name('initialEventsEndAnnotation')]: 'true' };
-    return frameOf('BOOKMARK', JSON.stringify({ kind: codec.kind, apiVersion: codec.apiVersion, metadata }));
+    return encoder.encode(`{"type":"BOOKMARK","object":${JSON.stringify({ kind: codec.kind, apiVersion: codec.apiVersion, metadata })}}\n`);
   };
 
   const watch = async (def: ResourceDef, query: WatchQuery, sink: WatchSink): Promise<Result<WatchHandle>> => {
@@ -369,7 +400,7 @@ export function createReader(backend: Backend, caches: CacheSet, options: Reader
     /** An initial-state ADDED (not shared between watchers: the state is read per watch). */
     const emitState = (object: StoredObject): void => {
       if (ended) return;
-      if (sink.frame !== undefined) sink.frame(frameOf('ADDED', object.objectJson()), false);
+      if (sink.frame !== undefined) sink.frame(frameOf('ADDED', object), false);
       else sink.event({ type: 'ADDED', object: object.copy() });
     };
     // Called once per watcher for every event: no closure or object is made here for a frame already serialized.
@@ -393,7 +424,7 @@ export function createReader(backend: Backend, caches: CacheSet, options: Reader
       }
       let f = e.frames.get(type);
       if (f === undefined) {
-        f = frameOf(type, object.objectJson());
+        f = frameOf(type, object);
         e.frames.set(type, f);
       }
       sink.frame(f, true);

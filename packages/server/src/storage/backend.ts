@@ -101,6 +101,11 @@ export interface Backend {
   readonly name: string;
   /** The newest committed revision (0 for an empty store). */
   currentRevision(): Promise<number>;
+  /**
+   * The same, when the store knows it without a round trip (it runs in this process); undefined when it cannot say
+   * now (closed). Absent for stores that must be asked (etcd): a consistent read then asks `currentRevision`.
+   */
+  revisionNow?(): number | undefined;
   /** The oldest revision still readable; reads and watches before it fail with `Compacted`. */
   compactRevision(): Promise<number>;
   /** One key, optionally at a revision. `kv` is absent when the key does not exist (at that revision). */

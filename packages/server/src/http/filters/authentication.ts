@@ -51,7 +51,8 @@ export function authentication(authenticator: Authenticator, options: Authentica
     }
     ctx.user = result.kind === 'user' ? withAuthenticatedGroup(result.user) : anonymousUser;
     // Proxy headers go whoever sent them: past this point only the authenticated identity speaks.
-    strip(ctx, [...(result.kind === 'user' ? ['authorization'] : []), ...(options.stripHeaders?.(Object.keys(ctx.headers)) ?? [])]);
+    if (result.kind === 'user' && ctx.headers.authorization !== undefined) strip(ctx, ['authorization']);
+    if (options.stripHeaders !== undefined) strip(ctx, options.stripHeaders(Object.keys(ctx.headers)));
     await next();
   };
 }

@@ -9,14 +9,11 @@ import { writeStatus } from '../response-writer.js';
 
 /** The body-limit filter. */
 export function bodyLimit(maxBytes: number): Filter {
-  return async (ctx, next) => {
-    const declared = Number(ctx.headers['content-length'] ?? NaN);
-    if (Number.isFinite(declared) && declared > maxBytes) {
-      // readBody records that the body is abandoned (so HTTP/1.1 closes the connection) and yields the 413.
-      const read = await ctx.transport.readBody();
-      writeStatus(ctx, read.ok ? requestEntityTooLarge(maxBytes) : read.error);
-      return;
-    }
-    await next();
+  return (ctx, next) => {
+    const length = ctx.headers['content-length'];
+    const declared = length === undefined ? NaN : Number(length);
+    if (!(Number.isFinite(declared) && declared > maxBytes)) return next();
+    // readBody records that the body is abandoned (so HTTP/1.1 closes the connection) and yields the 413.
+    return ctx.transport.readBody().then((read) => writeStatus(ctx, read.ok ? requestEntityTooLarge(maxBytes) : read.error));
   };
 }

@@ -5,23 +5,27 @@
  */
 import type { Names } from '@svc-apiserver/api';
 import type { Authorizer } from '../../request/authorizer.js';
-import { impersonate, impersonationHeaderNames } from '../../auth/impersonation.js';
-import type { Filter } from '../context.js';
+import { impersonate, impersonationHeaderNames, mayImpersonate } from '../../auth/impersonation.js';
+import type { Filter, RequestContext } from '../context.js';
 import { writeStatus } from '../response-writer.js';
 
 /** The impersonation filter. */
 export function impersonation(authorizer: Authorizer, names: Names): Filter {
-  return async (ctx, next) => {
-    const outcome = await impersonate(ctx, ctx.user, authorizer, names);
-    if (outcome.kind === 'failure') {
-      writeStatus(ctx, outcome.status);
-      return;
-    }
-    if (outcome.kind === 'user') {
-      const headers = ctx.headers as Record<string, unknown>;
-      for (const h of impersonationHeaderNames(ctx)) delete headers[h];
-      ctx.user = outcome.user;
-    }
-    await next();
-  };
+  // Most requests impersonate no one: they pass on without an async step of their own.
+  return (ctx, next) => (mayImpersonate(ctx) ? impersonated(ctx, next, authorizer, names) : next());
+}
+
+/** A request with impersonation headers: checked, then served as the impersonated user, or refused. */
+async function impersonated(ctx: RequestContext, next: () => Promise<void>, authorizer: Authorizer, names: Names): Promise<void> {
+  const outcome = await impersonate(ctx, ctx.user, authorizer, names);
+  if (outcome.kind === 'failure') {
+    writeStatus(ctx, outcome.status);
+    return;
+  }
+  if (outcome.kind === 'user') {
+    const headers = ctx.headers as Record<string, unknown>;
+    for (const h of impersonationHeaderNames(ctx)) delete headers[h];
+    ctx.user = outcome.user;
+  }
+  await next();
 }

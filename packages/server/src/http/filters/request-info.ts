@@ -10,13 +10,13 @@ import { writeStatus } from '../response-writer.js';
 
 /** The request-info filter. A path that names no resource after a special verb is a 400. */
 export function requestInfoFilter(): Filter {
-  return async (ctx, next) => {
+  return (ctx, next) => {
     const parsed = parseRequestInfo(ctx.method, ctx.path, ctx.query);
     if (!parsed.ok) {
       writeStatus(ctx, badRequest(parsed.error.message));
-      return;
+      return Promise.resolve();
     }
     ctx.info = stockCrdProbe(parsed.value, ctx.names);
-    await next();
+    return next();
   };
 }

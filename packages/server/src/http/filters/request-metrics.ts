@@ -72,6 +72,52 @@ function requestLabelsOf(ctx: RequestContext): Record<string, string> {
   };
 }
 
+type CounterSeries = ReturnType<EndpointMetrics['requests']['with']>;
+type HistogramSeries = ReturnType<EndpointMetrics['duration']['with']>;
+
+/**
+ * The series of every request metric for one combination of the shared labels, found once: a request then
+ * records through them without building a label object per metric (the combinations are few: served resources'
+ * verbs and scopes, and the health endpoints).
+ */
+class RequestSeries {
+  readonly sli: HistogramSeries;
+  readonly slo: HistogramSeries;
+  /** Only GET and LIST answers' sizes are observed. */
+  readonly sizes: HistogramSeries | undefined;
+  readonly longRunningLabels: Readonly<Record<string, string>>;
+  private readonly requests = new Map<string, CounterSeries>();
+  private readonly durations = new Map<string, HistogramSeries>();
+
+  constructor(private readonly m: EndpointMetrics, private readonly labels: Readonly<Record<string, string>>) {
+    this.sli = m.sliDuration.with(labels);
+    this.slo = m.sloDuration.with(labels);
+    this.sizes = labels['verb'] === 'GET' || labels['verb'] === 'LIST' ? m.responseSizes.with(labels) : undefined;
+    this.longRunningLabels = labels;
+  }
+
+  /** `apiserver_request_total` of a dry-run label and a code. */
+  counter(dryRun: string, code: number): CounterSeries {
+    const key = `${dryRun}\u0000${code}`;
+    let s = this.requests.get(key);
+    if (s === undefined) {
+      s = this.m.requests.with({ ...this.labels, dry_run: dryRun, code: String(code) });
+      this.requests.set(key, s);
+    }
+    return s;
+  }
+
+  /** `apiserver_request_duration_seconds` of a dry-run label. */
+  duration(dryRun: string): HistogramSeries {
+    let s = this.durations.get(dryRun);
+    if (s === undefined) {
+      s = this.m.duration.with({ ...this.labels, dry_run: dryRun });
+      this.durations.set(dryRun, s);
+    }
+    return s;
+  }
+}
+
 /** Options of the request metrics filter. */
 export interface RequestMetricsOptions {
   /** Whether a resource request names a resource this server serves (kube instruments the routes it installed). */
@@ -93,17 +139,29 @@ export function requestMetrics(options: RequestMetricsOptions): RequestMetrics {
   const m = options.metrics ?? endpointMetrics();
   /** Whether a request is counted at all: requests to served resources and the health endpoints. */
   const counted = (info: RequestInfo): boolean => (info.isResourceRequest ? options.served(info) : instrumentedPaths.has(info.path));
+  const known = new Map<string, RequestSeries>();
+  /** The series of a counted request's labels. */
+  const seriesOf = (ctx: RequestContext): RequestSeries => {
+    const labels = requestLabelsOf(ctx);
+    const key = `${labels['verb']}\u0000${labels['group']}\u0000${labels['version']}\u0000${labels['resource']}\u0000${labels['subresource']}\u0000${labels['scope']}\u0000${labels['component']}`;
+    let s = known.get(key);
+    if (s === undefined) {
+      s = new RequestSeries(m, labels);
+      known.set(key, s);
+    }
+    return s;
+  };
   const filter: Filter = async (ctx, next) => {
     const info = ctx.info;
-    const labels = counted(info) ? requestLabelsOf(ctx) : undefined;
+    const series = counted(info) ? seriesOf(ctx) : undefined;
     if (isLongRunning(info)) {
-      if (labels === undefined) return next();
-      m.longRunning.inc(labels);
+      if (series === undefined) return next();
+      m.longRunning.inc(series.longRunningLabels);
       try {
         await next();
       } finally {
-        m.longRunning.dec(labels);
-        monitor(ctx, m, labels);
+        m.longRunning.dec(series.longRunningLabels);
+        monitor(ctx, series);
       }
       return;
     }
@@ -114,7 +172,7 @@ export function requestMetrics(options: RequestMetricsOptions): RequestMetrics {
       await next();
     } finally {
       m.executing(kind, -1);
-      if (labels !== undefined) monitor(ctx, m, labels);
+      if (series !== undefined) monitor(ctx, series);
     }
   };
   const terminated = (ctx: RequestContext, code: number, dropped: boolean): void => {
@@ -127,14 +185,14 @@ export function requestMetrics(options: RequestMetricsOptions): RequestMetrics {
 }
 
 /** Records one finished request (MonitorRequest). */
-function monitor(ctx: RequestContext, m: EndpointMetrics, labels: Record<string, string>): void {
+function monitor(ctx: RequestContext, series: RequestSeries): void {
   const record = ctx.record;
   const elapsed = (performance.now() - record.receivedAt) / 1000;
   const dryRun = metricDryRun(ctx.query);
-  m.requests.inc({ ...labels, dry_run: dryRun, code: String(record.responseCode ?? 0) });
-  m.duration.observe({ ...labels, dry_run: dryRun }, elapsed);
+  series.counter(dryRun, record.responseCode ?? 0).inc();
+  series.duration(dryRun).observe(elapsed);
   const sli = Math.max(0, elapsed - record.latency.webhookSeconds - record.latency.apfQueueWaitSeconds);
-  m.sliDuration.observe(labels, sli);
-  m.sloDuration.observe(labels, sli);
-  if (labels['verb'] === 'GET' || labels['verb'] === 'LIST') m.responseSizes.observe(labels, record.responseBytes);
+  series.sli.observe(sli);
+  series.slo.observe(sli);
+  series.sizes?.observe(record.responseBytes);
 }

@@ -33,35 +33,56 @@ export type LateFailureLogger = (message: string, error: unknown) => void;
  * `onExpired` counts each request answered 504 (the request metrics).
  */
 export function requestTimeout(maxMs: number, log: LateFailureLogger, onExpired?: (ctx: RequestContext, code: number) => void): Filter {
-  return async (ctx, next) => {
+  return (ctx, next) => {
     if (isLongRunning(ctx.info)) return next();
     let deadlineMs = maxMs;
-    const asked = ctx.query.get('timeout');
+    const asked = ctx.query.size === 0 ? null : ctx.query.get('timeout');
     if (asked !== null && asked !== '') {
       const parsed = parseGoDuration(asked);
       if (!parsed.ok) {
         writeStatus(ctx, badRequest(`invalid timeout specified in the request URL - ${parsed.error}`));
-        return;
+        return Promise.resolve();
       }
       // A zero or negative timeout asks for no deadline of the client's own; more than the maximum gets the maximum.
       if (parsed.value > 0 && (maxMs === 0 || parsed.value < maxMs)) deadlineMs = parsed.value;
     }
     if (deadlineMs <= 0) return next();
-    let timer: NodeJS.Timeout | undefined;
-    const deadline = new Promise<'expired'>((resolve) => {
-      timer = setTimeout(() => resolve('expired'), deadlineMs);
+    // One promise settled by whichever comes first, the work or the deadline (no race of two promises per request).
+    return new Promise<void>((resolve, reject) => {
+      let settled = false;
+      const timer = setTimeout(() => {
+        settled = true;
+        const timedOut = requestTimedOut();
+        expire(ctx, timedOut);
+        onExpired?.(ctx, timedOut.code);
+        resolve();
+      }, deadlineMs);
+      let work: Promise<void>;
+      try {
+        work = next();
+      } catch (error) {
+        clearTimeout(timer);
+        reject(error);
+        return;
+      }
+      work.then(
+        () => {
+          if (settled) return;
+          settled = true;
+          clearTimeout(timer);
+          resolve();
+        },
+        (error: unknown) => {
+          // The work goes on after the deadline until it notices the aborted signal; a failure then is only logged.
+          if (settled) {
+            log(`failure after the deadline of ${ctx.method} ${ctx.path}`, error);
+            return;
+          }
+          settled = true;
+          clearTimeout(timer);
+          reject(error);
+        },
+      );
     });
-    const work = next();
-    try {
-      const first = await Promise.race([work, deadline]);
-      if (first !== 'expired') return;
-    } finally {
-      clearTimeout(timer);
-    }
-    const timedOut = requestTimedOut();
-    expire(ctx, timedOut);
-    onExpired?.(ctx, timedOut.code);
-    // The work goes on until it notices the aborted signal; a failure after the answer is only logged.
-    work.catch((error: unknown) => log(`failure after the deadline of ${ctx.method} ${ctx.path}`, error));
   };
 }

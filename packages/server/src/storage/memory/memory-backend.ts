@@ -98,6 +98,7 @@ export function openMemoryBackend(): Backend {
       ensureOpen();
       return revision;
     },
+    revisionNow: () => (closed ? undefined : revision),
     async compactRevision() {
       ensureOpen();
       return compacted;

@@ -183,6 +183,7 @@ export function openSqliteBackend(options: SqliteBackendOptions): SqliteBackend 
   return {
     name: 'sqlite',
     currentRevision: () => read(() => revision),
+    revisionNow: () => (closed ? undefined : revision),
     compactRevision: () => read(() => compacted),
     get: (key, opts) =>
       read(() => {

@@ -48,6 +48,8 @@ export interface CacheObserver {
 export interface CacheSet {
   /** The cache of the resource under `prefix`, built on first use; undefined while the feed is down. */
   cache(prefix: string, codec: ObjectCodec): Promise<ResourceCache | undefined>;
+  /** The cache of the resource under `prefix` if it is built and the feed runs, without waiting; else undefined. */
+  built(prefix: string): ResourceCache | undefined;
   /** The revision every cache has seen all changes up to. */
   revision(): number;
   /** Starts the feed if it is not running; resolves whether it runs (false while storage cannot be watched). */
@@ -238,6 +240,7 @@ export function createCacheSet(backend: Backend, options: CacheSetOptions = {}):
       resume();
       return start();
     },
+    built: (prefix) => (closed || feed === undefined ? undefined : entries.get(prefix)?.cache),
     running: () => feed !== undefined,
     revision: () => seen,
     waitFresh(revision, timeoutMs, options = {}) {

@@ -128,3 +128,22 @@ test('resource cache: a deletion shows the last state at the delete revision; on
   assert.deepEqual(e.object.parsed()['data'], { k: 'last' });
   assert.equal(e.previous?.revision, 1);
 });
+
+test('stored objects: their bytes are their JSON with kind and apiVersion first, between what a get or a watch frame puts around them', () => {
+  const o = codec.decode(kv('ns', 'x', 7, 5, { k: 'é' }));
+  const head = Buffer.from('{"type":"ADDED","object":');
+  const tail = Buffer.from('}\n');
+  assert.equal(o.objectBytes().toString(), o.objectJson());
+  assert.equal(o.objectBytes(head, tail).toString(), `{"type":"ADDED","object":${o.objectJson()}}\n`);
+  assert.deepEqual(JSON.parse(o.objectBytes(undefined, Buffer.from('\n')).toString()), {
+    kind: 'ConfigMap', apiVersion: 'v1', metadata: { name: 'x', namespace: 'ns', resourceVersion: '7' }, data: { k: 'é' },
+  });
+  // Each call is a buffer of its own: a response may hold it while the object is read again.
+  assert.notEqual(o.objectBytes(), o.objectBytes());
+  // A stored value without metadata, or with nothing at all, still gets its resourceVersion.
+  for (const value of ['{"kind":"ConfigMap","apiVersion":"v1"}', '{}']) {
+    const bare = codec.decode({ key: `${prefix}ns/y`, value, createRevision: 3, modRevision: 4 });
+    assert.equal(bare.objectBytes().toString(), '{"kind":"ConfigMap","apiVersion":"v1","metadata":{"resourceVersion":"4"}}');
+    assert.equal(bare.objectJson(), bare.objectBytes().toString());
+  }
+});

@@ -22,6 +22,11 @@ export interface StoredObject {
   itemBytes(): Uint8Array;
   /** The object's JSON with kind and apiVersion first (get and watch). */
   objectJson(): string;
+  /**
+   * The same as `objectJson`, UTF-8 encoded between `before` and `after` in one new buffer, copied from the item's
+   * bytes (no string is built or encoded): a get's body, a watch event's frame.
+   */
+  objectBytes(before?: Uint8Array, after?: Uint8Array): Buffer;
   /** The same object shown at another revision (a deletion shows the last state at the delete's revision). */
   at(revision: number): StoredObject;
   /** A slot for the layer above (selectable attributes), computed once. */
@@ -36,6 +41,14 @@ export interface ObjectCodec {
   decode(kv: KeyValue, revision?: number): StoredObject;
 }
 
+/** The head of every object of a codec, `{"kind":"..","apiVersion":".."`, as text and as bytes. */
+interface TypePrefix {
+  readonly text: string;
+  readonly bytes: Buffer;
+}
+
+const comma = 0x2c;
+
 /**
  * One decoded object version. A class, not closures: a cache of 100k objects then holds one small heap object and
  * one byte buffer per object instead of a handful of closures each, which keeps major garbage collections short
@@ -49,7 +62,7 @@ class CodecObject implements StoredObject {
 
   constructor(
     private readonly codec: ObjectCodec,
-    private readonly typePrefix: string,
+    private readonly typePrefix: TypePrefix,
     readonly key: string,
     value: string,
     readonly revision: number,
@@ -87,8 +100,27 @@ class CodecObject implements StoredObject {
   }
 
   objectJson(): string {
-    const it = this.itemJson();
-    return it === '{}' ? `${this.typePrefix}}` : `${this.typePrefix},${it.slice(1)}`;
+    return `${this.typePrefix.text},${this.itemJson().slice(1)}`;
+  }
+
+  objectBytes(before?: Uint8Array, after?: Uint8Array): Buffer {
+    // `{...item}` becomes `{"kind":..,"apiVersion":..` then `,` and the item without its `{`: the item is never `{}`
+    // (it always holds metadata with the resourceVersion).
+    const item = this.itemBytes();
+    const head = this.typePrefix.bytes;
+    const out = Buffer.allocUnsafe((before?.length ?? 0) + head.length + item.length + (after?.length ?? 0));
+    let at = 0;
+    if (before !== undefined) {
+      out.set(before, at);
+      at += before.length;
+    }
+    out.set(head, at);
+    at += head.length;
+    out[at++] = comma;
+    out.set(item.subarray(1), at);
+    at += item.length - 1;
+    if (after !== undefined) out.set(after, at);
+    return out;
   }
 
   parsed(): KubeObject {
@@ -107,7 +139,8 @@ class CodecObject implements StoredObject {
 
 /** A codec writing `kind` and `apiVersion` on every object (stored values carry them too; these win). */
 export function objectCodec(apiVersion: string, kind: string): ObjectCodec {
-  const typePrefix = `{"kind":${JSON.stringify(kind)},"apiVersion":${JSON.stringify(apiVersion)}`;
+  const text = `{"kind":${JSON.stringify(kind)},"apiVersion":${JSON.stringify(apiVersion)}`;
+  const typePrefix: TypePrefix = { text, bytes: Buffer.from(text) };
   const codec: ObjectCodec = {
     kind,
     apiVersion,
