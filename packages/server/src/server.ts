@@ -97,6 +97,10 @@ export type StartServerOptions = Partial<ServerOptions> & {
   readonly maxWatchBacklogBytes?: number;
   /** How long a watcher that does not read may take to read the end of its watch before it is dropped (default 10 s). */
   readonly stalledWatchLingerMs?: number;
+  /** Period of API Priority and Fairness's adjustment of the levels' limits to their seat demand (default 10 s, kube's). */
+  readonly borrowingAdjustmentPeriodMs?: number;
+  /** How often the stored objects are counted for the cost of lists (default 1 minute, kube's count poll period). */
+  readonly objectCountPeriodMs?: number;
 };
 
 /** A running server: where it serves, the admin credentials, and how long it took to start. */
@@ -373,9 +377,14 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       throw new Error(`--max-requests-inflight=${o.maxRequestsInFlight} and --max-mutating-requests-inflight=${o.maxMutatingRequestsInFlight} must sum to a positive value`);
     }
     const flowController = o.featureGates.APIPriorityAndFairness
-      ? createFlowController({ serverConcurrencyLimit: o.maxRequestsInFlight + o.maxMutatingRequestsInFlight, waitLimitMs: 15_000 })
+      ? createFlowController({
+        serverConcurrencyLimit: o.maxRequestsInFlight + o.maxMutatingRequestsInFlight, waitLimitMs: 15_000, listChunking: o.featureGates.APIListChunking,
+        ...(options.borrowingAdjustmentPeriodMs === undefined ? {} : { adjustmentPeriodMs: options.borrowingAdjustmentPeriodMs }),
+      })
       : undefined;
-    const apfConfiguration = flowController === undefined ? undefined : startApfConfiguration(registry, names, flowController, { log: (m) => log(m) });
+    const apfConfiguration = flowController === undefined ? undefined : startApfConfiguration(registry, names, flowController, {
+      log: (m) => log(m), ...(options.objectCountPeriodMs === undefined ? {} : { objectCountPeriodMs: options.objectCountPeriodMs }),
+    });
     if (apfConfiguration !== undefined) cleanups.push(() => apfConfiguration.stop());
     const auditor = await buildAuditor(o, names, (m) => log(m));
     if (!auditor.ok) throw new Error(auditor.error);

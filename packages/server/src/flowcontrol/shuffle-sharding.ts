@@ -33,3 +33,18 @@ export function dealHand(hash: bigint, deckSize: number, handSize: number): numb
   }
   return hand;
 }
+
+/** The most hash bits a hand may use (kube's MaxHashBits: beyond it the last card's odds grow uneven). */
+const maxHashBits = 60;
+
+/**
+ * Why a deck and hand size cannot be dealt from (kube's NewDealer): sizes not positive, a hand larger than the deck,
+ * a deck beyond 2^26 queues, or a hand needing more than 60 bits of the hash; undefined when they can.
+ */
+export function dealerError(deckSize: number, handSize: number): string | undefined {
+  if (!(deckSize > 0) || !(handSize > 0)) return `deckSize ${deckSize} or handSize ${handSize} is not positive`;
+  if (handSize > deckSize) return `handSize ${handSize} is greater than deckSize ${deckSize}`;
+  if (deckSize > 2 ** 26) return `deckSize ${deckSize} is impractically large`;
+  if (Math.ceil(Math.log2(deckSize) * handSize) > maxHashBits) return `required entropy bits of deckSize ${deckSize} and handSize ${handSize} is greater than ${maxHashBits}`;
+  return undefined;
+}

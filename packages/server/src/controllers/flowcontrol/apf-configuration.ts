@@ -8,7 +8,9 @@
  *   the bootstrap configuration are deleted;
  * - the config consumer: the FlowSchemas and PriorityLevelConfigurations, read through informers, configure the
  *   flow controller as they change, and each FlowSchema's `Dangling` condition says whether its priority level
- *   exists.
+ *   exists;
+ * - the flow controller's periodic work, whether the flowcontrol API is served or not: the borrowing adjustment of
+ *   the levels' limits, and the stored object counts the cost of lists is estimated from.
  */
 import type { KubeObject, Names } from '@svc-apiserver/api';
 import { suggestedConfiguration, mandatoryConfiguration, type BootstrapConfiguration } from '../../flowcontrol/bootstrap-configuration.js';
@@ -23,6 +25,7 @@ import type { Registry } from '../../registry/registry.js';
 import type { ResourceDef } from '../../registry/resource-def.js';
 import { loopbackUser } from '../../registry/operations/loopback.js';
 import { runPostStartHook } from '../post-start-hook.js';
+import { startObjectCounting } from './object-counts.js';
 
 /** The flowcontrol version the configuration is written and read in (1.27's preferred one). */
 const version = 'v1beta3';
@@ -33,6 +36,8 @@ export interface ApfConfigurationOptions {
   /** Pause between the producer's rounds after the first success (kube: 1 minute). */
   readonly ensureIntervalMs?: number;
   readonly retryMs?: number;
+  /** Pause between counts of the stored objects (kube's `--etcd-count-metric-poll-period`, 1 minute). */
+  readonly objectCountPeriodMs?: number;
   readonly log?: (message: string) => void;
 }
 
@@ -50,13 +55,21 @@ const sameJson = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON
 export function startApfConfiguration(registry: Registry, names: Names, controller: FlowController, options: ApfConfigurationOptions = {}): ApfConfiguration {
   const group = names.group('flowcontrol.apiserver');
   const autoUpdate = names.domain('autoupdate-spec', 'apf');
+  const log = options.log ?? (() => {});
+  const stopAdjusting = controller.run();
+  const counting = startObjectCounting(registry, controller.objectCounts, {
+    log, ...(options.objectCountPeriodMs === undefined ? {} : { periodMs: options.objectCountPeriodMs }),
+  });
+  const stopRunning = (): void => {
+    stopAdjusting();
+    counting.stop();
+  };
   const fsDef = registry.lookup(group, version, 'flowschemas');
   const plDef = registry.lookup(group, version, 'prioritylevelconfigurations');
   if (fsDef === undefined || plDef === undefined) {
     // The flowcontrol API turned off (--runtime-config): the controller keeps the mandatory configuration.
-    return { checks: [], ensure: async () => undefined, stop: () => {} };
+    return { checks: [], ensure: async () => undefined, stop: stopRunning };
   }
-  const log = options.log ?? (() => {});
   const mandatory = mandatoryConfiguration();
   const suggested = suggestedConfiguration(names);
 
@@ -161,8 +174,8 @@ export function startApfConfiguration(registry: Registry, names: Names, controll
       const fss = fsInformer.list() as unknown as FlowSchema[];
       const pls = plInformer.list() as unknown as PriorityLevelConfiguration[];
       controller.configure(fss, pls);
-      const plNames = new Set(pls.map((p) => p.metadata.name));
-      for (const fs of fss) writeDangling(fs, !plNames.has(fs.spec.priorityLevelConfiguration.name));
+      // Dangling as the controller sees it: a level missing, draining away, or one it cannot use.
+      for (const fs of fss) writeDangling(fs, controller.isDangling(fs));
     });
   };
   const offFs = fsInformer.onChange(reconfigure, { replay: true });
@@ -184,6 +197,7 @@ export function startApfConfiguration(registry: Registry, names: Names, controll
     ensure,
     stop() {
       stopped = true;
+      stopRunning();
       hook.stop();
       if (timer !== undefined) clearInterval(timer);
       offFs();
