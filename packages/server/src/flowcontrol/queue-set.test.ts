@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createQueueSet, type Admission } from './queue-set.js';
-import { dealHand, flowHash } from './shuffle-sharding.js';
+import { createDealer, dealHand, flowHash } from './shuffle-sharding.js';
 import { manualClock } from '../testing/manual-clock.js';
 import type { WorkEstimate } from './work-estimate.js';
 
@@ -17,6 +17,30 @@ test('shuffle sharding: hands of distinct queues, stable per flow, spread over t
   assert.equal(seen.size, 200, 'different flows get different hands');
   assert.deepEqual(dealHand(flowHash('fs', 'alice'), 64, 8), dealHand(flowHash('fs', 'alice'), 64, 8));
   assert.notDeepEqual(dealHand(flowHash('fs', 'alice'), 64, 8), dealHand(flowHash('other', 'alice'), 64, 8));
+});
+
+/** FNV-1a 64 as its definition states it, over BigInt: what the limb arithmetic of flowHash must equal. */
+function fnv1a64(bytes: Iterable<number>): bigint {
+  let h = 0xcbf29ce484222325n;
+  for (const b of bytes) h = ((h ^ BigInt(b)) * 0x100000001b3n) & 0xffffffffffffffffn;
+  return h;
+}
+
+test('shuffle sharding: the flow hash is 64-bit FNV-1a of the parts, each followed by a zero byte; dealers remember hands', () => {
+  assert.equal(flowHash(), 0xcbf29ce484222325n);
+  // The published FNV-1a 64 value of "a" is 0xaf63dc4c8601ec8c; the zero byte follows it here.
+  assert.equal(fnv1a64(Buffer.from('a')), 0xaf63dc4c8601ec8cn);
+  assert.equal(flowHash('a'), fnv1a64([...Buffer.from('a'), 0]));
+  for (const parts of [['global-default', 'system:serviceaccount:kube-system:default'], ['fs', ''], ['ψ', 'ü€😀'], ['x'.repeat(300), 'y']]) {
+    assert.equal(flowHash(...parts), fnv1a64(parts.flatMap((p) => [...Buffer.from(p, 'utf8'), 0])), parts.join('|'));
+  }
+  for (let i = 0; i < 500; i++) {
+    const parts = [`fs-${i}`, String.fromCharCode(...Array.from({ length: i % 40 }, (_, k) => 32 + ((i * 31 + k * 17) % 2000)))];
+    assert.equal(flowHash(...parts), fnv1a64(parts.flatMap((p) => [...Buffer.from(p, 'utf8'), 0])));
+  }
+  const deal = createDealer(128, 6, 2);
+  const hashes = ['a', 'b', 'c', 'a'].map((u) => flowHash('fs', u));
+  for (const h of hashes) assert.deepEqual(deal(h), dealHand(h, 128, 6), 'the same hands as dealt afresh, past the limit too');
 });
 
 type Execution = Extract<Admission, { kind: 'execute' }>;

@@ -18,7 +18,7 @@
  * are plain floating-point numbers here: kube's fixed-point meter and its epoch advances guard a uint64 against
  * overflow, which a double does not need at these rates.
  */
-import { dealHand } from './shuffle-sharding.js';
+import { createDealer } from './shuffle-sharding.js';
 import { createSeatDemandIntegrator, type SeatDemandIntegrator } from './seat-demand.js';
 import { maxSeatsOf, minimumWork, type WorkEstimate } from './work-estimate.js';
 
@@ -304,8 +304,9 @@ export function createQueueSet(initial: QueueSetConfig, clock: QueueSetClock = r
   }
 
   /** The queue of the flow's hand holding the least waiting work, starting the scan at a rotating offset. */
+  let deal = createDealer(config.queues, config.handSize);
   const shuffleShard = (flowHash: bigint): Queue => {
-    const hand = dealHand(flowHash, config.queues, config.handSize);
+    const hand = deal(flowHash);
     const offset = enqueues++ % hand.length;
     let best = hand[offset]!;
     let bestWork = queues.get(best)?.waitingWork ?? 0;
@@ -381,6 +382,7 @@ export function createQueueSet(initial: QueueSetConfig, clock: QueueSetClock = r
     },
     configure(next) {
       syncTime();
+      if (next.queues !== config.queues || next.handSize !== config.handSize) deal = createDealer(next.queues, next.handSize);
       config = next;
       dispatchAsMuchAsPossible();
     },
