@@ -109,6 +109,8 @@ export async function overloadBench(seconds = 3, clients = 64): Promise<string[]
 
     // 1. Capacity: closed loop of `clients` concurrent streams over the same HTTP/2 sessions the flood uses.
     let served = 0;
+    const pid = server.server.child.pid;
+    const capacityCpuBefore = processCpuMs(pid);
     const capacityStart = performance.now();
     const capacityEnd = capacityStart + 2000;
     await Promise.all(Array.from({ length: clients }, async (_, i) => {
@@ -117,6 +119,7 @@ export async function overloadBench(seconds = 3, clients = 64): Promise<string[]
       }
     }));
     const capacity = served / ((performance.now() - capacityStart) / 1000);
+    const capacityCpuAfter = processCpuMs(pid);
 
     // Idle figures of the probes.
     probes.start();
@@ -126,7 +129,6 @@ export async function overloadBench(seconds = 3, clients = 64): Promise<string[]
     // 2. Open loop at 10 × capacity.
     const offered = 10 * capacity;
     const flood: Promise<Sample>[] = [];
-    const pid = server.server.child.pid;
     const serverCpuBefore = processCpuMs(pid);
     const loopBefore = performance.eventLoopUtilization();
     const started = performance.now();
@@ -147,7 +149,10 @@ export async function overloadBench(seconds = 3, clients = 64): Promise<string[]
     const other = answers.length - ok.length - rejected.length;
     const idleP99 = p99(idle.exempt);
     const drained = (Math.max(...answers.map((a) => a.at)) - started) / 1000;
-    const serverCpu = serverCpuBefore === undefined || serverCpuAfter === undefined ? undefined : serverCpuAfter - serverCpuBefore;
+    const cpuPerRequest = (before: number | undefined, after: number | undefined, requests: number): number | undefined =>
+      before === undefined || after === undefined ? undefined : ((after - before) * 1000) / requests;
+    const servingCpu = cpuPerRequest(capacityCpuBefore, capacityCpuAfter, served);
+    const floodCpu = cpuPerRequest(serverCpuBefore, serverCpuAfter, answers.length);
     return [
       `overload (${layoutWords}; load average ${loadavg().map((l) => fmt(l, 2)).join(' ')} at the end)`,
       `capacity ${fmt(capacity)} GETs/s of one global-default user (${clients} closed-loop HTTP/2 streams); then ${seconds}s offered at 10× over HTTP/2`,
@@ -155,7 +160,7 @@ export async function overloadBench(seconds = 3, clients = 64): Promise<string[]
       `429 latency p50/p99 ${fmt(percentile(rejected.map((r) => r.ms).sort((a, b) => a - b), 50), 1)}/${fmt(p99(rejected), 1)} ms (goal p99 ≤ 100)`,
       `/livez p99 ${fmt(p99(livez), 1)} ms over ${livez.length} probes (goal ≤ 100); all 200: ${livez.every((s) => s.status === 200)}`,
       `exempt GET p99 ${fmt(p99(exempt), 1)} ms beside ${fmt(idleP99, 1)} ms idle: ${fmt(p99(exempt) / idleP99, 2)}× (goal ≤ 3×); all 200: ${exempt.every((s) => s.status === 200)}`,
-      `server CPU ${serverCpu === undefined ? 'unknown' : `${fmt((serverCpu * 1000) / answers.length)} µs per flood request (${fmt(serverCpu / 1000 / drained, 2)} of a core until the last answer)`}; ` +
+      `server CPU per request: ${servingCpu === undefined || floodCpu === undefined ? 'unknown' : `${fmt(servingCpu)} µs served at capacity, ${fmt(floodCpu)} µs in the flood (${fmt(floodCpu / servingCpu, 2)}×; refusing 10× in time needs under 0.1×)`}; ` +
         `flooding thread busy ${fmt(generatorBusy * 100)}% (near 100%, the generator is the limit)`,
     ];
   } finally {
