@@ -4,7 +4,9 @@
  *
  * 1. closed-loop from 64 concurrent HTTP/2 streams for a moment: the server's capacity C for that user, in requests/s;
  * 2. open-loop at 10 × C over HTTP/2 for a few seconds, while a probe reads /livez (anonymous, the probes
- *    FlowSchema) and an administrator (exempt) reads the same configmap every 20 ms.
+ *    FlowSchema) and an administrator (exempt) reads the same configmap every 20 ms;
+ * 3. the baseline: the same flood against node:http2 answering every request 429 and doing nothing else
+ *    (raw-http2-refusal-server.ts, on the server's core), the least a refusal costs any Node server.
  *
  * Figures and goals: the excess answered 429 within 100 ms (p99 of the 429s), /livez p99 ≤ 100 ms, the exempt
  * GET's p99 ≤ 3 × its idle p99. The load comes from this process, pinned to the generator's cores apart from the
@@ -22,7 +24,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { loadKubeconfig, type RestClient } from '@svc-apiserver/client';
-import { fmt, runStandalone, percentile, sleep } from './support.js';
+import { fmt, runStandalone, percentile, sleep, startBenchModule } from './support.js';
 import { post, startTarget } from './create-load.js';
 import { cpuLayout, describeLayout, pinProcess } from './load/cpu-pinning.js';
 import { h2get, type Sample } from './overload-requests.js';
@@ -70,6 +72,50 @@ function startProbes(data: ProbeData): Probes {
     },
   };
 }
+
+/** What an open-loop flood got back. */
+interface Flood {
+  readonly answers: readonly Sample[];
+  /** Requests sent per second. */
+  readonly sentPerSecond: number;
+  readonly seconds: number;
+  /** Seconds from the start to the last answer. */
+  readonly drained: number;
+  /** How busy this thread's event loop was from the start to the last answer (0 to 1). */
+  readonly generatorBusy: number;
+  /** The server's CPU time per answer, µs (undefined without /proc). */
+  readonly serverCpuMicros: number | undefined;
+}
+
+/** Sends GETs of `path` at `rate` a second for `seconds` over `sessions` in turn, whatever comes back, and waits for every answer. */
+async function flood(sessions: readonly ClientHttp2Session[], path: string, headers: Record<string, string>, rate: number, seconds: number, serverPid: number | undefined): Promise<Flood> {
+  const pending: Promise<Sample>[] = [];
+  const cpuBefore = processCpuMs(serverPid);
+  const loopBefore = performance.eventLoopUtilization();
+  const started = performance.now();
+  while (performance.now() - started < seconds * 1000) {
+    const due = Math.floor(((performance.now() - started) / 1000) * rate);
+    while (pending.length < due) pending.push(h2get(sessions[pending.length % sessions.length]!, path, headers));
+    await sleep(1);
+  }
+  const elapsed = (performance.now() - started) / 1000;
+  const answers = await Promise.all(pending);
+  const cpuAfter = processCpuMs(serverPid);
+  return {
+    answers, sentPerSecond: answers.length / elapsed, seconds: elapsed,
+    drained: (Math.max(...answers.map((a) => a.at)) - started) / 1000,
+    generatorBusy: performance.eventLoopUtilization(loopBefore).utilization,
+    serverCpuMicros: cpuPerRequest(cpuBefore, cpuAfter, answers.length),
+  };
+}
+
+/** CPU µs per request between two readings of {@link processCpuMs}. */
+function cpuPerRequest(before: number | undefined, after: number | undefined, requests: number): number | undefined {
+  return before === undefined || after === undefined || requests === 0 ? undefined : ((after - before) * 1000) / requests;
+}
+
+const latencies = (samples: readonly Sample[]): string =>
+  `${fmt(percentile(samples.map((r) => r.ms).sort((a, b) => a - b), 50), 1)}/${fmt(p99(samples), 1)}`;
 
 /** Runs the overload phases and returns the report lines. */
 export async function overloadBench(seconds = 3, clients = 64): Promise<string[]> {
@@ -126,42 +172,38 @@ export async function overloadBench(seconds = 3, clients = 64): Promise<string[]
     await sleep(1000);
     const idle = await probes.stop();
 
-    // 2. Open loop at 10 × capacity.
+    // 2. Open loop at 10 × capacity, the probes running.
     const offered = 10 * capacity;
-    const flood: Promise<Sample>[] = [];
-    const serverCpuBefore = processCpuMs(pid);
-    const loopBefore = performance.eventLoopUtilization();
-    const started = performance.now();
     probes.start();
-    let sent = 0;
-    while (performance.now() - started < seconds * 1000) {
-      const due = Math.floor(((performance.now() - started) / 1000) * offered);
-      for (; sent < due; sent++) flood.push(h2get(flooders[sent % flooders.length]!, target, asUser));
-      await sleep(1);
-    }
-    const elapsed = (performance.now() - started) / 1000;
-    const answers = await Promise.all(flood);
+    const f = await flood(flooders, target, asUser, offered, seconds, pid);
     const { exempt, livez } = await probes.stop();
-    const generatorBusy = performance.eventLoopUtilization(loopBefore).utilization;
-    const serverCpuAfter = processCpuMs(pid);
-    const ok = answers.filter((a) => a.status === 200);
-    const rejected = answers.filter((a) => a.status === 429);
-    const other = answers.length - ok.length - rejected.length;
+    const ok = f.answers.filter((a) => a.status === 200);
+    const rejected = f.answers.filter((a) => a.status === 429);
+    const other = f.answers.length - ok.length - rejected.length;
     const idleP99 = p99(idle.exempt);
-    const drained = (Math.max(...answers.map((a) => a.at)) - started) / 1000;
-    const cpuPerRequest = (before: number | undefined, after: number | undefined, requests: number): number | undefined =>
-      before === undefined || after === undefined ? undefined : ((after - before) * 1000) / requests;
     const servingCpu = cpuPerRequest(capacityCpuBefore, capacityCpuAfter, served);
-    const floodCpu = cpuPerRequest(serverCpuBefore, serverCpuAfter, answers.length);
+
+    // 3. The baseline: node:http2 refusing every request and doing nothing else, flooded alike.
+    const dataDir = join(dir, 'server');
+    const raw = await startBenchModule('raw-http2-refusal-server',
+      [`--cert=${join(dataDir, 'serving.crt')}`, `--key=${join(dataDir, 'serving.key')}`, `--ca=${join(dataDir, 'ca.crt')}`], /raw-http2: serving on (\d+)/);
+    children.push({ stop: () => raw.child.kill() });
+    pinProcess(raw.child.process.pid, layout?.server);
+    const rawUrl = `https://127.0.0.1:${raw.match[1]}`;
+    const rawSessions = Array.from({ length: flooders.length }, () => connect(rawUrl, tls));
+    sessions.push(...rawSessions);
+    const baseline = await flood(rawSessions, target, asUser, offered, seconds, raw.child.process.pid);
+    const cpu = (micros: number | undefined): string => (micros === undefined ? 'unknown' : `${fmt(micros)} µs`);
     return [
       `overload (${layoutWords}; load average ${loadavg().map((l) => fmt(l, 2)).join(' ')} at the end)`,
-      `capacity ${fmt(capacity)} GETs/s of one global-default user (${clients} closed-loop HTTP/2 streams); then ${seconds}s offered at 10× over HTTP/2`,
-      `offered ${fmt(sent / elapsed)} req/s (goal ${fmt(offered)}) for ${fmt(elapsed, 1)}s: ${ok.length} served (${fmt(ok.length / drained)}/s, the last ${fmt(drained, 1)}s after the start), ${rejected.length} answered 429, ${other} other`,
-      `429 latency p50/p99 ${fmt(percentile(rejected.map((r) => r.ms).sort((a, b) => a - b), 50), 1)}/${fmt(p99(rejected), 1)} ms (goal p99 ≤ 100)`,
+      `capacity ${fmt(capacity)} GETs/s of one global-default user (${clients} closed-loop HTTP/2 streams), server CPU ${cpu(servingCpu)} per GET; then ${seconds}s offered at 10× over HTTP/2`,
+      `offered ${fmt(f.sentPerSecond)} req/s (goal ${fmt(offered)}) for ${fmt(f.seconds, 1)}s: ${ok.length} served (${fmt(ok.length / f.drained)}/s, the last ${fmt(f.drained, 1)}s after the start), ${rejected.length} answered 429, ${other} other`,
+      `429 latency p50/p99 ${latencies(rejected)} ms (goal p99 ≤ 100)`,
       `/livez p99 ${fmt(p99(livez), 1)} ms over ${livez.length} probes (goal ≤ 100); all 200: ${livez.every((s) => s.status === 200)}`,
       `exempt GET p99 ${fmt(p99(exempt), 1)} ms beside ${fmt(idleP99, 1)} ms idle: ${fmt(p99(exempt) / idleP99, 2)}× (goal ≤ 3×); all 200: ${exempt.every((s) => s.status === 200)}`,
-      `server CPU per request: ${servingCpu === undefined || floodCpu === undefined ? 'unknown' : `${fmt(servingCpu)} µs served at capacity, ${fmt(floodCpu)} µs in the flood (${fmt(floodCpu / servingCpu, 2)}×; refusing 10× in time needs under 0.1×)`}; ` +
-        `flooding thread busy ${fmt(generatorBusy * 100)}% (near 100%, the generator is the limit)`,
+      `server CPU ${cpu(f.serverCpuMicros)} per flood request${servingCpu === undefined || f.serverCpuMicros === undefined ? '' : ` (${fmt(f.serverCpuMicros / servingCpu, 2)}× a served GET; refusing 10× in time needs under 0.1×)`}; flooding thread busy ${fmt(f.generatorBusy * 100)}% (near 100%, the generator is the limit)`,
+      `baseline node:http2 refusing everything at the same rate: offered ${fmt(baseline.sentPerSecond)} req/s, 429 latency p50/p99 ${latencies(baseline.answers)} ms, ` +
+        `CPU ${cpu(baseline.serverCpuMicros)} per request${baseline.serverCpuMicros === undefined || f.serverCpuMicros === undefined ? '' : `; the API server's refusal ${fmt(f.serverCpuMicros / baseline.serverCpuMicros, 2)}× that`}`,
     ];
   } finally {
     await probes?.close();
