@@ -203,7 +203,7 @@ export async function overloadBench(seconds = 3, clients = 64): Promise<string[]
       `exempt GET p99 ${fmt(p99(exempt), 1)} ms beside ${fmt(idleP99, 1)} ms idle: ${fmt(p99(exempt) / idleP99, 2)}× (goal ≤ 3×); all 200: ${exempt.every((s) => s.status === 200)}`,
       `server CPU ${cpu(f.serverCpuMicros)} per flood request${servingCpu === undefined || f.serverCpuMicros === undefined ? '' : ` (${fmt(f.serverCpuMicros / servingCpu, 2)}× a served GET; refusing 10× in time needs under 0.1×)`}; flooding thread busy ${fmt(f.generatorBusy * 100)}% (near 100%, the generator is the limit)`,
       `baseline node:http2 refusing everything at the same rate: offered ${fmt(baseline.sentPerSecond)} req/s, 429 latency p50/p99 ${latencies(baseline.answers)} ms, ` +
-        `CPU ${cpu(baseline.serverCpuMicros)} per request${baseline.serverCpuMicros === undefined || f.serverCpuMicros === undefined ? '' : `; the API server's refusal ${fmt(f.serverCpuMicros / baseline.serverCpuMicros, 2)}× that`}`,
+        `CPU ${cpu(baseline.serverCpuMicros)} per request${baseline.serverCpuMicros === undefined || f.serverCpuMicros === undefined ? '' : `; the API server's flood request ${fmt(f.serverCpuMicros / baseline.serverCpuMicros, 2)}× that`}`,
     ];
   } finally {
     await probes?.close();
