@@ -5,6 +5,8 @@
  * digit by digit in a falling base, as kube's Dealer does.
  */
 
+const asciiOnly = /^[\x00-\x7f]*$/;
+
 /**
  * 64-bit FNV-1a of the parts, each followed by a separator byte. Computed in four 16-bit limbs of plain numbers,
  * every request's flow being hashed: BigInt arithmetic per byte cost more than the rest of a refusal's
@@ -28,7 +30,9 @@ export function flowHash(...parts: readonly string[]): bigint {
     h3 = t3 & 0xffff;
   };
   for (const part of parts) {
-    for (const byte of Buffer.from(part, 'utf8')) mix(byte);
+    // Names and user names are ASCII almost always: their UTF-8 is their char codes, with no buffer to make.
+    if (asciiOnly.test(part)) for (let i = 0; i < part.length; i++) mix(part.charCodeAt(i));
+    else for (const byte of Buffer.from(part, 'utf8')) mix(byte);
     mix(0);
   }
   return (BigInt(h3) << 48n) | (BigInt(h2) << 32n) | (BigInt(h1) << 16n) | BigInt(h0);
