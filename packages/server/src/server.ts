@@ -117,6 +117,10 @@ export type StartServerOptions = Partial<ServerOptions> & {
   readonly kubernetesService?: { readonly intervalMs?: number; readonly leaseTtlMs?: number };
   /** How often expired API server identity Leases are collected (default 1 h, kube's). */
   readonly identityLeaseGcPeriodMs?: number;
+  /** Period of API Priority and Fairness's adjustment of the levels' limits to their seat demand (default 10 s, kube's). */
+  readonly borrowingAdjustmentPeriodMs?: number;
+  /** How often the stored objects are counted for the cost of lists (default 1 minute, kube's count poll period). */
+  readonly objectCountPeriodMs?: number;
 };
 
 /** A running server: where it serves, the admin credentials, and how long it took to start. */
@@ -433,9 +437,14 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       throw new Error(`--max-requests-inflight=${o.maxRequestsInFlight} and --max-mutating-requests-inflight=${o.maxMutatingRequestsInFlight} must sum to a positive value`);
     }
     const flowController = o.featureGates.APIPriorityAndFairness
-      ? createFlowController({ serverConcurrencyLimit: o.maxRequestsInFlight + o.maxMutatingRequestsInFlight, waitLimitMs: 15_000 })
+      ? createFlowController({
+        serverConcurrencyLimit: o.maxRequestsInFlight + o.maxMutatingRequestsInFlight, waitLimitMs: 15_000, listChunking: o.featureGates.APIListChunking,
+        ...(options.borrowingAdjustmentPeriodMs === undefined ? {} : { adjustmentPeriodMs: options.borrowingAdjustmentPeriodMs }),
+      })
       : undefined;
-    const apfConfiguration = flowController === undefined ? undefined : startApfConfiguration(registry, names, flowController, { log: (m) => log(m), writer: startup.join() });
+    const apfConfiguration = flowController === undefined ? undefined : startApfConfiguration(registry, names, flowController, {
+      log: (m) => log(m), writer: startup.join(), ...(options.objectCountPeriodMs === undefined ? {} : { objectCountPeriodMs: options.objectCountPeriodMs }),
+    });
     if (apfConfiguration !== undefined) cleanups.push(() => apfConfiguration.stop());
     startup.seal();
     const auditor = await buildAuditor(o, names, (m) => log(m));

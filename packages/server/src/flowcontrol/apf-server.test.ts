@@ -1,32 +1,28 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { connect, type ClientHttp2Session } from 'node:http2';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { connect } from 'node:http2';
 import { join } from 'node:path';
 import { createClient, type RestClient } from '@svc-apiserver/client';
 import { defaultFeatureGates } from '../feature-gates.js';
 import { startServer, type RunningServer } from '../server.js';
 import { call, eventually } from '../e2e/http.js';
+import { h2get, slowCreate } from '../testing/http2-requests.js';
+import { startApfTestServer, type ApfTestServer } from '../testing/apf-test-server.js';
 
+let apf: ApfTestServer;
 let dir: string;
 let server: RunningServer;
 let client: RestClient;
 const fc = '/apis/flowcontrol.apiserver.svc.io/v1beta3';
 
 before(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'apf-server-'));
-  // Two seats in all: global-default gets one (ceil(2 × 20 / 245)), so a flood is easy to make.
-  server = await startServer({ dataDir: dir, securePort: 0, storage: 'memory', log: () => {}, maxRequestsInFlight: 1, maxMutatingRequestsInFlight: 1 });
-  await server.ready();
-  client = createClient({ server: server.url, ca: Buffer.from(server.ca), cert: Buffer.from(server.adminCert), key: Buffer.from(server.adminKey), namespace: 'default' });
+  // Twenty seats in all: global-default's nominal limit is 2 (ceil(20 × 20 / 245)), 1 of them lendable; idle, the
+  // adjustment at start gives it 2. No later adjustment changes that here, so a flood meets exactly 2 seats.
+  apf = await startApfTestServer({ borrowingAdjustmentPeriodMs: 3_600_000 });
+  ({ server, client, dir } = apf);
 });
 
-after(async () => {
-  client.close();
-  await server.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+after(() => apf.close());
 
 test('flow control: the mandatory and suggested objects exist at start, auto-updated, their FlowSchemas not dangling', async () => {
   const fs = await call(client, 'GET', `${fc}/flowschemas`);
@@ -57,72 +53,18 @@ test('flow control: responses name the FlowSchema and priority level by UID', as
   assert.equal(asUser.headers['x-kubernetes-pf-prioritylevel-uid'], await uid(`${fc}/prioritylevelconfigurations/global-default`));
 });
 
-interface Answer {
-  readonly status: number;
-  readonly headers: Record<string, string | string[] | undefined>;
-  readonly body: string;
-  readonly ms: number;
-}
-
-function h2get(session: ClientHttp2Session, path: string, headers: Record<string, string> = {}): Promise<Answer> {
-  const started = performance.now();
-  return new Promise((resolve, reject) => {
-    const req = session.request({ ':path': path, accept: 'application/json', ...headers });
-    let body = '';
-    let head: Record<string, string | string[] | undefined> = {};
-    req.on('response', (h) => (head = h as Record<string, string | string[] | undefined>));
-    req.setEncoding('utf8');
-    req.on('data', (c: string) => (body += c));
-    req.on('end', () => resolve({ status: Number(head[':status']), headers: head, body, ms: performance.now() - started }));
-    req.on('error', reject);
-    req.end();
-  });
-}
-
-/** A create whose body comes only when `finish` is called: it holds its seat until then, as a slow client does. */
-function slowCreate(session: ClientHttp2Session, name: string): { answer: Promise<Answer>; finish(): void } {
-  const body = JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name } });
-  const started = performance.now();
-  const req = session.request({
-    ':method': 'POST', ':path': '/api/v1/namespaces/default/configmaps', accept: 'application/json',
-    'content-type': 'application/json', 'content-length': String(body.length), 'impersonate-user': 'flooder',
-  });
-  const answer = new Promise<Answer>((resolve) => {
-    let text = '';
-    let head: Record<string, string | string[] | undefined> = {};
-    let ms = 0;
-    req.on('response', (h) => {
-      head = h as Record<string, string | string[] | undefined>;
-      ms = performance.now() - started;
-    });
-    req.setEncoding('utf8');
-    req.on('data', (c: string) => (text += c));
-    const done = (): void => resolve({ status: Number(head[':status'] ?? 0), headers: head, body: text, ms });
-    req.on('end', done);
-    req.on('error', done);
-  });
-  req.write(body.slice(0, 10));
-  return { answer, finish: () => req.end(body.slice(10)) };
-}
-
 test('flow control: a flood gets 429 at once, with Retry-After and a Status, while exempt users and /livez are served', async () => {
-  const rbac = 'rbac.authorization.svc.io';
-  const bound = await call(client, 'POST', `/apis/${rbac}/v1/clusterrolebindings`, {
-    apiVersion: `${rbac}/v1`, kind: 'ClusterRoleBinding', metadata: { name: 'flooder' },
-    roleRef: { apiGroup: rbac, kind: 'ClusterRole', name: 'cluster-admin' }, subjects: [{ apiGroup: rbac, kind: 'User', name: 'flooder' }],
-  });
-  assert.equal(bound.status, 201, bound.text);
-  assert.ok(await eventually(async () => (await call(client, 'GET', '/api/v1/namespaces/default/configmaps', undefined, { 'Impersonate-User': 'flooder' })).status === 200));
+  await apf.bindClusterAdmin('flooder');
   const admin = connect(server.url, { ca: server.ca, cert: server.adminCert, key: server.adminKey });
   const anonymous = connect(server.url, { ca: server.ca });
   try {
     const idle = await h2get(admin, '/api/v1/namespaces/default/configmaps');
-    // One flow: one seat (global-default's), then its hand of 6 queues of 50; the rest is rejected at once.
-    const flood = Array.from({ length: 450 }, (_, i) => slowCreate(admin, `flood-${i}`));
+    // One flow: two seats (global-default's), then its hand of 6 queues of 50; the rest is rejected at once.
+    const flood = Array.from({ length: 450 }, (_, i) => slowCreate(admin, `flood-${i}`, { 'impersonate-user': 'flooder' }));
     let answered = 0;
     for (const f of flood) void f.answer.then(() => answered++);
-    // One seat and 6 × 50 queue places: 149 are refused, all while the seat is still held.
-    assert.ok(await eventually(async () => answered >= 149, 20_000, 10), `the excess is answered while the seat is held (${answered} answered)`);
+    // Two seats and 6 × 50 queue places: 148 are refused, all while the seats are still held.
+    assert.ok(await eventually(async () => answered >= 148, 20_000, 10), `the excess is answered while the seats are held (${answered} answered)`);
     const exempt = await h2get(admin, '/api/v1/namespaces/default/configmaps');
     const livez = await h2get(anonymous, '/livez');
     assert.equal(exempt.status, 200, exempt.body);
@@ -133,7 +75,7 @@ test('flow control: a flood gets 429 at once, with Retry-After and a Status, whi
     const rejected = answers.filter((a) => a.status === 429);
     const created = answers.filter((a) => a.status === 201);
     assert.equal(rejected.length + created.length, 450, JSON.stringify(answers.filter((a) => a.status !== 429 && a.status !== 201).slice(0, 2)));
-    assert.deepEqual([rejected.length, created.length], [149, 301], 'one executing, 300 queued, the rest refused');
+    assert.deepEqual([rejected.length, created.length], [148, 302], 'two executing, 300 queued, the rest refused');
     const first = rejected[0]!;
     assert.equal(first.headers['retry-after'], '1');
     assert.deepEqual(JSON.parse(first.body), {

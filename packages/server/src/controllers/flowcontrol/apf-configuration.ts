@@ -8,7 +8,9 @@
  *   the bootstrap configuration are deleted;
  * - the config consumer: the FlowSchemas and PriorityLevelConfigurations, read through informers, configure the
  *   flow controller as they change, and each FlowSchema's `Dangling` condition says whether its priority level
- *   exists.
+ *   exists;
+ * - the flow controller's periodic work, whether the flowcontrol API is served or not: the borrowing adjustment of
+ *   the levels' limits, and the stored object counts the cost of lists is estimated from.
  *
  * The producer reads the objects side by side and creates the missing ones together (through the start-up batch on
  * its first round), then restores the changed ones.
@@ -26,6 +28,7 @@ import type { ResourceDef } from '../../registry/resource-def.js';
 import { loopbackUser } from '../../registry/operations/loopback.js';
 import { runPostStartHook } from '../post-start-hook.js';
 import { directWriter, type StartupWriter } from '../startup-batch.js';
+import { startObjectCounting } from './object-counts.js';
 
 /** The flowcontrol version the configuration is written and read in (1.27's preferred one). */
 const version = 'v1beta3';
@@ -36,6 +39,8 @@ export interface ApfConfigurationOptions {
   /** Pause between the producer's rounds after the first success (kube: 1 minute). */
   readonly ensureIntervalMs?: number;
   readonly retryMs?: number;
+  /** Pause between counts of the stored objects (kube's `--etcd-count-metric-poll-period`, 1 minute). */
+  readonly objectCountPeriodMs?: number;
   readonly log?: (message: string) => void;
   /** Where the first round creates the missing objects (default: at once). */
   readonly writer?: StartupWriter;
@@ -55,14 +60,22 @@ const sameJson = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON
 export function startApfConfiguration(registry: Registry, names: Names, controller: FlowController, options: ApfConfigurationOptions = {}): ApfConfiguration {
   const group = names.group('flowcontrol.apiserver');
   const autoUpdate = names.domain('autoupdate-spec', 'apf');
+  const log = options.log ?? (() => {});
+  const stopAdjusting = controller.run();
+  const counting = startObjectCounting(registry, controller.objectCounts, {
+    log, ...(options.objectCountPeriodMs === undefined ? {} : { periodMs: options.objectCountPeriodMs }),
+  });
+  const stopRunning = (): void => {
+    stopAdjusting();
+    counting.stop();
+  };
   const fsDef = registry.lookup(group, version, 'flowschemas');
   const plDef = registry.lookup(group, version, 'prioritylevelconfigurations');
   if (fsDef === undefined || plDef === undefined) {
     // The flowcontrol API turned off (--runtime-config): the controller keeps the mandatory configuration.
     options.writer?.release();
-    return { checks: [], ensure: async () => undefined, stop: () => {} };
+    return { checks: [], ensure: async () => undefined, stop: stopRunning };
   }
-  const log = options.log ?? (() => {});
   const mandatory = mandatoryConfiguration();
   const suggested = suggestedConfiguration(names);
 
@@ -182,8 +195,8 @@ export function startApfConfiguration(registry: Registry, names: Names, controll
       const fss = fsInformer.list() as unknown as FlowSchema[];
       const pls = plInformer.list() as unknown as PriorityLevelConfiguration[];
       controller.configure(fss, pls);
-      const plNames = new Set(pls.map((p) => p.metadata.name));
-      for (const fs of fss) writeDangling(fs, !plNames.has(fs.spec.priorityLevelConfiguration.name));
+      // Dangling as the controller sees it: a level missing, draining away, or one it cannot use.
+      for (const fs of fss) writeDangling(fs, controller.isDangling(fs));
     });
   };
   const offFs = fsInformer.onChange(reconfigure, { replay: true });
@@ -213,6 +226,7 @@ export function startApfConfiguration(registry: Registry, names: Names, controll
     ensure: () => ensure(),
     stop() {
       stopped = true;
+      stopRunning();
       hook.stop();
       if (timer !== undefined) clearInterval(timer);
       offFs();
