@@ -7,6 +7,7 @@ import { corePodCases } from './core-pods.js';
 import { workloadCases } from './workloads.js';
 import { appsBatchCases } from './apps-batch.js';
 import { storageCases } from './storage.js';
+import { decodingCases } from './decoding.js';
 
 /** The corpus files the parity test runs. */
-export const corpusFiles: readonly CorpusFile[] = [coreCases, corePodCases, coreKindCases, workloadCases, appsBatchCases, clusterCases, storageCases];
+export const corpusFiles: readonly CorpusFile[] = [coreCases, corePodCases, coreKindCases, workloadCases, appsBatchCases, clusterCases, storageCases, decodingCases];
