@@ -8,6 +8,7 @@ import { workloadCases } from './workloads.js';
 import { appsBatchCases } from './apps-batch.js';
 import { storageCases } from './storage.js';
 import { decodingCases } from './decoding.js';
+import { autoscalingCases } from './autoscaling.js';
 
 /** The corpus files the parity test runs. */
-export const corpusFiles: readonly CorpusFile[] = [coreCases, corePodCases, coreKindCases, workloadCases, appsBatchCases, clusterCases, storageCases, decodingCases];
+export const corpusFiles: readonly CorpusFile[] = [coreCases, corePodCases, coreKindCases, workloadCases, appsBatchCases, clusterCases, storageCases, decodingCases, autoscalingCases];
