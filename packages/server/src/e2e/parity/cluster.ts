@@ -51,7 +51,7 @@ export function clusterCases(names: Names): ParityCase[] {
       { handler: 'runc' }, { merge: { metadata: { labels: { l: 'v' } } } }, { merge: { handler: 'other' }, causes: ['handler'] }),
     lifecycle('Ingress: backend service port', grouped('networking', 'v1', 'ingresses', 'Ingress'),
       { spec: { defaultBackend: { service: { name: 's', port: { number: 80 } } } } }, { merge: { spec: { defaultBackend: { service: { port: { number: 8080 } } } } } },
-      { merge: { spec: { defaultBackend: { service: { port: { number: 0 } } } } }, causes: ['spec.defaultBackend.service.port'] }, { status: { loadBalancer: {} } }),
+      { merge: { spec: { defaultBackend: { service: { port: { number: 0 } } } } }, causes: ['spec.defaultBackend'], message: ['port name or number is required'] }, { status: { loadBalancer: {} } }),
     lifecycle('IngressClass: controller immutable', grouped('networking', 'v1', 'ingressclasses', 'IngressClass', false),
       { spec: { controller: 'example.com/ingress' } }, { merge: { metadata: { labels: { l: 'v' } } } },
       { merge: { spec: { controller: 'example.com/other' } }, causes: ['spec.controller'] }),

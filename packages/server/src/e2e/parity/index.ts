@@ -9,6 +9,7 @@ import { appsBatchCases } from './apps-batch.js';
 import { storageCases } from './storage.js';
 import { decodingCases } from './decoding.js';
 import { autoscalingCases } from './autoscaling.js';
+import { networkingCases } from './networking.js';
 
 /** The corpus files the parity test runs. */
-export const corpusFiles: readonly CorpusFile[] = [coreCases, corePodCases, coreKindCases, workloadCases, appsBatchCases, clusterCases, storageCases, decodingCases, autoscalingCases];
+export const corpusFiles: readonly CorpusFile[] = [coreCases, corePodCases, coreKindCases, workloadCases, appsBatchCases, clusterCases, storageCases, decodingCases, autoscalingCases, networkingCases];
