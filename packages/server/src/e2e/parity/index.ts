@@ -10,6 +10,7 @@ import { storageCases } from './storage.js';
 import { decodingCases } from './decoding.js';
 import { autoscalingCases } from './autoscaling.js';
 import { networkingCases } from './networking.js';
+import { discoverySchedulingCases } from './discovery-scheduling.js';
 
 /** The corpus files the parity test runs. */
-export const corpusFiles: readonly CorpusFile[] = [coreCases, corePodCases, coreKindCases, workloadCases, appsBatchCases, clusterCases, storageCases, decodingCases, autoscalingCases, networkingCases];
+export const corpusFiles: readonly CorpusFile[] = [coreCases, corePodCases, coreKindCases, workloadCases, appsBatchCases, clusterCases, storageCases, decodingCases, autoscalingCases, networkingCases, discoverySchedulingCases];
