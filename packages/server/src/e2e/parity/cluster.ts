@@ -80,7 +80,7 @@ export function clusterCases(names: Names): ParityCase[] {
       { 'spec.attachRequired': true, 'spec.podInfoOnMount': false, 'spec.fsGroupPolicy': 'ReadWriteOnceWithFSType', 'spec.volumeLifecycleModes': ['Persistent'], 'spec.requiresRepublish': false, 'spec.storageCapacity': false }),
     lifecycle('CSINode: driver node IDs', grouped('storage', 'v1', 'csinodes', 'CSINode', false),
       { spec: { drivers: [{ name: 'driver.example.com', nodeID: 'n1' }] } }, { merge: { metadata: { labels: { l: 'v' } } } },
-      { merge: { spec: { drivers: [{ name: 'driver.example.com', nodeID: '' }] } }, causes: ['spec.drivers[0].nodeID'] }),
+      { merge: { spec: { drivers: [{ name: 'driver.example.com', nodeID: '' }] } }, causes: ['spec.drivers[0].nodeID', 'CSINodeDriver'] }),
     lifecycle('CSIStorageCapacity: storage class immutable', grouped('storage', 'v1', 'csistoragecapacities', 'CSIStorageCapacity'),
       { storageClassName: 'sc', capacity: '1Gi' }, { merge: { capacity: '2Gi' } },
       { merge: { storageClassName: 'other' }, causes: ['storageClassName'] }),
@@ -88,7 +88,10 @@ export function clusterCases(names: Names): ParityCase[] {
       { spec: { attacher: 'driver.example.com', nodeName: 'n', source: { persistentVolumeName: 'pv' } } }, { merge: { metadata: { labels: { l: 'v' } } } },
       { merge: { spec: { nodeName: 'other' } }, causes: ['spec'] }, { status: { attached: false } }),
     rejectedCreate('VolumeAttachment: attacher and node required', grouped('storage', 'v1', 'volumeattachments', 'VolumeAttachment', false),
-      { spec: { source: { persistentVolumeName: 'pv' } } }, ['spec.attacher', 'spec.nodeName']),
+      { spec: { source: { persistentVolumeName: 'pv' } } },
+      // An empty attacher is Required twice (ValidateVolumeAttachment and, through v1, as a CSI driver name) and not a
+      // DNS subdomain; an empty node name fails the subdomain check.
+      ['spec.attacher', 'spec.attacher', 'spec.attacher', 'spec.nodeName']),
     lifecycle('Role: rules need verbs', grouped('rbac.authorization', 'v1', 'roles', 'Role'),
       { rules: [rule] }, { merge: { rules: [{ ...rule, verbs: ['get', 'list'] }] } },
       { merge: { rules: [{ ...rule, verbs: [] }] }, causes: ['rules[0].verbs'] }),

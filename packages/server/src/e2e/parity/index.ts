@@ -11,6 +11,7 @@ import { decodingCases } from './decoding.js';
 import { autoscalingCases } from './autoscaling.js';
 import { networkingCases } from './networking.js';
 import { discoverySchedulingCases } from './discovery-scheduling.js';
+import { storageKindCases } from './storage-kinds.js';
 
 /** The corpus files the parity test runs. */
-export const corpusFiles: readonly CorpusFile[] = [coreCases, corePodCases, coreKindCases, workloadCases, appsBatchCases, clusterCases, storageCases, decodingCases, autoscalingCases, networkingCases, discoverySchedulingCases];
+export const corpusFiles: readonly CorpusFile[] = [coreCases, corePodCases, coreKindCases, workloadCases, appsBatchCases, clusterCases, storageCases, decodingCases, autoscalingCases, networkingCases, discoverySchedulingCases, storageKindCases];
