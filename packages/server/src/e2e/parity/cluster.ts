@@ -76,7 +76,7 @@ export function clusterCases(names: Names): ParityCase[] {
       { merge: { parameters: { a: 'c' } }, causes: ['parameters'] }, { reclaimPolicy: 'Delete', volumeBindingMode: 'Immediate' }),
     lifecycle('CSIDriver: attachRequired immutable', grouped('storage', 'v1', 'csidrivers', 'CSIDriver', false),
       { metadata: { name: 'driver.example.com' }, spec: {} }, { merge: { metadata: { labels: { l: 'v' } } } },
-      { merge: { spec: { attachRequired: false } }, causes: ['spec.attachRequired'] },
+      { merge: { spec: { attachRequired: false } }, causes: ['spec.attachedRequired'] },
       { 'spec.attachRequired': true, 'spec.podInfoOnMount': false, 'spec.fsGroupPolicy': 'ReadWriteOnceWithFSType', 'spec.volumeLifecycleModes': ['Persistent'], 'spec.requiresRepublish': false, 'spec.storageCapacity': false }),
     lifecycle('CSINode: driver node IDs', grouped('storage', 'v1', 'csinodes', 'CSINode', false),
       { spec: { drivers: [{ name: 'driver.example.com', nodeID: 'n1' }] } }, { merge: { metadata: { labels: { l: 'v' } } } },

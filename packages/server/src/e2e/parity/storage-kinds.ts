@@ -1,7 +1,8 @@
 /**
  * storage/v1 CSINode, CSIStorageCapacity and VolumeAttachment rules compared one by one with kube-apiserver 1.27's
  * storage validation and strategies: CSI node drivers, their IDs, counts and topology keys, and drivers an update
- * keeps; capacities' topology selectors and class names; attachments' sources, attachers, node names and status.
+ * keeps; capacities' topology selectors and class names; attachments' sources, attachers, node names and status;
+ * StorageClass provisioners, policies and allowed topologies, and the fields an update may not change.
  */
 import { created, grouped, invalid, ok, rejectedCreate, type ParityCase } from './corpus.js';
 
@@ -10,6 +11,8 @@ export function storageKindCases(): ParityCase[] {
   const nodes = grouped('storage', 'v1', 'csinodes', 'CSINode', false);
   const capacities = grouped('storage', 'v1', 'csistoragecapacities', 'CSIStorageCapacity');
   const attachments = grouped('storage', 'v1', 'volumeattachments', 'VolumeAttachment', false);
+  const classes = grouped('storage', 'v1', 'storageclasses', 'StorageClass', false);
+  const zones = (values: string[]) => ({ matchLabelExpressions: [{ key: 'topology.example.com/zone', values }] });
   const driver = { name: 'driver.example.com', nodeID: 'n1', topologyKeys: ['topology.example.com/zone'] };
   return [
     rejectedCreate('CSINode: driver names, node IDs up to 256 characters, counts and topology keys', nodes,
@@ -57,6 +60,25 @@ export function storageKindCases(): ParityCase[] {
         { op: 'create', object: { spec: { attacher: 'driver.example.com', nodeName: 'n', source: { persistentVolumeName: 'pv' } } }, expect: created({ status: { attached: false } }) },
         { op: 'update', merge: { status: { attached: true, attachError: { message: 'x'.repeat(1025) } } }, subresource: 'status', expect: invalid(['status.attachError.message']) },
         { op: 'update', merge: { status: { attached: true, attachmentMetadata: { k: 'v' } } }, subresource: 'status', expect: ok({ 'status.attached': true, 'status.attachmentMetadata.k': 'v' }) },
+      ],
+    },
+    rejectedCreate('StorageClass: a qualified provisioner, known policies, allowed topologies unique and well formed', classes,
+      {
+        provisioner: 'example.com/a/b', reclaimPolicy: 'Recycle', volumeBindingMode: 'Later',
+        allowedTopologies: [zones(['a']), zones(['a']), { matchLabelExpressions: [{ key: '-bad', values: [] }] }, {}],
+      },
+      [
+        'provisioner', 'reclaimPolicy', 'volumeBindingMode', 'allowedTopologies[1].matchLabelExpressions',
+        'allowedTopologies[2].matchLabelExpressions[0].values', 'allowedTopologies[2].matchLabelExpressions[0].key',
+        'allowedTopologies[3].matchLabelExpressions',
+      ],
+      ['Unsupported value: "Recycle"', 'Duplicate value']),
+    {
+      name: 'StorageClass: an update checks only the immutable fields', resource: classes,
+      steps: [
+        { op: 'create', object: { provisioner: 'example.com/p', allowedTopologies: [zones(['a'])] }, expect: created({ reclaimPolicy: 'Delete', volumeBindingMode: 'Immediate' }) },
+        { op: 'update', merge: { mountOptions: ['ro'], allowVolumeExpansion: true }, expect: ok({ allowVolumeExpansion: true }) },
+        { op: 'update', merge: { provisioner: 'example.com/q', reclaimPolicy: 'Retain', volumeBindingMode: 'WaitForFirstConsumer' }, expect: invalid(['provisioner', 'reclaimPolicy', 'volumeBindingMode']) },
       ],
     },
   ];
