@@ -12,6 +12,7 @@ import { autoscalingCases } from './autoscaling.js';
 import { networkingCases } from './networking.js';
 import { discoverySchedulingCases } from './discovery-scheduling.js';
 import { storageKindCases } from './storage-kinds.js';
+import { eventCases } from './events.js';
 
 /** The corpus files the parity test runs. */
-export const corpusFiles: readonly CorpusFile[] = [coreCases, corePodCases, coreKindCases, workloadCases, appsBatchCases, clusterCases, storageCases, decodingCases, autoscalingCases, networkingCases, discoverySchedulingCases, storageKindCases];
+export const corpusFiles: readonly CorpusFile[] = [coreCases, corePodCases, coreKindCases, workloadCases, appsBatchCases, clusterCases, storageCases, decodingCases, autoscalingCases, networkingCases, discoverySchedulingCases, storageKindCases, eventCases];
