@@ -13,6 +13,7 @@ import { networkingCases } from './networking.js';
 import { discoverySchedulingCases } from './discovery-scheduling.js';
 import { storageKindCases } from './storage-kinds.js';
 import { eventCases } from './events.js';
+import { flowcontrolCases } from './flowcontrol.js';
 
 /** The corpus files the parity test runs. */
-export const corpusFiles: readonly CorpusFile[] = [coreCases, corePodCases, coreKindCases, workloadCases, appsBatchCases, clusterCases, storageCases, decodingCases, autoscalingCases, networkingCases, discoverySchedulingCases, storageKindCases, eventCases];
+export const corpusFiles: readonly CorpusFile[] = [coreCases, corePodCases, coreKindCases, workloadCases, appsBatchCases, clusterCases, storageCases, decodingCases, autoscalingCases, networkingCases, discoverySchedulingCases, storageKindCases, eventCases, flowcontrolCases];
