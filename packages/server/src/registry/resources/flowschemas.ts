@@ -44,9 +44,9 @@ function nonResourceUrlError(url: string, path: string): FieldError[] {
   if (url === '/') return [];
   if (!url.startsWith('/')) return [fieldError.invalid(path, url, 'must start with slash')];
   if (url.includes(' ')) return [fieldError.invalid(path, url, 'must not contain white-space')];
-  if (url.includes('//')) return [fieldError.invalid(path, url, 'must not contain double slashes')];
+  if (url.includes('//')) return [fieldError.invalid(path, url, 'must not contain double slash')];
   const stars = url.split('*').length - 1;
-  if (stars > 1 || (stars === 1 && !url.endsWith('/*'))) return [fieldError.invalid(path, url, 'wildcard can only do suffix glob matching')];
+  if (stars > 1 || (stars === 1 && !url.endsWith('/*'))) return [fieldError.invalid(path, url, 'wildcard can only do suffix matching')];
   return [];
 }
 
