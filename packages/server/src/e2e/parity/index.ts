@@ -14,6 +14,7 @@ import { discoverySchedulingCases } from './discovery-scheduling.js';
 import { storageKindCases } from './storage-kinds.js';
 import { eventCases } from './events.js';
 import { flowcontrolCases } from './flowcontrol.js';
+import { rbacCases } from './rbac.js';
 
 /** The corpus files the parity test runs. */
-export const corpusFiles: readonly CorpusFile[] = [coreCases, corePodCases, coreKindCases, workloadCases, appsBatchCases, clusterCases, storageCases, decodingCases, autoscalingCases, networkingCases, discoverySchedulingCases, storageKindCases, eventCases, flowcontrolCases];
+export const corpusFiles: readonly CorpusFile[] = [coreCases, corePodCases, coreKindCases, workloadCases, appsBatchCases, clusterCases, storageCases, decodingCases, autoscalingCases, networkingCases, discoverySchedulingCases, storageKindCases, eventCases, flowcontrolCases, rbacCases];
