@@ -13,6 +13,9 @@ const specials = [
   '0644', '0x1f', '1e999', '.inf', '.nan', 'NaN', '-0', '<<', '*a', '&a', '!!binary', '%YAML', '---', '...', '#',
   'ключ', 'مفتاح', '😀', 'e\u0301', '\u202e', '\uffff', '\ufeff', 'a'.repeat(64), 'a/b', 'a..b', '.', '..', '../..',
   'kube-system', 'system:masters', 'default', '\u2028', '$patch', '$retainKeys', '$setElementOrder/x', 'f:x', 'k:{"a":1}',
+  // Near-misses of the formats the decoder parses (timestamps, quantities, base64), which it answers with 400.
+  '2024-02-30T25:61:61Z', '2024-01-01T00:00:00.1234567890Z', '2024-01-01T00:00:00+25:00', '0000-00-00T00:00:00Z',
+  '1.5.5Gi', '1e1000Ki', '-0.000000001m', '9'.repeat(40), 'QQ=', '====', 'YQ==\n',
 ];
 
 /** An odd string, up to about `maxLength` characters. */

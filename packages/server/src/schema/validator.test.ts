@@ -127,12 +127,28 @@ describe('schema validator', () => {
     assert.match(cpu?.detail ?? '', /^quantities must match the regular expression/);
   });
 
-  it('checks date-time strings and accepts the empty time', () => {
-    const ok = validator.validate(configMap, { metadata: { creationTimestamp: '2024-01-02T03:04:05Z', deletionTimestamp: '' } });
+  it('checks date-time strings as metav1.Time parses them: only null is the zero time', () => {
+    const ok = validator.validate(configMap, { metadata: { creationTimestamp: '2024-01-02T03:04:05Z', deletionTimestamp: null } });
     assert.deepEqual(ok.errors, []);
-    const bad = validator.validate(configMap, { metadata: { creationTimestamp: 'yesterday' } });
-    assert.equal(bad.errors[0]?.field, 'metadata.creationTimestamp');
-    assert.match(bad.errors[0]?.detail ?? '', /^parsing time "yesterday" as "2006-01-02T15:04:05Z07:00"/);
+    const bad = validator.validate(configMap, { metadata: { creationTimestamp: 'yesterday', deletionTimestamp: '' } });
+    assert.deepEqual(bad.errors.map((e) => [e.field, e.detail]), [
+      ['metadata.creationTimestamp', 'parsing time "yesterday" as "2006-01-02T15:04:05Z07:00": cannot parse "yesterday" as "2006"'],
+      ['metadata.deletionTimestamp', 'parsing time "" as "2006-01-02T15:04:05Z07:00": cannot parse "" as "2006"'],
+    ]);
+  });
+
+  it('checks MicroTime strings against RFC3339Micro (six fractional digits)', () => {
+    const lease = 'io.k8s.api.coordination.v1.Lease';
+    assert.deepEqual(validator.validate(lease, { spec: { renewTime: '2024-01-02T03:04:05.123456Z' } }).errors, []);
+    const bad = validator.validate(lease, { spec: { renewTime: '2024-01-02T03:04:05Z' } });
+    assert.equal(bad.errors[0]?.field, 'spec.renewTime');
+    assert.equal(bad.errors[0]?.detail, 'parsing time "2024-01-02T03:04:05Z" as "2006-01-02T15:04:05.000000Z07:00": cannot parse "Z" as ".000000"');
+  });
+
+  it('fails a quantity given as any other JSON value with the quantity format error, as its UnmarshalJSON does', () => {
+    const bad = validator.validate(pod, podWith({ resources: { limits: { memory: true, cpu: {} } } }));
+    assert.deepEqual(bad.errors.map((e) => e.type), ['FieldValueInvalid', 'FieldValueInvalid']);
+    assert.ok(bad.errors.every((e) => e.detail.startsWith('quantities must match the regular expression')));
   });
 
   it('treats opaque objects (RawExtension, FieldsV1) as free-form and accepts null anywhere', () => {

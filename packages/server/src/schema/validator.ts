@@ -14,6 +14,7 @@
 import { fieldError, type FieldError } from '@svc-apiserver/api';
 import type { SchemaValidation, SchemaValidator } from './catalog.js';
 import { intOrStringSchemaName, quantitySchemaName, refName, type OpenApiSchema, type SchemaMap } from './openapi-schema.js';
+import { goTimeParseError } from './go-time-parse.js';
 
 /** Where a value sits: the field path for errors, and the path Go's decoder prints (no indices, no map keys). */
 interface Where {
@@ -46,7 +47,8 @@ const int64Max = 2n ** 63n - 1n;
 const quantityFormatMessage =
   "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'";
 const quantityPattern = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[KMGTPE]i|[numkMGTPE]|[eE][+-]?\d+)?$/;
-const rfc3339Pattern = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2})$/;
+/** metav1.MicroTime, which decodes with the RFC3339Micro layout (six fractional digits) instead of RFC3339. */
+const microTimeSchemaName = 'io.k8s.apimachinery.pkg.apis.meta.v1.MicroTime';
 const base64Char = /[A-Za-z0-9+/]/;
 
 /** Builds a validator over components.schemas. */
@@ -73,6 +75,7 @@ export function createSchemaValidator(schemas: SchemaMap): SchemaValidator {
     if (schema.$ref) return named(refName(schema.$ref));
     if (schema.allOf && schema.allOf.length === 1 && schema.allOf[0]?.$ref) return named(refName(schema.allOf[0].$ref));
     if (name === quantitySchemaName) return quantityCheck;
+    if (name === microTimeSchemaName) return compileString(schema, true);
     if (name === intOrStringSchemaName || schema['x-kubernetes-int-or-string'] || schema.format === 'int-or-string') {
       return intOrStringCheck;
     }
@@ -160,7 +163,8 @@ export function createSchemaValidator(schemas: SchemaMap): SchemaValidator {
   return { validate };
 }
 
-function compileString(schema: OpenApiSchema): Check {
+/** A string schema; `microTime`: a date-time decoded as metav1.MicroTime. */
+function compileString(schema: OpenApiSchema, microTime = false): Check {
   const values = schema.enum?.filter((v): v is string => typeof v === 'string');
   const format = schema.format;
   return (value, where, sink) => {
@@ -173,11 +177,9 @@ function compileString(schema: OpenApiSchema): Check {
       const bad = base64Error(value);
       if (bad !== undefined) sink.errors.push(fieldError.invalid(where.path, value, bad));
     } else if (format === 'date-time') {
-      // metav1.Time and MicroTime decode "" as the zero time.
-      if (value !== '' && !rfc3339Pattern.test(value)) {
-        sink.errors.push(fieldError.invalid(where.path, value,
-          `parsing time ${JSON.stringify(value)} as "2006-01-02T15:04:05Z07:00": cannot parse ${JSON.stringify(value)} as "2006"`));
-      }
+      // metav1.Time and MicroTime parse every string, the empty one included (only null is the zero time).
+      const bad = goTimeParseError(value, microTime);
+      if (bad !== undefined) sink.errors.push(fieldError.invalid(where.path, value, bad));
     }
     // An empty value is left to defaulting, as kube-apiserver's validation does for enum-typed fields.
     if (values && values.length > 0 && value !== '' && !values.includes(value)) {
@@ -212,14 +214,13 @@ function compileScalar(goType: string, ok: (v: unknown) => boolean): Check {
   };
 }
 
-/** `resource.Quantity` decodes from a JSON string in quantity syntax or from a JSON number. */
+/**
+ * `resource.Quantity` decodes from a JSON string in quantity syntax or from a JSON number; its UnmarshalJSON parses
+ * any other JSON text (`true`, `{}`) as a quantity too, so those fail with the format error, not a type error.
+ */
 const quantityCheck: Check = (value, where, sink) => {
   if (value === null || value === undefined || typeof value === 'number' || typeof value === 'bigint') return;
-  if (typeof value !== 'string') {
-    sink.errors.push(typeError(value, where, 'resource.Quantity'));
-    return;
-  }
-  if (!quantityPattern.test(value.trim())) sink.errors.push(fieldError.invalid(where.path, value, quantityFormatMessage));
+  if (typeof value !== 'string' || !quantityPattern.test(value.trim())) sink.errors.push(fieldError.invalid(where.path, value, quantityFormatMessage));
 };
 
 /** `intstr.IntOrString` decodes from a JSON string or a JSON integer (int32). */

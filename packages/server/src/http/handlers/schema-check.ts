@@ -1,10 +1,12 @@
 /**
- * The decode-time schema step: type errors (400, as kube's decoder reports them), missing required fields
- * (422 Invalid), and unknown and duplicate fields handled by the field validation level (document 1 §Field
- * validation) — ignored (Ignore), one warning each (Warn), or a 400 naming all of them (Strict). A fatal error wins
- * over them: it alone is reported, with no unknown-field information. Unknown fields never reach storage.
+ * The decode-time schema step: what kube's decoder fails — wrong JSON types, malformed quantities, base64 and
+ * timestamps — answered as kube-apiserver answers a body it cannot decode (400 BadRequest, `<Kind> in version "v1"
+ * cannot be handled as a <Kind>: <the Go decoder's error>`); values the schema's enums lack (422 Invalid); and
+ * unknown and duplicate fields handled by the field validation level (document 1 §Field validation) — ignored
+ * (Ignore), one warning each (Warn), or a 400 naming all of them (Strict). A fatal error wins over them: it alone is
+ * reported, with no unknown-field information. Unknown fields never reach storage.
  */
-import { badRequest, fail, invalid, type KubeObject, ok, type Result } from '@svc-apiserver/api';
+import { badRequest, fail, invalid, type FieldError, type KubeObject, ok, type Result } from '@svc-apiserver/api';
 import type { RequestContext } from '../context.js';
 import type { Registry } from '../../registry/registry.js';
 import type { ResourceDef } from '../../registry/resource-def.js';
@@ -64,6 +66,14 @@ export function reportStrictProblems(ctx: RequestContext, level: FieldValidation
 }
 
 /**
+ * A schema error kube's decoder would have met (a JSON type error, or the error of a quantity, base64 or timestamp
+ * that does not parse, which the schema validator reports as Invalid), as opposed to a value its enum lacks.
+ */
+function isDecodeError(e: FieldError): boolean {
+  return e.type === 'FieldValueTypeInvalid' || e.type === 'FieldValueInvalid';
+}
+
+/**
  * Validates a decoded object against the resource's schema at a field validation level, dropping unknown fields:
  * the warnings to send, or the failure.
  */
@@ -77,9 +87,9 @@ export function schemaProblems(
     return problems;
   }
   const result = registry.validator.validate(def.schemaName, object);
-  const typeError = result.errors.find((e) => e.type === 'FieldValueTypeInvalid');
-  if (typeError !== undefined) {
-    return fail(badRequest(`${def.kind} in version "${def.version}" cannot be handled as a ${def.kind}: ${typeError.detail}`));
+  const decodeError = result.errors.find(isDecodeError);
+  if (decodeError !== undefined) {
+    return fail(badRequest(`${def.kind} in version "${def.version}" cannot be handled as a ${def.kind}: ${decodeError.detail}`));
   }
   if (result.errors.length > 0) {
     return fail(invalid(def.kind, def.qualified, object.metadata?.name ?? '', [...result.errors]));

@@ -14,10 +14,16 @@ const meta = { name: 'x', namespace: 'ns', uid: 'u1', labels: { a: 'b' } };
 
 /** A full object of each converted resource in its served version and in its storage version. */
 const samples: Record<string, { served: KubeObject[]; stored: KubeObject[] }> = {
+  // kube's v1 conversion moves the CPU target after the other metrics and shows every current metric in an
+  // annotation: the samples are objects whose round trips are exact under those rules (stored ones defaulted).
   'autoscaling/v1/horizontalpodautoscalers': {
     served: [
-      { apiVersion: 'autoscaling/v1', kind: 'HorizontalPodAutoscaler', metadata: meta, spec: { scaleTargetRef: { kind: 'Deployment', name: 'd', apiVersion: 'apps/v1' }, minReplicas: 1, maxReplicas: 5, targetCPUUtilizationPercentage: 50 }, status: { currentReplicas: 1, desiredReplicas: 2, currentCPUUtilizationPercentage: 70 } },
-      { apiVersion: 'autoscaling/v1', kind: 'HorizontalPodAutoscaler', metadata: { ...meta, annotations: { keep: 'me' } }, spec: { scaleTargetRef: { kind: 'Deployment', name: 'd' }, maxReplicas: 3 } },
+      { apiVersion: 'autoscaling/v1', kind: 'HorizontalPodAutoscaler', metadata: meta, spec: { scaleTargetRef: { kind: 'Deployment', name: 'd', apiVersion: 'apps/v1' }, minReplicas: 1, maxReplicas: 5, targetCPUUtilizationPercentage: 50 }, status: { currentReplicas: 1, desiredReplicas: 2 } },
+      {
+        apiVersion: 'autoscaling/v1', kind: 'HorizontalPodAutoscaler',
+        metadata: { ...meta, annotations: { keep: 'me', 'autoscaling.alpha.svc.io/metrics': '[{"type":"External","external":{"metricName":"queue","targetAverageValue":"30"}}]' } },
+        spec: { scaleTargetRef: { kind: 'Deployment', name: 'd' }, minReplicas: 2, maxReplicas: 3 },
+      },
     ],
     stored: [
       {
@@ -26,19 +32,21 @@ const samples: Record<string, { served: KubeObject[]; stored: KubeObject[] }> = 
           scaleTargetRef: { kind: 'Deployment', name: 'd', apiVersion: 'apps/v1' }, minReplicas: 2, maxReplicas: 9,
           metrics: [
             { type: 'Pods', pods: { metric: { name: 'qps' }, target: { type: 'AverageValue', averageValue: '1k' } } },
-            { type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 60 } } },
             { type: 'Resource', resource: { name: 'memory', target: { type: 'AverageValue', averageValue: '1Gi' } } },
+            { type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 60 } } },
           ],
-          behavior: { scaleDown: { stabilizationWindowSeconds: 300, selectPolicy: 'Max', policies: [{ type: 'Percent', value: 100, periodSeconds: 15 }] } },
+          behavior: {
+            scaleUp: { stabilizationWindowSeconds: 0, selectPolicy: 'Max', policies: [{ type: 'Pods', value: 4, periodSeconds: 15 }] },
+            scaleDown: { stabilizationWindowSeconds: 300, selectPolicy: 'Max', policies: [{ type: 'Percent', value: 100, periodSeconds: 15 }] },
+          },
         },
         status: {
           observedGeneration: 3, currentReplicas: 2, desiredReplicas: 3,
-          currentMetrics: [{ type: 'Resource', resource: { name: 'cpu', current: { averageUtilization: 61, averageValue: '120m' } } }],
+          currentMetrics: [{ type: 'Resource', resource: { name: 'cpu', current: { averageValue: '120m', averageUtilization: 61 } } }],
           conditions: [{ type: 'AbleToScale', status: 'True', reason: 'ReadyForNewScale', lastTransitionTime: '2024-01-01T00:00:00Z' }],
         },
       },
-      { apiVersion: 'autoscaling/v2', kind: 'HorizontalPodAutoscaler', metadata: meta, spec: { scaleTargetRef: { kind: 'Deployment', name: 'd' }, maxReplicas: 3, metrics: [] } },
-      { apiVersion: 'autoscaling/v2', kind: 'HorizontalPodAutoscaler', metadata: meta, spec: { scaleTargetRef: { kind: 'Deployment', name: 'd' }, maxReplicas: 3, metrics: [{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 80 } } }] } },
+      { apiVersion: 'autoscaling/v2', kind: 'HorizontalPodAutoscaler', metadata: meta, spec: { scaleTargetRef: { kind: 'Deployment', name: 'd' }, minReplicas: 1, maxReplicas: 3, metrics: [{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 80 } } }] } },
     ],
   },
   'flowcontrol.apiserver/v1beta2/flowschemas': {
@@ -110,13 +118,34 @@ test('conversion: renamed fields land where the other version names them', () =>
   const v1hpa = hpa.fromStorage(samples['autoscaling/v1/horizontalpodautoscalers']!.stored[0]!);
   assert.equal((v1hpa['spec'] as Record<string, unknown>)['targetCPUUtilizationPercentage'], 60);
   assert.equal((v1hpa['status'] as Record<string, unknown>)['currentCPUUtilizationPercentage'], 61);
-  assert.ok(v1hpa.metadata?.annotations?.['autoscaling.alpha.svc.io/metrics']);
+  const annotations = v1hpa.metadata?.annotations ?? {};
+  // The other metrics and every current metric in autoscaling/v1's own shapes; the behavior as kube marshals its internal type.
+  assert.deepEqual(JSON.parse(annotations['autoscaling.alpha.svc.io/metrics']!), [
+    { type: 'Pods', pods: { metricName: 'qps', targetAverageValue: '1k' } },
+    { type: 'Resource', resource: { name: 'memory', targetAverageValue: '1Gi' } },
+  ]);
+  assert.deepEqual(JSON.parse(annotations['autoscaling.alpha.svc.io/current-metrics']!), [
+    { type: 'Resource', resource: { name: 'cpu', currentAverageUtilization: 61, currentAverageValue: '120m' } },
+  ]);
+  assert.equal(annotations['autoscaling.alpha.svc.io/behavior'],
+    '{"ScaleUp":{"StabilizationWindowSeconds":0,"SelectPolicy":"Max","Policies":[{"Type":"Pods","Value":4,"PeriodSeconds":15}]},' +
+    '"ScaleDown":{"StabilizationWindowSeconds":300,"SelectPolicy":"Max","Policies":[{"Type":"Percent","Value":100,"PeriodSeconds":15}]}}');
   const v2hpa = hpa.toStorage(samples['autoscaling/v1/horizontalpodautoscalers']!.served[0]!);
   assert.deepEqual((v2hpa['spec'] as Record<string, unknown>)['metrics'], [{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 50 } } }]);
-  // A v1 client changing the CPU target changes the stored metric in place.
+  // A v1 client changing the CPU target changes the stored metric, which follows the annotation's metrics.
   const edited = structuredClone(v1hpa);
   (edited['spec'] as Record<string, unknown>)['targetCPUUtilizationPercentage'] = 75;
   const back = hpa.toStorage(edited)['spec'] as { metrics: unknown[] };
-  assert.deepEqual(back.metrics[1], { type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 75 } } });
+  assert.deepEqual(back.metrics[2], { type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 75 } } });
   assert.equal(back.metrics.length, 3);
+  // Annotations that do not decode are ignored; keys match case-insensitively; the round-trip keys are never stored.
+  const loose = hpa.toStorage({
+    apiVersion: 'autoscaling/v1', kind: 'HorizontalPodAutoscaler', metadata: { name: 'x', annotations: {
+      'autoscaling.alpha.svc.io/metrics': 'not json', 'autoscaling.alpha.svc.io/behavior': '{"scaleDown":{"selectPolicy":"Min"}}',
+    } }, spec: { scaleTargetRef: { kind: 'Deployment', name: 'd' }, maxReplicas: 2 },
+  });
+  assert.equal(loose.metadata?.annotations, undefined);
+  const looseSpec = loose['spec'] as { metrics: unknown[]; behavior: { scaleDown: Record<string, unknown> } };
+  assert.deepEqual(looseSpec.metrics, [{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 80 } } }]);
+  assert.equal(looseSpec.behavior.scaleDown['selectPolicy'], 'Min');
 });

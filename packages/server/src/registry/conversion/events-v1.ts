@@ -10,7 +10,7 @@ import { apiVersionOf, type KubeObject, type Names } from '@svc-apiserver/api';
 import { renameFields, reversed, type ResourceConversion } from './resource-conversion.js';
 
 /** events.v1 name → core v1 name. */
-const eventFieldPairs: readonly (readonly [string, string])[] = [
+export const eventFieldPairs: readonly (readonly [string, string])[] = [
   ['regarding', 'involvedObject'],
   ['note', 'message'],
   ['reportingController', 'reportingComponent'],

@@ -41,7 +41,10 @@ test('validation of request, signer, usages, expiration, conditions and certific
   const { keyPem } = await testCertificateRequest();
   assert.match(await invalid(csr('a', { request: b64(keyPem) })), /spec.request: Invalid value: .*PEM block type must be CERTIFICATE REQUEST/);
   assert.match(await invalid(csr('a', { request: b64(encodePem('CERTIFICATE REQUEST', Buffer.from([0x30, 0x03, 0x02, 0x01, 0x00]))) })), /spec.request: Invalid value/);
-  assert.match(await invalid(csr('a', { request: '!!notbase64' })), /spec.request: Invalid value: "!!notbase64": illegal base64 data/);
+  // A request that is no base64 fails kube's decoder before validation: 400, not 422.
+  const undecodable = await call({ verb: 'create', group, resource: 'certificatesigningrequests', body: csr('a', { request: '!!notbase64' }) });
+  assert.equal(undecodable.code, 400, JSON.stringify(undecodable.body));
+  assert.match((undecodable.body as Status).message ?? '', /cannot be handled as a CertificateSigningRequest: illegal base64 data at input byte 0/);
   assert.match(await invalid(csr('a', { signerName: undefined })), /spec.signerName: Required value/);
   assert.match(await invalid(csr('a', { signerName: 'svc.io/legacy-unknown' })), /spec.signerName: Invalid value: "svc.io\/legacy-unknown": the legacy signerName is not allowed via this API version/);
   assert.match(await invalid(csr('a', { signerName: 'nodomain' })), /must be a fully qualified domain and path of the form 'example.com\/signer-name'/);

@@ -2,7 +2,8 @@
  * CSIDrivers (pkg/registry/storage/csidriver; pkg/apis/storage/validation; storage/v1 defaults): SetDefaults_CSIDriver
  * (attach required, no pod info on mount, the ReadWriteOnceWithFSType fsGroup policy, Persistent volumes, no
  * republish, no capacity tracking), known fsGroup policies and lifecycle modes, `attachRequired`, `podInfoOnMount`,
- * `volumeLifecycleModes` and `fsGroupPolicy` immutable (1.27: `requiresRepublish` may change); token requests with
+ * `volumeLifecycleModes` and `fsGroupPolicy` immutable (1.27: `requiresRepublish` may change; attachRequired's error
+ * at kube's misspelt `spec.attachedRequired`); token requests with
  * distinct audiences and expirations from 10 minutes to 2^32 seconds; `seLinuxMount` dropped while
  * SELinuxMountReadWriteOncePod is off (its 1.27 default) unless stored, defaulted to false and required while it is
  * on; an update must name the resourceVersion it replaces (AllowUnconditionalUpdate false).
@@ -73,7 +74,8 @@ export function csiDriverStrategy(_names?: unknown, gates: FeatureGates = defaul
       const before = record(old['spec']) ?? {};
       return [
         ...validateCsiDriver(object, gates),
-        ...immutable('spec.attachRequired', spec['attachRequired'], before['attachRequired']),
+        // kube reports attachRequired at `spec.attachedRequired`.
+        ...immutable('spec.attachedRequired', spec['attachRequired'], before['attachRequired']),
         ...immutable('spec.podInfoOnMount', spec['podInfoOnMount'], before['podInfoOnMount']),
         ...immutable('spec.volumeLifecycleModes', spec['volumeLifecycleModes'], before['volumeLifecycleModes']),
         ...immutable('spec.fsGroupPolicy', spec['fsGroupPolicy'], before['fsGroupPolicy']),

@@ -19,9 +19,11 @@ test('events/v1: type Normal or Warning; action, reason, reportingController, re
   const missing = await create({ ...bare, metadata: { name: 'e3' } });
   assert.equal(missing.code, 422);
   const causes = ((missing.body as Status).details?.causes ?? []).map((c) => c.field).sort();
-  assert.deepEqual(causes, ['action', 'reason', 'reportingController', 'reportingInstance']);
+  // An empty reporting controller is Required and, being no qualified name, Invalid too.
+  assert.deepEqual(causes, ['action', 'reason', 'reportingController', 'reportingController', 'reportingInstance']);
   const long = await create({ ...event, metadata: { name: 'e4' }, note: 'x'.repeat(1025) });
-  assert.match((long.body as Status).message ?? '', /note: Invalid value: "": can have at most 1024 characters/);
+  // kube validates the internal object, where the note is the message.
+  assert.match((long.body as Status).message ?? '', /message: Invalid value: "": can have at most 1024 characters/);
   const series = await create({ ...event, metadata: { name: 'e5' }, series: { count: 1 } });
   assert.equal(series.code, 422);
 });

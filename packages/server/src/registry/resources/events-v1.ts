@@ -1,36 +1,70 @@
 /**
  * events/v1 Events (pkg/registry/core/event served in the events group): created by PUT as well, and validated as
- * kube's ValidateEventCreate does for events/v1 (document 1's version table): `eventTime` required; `type` only
- * `Normal` or `Warning`; `action`, `reason`, `reportingController` and `reportingInstance` required (at most 128
- * characters each); `note` at most 1 kB; a `series` needs a count of at least 2 and its `lastObservedTime`.
+ * kube 1.27's ValidateEventCreate and ValidateEventUpdate do for events/v1, on the internal (core) form, so errors
+ * carry the core field names (`message` for `note`, `involvedObject` for `regarding`, `count`, `source`, ...): the
+ * legacy rules (namespace agreement, reporting controller as a qualified name, instance, action and reason within
+ * 128 characters, a note within 1024), then `eventTime` required, `type` Normal or Warning, the deprecated fields
+ * unset and a `series` with a count of at least 2 and its `lastObservedTime`. An update may change only the series
+ * (checked again when it changes) and metadata.
  */
-import { fieldError, type FieldError, type KubeObject } from '@svc-apiserver/api';
+import { fieldError, type FieldError, type KubeObject, type Names } from '@svc-apiserver/api';
+import { eventFieldPairs } from '../conversion/events-v1.js';
+import { renameFields } from '../conversion/resource-conversion.js';
 import { defineStrategy, fieldsAt, stringAt } from '../default-strategy.js';
-import { record } from '../conversion/resource-conversion.js';
 import type { Strategy } from '../strategy.js';
+import { validateCoreEvent } from './events.js';
+import { isSet, num, obj, text, type Json } from './field-checks.js';
+import { immutable, sameJson } from './object-fields.js';
 
-const maxFieldLength = 128;
-const maxNoteLength = 1024;
+/** The event in the core v1 form, as kube validates its internal object. */
+function coreForm(event: KubeObject): Json {
+  return renameFields(event as Json, eventFieldPairs);
+}
+
+/** validateV1EventSeries. */
+function seriesErrors(event: Json): FieldError[] {
+  if (!isSet(event['series'])) return [];
+  const series = obj(event['series']);
+  const errs: FieldError[] = [];
+  if (num(series['count']) < 2) errs.push(fieldError.invalid('series.count', '', 'should be at least 2'));
+  if (!isSet(series['lastObservedTime'])) errs.push(fieldError.required('series.lastObservedTime'));
+  return errs;
+}
 
 /** ValidateEventCreate for events/v1. */
-export function validateEventV1(event: KubeObject): FieldError[] {
-  const errs: FieldError[] = [];
-  if (event['eventTime'] === undefined || event['eventTime'] === null || event['eventTime'] === '') errs.push(fieldError.required('eventTime'));
-  const type = event['type'];
-  if (type !== 'Normal' && type !== 'Warning') errs.push(fieldError.invalid('type', '', `has invalid value: ${typeof type === 'string' ? type : ''}`));
-  for (const field of ['reportingController', 'reportingInstance', 'action', 'reason']) {
-    const value = event[field];
-    if (typeof value !== 'string' || value === '') errs.push(fieldError.required(field));
-    else if (value.length > maxFieldLength) errs.push(fieldError.invalid(field, '', `can have at most ${maxFieldLength} characters`));
+export function validateEventV1(event: KubeObject, systemNamespace: string): FieldError[] {
+  const core = coreForm(event);
+  const errs = [...validateCoreEvent(core as KubeObject, systemNamespace, 'reportingController'), ...seriesErrors(core)];
+  if (!isSet(core['eventTime'])) errs.push(fieldError.required('eventTime'));
+  const type = text(core['type']);
+  if (type !== 'Normal' && type !== 'Warning') errs.push(fieldError.invalid('type', '', `has invalid value: ${type}`));
+  for (const key of ['firstTimestamp', 'lastTimestamp', 'count']) {
+    if (isSet(core[key]) && core[key] !== 0) errs.push(fieldError.invalid(key, '', 'needs to be unset'));
   }
-  const note = event['note'];
-  if (typeof note === 'string' && note.length > maxNoteLength) errs.push(fieldError.invalid('note', '', `can have at most ${maxNoteLength} characters`));
-  const series = record(event['series']);
-  if (series !== undefined) {
-    const count = series['count'];
-    if (typeof count !== 'number' || count < 2) errs.push(fieldError.invalid('series.count', '', 'should be at least 2'));
-    if (series['lastObservedTime'] === undefined || series['lastObservedTime'] === null) errs.push(fieldError.required('series.lastObservedTime'));
-  }
+  const source = obj(core['source']);
+  if (text(source['component']) !== '' || text(source['host']) !== '') errs.push(fieldError.invalid('source', '', 'needs to be unset'));
+  return errs;
+}
+
+/** A struct or scalar as Go compares it: absent is the zero value. */
+function zero(value: unknown, empty: unknown): unknown {
+  return isSet(value) ? value : empty;
+}
+
+/** ValidateEventUpdate for events/v1: the legacy rules, the series when it changed, and every other field immutable. */
+function validateEventV1Update(event: KubeObject, old: KubeObject, systemNamespace: string): FieldError[] {
+  const now = coreForm(event);
+  const before = coreForm(old);
+  const errs = validateCoreEvent(now as KubeObject, systemNamespace, 'reportingController');
+  if (!sameJson(now['series'] ?? null, before['series'] ?? null)) errs.push(...seriesErrors(now));
+  const same = (key: string, empty: unknown, path = key): FieldError[] => immutable(path, zero(now[key], empty), zero(before[key], empty));
+  // kube checks the reason twice.
+  errs.push(
+    ...same('involvedObject', {}), ...same('reason', ''), ...same('message', ''), ...same('source', {}),
+    ...same('firstTimestamp', null), ...same('lastTimestamp', null), ...same('count', 0), ...same('reason', ''), ...same('type', ''),
+    ...same('eventTime', null), ...same('action', ''), ...same('related', null),
+    ...same('reportingComponent', '', 'reportingController'), ...same('reportingInstance', ''),
+  );
   return errs;
 }
 
@@ -48,9 +82,13 @@ export function eventV1Fields(event: KubeObject): Record<string, string> {
   return { ...regardingAndCommon(event), source: stringAt(event, 'deprecatedSource.component') };
 }
 
-/** The event strategy. */
-export function eventV1Strategy(): Strategy {
+/** The events/v1 event strategy of a flavour. */
+export function eventV1Strategy(names: Names): Strategy {
+  const system = names.name('systemNamespace');
   return defineStrategy({
-    allowCreateOnUpdate: true, validate: validateEventV1, validateUpdate: validateEventV1, selectableFields: eventV1Fields,
+    allowCreateOnUpdate: true,
+    validate: (event) => validateEventV1(event, system),
+    validateUpdate: (event, old) => validateEventV1Update(event, old, system),
+    selectableFields: eventV1Fields,
   });
 }

@@ -21,8 +21,11 @@ function text(value: unknown): string {
   return typeof value === 'string' ? value : '';
 }
 
-/** legacyValidateEvent for the core v1 endpoint. */
-export function validateCoreEvent(object: KubeObject, systemNamespace: string): FieldError[] {
+/**
+ * legacyValidateEvent on an event in the core v1 form. The reporting controller is reported as `reportingComponent`
+ * through the core v1 endpoint and as `reportingController` through events/v1 (`reportingPath`).
+ */
+export function validateCoreEvent(object: KubeObject, systemNamespace: string, reportingPath = 'reportingComponent'): FieldError[] {
   const errs: FieldError[] = [];
   const namespace = object.metadata?.namespace ?? '';
   const involvedNamespace = text(record(object['involvedObject'])?.['namespace']);
@@ -34,8 +37,8 @@ export function validateCoreEvent(object: KubeObject, systemNamespace: string): 
   } else {
     if (involvedNamespace === '' && namespace !== 'default' && namespace !== systemNamespace) errs.push(mismatch());
     const controller = text(object['reportingComponent']);
-    if (controller === '') errs.push(fieldError.required('reportingComponent'));
-    for (const msg of isQualifiedName(controller)) errs.push(fieldError.invalid('reportingComponent', controller, msg));
+    if (controller === '') errs.push(fieldError.required(reportingPath));
+    for (const msg of isQualifiedName(controller)) errs.push(fieldError.invalid(reportingPath, controller, msg));
     const instance = text(object['reportingInstance']);
     if (instance === '') errs.push(fieldError.required('reportingInstance'));
     if (instance.length > 128) errs.push(fieldError.invalid('reportingInstance', '', 'can have at most 128 characters'));

@@ -1,69 +1,99 @@
 /**
- * autoscaling HorizontalPodAutoscalers (pkg/registry/autoscaling/horizontalpodautoscaler and the v1/v2 defaults):
- * `minReplicas` 1 in both versions; v2 without metrics targets 80% CPU utilization, and a given `behavior` has each
- * direction's unset parts filled from the controller's built-in rules (GenerateHPAScaleUpRules and
- * GenerateHPAScaleDownRules; the scale-down window stays unset, the controller's flag decides it); `maxReplicas` at
- * least 1 and at least `minReplicas`; status subresource.
+ * autoscaling HorizontalPodAutoscalers (pkg/registry/autoscaling/horizontalpodautoscaler of 1.27, with the v1 and v2
+ * defaults): a status subresource whose status a create resets and an update keeps; no `metadata.generation` (1.27's
+ * strategy sets none); ContainerResource metrics dropped while HPAContainerMetrics is off unless stored; `minReplicas`
+ * may be 0 under HPAScaleToZero or once stored as 0. Both versions are validated on the v2 form with kube's field
+ * paths: v1 objects are converted first (their round-trip annotations included), before the v2 defaults, as kube
+ * validates the internal object its v1 decoding made. In v1, the status annotations (`current-metrics`,
+ * `conditions`) are status: a create drops them, an update keeps the stored ones, and `/status` keeps the spec's.
  */
-import { fieldError, type FieldError, type KubeObject } from '@svc-apiserver/api';
-import { record } from '../conversion/resource-conversion.js';
-import { defineStrategy } from '../default-strategy.js';
-import type { Strategy } from '../strategy.js';
-import { setDefault, specOf } from './pod-spec.js';
+import type { FieldError, KubeObject, Names } from '@svc-apiserver/api';
+import { defaultFeatureGates, type FeatureGates } from '../../feature-gates.js';
+import { hpaRoundTripAnnotations, hpaV1ToV2 } from '../conversion/hpa-v1.js';
+import { defineStrategy, genericStatusStrategy } from '../default-strategy.js';
+import type { Strategy, SubresourceStrategy } from '../strategy.js';
+import { isSet, num, obj } from './field-checks.js';
+import { defaultHpaSpec, dropContainerMetrics, hpaSpecErrors, hpaStatusErrors, type HpaValidationOptions } from './hpa-validation.js';
+import { setDefault, specOf } from './object-fields.js';
 
-function validate(object: KubeObject): FieldError[] {
-  const spec = record(object['spec']) ?? {};
-  const errs: FieldError[] = [];
-  const min = spec['minReplicas'];
-  const max = spec['maxReplicas'];
-  if (typeof min === 'number' && min < 1) errs.push(fieldError.invalid('spec.minReplicas', min, 'must be greater than or equal to 1'));
-  if (typeof max !== 'number' || max < 1) errs.push(fieldError.invalid('spec.maxReplicas', max, 'must be greater than 0'));
-  else if (typeof min === 'number' && max < min) errs.push(fieldError.invalid('spec.maxReplicas', max, 'must be greater than or equal to `minReplicas`'));
-  const target = record(spec['scaleTargetRef']);
-  if (typeof target?.['kind'] !== 'string' || target['kind'] === '') errs.push(fieldError.required('spec.scaleTargetRef.kind'));
-  if (typeof target?.['name'] !== 'string' || target['name'] === '') errs.push(fieldError.required('spec.scaleTargetRef.name'));
-  return errs;
+/** validation options of the 1.27 strategy: the scale-to-zero bound, and the container metrics gate's wording. */
+function options(old: KubeObject | undefined, gates: FeatureGates): HpaValidationOptions {
+  const oldMin = old === undefined ? undefined : obj(old['spec'])['minReplicas'];
+  const zero = gates.HPAScaleToZero || (isSet(oldMin) && num(oldMin) === 0);
+  return { minReplicasLowerBound: zero ? 0 : 1, containerMetrics: gates.HPAContainerMetrics };
 }
 
-function strategy(defaults: (spec: Record<string, unknown>) => void, initialStatus: () => Record<string, unknown>): Strategy {
-  const prepare = (object: KubeObject): void => defaults(specOf(object));
-  return defineStrategy({ hasStatus: true, initialStatus, tracksGeneration: true, prepareForCreate: prepare, prepareForUpdate: prepare, validate, validateUpdate: validate });
+/** The strategy of one version, given how that version's objects look as v2 (`asV2`) and its status reset. */
+function hpaStrategy(
+  gates: FeatureGates, asV2: (object: KubeObject) => KubeObject, initialStatus: () => Record<string, unknown>,
+  prepare: { create(object: KubeObject): void; update(object: KubeObject, old: KubeObject): void }, status: SubresourceStrategy,
+): Strategy {
+  const validate = (object: KubeObject, old?: KubeObject): FieldError[] =>
+    hpaSpecErrors(obj(asV2(object)['spec']), options(old === undefined ? undefined : asV2(old), gates));
+  return defineStrategy({
+    hasStatus: true, initialStatus,
+    prepareForCreate: prepare.create, prepareForUpdate: prepare.update,
+    validate: (object) => validate(object),
+    validateUpdate: (object, old) => validate(object, old),
+    status,
+  });
 }
 
-/** The autoscaling/v1 strategy. */
-export function hpaV1Strategy(): Strategy {
-  return strategy((spec) => setDefault(spec, 'minReplicas', 1), () => ({ currentReplicas: 0, desiredReplicas: 0 }));
-}
-
-/** The rules a direction of a v2 `behavior` starts from; what the object sets replaces them field by field. */
-const builtInRules = {
-  scaleUp: () => ({
-    stabilizationWindowSeconds: 0, selectPolicy: 'Max',
-    policies: [{ type: 'Pods', value: 4, periodSeconds: 15 }, { type: 'Percent', value: 100, periodSeconds: 15 }],
-  }),
-  scaleDown: () => ({ selectPolicy: 'Max', policies: [{ type: 'Percent', value: 100, periodSeconds: 15 }] }),
+/** The v2 status strategy: the spec kept, replica counts not negative. */
+const v2Status: SubresourceStrategy = {
+  prepareForUpdate: genericStatusStrategy.prepareForUpdate,
+  validateUpdate: (object) => hpaStatusErrors(obj(object['status'])),
 };
 
-function defaultBehavior(spec: Record<string, unknown>): void {
-  const behavior = record(spec['behavior']);
-  if (behavior === undefined) return;
-  for (const direction of ['scaleUp', 'scaleDown'] as const) {
-    const given = record(behavior[direction]) ?? {};
-    const rules: Record<string, unknown> = builtInRules[direction]();
-    for (const field of ['selectPolicy', 'stabilizationWindowSeconds', 'policies']) {
-      if (given[field] !== undefined && given[field] !== null) rules[field] = given[field];
-    }
-    behavior[direction] = rules;
-  }
+/** The autoscaling/v2 strategy. */
+export function hpaV2Strategy(_names?: Names, gates: FeatureGates = defaultFeatureGates): Strategy {
+  return hpaStrategy(gates, (object) => object, () => ({ desiredReplicas: 0 }), {
+    create(object) {
+      const spec = specOf(object);
+      defaultHpaSpec(spec);
+      dropContainerMetrics(spec, undefined, gates);
+    },
+    update(object, old) {
+      const spec = specOf(object);
+      defaultHpaSpec(spec);
+      dropContainerMetrics(spec, obj(old['spec']), gates);
+    },
+  }, v2Status);
 }
 
-/** The autoscaling/v2 strategy. */
-export function hpaV2Strategy(): Strategy {
-  return strategy((spec) => {
-    setDefault(spec, 'minReplicas', 1);
-    if (!Array.isArray(spec['metrics']) || spec['metrics'].length === 0) {
-      spec['metrics'] = [{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 80 } } }];
-    }
-    defaultBehavior(spec);
-  }, () => ({ desiredReplicas: 0 }));
+/** Copies the annotations `keys` from `old` to `object` (present or absent as there). */
+function keepAnnotations(object: KubeObject, old: KubeObject | undefined, keys: readonly string[]): void {
+  const meta = (object.metadata ??= {});
+  const annotations = { ...(meta.annotations ?? {}) };
+  for (const key of keys) {
+    const before = old?.metadata?.annotations?.[key];
+    if (before === undefined) delete annotations[key];
+    else annotations[key] = before;
+  }
+  if (Object.keys(annotations).length > 0) meta.annotations = annotations;
+  else delete meta.annotations;
+}
+
+/** The autoscaling/v1 strategy of a flavour (its round-trip annotations carry the flavour's domain). */
+export function hpaV1Strategy(names: Names, gates: FeatureGates = defaultFeatureGates): Strategy {
+  const keys = hpaRoundTripAnnotations(names);
+  const statusKeys = [keys.currentMetrics, keys.conditions];
+  const specKeys = [keys.metrics, keys.behavior];
+  const status: SubresourceStrategy = {
+    prepareForUpdate(object, old) {
+      genericStatusStrategy.prepareForUpdate(object, old);
+      keepAnnotations(object, old, specKeys);
+    },
+    validateUpdate: (object) => hpaStatusErrors(obj(hpaV1ToV2(object, names)['status'])),
+  };
+  return hpaStrategy(gates, (object) => hpaV1ToV2(object, names), () => ({ currentReplicas: 0, desiredReplicas: 0 }), {
+    create(object) {
+      setDefault(specOf(object), 'minReplicas', 1);
+      keepAnnotations(object, undefined, statusKeys);
+    },
+    update(object, old) {
+      setDefault(specOf(object), 'minReplicas', 1);
+      keepAnnotations(object, old, statusKeys);
+    },
+  }, status);
 }

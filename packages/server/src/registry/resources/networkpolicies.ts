@@ -1,126 +1,166 @@
 /**
  * NetworkPolicies (pkg/registry/networking/networkpolicy): generation, defaults (SetDefaults_NetworkPolicy: port
- * protocol `TCP`; `policyTypes` `Ingress`, plus `Egress` when egress rules exist) and the basics of
- * ValidateNetworkPolicy: label selectors, policy types, ports (a numeric port with `endPort` not below it) and
- * ipBlock CIDRs whose `except` entries lie inside them.
+ * protocol `TCP`; `policyTypes` `Ingress`, plus `Egress` when egress rules exist) and 1.27's ValidateNetworkPolicy
+ * rule by rule: label selectors, policy types, ports (numbers, names, `endPort` only after a numeric port), peers
+ * (an ipBlock alone) and ipBlock CIDRs as Go parses them, with `except` entries strictly inside.
  *
  * Status as 1.27 treats it with its NetworkPolicyStatus gate off (alpha, off by default): a create keeps the status
  * sent, an update keeps the stored one only once it holds conditions, and `/status` may only clear the conditions;
  * `status` is always present (`{}` when empty), as kube's JSON never omits the struct.
  */
+import { isIPv4, isIPv6 } from 'node:net';
 import { fieldError, type FieldError, type KubeObject } from '@svc-apiserver/api';
 import { defineStrategy, genericStatusStrategy, keepField } from '../default-strategy.js';
 import { record } from '../conversion/resource-conversion.js';
 import type { Strategy, SubresourceStrategy } from '../strategy.js';
-import { setDefault, specOf, validateLabelSelector, validatePortNumber } from './pod-spec.js';
+import { isSet, list, num, obj, objects, portNameMessages, portNumErrors, text, type Json } from './field-checks.js';
+import { validateLabelSelector, type LabelSelectorOptions } from './label-checks.js';
+import { setDefault, specOf } from './object-fields.js';
 
 const policyTypes = ['Egress', 'Ingress'];
 const protocols = ['SCTP', 'TCP', 'UDP'];
-
-function list(value: unknown): Record<string, unknown>[] {
-  return (Array.isArray(value) ? value : []).map((v) => record(v) ?? {});
-}
 
 /** SetDefaults_NetworkPolicy. */
 export function defaultNetworkPolicy(object: KubeObject): void {
   const spec = specOf(object);
   for (const direction of ['ingress', 'egress']) {
-    for (const rule of list(spec[direction])) for (const port of list(rule['ports'])) setDefault(port, 'protocol', 'TCP');
+    for (const rule of objects(spec[direction])) for (const port of objects(rule['ports'])) setDefault(port, 'protocol', 'TCP');
   }
   if (!Array.isArray(spec['policyTypes']) || spec['policyTypes'].length === 0) {
-    spec['policyTypes'] = list(spec['egress']).length > 0 ? ['Ingress', 'Egress'] : ['Ingress'];
+    spec['policyTypes'] = objects(spec['egress']).length > 0 ? ['Ingress', 'Egress'] : ['Ingress'];
   }
 }
 
-/** A CIDR (IPv4 or IPv6) as net.ParseCIDR accepts; the parsed address bits and prefix. */
-function parseCidr(value: string): { bits: bigint; width: number; prefix: number } | undefined {
-  const [addr, prefixText, extra] = value.split('/');
-  if (addr === undefined || prefixText === undefined || extra !== undefined || !/^\d+$/.test(prefixText)) return undefined;
+/** A parsed CIDR: the address bits, the address width and the prefix length. */
+interface Cidr {
+  readonly bits: bigint;
+  readonly width: number;
+  readonly prefix: number;
+}
+
+/** The 32 bits of a dotted IPv4 address. */
+function ipv4Bits(addr: string): bigint {
+  return addr.split('.').reduce((acc, p) => (acc << 8n) | BigInt(Number(p)), 0n);
+}
+
+/**
+ * A CIDR as Go's net.ParseCIDR reads it (1.27's apivalidation.ValidateCIDR): strict addresses (no leading zeros in
+ * IPv4, which node:net refuses too), a decimal prefix within the address width.
+ */
+function parseCidr(value: string): Cidr | undefined {
+  const slash = value.indexOf('/');
+  const addr = value.slice(0, slash);
+  const prefixText = value.slice(slash + 1);
+  if (slash < 0 || !/^\d+$/.test(prefixText)) return undefined;
   const prefix = Number(prefixText);
-  if (/^(\d{1,3}\.){3}\d{1,3}$/.test(addr)) {
-    const parts = addr.split('.').map(Number);
-    if (parts.some((p) => p > 255) || prefix > 32) return undefined;
-    return { bits: parts.reduce((acc, p) => (acc << 8n) | BigInt(p), 0n), width: 32, prefix };
+  if (isIPv4(addr)) return prefix <= 32 ? { bits: ipv4Bits(addr), width: 32, prefix } : undefined;
+  if (!isIPv6(addr) || prefix > 128) return undefined;
+  // Expand `::` and an embedded dotted tail into eight 16-bit groups.
+  let head = addr;
+  let tail: bigint[] = [];
+  const dotted = /:(\d+\.\d+\.\d+\.\d+)$/.exec(addr);
+  if (dotted !== null) {
+    const v4 = ipv4Bits(dotted[1]!);
+    tail = [v4 >> 16n, v4 & 0xffffn];
+    head = addr.slice(0, dotted.index + 1);
+    if (head.endsWith(':') && !head.endsWith('::')) head = head.slice(0, -1);
   }
-  if (addr.includes(':') && prefix <= 128) {
-    const [head, tail] = addr.split('::');
-    const groups = (s: string | undefined): string[] => (s === undefined || s === '' ? [] : s.split(':'));
-    const h = groups(head);
-    const t = groups(tail);
-    if (![...h, ...t].every((g) => /^[0-9a-fA-F]{1,4}$/.test(g))) return undefined;
-    const fill = tail === undefined ? 0 : 8 - h.length - t.length;
-    if (fill < 0 || (tail === undefined && h.length !== 8)) return undefined;
-    const all = [...h, ...Array<string>(fill).fill('0'), ...t];
-    return { bits: all.reduce((acc, g) => (acc << 16n) | BigInt(parseInt(g, 16)), 0n), width: 128, prefix };
-  }
-  return undefined;
+  const [left = '', right] = head.split('::');
+  const groups = (s: string): bigint[] => (s === '' ? [] : s.split(':').map((g) => BigInt(parseInt(g, 16))));
+  const l = groups(left);
+  const r = [...groups(right ?? ''), ...tail];
+  const words = right === undefined ? [...l, ...tail] : [...l, ...Array<bigint>(8 - l.length - r.length).fill(0n), ...r];
+  return { bits: words.reduce((acc, g) => (acc << 16n) | g, 0n), width: 128, prefix };
 }
 
-function within(inner: { bits: bigint; width: number; prefix: number }, outer: { bits: bigint; width: number; prefix: number }): boolean {
-  if (inner.width !== outer.width || inner.prefix < outer.prefix) return false;
+/** IPNet.Contains of `outer` for the address of `inner`, and `inner`'s mask longer than `outer`'s. */
+function strictSubset(inner: Cidr, outer: Cidr): boolean {
+  if (inner.width !== outer.width || inner.prefix <= outer.prefix) return false;
   const shift = BigInt(outer.width - outer.prefix);
   return inner.bits >> shift === outer.bits >> shift;
 }
 
-function validatePeers(peers: Record<string, unknown>[], path: string): FieldError[] {
+/** ValidateIPBlock: a CIDR, and `except` entries strictly inside it (the first unparsable one ends the check). */
+function ipBlockErrors(block: Json, path: string): FieldError[] {
+  const cidrText = text(block['cidr']);
+  if (cidrText === '') return [fieldError.required(`${path}.cidr`)];
+  const cidr = parseCidr(cidrText);
+  if (cidr === undefined) return [fieldError.invalid(`${path}.cidr`, cidrText, 'not a valid CIDR')];
   const errs: FieldError[] = [];
-  peers.forEach((peer, i) => {
-    const at = `${path}[${i}]`;
-    if (peer['podSelector'] !== undefined) errs.push(...validateLabelSelector(peer['podSelector'], `${at}.podSelector`));
-    if (peer['namespaceSelector'] !== undefined) errs.push(...validateLabelSelector(peer['namespaceSelector'], `${at}.namespaceSelector`));
-    const block = record(peer['ipBlock']);
-    if (block === undefined) {
-      if (peer['podSelector'] === undefined && peer['namespaceSelector'] === undefined) errs.push(fieldError.required(at, 'must specify a peer'));
-      return;
+  for (const [k, ex] of list(block['except']).entries()) {
+    const at = `${path}.except[${k}]`;
+    const parsed = parseCidr(text(ex));
+    if (parsed === undefined) return [...errs, fieldError.invalid(at, ex, 'not a valid CIDR')];
+    if (!strictSubset(parsed, cidr)) errs.push(fieldError.invalid(at, ex, 'must be a strict subset of `cidr`'));
+  }
+  return errs;
+}
+
+/** ValidateNetworkPolicyPeer: at least one peer; an ipBlock alone. */
+function peerErrors(peer: Json, at: string, selectors: LabelSelectorOptions): FieldError[] {
+  const errs: FieldError[] = [];
+  let count = 0;
+  for (const key of ['podSelector', 'namespaceSelector']) {
+    if (!isSet(peer[key])) continue;
+    count++;
+    errs.push(...validateLabelSelector(peer[key], `${at}.${key}`, selectors));
+  }
+  if (isSet(peer['ipBlock'])) {
+    count++;
+    errs.push(...ipBlockErrors(obj(peer['ipBlock']), `${at}.ipBlock`));
+  }
+  if (count === 0) errs.push(fieldError.required(at, 'must specify a peer'));
+  else if (count > 1 && isSet(peer['ipBlock'])) errs.push(fieldError.forbidden(at, 'may not specify both ipBlock and another peer'));
+  return errs;
+}
+
+/** ValidateNetworkPolicyPort of 1.27 (whose endPort-below-port error shows the port's value). */
+function portErrors(port: Json, at: string): FieldError[] {
+  const errs: FieldError[] = [];
+  if (isSet(port['protocol']) && !protocols.includes(text(port['protocol']))) errs.push(fieldError.notSupported(`${at}.protocol`, port['protocol'], protocols));
+  const value = port['port'];
+  const end = port['endPort'];
+  if (!isSet(value)) {
+    if (isSet(end)) errs.push(fieldError.invalid(`${at}.endPort`, end, 'may not be specified when `port` is not specified'));
+  } else if (typeof value === 'string') {
+    if (isSet(end)) errs.push(fieldError.invalid(`${at}.endPort`, end, 'may not be specified when `port` is non-numeric'));
+    for (const msg of portNameMessages(value)) errs.push(fieldError.invalid(`${at}.port`, value, msg));
+  } else {
+    errs.push(...portNumErrors(value, `${at}.port`));
+    if (isSet(end)) {
+      if (num(end) < num(value)) errs.push(fieldError.invalid(`${at}.endPort`, value, 'must be greater than or equal to `port`'));
+      errs.push(...portNumErrors(end, `${at}.endPort`));
     }
-    if (peer['podSelector'] !== undefined || peer['namespaceSelector'] !== undefined) errs.push(fieldError.forbidden(at, 'may not specify more than 1 peer type'));
-    const cidrText = block['cidr'];
-    const cidr = typeof cidrText === 'string' ? parseCidr(cidrText) : undefined;
-    if (typeof cidrText !== 'string' || cidrText === '') errs.push(fieldError.required(`${at}.ipBlock.cidr`));
-    else if (cidr === undefined) errs.push(fieldError.invalid(`${at}.ipBlock.cidr`, cidrText, 'must be a valid CIDR value, (e.g. 10.9.8.0/24 or 2001:db8::/64)'));
-    (Array.isArray(block['except']) ? block['except'] : []).forEach((ex, k) => {
-      const parsed = typeof ex === 'string' ? parseCidr(ex) : undefined;
-      if (parsed === undefined) errs.push(fieldError.invalid(`${at}.ipBlock.except[${k}]`, ex, 'must be a valid CIDR value, (e.g. 10.9.8.0/24 or 2001:db8::/64)'));
-      else if (cidr !== undefined && (!within(parsed, cidr) || parsed.prefix === cidr.prefix)) {
-        errs.push(fieldError.invalid(`${at}.ipBlock.except[${k}]`, ex, 'must be a strict subset of `cidr`'));
-      }
+  }
+  return errs;
+}
+
+/**
+ * ValidateNetworkPolicySpec of 1.27. `selectors` relaxes the selector value check when the stored object's pod
+ * selector already failed it (ValidationOptionsForNetworking).
+ */
+export function validateNetworkPolicy(object: KubeObject, selectors: LabelSelectorOptions = {}): FieldError[] {
+  const spec = obj(object['spec']);
+  const errs: FieldError[] = [...validateLabelSelector(spec['podSelector'] ?? {}, 'spec.podSelector', selectors)];
+  for (const [direction, peers] of [['ingress', 'from'], ['egress', 'to']] as const) {
+    objects(spec[direction]).forEach((rule, i) => {
+      const at = `spec.${direction}[${i}]`;
+      objects(rule['ports']).forEach((p, k) => errs.push(...portErrors(p, `${at}.ports[${k}]`)));
+      objects(rule[peers]).forEach((p, k) => errs.push(...peerErrors(p, `${at}.${peers}[${k}]`, selectors)));
     });
-  });
-  return errs;
-}
-
-function validatePorts(ports: Record<string, unknown>[], path: string): FieldError[] {
-  const errs: FieldError[] = [];
-  ports.forEach((port, i) => {
-    const at = `${path}[${i}]`;
-    if (port['protocol'] !== undefined && !protocols.includes(String(port['protocol']))) errs.push(fieldError.notSupported(`${at}.protocol`, port['protocol'], protocols));
-    const value = port['port'];
-    if (typeof value === 'number') errs.push(...validatePortNumber(`${at}.port`, value));
-    const end = port['endPort'];
-    if (end !== undefined) {
-      if (typeof value !== 'number') errs.push(fieldError.required(`${at}.port`, 'must specify a numeric port when endPort is specified'));
-      else if (typeof end === 'number' && end < value) errs.push(fieldError.invalid(`${at}.endPort`, end, 'must be greater than or equal to `port`'));
-    }
-  });
-  return errs;
-}
-
-/** ValidateNetworkPolicySpec's basics. */
-export function validateNetworkPolicy(object: KubeObject): FieldError[] {
-  const spec = record(object['spec']) ?? {};
-  const errs: FieldError[] = [...validateLabelSelector(spec['podSelector'] ?? {}, 'spec.podSelector')];
-  list(spec['ingress']).forEach((rule, i) => {
-    errs.push(...validatePorts(list(rule['ports']), `spec.ingress[${i}].ports`), ...validatePeers(list(rule['from']), `spec.ingress[${i}].from`));
-  });
-  list(spec['egress']).forEach((rule, i) => {
-    errs.push(...validatePorts(list(rule['ports']), `spec.egress[${i}].ports`), ...validatePeers(list(rule['to']), `spec.egress[${i}].to`));
-  });
-  const types = Array.isArray(spec['policyTypes']) ? spec['policyTypes'] : [];
-  if (types.length > 2) errs.push(fieldError.invalid('spec.policyTypes', types, 'may not specify more than two policyTypes'));
+  }
+  const types = list(spec['policyTypes']);
+  if (types.length > 2) return [...errs, fieldError.invalid('spec.policyTypes', types, 'may not specify more than two policyTypes')];
   types.forEach((t, i) => {
-    if (!policyTypes.includes(String(t))) errs.push(fieldError.notSupported(`spec.policyTypes[${i}]`, t, policyTypes));
+    if (!policyTypes.includes(text(t))) errs.push(fieldError.notSupported(`spec.policyTypes[${i}]`, t, policyTypes));
   });
   return errs;
+}
+
+/** ValidateNetworkPolicyUpdate: the stored pod selector's invalid values stay allowed. */
+function validateNetworkPolicyUpdate(object: KubeObject, old: KubeObject): FieldError[] {
+  const stored = obj(old['spec'])['podSelector'] ?? {};
+  return validateNetworkPolicy(object, { allowInvalidLabelValueInSelector: validateLabelSelector(stored, '').length > 0 });
 }
 
 /** The status struct, present even when empty. */
@@ -158,7 +198,7 @@ export function networkPolicyStrategy(): Strategy {
       withStatus(object);
     },
     validate: validateNetworkPolicy,
-    validateUpdate: (object) => validateNetworkPolicy(object),
+    validateUpdate: validateNetworkPolicyUpdate,
   });
   return { ...strategy, status: networkPolicyStatus };
 }
