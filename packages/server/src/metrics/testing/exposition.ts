@@ -24,10 +24,14 @@ function unescape(value: string): string {
   return value.replace(/\\(.)/g, (_, c: string) => (c === 'n' ? '\n' : c));
 }
 
+/**
+ * A sample value as Prometheus reads it (Go's strconv.ParseFloat): the special values in any case, so prom-client's
+ * `Nan` (its spelling of NaN, e.g. an event-loop lag mean before the first sample) reads as the NaN it is.
+ */
 function parseValue(text: string): number {
-  if (text === '+Inf') return Infinity;
-  if (text === '-Inf') return -Infinity;
-  if (text === 'NaN') return NaN;
+  if (/^\+?inf(inity)?$/i.test(text)) return Infinity;
+  if (/^-inf(inity)?$/i.test(text)) return -Infinity;
+  if (/^nan$/i.test(text)) return NaN;
   const n = Number(text);
   if (Number.isNaN(n)) throw new Error(`not a sample value: ${text}`);
   return n;
