@@ -80,7 +80,7 @@ export async function startControllers(options: ControllerOptions): Promise<Cont
   const retryMs = options.retryMs ?? 1000;
   const bootstrap = startSystemNamespaces(options.registry, options.names, retryMs, options.startup?.join());
   const rbacBootstrap = startRbacBootstrap(options.registry, options.names, { retryMs, ...(options.startup === undefined ? {} : { writer: options.startup.join() }) });
-  const priorityClasses = startSystemPriorityClasses(options.registry, options.names, retryMs, options.log);
+  const priorityClasses = startSystemPriorityClasses(options.registry, options.names, retryMs, options.log, options.startup?.join());
   const identity = options.apiServerIdentity;
   const identityOn = identity?.enabled !== false;
   // The real clock, as kube's lease controller has: a test's controller clock moves only when stepped, and the Lease

@@ -27,11 +27,17 @@ export function discoverySchedulingCases(names: Names): ParityCase[] {
         { op: 'update', merge: { addressType: 'IPv6' }, expect: invalid(['addressType', 'endpoints[0].addresses[0]'], ['field is immutable', 'must be a valid IPv6 address']) },
       ],
     },
+    // Loopback addresses are allowed, as in Endpoints: this server reaches Services at local processes through them,
+    // and the `kubernetes` Service's slice carries a loopback address when the server is bound to loopback.
+    {
+      name: 'EndpointSlice: loopback addresses are allowed (a deliberate difference, as for Endpoints)', resource: slices,
+      steps: [{ op: 'create', object: { addressType: 'IPv4', endpoints: [{ addresses: ['127.0.0.2'] }] }, expect: created({ 'endpoints[0].addresses[0]': '127.0.0.2' }) }],
+    },
     rejectedCreate('EndpointSlice: IPv4 addresses parsed sloppily and not special; node names, zones, hostnames and hints', slices,
       {
         addressType: 'IPv4',
         endpoints: [
-          { addresses: ['010.0.0.1', '127.0.0.1', '::1'] },
+          { addresses: ['010.0.0.1', '169.254.0.1', 'fe80::1', '127.0.0.1'] },
           { addresses: ['10.0.0.2'], nodeName: 'Node_A', zone: 'bad zone', hostname: 'a.b', hints: { forZones: [{ name: 'z' }, { name: 'z' }] } },
         ],
       },
@@ -39,7 +45,7 @@ export function discoverySchedulingCases(names: Names): ParityCase[] {
         'endpoints[0].addresses[1]', 'endpoints[0].addresses[2]', 'endpoints[0].addresses[2]',
         'endpoints[1].nodeName', 'endpoints[1].zone', 'endpoints[1].hostname', 'endpoints[1].hints.forZones[1].name',
       ],
-      ['may not be in the loopback range', 'must be a valid IPv4 address', 'Duplicate value: "z"']),
+      ['may not be in the link-local range', 'must be a valid IPv4 address', 'Duplicate value: "z"']),
     rejectedCreate('EndpointSlice: FQDN addresses have two labels; ports unique, known protocols, qualified appProtocols', slices,
       {
         addressType: 'FQDN',

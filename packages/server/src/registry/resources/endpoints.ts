@@ -22,14 +22,20 @@ function defaults(object: KubeObject): void {
 }
 
 /**
- * IsValidIP and ValidateNonSpecialIP, as field errors at `path`, but for loopback addresses: kube refuses them, yet
- * this server has no node network and reaches webhooks, conversion webhooks and extension servers named by a Service
- * at its endpoints on this host, so a loopback endpoint is the one way to point a Service at a local process.
+ * ValidateNonSpecialIP of an endpoint address, as field errors at `path`, but for loopback addresses: kube refuses
+ * them, yet this server has no node network and reaches webhooks, conversion webhooks and extension servers named by
+ * a Service at its endpoints on this host, so a loopback endpoint is the one way to point a Service at a local
+ * process; and the `kubernetes` Service's Endpoints and EndpointSlice carry the advertised address, which is a
+ * loopback one when the server is bound to loopback.
  */
+export function nonSpecialEndpointIpErrors(ip: unknown, path: string): FieldError[] {
+  return nonSpecialIpErrors(ip, path).filter((e) => !e.detail.startsWith('may not be in the loopback range'));
+}
+
+/** IsValidIP and ValidateNonSpecialIP of an endpoint address (loopback allowed: {@link nonSpecialEndpointIpErrors}). */
 export function endpointIpErrors(ip: unknown, path: string): FieldError[] {
   const invalid = ipErrors(ip, path);
-  if (invalid.length > 0) return invalid;
-  return nonSpecialIpErrors(ip, path).filter((e) => !e.detail.startsWith('may not be in the loopback range'));
+  return invalid.length > 0 ? invalid : nonSpecialEndpointIpErrors(ip, path);
 }
 
 /** ValidateEndpoints (1.27): every subset has addresses; each address a valid, non-special IP, hostname and node name; each port named when several. */

@@ -13,7 +13,8 @@ import { isDns1123Label, isDns1123Subdomain, isLabelValue } from '../../meta/nam
 import { defaultFeatureGates, type FeatureGates } from '../../feature-gates.js';
 import { defineStrategy } from '../default-strategy.js';
 import type { Strategy } from '../strategy.js';
-import { dns1123Label, dns1123Subdomain, ipFamilyOf, isSet, list, nonSpecialIpErrors, obj, objects, qualifiedName, text, type Json } from './field-checks.js';
+import { dns1123Label, dns1123Subdomain, ipFamilyOf, isSet, list, obj, objects, qualifiedName, text, type Json } from './field-checks.js';
+import { nonSpecialEndpointIpErrors } from './endpoints.js';
 import { validateLabelMap } from './label-checks.js';
 import { immutable, sameJson, setDefault } from './object-fields.js';
 
@@ -45,11 +46,14 @@ function fqdnErrors(value: string, path: string): FieldError[] {
   return labels.flatMap((label) => isDns1123Label(label).map((msg) => fieldError.invalid(path, label, msg)));
 }
 
-/** One address of the slice's type; addresses of an unknown type are not checked. */
+/**
+ * One address of the slice's type; addresses of an unknown type are not checked. IPs as the Endpoints' are: loopback
+ * ones allowed (see {@link nonSpecialEndpointIpErrors}).
+ */
 function addressErrors(type: string, address: string, path: string): FieldError[] {
   const family = ipFamilyOf(address);
-  if (type === 'IPv4') return [...(family === 4 ? [] : [fieldError.invalid(path, address, 'must be a valid IPv4 address')]), ...nonSpecialIpErrors(address, path)];
-  if (type === 'IPv6') return [...(family === 6 ? [] : [fieldError.invalid(path, address, 'must be a valid IPv6 address')]), ...nonSpecialIpErrors(address, path)];
+  if (type === 'IPv4') return [...(family === 4 ? [] : [fieldError.invalid(path, address, 'must be a valid IPv4 address')]), ...nonSpecialEndpointIpErrors(address, path)];
+  if (type === 'IPv6') return [...(family === 6 ? [] : [fieldError.invalid(path, address, 'must be a valid IPv6 address')]), ...nonSpecialEndpointIpErrors(address, path)];
   if (type === 'FQDN') return fqdnErrors(address, path);
   return [];
 }
