@@ -271,6 +271,9 @@ export function coreCases(names: Names): ParityCase[] {
     lifecycle('ServiceAccount', core('serviceaccounts', 'ServiceAccount'), {},
       { merge: { automountServiceAccountToken: false } }, { merge: { metadata: { annotations: { '': 'x' } } }, causes: ['metadata.annotations'] }),
 
+    rejectedCreate('ServiceAccount: the name is a DNS subdomain', core('serviceaccounts', 'ServiceAccount'), { metadata: { name: 'Robot_1' } },
+      ['metadata.name'], ['a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters']),
+
     // PodTemplates
     lifecycle('PodTemplate: the template is a pod spec', core('podtemplates', 'PodTemplate'), { template },
       { merge: { template: { spec: { containers: [{ ...container, image: 'nginx:2' }] } } }, expect: ok({ 'metadata.generation': 2 }) },
@@ -347,6 +350,9 @@ export function coreCases(names: Names): ParityCase[] {
     },
 
     // Events (core)
+    rejectedCreate('Event (v1): an involved object of another namespace', core('events', 'Event'),
+      { involvedObject: { kind: 'Pod', name: 'p', namespace: 'elsewhere' }, reason: 'R', message: 'm', type: 'Normal', source: { component: 'parity' } },
+      ['involvedObject.namespace'], ['does not match event.namespace']),
     lifecycle('Event (v1): involved object namespace', core('events', 'Event'), {
       involvedObject: { kind: 'Pod', name: 'p', namespace: 'parity' }, reason: 'R', message: 'm', type: 'Normal', source: { component: 'parity' },
     }, { merge: { count: 2 } }, { merge: { involvedObject: { namespace: 'elsewhere' } }, causes: ['involvedObject.namespace'] }),
