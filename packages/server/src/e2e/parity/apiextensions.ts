@@ -2,7 +2,8 @@
  * CustomResourceDefinitions as apiextensions-apiserver 1.27 validates them (ValidateCustomResourceDefinition and
  * its update): names and `metadata.name`, the group and scope, versions, printer columns, the conversion strategy
  * (with the internal type's paths kube reports: `webhookClientConfig`, `conversionReviewVersions`) and structural
- * schemas. CRDs are cluster-wide, so every case has names of its own.
+ * schemas (ValidateStructural: the root, types, value validations). CRDs are cluster-wide, so every case has names
+ * of its own.
  */
 import { grouped, invalid, rejectedCreate, type ParityCase } from './corpus.js';
 
@@ -58,6 +59,29 @@ export function apiextensionsCases(): ParityCase[] {
     rejectedCreate('CustomResourceDefinition: a structural schema types every property', crds,
       crd('wheels', { versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', properties: { spec: { properties: { a: { type: 'string' } } } } } } }] }),
       ['spec.versions[0].schema.openAPIV3Schema.properties[spec].type'], ['must not be empty for specified object fields']),
+    rejectedCreate('CustomResourceDefinition: no additionalProperties at the root; value validations say nothing structural', crds,
+      crd('nuts', { versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: {
+        type: 'object', additionalProperties: { type: 'string' },
+        properties: { spec: { type: 'string', anyOf: [{ type: 'integer' }], allOf: [{ nullable: true, default: 'x' }] } },
+      } } }] }),
+      // additionalProperties beside properties is refused by the generic rule too: kube runs both.
+      ['spec.versions[0].schema.openAPIV3Schema.additionalProperties', 'spec.versions[0].schema.openAPIV3Schema.additionalProperties',
+        'spec.versions[0].schema.openAPIV3Schema.properties[spec].anyOf[0].type',
+        'spec.versions[0].schema.openAPIV3Schema.properties[spec].allOf[0].nullable', 'spec.versions[0].schema.openAPIV3Schema.properties[spec].allOf[0].default'],
+      ['must not be used at the root', 'additionalProperties and properties are mutual exclusive', 'must be empty to be structural', 'must be false to be structural', 'must be undefined to be structural']),
+    {
+      name: 'CustomResourceDefinition: a field preserving unknown fields needs no type; int-or-string takes its idiom', resource: crds,
+      steps: [{
+        op: 'create',
+        object: crd('washers', { versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: {
+          type: 'object', properties: {
+            spec: { 'x-kubernetes-preserve-unknown-fields': true },
+            size: { 'x-kubernetes-int-or-string': true, anyOf: [{ type: 'integer' }, { type: 'string' }] },
+          },
+        } } }] }),
+        expect: { code: 201 },
+      }],
+    },
     {
       name: 'CustomResourceDefinition: the plural is immutable', resource: crds,
       steps: [
