@@ -79,6 +79,18 @@ test('names, versions, columns, scale and conversion with kube messages', () => 
   ]);
 });
 
+test('with the status subresource, the schema root is an object with only the allowed fields (the first other one reported)', () => {
+  const version = (root: Record<string, unknown>) => crd({ versions: [{ name: 'v1', served: true, storage: true, subresources: { status: {} }, schema: { openAPIV3Schema: root } }] });
+  assert.deepEqual(messages(version({ type: 'object', description: 'd', nullable: false, properties: { status: { type: 'object' } } })), []);
+  const fields = messages(version({ type: 'object', maxProperties: 3, anyOf: [{ required: ['spec'] }], properties: { spec: { type: 'object' } } }));
+  assert.equal(fields.length, 1);
+  assert.match(fields[0]!, /^spec\.versions\[0\]\.schema\.openAPIV3Schema: Invalid value: .*: only \[Description Type Format Title Maximum ExclusiveMaximum Minimum ExclusiveMinimum MaxLength MinLength Pattern MaxItems MinItems UniqueItems MultipleOf Required Items Properties ExternalDocs Example XPreserveUnknownFields XValidations\] fields are allowed at the root of the schema if the status subresource is enabled$/);
+  assert.deepEqual(messages(version({ type: 'array', items: { type: 'string' } })), [
+    'spec.versions[0].schema.openAPIV3Schema.type: Invalid value: "array": only "object" is allowed as the type at the root of the schema if the status subresource is enabled',
+    'spec.versions[0].schema.openAPIV3Schema.type: Invalid value: "array": must be object at the root',
+  ]);
+});
+
 test('updates: group and plural are immutable, the scope and kind once established; stored versions stay in the spec', () => {
   const old = crd({}, { storedVersions: ['v1'], conditions: [{ type: 'Established', status: 'True' }] });
   const changed = crd({ scope: 'Cluster', names: { plural: 'widgets', kind: 'Gadget' }, versions: [{ name: 'v2', served: true, storage: true, schema }] });

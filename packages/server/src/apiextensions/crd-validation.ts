@@ -104,6 +104,7 @@ function validateVersion(v: CrdVersion, path: string): FieldError[] {
   const schema = schemaOf(v);
   if (schema === undefined) errors.push(fieldError.required(`${path}.schema.openAPIV3Schema`, 'schemas are required'));
   else {
+    if (isRecord(v.subresources?.status)) errors.push(...statusRootErrors(schema, `${path}.schema.openAPIV3Schema`));
     const schemaErrors = validateSchema(schema, `${path}.schema.openAPIV3Schema`);
     errors.push(...schemaErrors);
     // Rules are compiled against the structural schema's types, so only a structural schema gets that far.
@@ -146,6 +147,45 @@ function deprecationWarningErrors(deprecated: boolean, warning: string): string[
     offset += Buffer.byteLength(ch, 'utf8');
   }
   return errors;
+}
+
+/**
+ * JSONSchemaProps' fields in their Go order, by JSON name, with the Go names kube's message lists: with the status
+ * subresource on, the root may hold only the allowed ones, since the status schema is cut out of its properties.
+ */
+const rootFields: readonly (readonly [string, string, boolean])[] = [
+  ['id', 'ID', false], ['$schema', 'Schema', false], ['$ref', 'Ref', false], ['description', 'Description', true], ['type', 'Type', true],
+  ['format', 'Format', true], ['title', 'Title', true], ['default', 'Default', false], ['maximum', 'Maximum', true],
+  ['exclusiveMaximum', 'ExclusiveMaximum', true], ['minimum', 'Minimum', true], ['exclusiveMinimum', 'ExclusiveMinimum', true],
+  ['maxLength', 'MaxLength', true], ['minLength', 'MinLength', true], ['pattern', 'Pattern', true], ['maxItems', 'MaxItems', true],
+  ['minItems', 'MinItems', true], ['uniqueItems', 'UniqueItems', true], ['multipleOf', 'MultipleOf', true], ['enum', 'Enum', false],
+  ['maxProperties', 'MaxProperties', false], ['minProperties', 'MinProperties', false], ['required', 'Required', true],
+  ['items', 'Items', true], ['allOf', 'AllOf', false], ['oneOf', 'OneOf', false], ['anyOf', 'AnyOf', false], ['not', 'Not', false],
+  ['properties', 'Properties', true], ['additionalProperties', 'AdditionalProperties', false], ['patternProperties', 'PatternProperties', false],
+  ['dependencies', 'Dependencies', false], ['additionalItems', 'AdditionalItems', false], ['definitions', 'Definitions', false],
+  ['externalDocs', 'ExternalDocs', true], ['example', 'Example', true], ['nullable', 'Nullable', false],
+  ['x-kubernetes-preserve-unknown-fields', 'XPreserveUnknownFields', true], ['x-kubernetes-embedded-resource', 'XEmbeddedResource', false],
+  ['x-kubernetes-int-or-string', 'XIntOrString', false], ['x-kubernetes-list-map-keys', 'XListMapKeys', false],
+  ['x-kubernetes-list-type', 'XListType', false], ['x-kubernetes-map-type', 'XMapType', false], ['x-kubernetes-validations', 'XValidations', true],
+];
+const allowedAtRoot = rootFields.filter(([, , allowed]) => allowed).map(([, goName]) => goName);
+
+/**
+ * The root of a schema whose version has the status subresource (validateCustomResourceDefinitionValidation): an
+ * object, with only the allowed fields set (Go's zero values, `false` and `''`, count as unset); the first field
+ * out of place is the one error, as kube stops there.
+ */
+function statusRootErrors(schema: Record<string, unknown>, path: string): FieldError[] {
+  for (const [jsonName, goName, allowed] of rootFields) {
+    const value = schema[jsonName];
+    if (value === undefined || value === null || value === false || value === '') continue;
+    if (goName === 'Type') {
+      if (value !== 'object') return [fieldError.invalid(`${path}.type`, value, 'only "object" is allowed as the type at the root of the schema if the status subresource is enabled')];
+      continue;
+    }
+    if (!allowed) return [fieldError.invalid(path, schema, `only [${allowedAtRoot.join(' ')}] fields are allowed at the root of the schema if the status subresource is enabled`)];
+  }
+  return [];
 }
 
 /** A scale subresource path: a simple JSON path (validateSimpleJSONPath) under one of `prefixes`. */

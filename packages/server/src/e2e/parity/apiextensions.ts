@@ -69,6 +69,11 @@ export function apiextensionsCases(): ParityCase[] {
         'spec.versions[0].schema.openAPIV3Schema.properties[spec].anyOf[0].type',
         'spec.versions[0].schema.openAPIV3Schema.properties[spec].allOf[0].nullable', 'spec.versions[0].schema.openAPIV3Schema.properties[spec].allOf[0].default'],
       ['must not be used at the root', 'additionalProperties and properties are mutual exclusive', 'must be empty to be structural', 'must be false to be structural', 'must be undefined to be structural']),
+    rejectedCreate('CustomResourceDefinition: with the status subresource the schema root holds only the allowed fields', crds,
+      crd('clamps', { versions: [{ name: 'v1', served: true, storage: true, subresources: { status: {} }, schema: { openAPIV3Schema: {
+        type: 'object', minProperties: 1, properties: { spec: { type: 'object' } },
+      } } }] }),
+      ['spec.versions[0].schema.openAPIV3Schema'], ['fields are allowed at the root of the schema if the status subresource is enabled']),
     {
       name: 'CustomResourceDefinition: a field preserving unknown fields needs no type; int-or-string takes its idiom', resource: crds,
       steps: [{
