@@ -100,6 +100,13 @@ test('updates: group and plural are immutable, the scope and kind once establish
     'spec.scope: Invalid value: "Cluster": field is immutable',
     'spec.names.kind: Invalid value: "Gadget": field is immutable',
   ]);
+  // A conversion webhook stored without a review version this server understands may keep lacking one on update
+  // (kube's requireRecognizedConversionReviewVersion follows the old object); one that had one may not lose it.
+  const webhook = (versions: string[]) => crd({ conversion: { strategy: 'Webhook', webhook: { clientConfig: { url: 'https://x/c' }, conversionReviewVersions: versions } } });
+  assert.deepEqual(validateCrdUpdate(webhook(['v3']), webhook(['v2'])).map(fieldErrorMessage), []);
+  assert.deepEqual(validateCrdUpdate(webhook(['v3']), webhook(['v1'])).map(fieldErrorMessage), [
+    'spec.conversion.conversionReviewVersions: Invalid value: ["v3"]: must include at least one of v1, v1beta1',
+  ]);
   // Before the CRD is established its scope may still change, as kube's requireImmutableNames allows.
   assert.deepEqual(validateCrdUpdate(crd({ scope: 'Cluster' }), crd({})).map(fieldErrorMessage), []);
   assert.deepEqual(validateCrdStatus(crd({}, { storedVersions: ['v1'], acceptedNames: { plural: 'Bad' } })).map(fieldErrorMessage).length, 1);
