@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { matchesLabels, parseLabelSelector } from './label-selector.js';
+import { labelValueErrors, matchesLabels, parseLabelSelector, qualifiedNameErrors } from './label-selector.js';
 
 const sel = (s: string) => {
   const p = parseLabelSelector(s);
@@ -87,6 +87,23 @@ test('keys and values with dots, dashes, underscores and a DNS prefix; = with no
   // Values: IsValidLabelValue, under values[i][key].
   assert.match(message('a=x/y'), /^unable to parse requirement: values\[0\]\[a\]: Invalid value: "x\/y": a valid label must be an empty string or consist of/);
   assert.match(message('a in (ok,-bad)'), /^unable to parse requirement: values\[0\]\[a\]: Invalid value: "-bad"/);
+});
+
+test('qualified names and label values get every message kube gives, joined by "; " in a selector', () => {
+  const pattern = "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
+  // An empty name part is empty and unmatched by the pattern: IsQualifiedName answers both.
+  assert.deepEqual(qualifiedNameErrors('').map((m) => m.slice(0, 40)), ['name part must be non-empty', `name part ${pattern}`.slice(0, 40)]);
+  assert.equal(qualifiedNameErrors('example.com/').length, 2);
+  // A long name part that matches the pattern is only too long; a long prefix likewise.
+  assert.deepEqual(qualifiedNameErrors('k'.repeat(64)), ['name part must be no more than 63 characters']);
+  assert.deepEqual(qualifiedNameErrors(`${'p'.repeat(254)}/k`), ['prefix part must be no more than 253 characters']);
+  // A bad prefix and a bad name: both parts' messages.
+  assert.deepEqual(qualifiedNameErrors('Bad/-x').map((m) => m.slice(0, 20)), ['prefix part a lowerc', 'name part must consi']);
+  assert.deepEqual(qualifiedNameErrors('example.com/Name_1'), []);
+  assert.equal(labelValueErrors('-'.repeat(64)).length, 2);
+  assert.deepEqual(labelValueErrors(''), []);
+  assert.equal(message('-x=1'), `unable to parse requirement: <nil>: Invalid value: "-x": name part ${pattern} (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')`);
+  assert.match(message(`${'-'.repeat(64)}=1`), /: name part must be no more than 63 characters; name part must consist of/);
 });
 
 test('gt and lt: integer values (int64), both sides parsed as integers', () => {

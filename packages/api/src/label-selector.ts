@@ -25,35 +25,53 @@ export interface LabelSelector {
 const qualifiedNamePart = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
 const dns1123Subdomain = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 
-/** Why `key` is not a valid label key (a qualified name), or undefined. Messages as IsQualifiedName's. */
-export function labelKeyError(key: string): string | undefined {
+const qualifiedNameMessage = "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')";
+
+/**
+ * Why `key` is not a qualified name (label and annotation keys, finalizers), every message IsQualifiedName gives:
+ * an empty name part is both empty and unmatched by the pattern, so it gets two, and a bad prefix adds its own.
+ */
+export function qualifiedNameErrors(key: string): string[] {
   const parts = key.split('/');
-  let name = key;
+  if (parts.length > 2) return [`a qualified name ${qualifiedNameMessage} with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')`];
+  const errs: string[] = [];
+  const name = parts.length === 2 ? parts[1]! : key;
   if (parts.length === 2) {
     const prefix = parts[0]!;
-    name = parts[1]!;
-    if (prefix.length === 0) return 'prefix part must be non-empty';
-    if (prefix.length > 253 || !dns1123Subdomain.test(prefix)) {
-      return "prefix part a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
+    if (prefix.length === 0) errs.push('prefix part must be non-empty');
+    else {
+      if (prefix.length > 253) errs.push('prefix part must be no more than 253 characters');
+      if (!dns1123Subdomain.test(prefix)) {
+        errs.push("prefix part a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')");
+      }
     }
-  } else if (parts.length > 2) {
-    return "a qualified name must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]') with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')";
   }
-  if (name.length === 0) return 'name part must be non-empty';
-  if (name.length > 63) return 'name part must be no more than 63 characters';
-  if (!qualifiedNamePart.test(name)) {
-    return "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')";
-  }
-  return undefined;
+  if (name.length === 0) errs.push('name part must be non-empty');
+  else if (name.length > 63) errs.push('name part must be no more than 63 characters');
+  if (!qualifiedNamePart.test(name)) errs.push(`name part ${qualifiedNameMessage}`);
+  return errs;
 }
 
-/** Why `value` is not a valid label value, or undefined. Messages as IsValidLabelValue's. */
-export function labelValueError(value: string): string | undefined {
-  if (value.length > 63) return 'must be no more than 63 characters';
+/** Why `value` is not a label value, every message IsValidLabelValue gives (too long and unmatched both count). */
+export function labelValueErrors(value: string): string[] {
+  const errs: string[] = [];
+  if (value.length > 63) errs.push('must be no more than 63 characters');
   if (value !== '' && !qualifiedNamePart.test(value)) {
-    return "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')";
+    errs.push("a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')");
   }
-  return undefined;
+  return errs;
+}
+
+/** Why `key` is not a valid label key, or undefined: IsQualifiedName's messages joined as labels.Parse joins them. */
+export function labelKeyError(key: string): string | undefined {
+  const errs = qualifiedNameErrors(key);
+  return errs.length === 0 ? undefined : errs.join('; ');
+}
+
+/** Why `value` is not a valid label value, or undefined: IsValidLabelValue's messages joined as labels.Parse joins them. */
+export function labelValueError(value: string): string | undefined {
+  const errs = labelValueErrors(value);
+  return errs.length === 0 ? undefined : errs.join('; ');
 }
 
 type Token =

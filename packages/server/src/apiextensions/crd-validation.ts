@@ -4,13 +4,12 @@
  * messages and field paths: the name is `<plural>.<group>`, the group a DNS subdomain with a dot, the scope
  * Namespaced or Cluster, exactly one storage version among unique DNS-1035 version names, well-formed names,
  * printer columns and subresources, a structural schema for every version, a webhook conversion's client config,
- * and `status.storedVersions` naming only versions of the spec. Scope, group and plural never change, nor the kind
+ * and `status.storedVersions` naming only versions of the spec. Group and plural never change, nor the scope and kind
  * once the CRD is established.
  */
 import { fieldError, type FieldError } from '@svc-apiserver/api';
-import type JsonPath from 'jsonpath';
-import { lazyRequire } from '../lazy-module.js';
 import { isDns1035Label, isDns1123Subdomain } from '../meta/name-rules.js';
+import { validateWebhookService, validateWebhookUrl } from '../meta/webhook-client-config.js';
 import {
   isConditionTrue, schemaOf, specOf, storageVersionOf, versionsOf, type CrdColumn, type CrdNames, type CrdScale, type CrdVersion,
   type CustomResourceDefinition, type WebhookClientConfig,
@@ -18,9 +17,6 @@ import {
 import { isRecord } from './schema/json-schema-props.js';
 import { validateSchema } from './schema/schema-validation.js';
 import { compileSchemaRules } from './validation-rules/compiled-rules.js';
-
-/** The JSONPath library, loaded by the first CRD with printer columns validated. */
-const jsonpath = lazyRequire<typeof JsonPath>('jsonpath');
 
 const columnTypes = ['boolean', 'date', 'integer', 'number', 'string'];
 const columnFormats = ['byte', 'date', 'date-time', 'double', 'float', 'int32', 'int64', 'password'];
@@ -46,19 +42,22 @@ export function defaultCrd(crd: CustomResourceDefinition): void {
   if (isRecord(service) && service['port'] === undefined) service['port'] = 443;
 }
 
-/** ValidateCustomResourceDefinition. */
-export function validateCrd(crd: CustomResourceDefinition): FieldError[] {
+/**
+ * ValidateCustomResourceDefinition. `requireRecognizedVersion`: a conversion webhook must understand a
+ * ConversionReview version this server sends (an update relaxes it when the old CRD already lacked one).
+ */
+export function validateCrd(crd: CustomResourceDefinition, requireRecognizedVersion = true): FieldError[] {
   const spec = specOf(crd);
   const errors: FieldError[] = [];
   const name = crd.metadata?.name ?? '';
   const wanted = `${spec.names?.plural ?? ''}.${spec.group ?? ''}`;
   if (name !== '' && name !== wanted) errors.push(fieldError.invalid('metadata.name', name, 'must be spec.names.plural+"."+spec.group'));
-  errors.push(...validateSpec(crd));
+  errors.push(...validateSpec(crd, requireRecognizedVersion));
   errors.push(...validateStoredVersions(crd));
   return errors;
 }
 
-function validateSpec(crd: CustomResourceDefinition): FieldError[] {
+function validateSpec(crd: CustomResourceDefinition, requireRecognizedVersion: boolean): FieldError[] {
   const spec = specOf(crd);
   const errors: FieldError[] = [];
   const group = spec.group ?? '';
@@ -90,7 +89,7 @@ function validateSpec(crd: CustomResourceDefinition): FieldError[] {
   if (storage !== 1) errors.push(fieldError.invalid('spec.versions', versionsValue(versions), 'must have exactly one version marked as storage version'));
 
   errors.push(...validateNames(spec.names ?? {}, 'spec.names', true));
-  errors.push(...validateConversion(crd));
+  errors.push(...validateConversion(crd, requireRecognizedVersion));
   if (spec.preserveUnknownFields === true) {
     errors.push(fieldError.invalid('spec.preserveUnknownFields', true, 'cannot set to true, set x-kubernetes-preserve-unknown-fields to true in spec.versions[*].schema instead'));
   }
@@ -99,9 +98,13 @@ function validateSpec(crd: CustomResourceDefinition): FieldError[] {
 
 function validateVersion(v: CrdVersion, path: string): FieldError[] {
   const errors: FieldError[] = [];
+  if (v.deprecationWarning !== undefined) {
+    for (const msg of deprecationWarningErrors(v.deprecated === true, v.deprecationWarning)) errors.push(fieldError.invalid(`${path}.deprecationWarning`, v.deprecationWarning, msg));
+  }
   const schema = schemaOf(v);
   if (schema === undefined) errors.push(fieldError.required(`${path}.schema.openAPIV3Schema`, 'schemas are required'));
   else {
+    if (isRecord(v.subresources?.status)) errors.push(...statusRootErrors(schema, `${path}.schema.openAPIV3Schema`));
     const schemaErrors = validateSchema(schema, `${path}.schema.openAPIV3Schema`);
     errors.push(...schemaErrors);
     // Rules are compiled against the structural schema's types, so only a structural schema gets that far.
@@ -111,64 +114,105 @@ function validateVersion(v: CrdVersion, path: string): FieldError[] {
   if (scale !== undefined) {
     const spath = `${path}.subresources.scale`;
     if (!scale.specReplicasPath) errors.push(fieldError.required(`${spath}.specReplicasPath`, ''));
-    else errors.push(...validateReplicasPath(scale.specReplicasPath, `${spath}.specReplicasPath`, '.spec', schema));
+    else errors.push(...scalePathErrors(scale.specReplicasPath, `${spath}.specReplicasPath`, ['.spec.'], 'should be a json path under .spec'));
     if (!scale.statusReplicasPath) errors.push(fieldError.required(`${spath}.statusReplicasPath`, ''));
-    else errors.push(...validateReplicasPath(scale.statusReplicasPath, `${spath}.statusReplicasPath`, '.status', schema));
+    else errors.push(...scalePathErrors(scale.statusReplicasPath, `${spath}.statusReplicasPath`, ['.status.'], 'should be a json path under .status'));
     if (scale.labelSelectorPath) {
-      const p = scale.labelSelectorPath;
-      if (!/^\.(spec|status)(\.[^.[\]]+)+$/.test(p)) {
-        errors.push(fieldError.invalid(`${spath}.labelSelectorPath`, p, 'should be a json path under either .spec or .status'));
-      }
+      errors.push(...scalePathErrors(scale.labelSelectorPath, `${spath}.labelSelectorPath`, ['.spec.', '.status.'], 'should be a json path under either .spec or .status'));
     }
   }
   (Array.isArray(v.additionalPrinterColumns) ? v.additionalPrinterColumns : []).forEach((c, i) => {
     errors.push(...validateColumn(isRecord(c) ? c : {}, `${path}.additionalPrinterColumns[${i}]`));
   });
-  if (v.deprecationWarning !== undefined) {
-    if (v.deprecated !== true) errors.push(fieldError.invalid(`${path}.deprecationWarning`, v.deprecationWarning, 'can only be set for deprecated versions'));
-    else if (v.deprecationWarning.length > 256) errors.push(fieldError.tooLong(`${path}.deprecationWarning`, 256));
+  return errors;
+}
+
+/** validateDeprecationWarning: only on deprecated versions, 1 to 256 bytes, printable UTF-8 (Go's unicode.IsPrint). */
+function deprecationWarningErrors(deprecated: boolean, warning: string): string[] {
+  if (!deprecated) return ['can only be set for deprecated versions'];
+  const errors: string[] = [];
+  if (Buffer.byteLength(warning, 'utf8') > 256) errors.push('must be <= 256 characters long');
+  if (warning.length === 0) errors.push('must not be an empty string');
+  // Go ranges over bytes offsets; the index kube reports is the rune's byte offset.
+  let offset = 0;
+  for (const ch of warning) {
+    if (/\p{Cc}/u.test(ch)) {
+      errors.push(`must only contain printable UTF-8 characters; control character found at index ${offset}`);
+      break;
+    }
+    if (!/^[\p{L}\p{M}\p{N}\p{P}\p{S} ]$/u.test(ch)) {
+      errors.push(`must only contain printable UTF-8 characters; non-printable character found at index ${offset}`);
+      break;
+    }
+    offset += Buffer.byteLength(ch, 'utf8');
   }
   return errors;
 }
 
-/** specReplicasPath and statusReplicasPath: a simple path under `.spec` or `.status` to an integer field, if declared. */
-function validateReplicasPath(p: string, path: string, under: string, schema: Record<string, unknown> | undefined): FieldError[] {
-  if (!new RegExp(`^\\${under}(\\.[^.[\\]]+)+$`).test(p)) {
-    return [fieldError.invalid(path, p, `should be a json path under ${under}`)];
-  }
-  let node: unknown = schema;
-  for (const part of p.slice(1).split('.')) {
-    const props = isRecord(node) && isRecord(node['properties']) ? node['properties'] : undefined;
-    node = props?.[part];
-    if (node === undefined) return [];
-  }
-  if (isRecord(node) && node['type'] !== 'integer') {
-    return [fieldError.invalid(path, p, 'should be a json path to an integer field')];
+/**
+ * JSONSchemaProps' fields in their Go order, by JSON name, with the Go names kube's message lists: with the status
+ * subresource on, the root may hold only the allowed ones, since the status schema is cut out of its properties.
+ */
+const rootFields: readonly (readonly [string, string, boolean])[] = [
+  ['id', 'ID', false], ['$schema', 'Schema', false], ['$ref', 'Ref', false], ['description', 'Description', true], ['type', 'Type', true],
+  ['format', 'Format', true], ['title', 'Title', true], ['default', 'Default', false], ['maximum', 'Maximum', true],
+  ['exclusiveMaximum', 'ExclusiveMaximum', true], ['minimum', 'Minimum', true], ['exclusiveMinimum', 'ExclusiveMinimum', true],
+  ['maxLength', 'MaxLength', true], ['minLength', 'MinLength', true], ['pattern', 'Pattern', true], ['maxItems', 'MaxItems', true],
+  ['minItems', 'MinItems', true], ['uniqueItems', 'UniqueItems', true], ['multipleOf', 'MultipleOf', true], ['enum', 'Enum', false],
+  ['maxProperties', 'MaxProperties', false], ['minProperties', 'MinProperties', false], ['required', 'Required', true],
+  ['items', 'Items', true], ['allOf', 'AllOf', false], ['oneOf', 'OneOf', false], ['anyOf', 'AnyOf', false], ['not', 'Not', false],
+  ['properties', 'Properties', true], ['additionalProperties', 'AdditionalProperties', false], ['patternProperties', 'PatternProperties', false],
+  ['dependencies', 'Dependencies', false], ['additionalItems', 'AdditionalItems', false], ['definitions', 'Definitions', false],
+  ['externalDocs', 'ExternalDocs', true], ['example', 'Example', true], ['nullable', 'Nullable', false],
+  ['x-kubernetes-preserve-unknown-fields', 'XPreserveUnknownFields', true], ['x-kubernetes-embedded-resource', 'XEmbeddedResource', false],
+  ['x-kubernetes-int-or-string', 'XIntOrString', false], ['x-kubernetes-list-map-keys', 'XListMapKeys', false],
+  ['x-kubernetes-list-type', 'XListType', false], ['x-kubernetes-map-type', 'XMapType', false], ['x-kubernetes-validations', 'XValidations', true],
+];
+const allowedAtRoot = rootFields.filter(([, , allowed]) => allowed).map(([, goName]) => goName);
+
+/**
+ * The root of a schema whose version has the status subresource (validateCustomResourceDefinitionValidation): an
+ * object, with only the allowed fields set (Go's zero values, `false` and `''`, count as unset); the first field
+ * out of place is the one error, as kube stops there.
+ */
+function statusRootErrors(schema: Record<string, unknown>, path: string): FieldError[] {
+  for (const [jsonName, goName, allowed] of rootFields) {
+    const value = schema[jsonName];
+    if (value === undefined || value === null || value === false || value === '') continue;
+    if (goName === 'Type') {
+      if (value !== 'object') return [fieldError.invalid(`${path}.type`, value, 'only "object" is allowed as the type at the root of the schema if the status subresource is enabled')];
+      continue;
+    }
+    if (!allowed) return [fieldError.invalid(path, schema, `only [${allowedAtRoot.join(' ')}] fields are allowed at the root of the schema if the status subresource is enabled`)];
   }
   return [];
 }
 
-function validateColumn(c: CrdColumn, path: string): FieldError[] {
-  const errors: FieldError[] = [];
-  if (!c.name) errors.push(fieldError.required(`${path}.name`, ''));
-  if (!c.type) errors.push(fieldError.required(`${path}.type`, ''));
-  else if (!columnTypes.includes(c.type)) errors.push(fieldError.notSupported(`${path}.type`, c.type, columnTypes));
-  if (c.format && !columnFormats.includes(c.format)) errors.push(fieldError.notSupported(`${path}.format`, c.format, columnFormats));
-  if (typeof c.priority === 'number' && c.priority < 0) errors.push(fieldError.invalid(`${path}.priority`, c.priority, 'cannot be negative'));
-  if (!c.jsonPath) errors.push(fieldError.required(`${path}.jsonPath`, ''));
-  else if (!isSimpleJsonPath(c.jsonPath)) errors.push(fieldError.invalid(`${path}.jsonPath`, c.jsonPath, 'must be a simple json path'));
-  return errors;
+/** A scale subresource path: a simple JSON path (validateSimpleJSONPath) under one of `prefixes`. */
+function scalePathErrors(p: string, path: string, prefixes: readonly string[], message: string): FieldError[] {
+  const simple = simpleJsonPathErrors(p, path);
+  if (simple.length > 0) return simple;
+  return prefixes.some((prefix) => p.startsWith(prefix)) ? [] : [fieldError.invalid(path, p, message)];
 }
 
-/** A JSONPath kube's template parser reads (`.status.conditions[?(@.type=="Ready")].status`). */
-export function isSimpleJsonPath(p: string): boolean {
-  if (!p.startsWith('.') && !p.startsWith('[')) return false;
-  try {
-    jsonpath().parse(`$${p}`);
-    return true;
-  } catch {
-    return false;
-  }
+/** validateSimpleJSONPath: kube checks only that the path starts with a dot. */
+function simpleJsonPathErrors(p: string, path: string): FieldError[] {
+  if (p === '') return [fieldError.invalid(path, p, 'must not be empty')];
+  if (!p.startsWith('.')) return [fieldError.invalid(path, p, 'must be a simple json path starting with .')];
+  return [];
+}
+
+/** ValidateCustomResourceColumnDefinition: errors name the internal field `JSONPath`, as kube's do. */
+function validateColumn(c: CrdColumn, path: string): FieldError[] {
+  const errors: FieldError[] = [];
+  const types = `must be one of ${columnTypes.join(',')}`;
+  if (!c.name) errors.push(fieldError.required(`${path}.name`, ''));
+  if (!c.type) errors.push(fieldError.required(`${path}.type`, types));
+  else if (!columnTypes.includes(c.type)) errors.push(fieldError.invalid(`${path}.type`, c.type, types));
+  if (c.format && !columnFormats.includes(c.format)) errors.push(fieldError.invalid(`${path}.format`, c.format, `must be one of ${columnFormats.join(',')}`));
+  if (!c.jsonPath) errors.push(fieldError.required(`${path}.JSONPath`, ''));
+  else errors.push(...simpleJsonPathErrors(c.jsonPath, `${path}.JSONPath`));
+  return errors;
 }
 
 /** ValidateCustomResourceDefinitionNames (and the required ones of the spec when `required`). */
@@ -198,70 +242,62 @@ export function validateNames(names: CrdNames, path: string, required: boolean):
   return errors;
 }
 
-function validateConversion(crd: CustomResourceDefinition): FieldError[] {
-  const conversion = specOf(crd).conversion;
+/**
+ * validateCustomResourceConversion, with the paths of the internal type kube validates: v1's `webhook.clientConfig`
+ * is `webhookClientConfig` there and `webhook.conversionReviewVersions` is `conversionReviewVersions`.
+ */
+function validateConversion(crd: CustomResourceDefinition, requireRecognizedVersion: boolean): FieldError[] {
+  const spec = specOf(crd);
+  const conversion = spec.conversion;
   if (!isRecord(conversion)) return [];
   const errors: FieldError[] = [];
   const strategy = conversion.strategy ?? '';
-  if (strategy !== 'None' && strategy !== 'Webhook') {
-    errors.push(fieldError.notSupported('spec.conversion.strategy', strategy, ['None', 'Webhook']));
+  if (strategy !== 'None' && spec.preserveUnknownFields === true) {
+    errors.push(fieldError.invalid('spec.conversion.strategy', strategy, 'must be None if spec.preserveUnknownFields is true'));
+  }
+  if (strategy === '') errors.push(fieldError.required('spec.conversion.strategy', ''));
+  else if (strategy !== 'None' && strategy !== 'Webhook') errors.push(fieldError.notSupported('spec.conversion.strategy', strategy, ['None', 'Webhook']));
+  const webhook = isRecord(conversion.webhook) ? conversion.webhook : undefined;
+  const cc = isRecord(webhook?.clientConfig) ? webhook.clientConfig : undefined;
+  const reviews = Array.isArray(webhook?.conversionReviewVersions) ? webhook.conversionReviewVersions : [];
+  if (strategy !== 'Webhook') {
+    if (cc !== undefined) errors.push(fieldError.forbidden('spec.conversion.webhookClientConfig', 'should not be set when strategy is not set to Webhook'));
+    if (reviews.length > 0) errors.push(fieldError.forbidden('spec.conversion.conversionReviewVersions', 'should not be set when strategy is not set to Webhook'));
     return errors;
   }
-  if (strategy === 'None') {
-    if (conversion.webhook !== undefined) errors.push(fieldError.forbidden('spec.conversion.webhook', 'should not be set when strategy is not set to Webhook'));
-    return errors;
-  }
-  const webhook = conversion.webhook;
-  if (!isRecord(webhook)) return [fieldError.required('spec.conversion.webhook', 'required when strategy is set to Webhook')];
-  const cc = webhook.clientConfig;
-  if (!isRecord(cc)) errors.push(fieldError.required('spec.conversion.webhook.clientConfig', 'required when strategy is set to Webhook'));
-  else errors.push(...validateClientConfig(cc, 'spec.conversion.webhook.clientConfig'));
-  const reviews = Array.isArray(webhook.conversionReviewVersions) ? webhook.conversionReviewVersions : [];
-  if (reviews.length === 0) {
-    errors.push(fieldError.required('spec.conversion.webhook.conversionReviewVersions', 'must specify one of v1, v1beta1'));
-  } else if (!reviews.some((r) => conversionReviewVersions.includes(r))) {
-    errors.push(fieldError.invalid('spec.conversion.webhook.conversionReviewVersions', reviews, 'must include at least one of v1, v1beta1'));
+  if (cc === undefined) errors.push(fieldError.required('spec.conversion.webhookClientConfig', 'required when strategy is set to Webhook'));
+  else errors.push(...validateClientConfig(cc, 'spec.conversion.webhookClientConfig'));
+  errors.push(...conversionReviewVersionErrors(reviews, requireRecognizedVersion));
+  return errors;
+}
+
+/** validateConversionReviewVersions: some, unique DNS-1035 labels, one of them understood unless the old CRD had none. */
+function conversionReviewVersionErrors(reviews: readonly string[], requireRecognizedVersion: boolean): FieldError[] {
+  const path = 'spec.conversion.conversionReviewVersions';
+  if (reviews.length === 0) return [fieldError.required(path, '')];
+  const errors: FieldError[] = [];
+  const seen = new Set<string>();
+  reviews.forEach((v, i) => {
+    if (seen.has(v)) {
+      errors.push(fieldError.invalid(`${path}[${i}]`, v, 'duplicate version'));
+      return;
+    }
+    seen.add(v);
+    for (const msg of isDns1035Label(v)) errors.push(fieldError.invalid(`${path}[${i}]`, v, msg));
+  });
+  if (requireRecognizedVersion && !reviews.some((r) => conversionReviewVersions.includes(r))) {
+    errors.push(fieldError.invalid(path, reviews, `must include at least one of ${conversionReviewVersions.join(', ')}`));
   }
   return errors;
 }
 
-/** A webhook client config: exactly one of `url` (https, no user, fragment or query) and `service`. */
-export function validateClientConfig(cc: WebhookClientConfig, path: string): FieldError[] {
-  const errors: FieldError[] = [];
-  const hasUrl = typeof cc.url === 'string' && cc.url !== '';
-  const hasService = isRecord(cc.service);
-  if (hasUrl === hasService) {
-    errors.push(fieldError.required(path, 'exactly one of url or service is required'));
-    return errors;
-  }
-  if (hasUrl) {
-    let u: URL | undefined;
-    try {
-      u = new URL(cc.url!);
-    } catch {
-      errors.push(fieldError.invalid(`${path}.url`, cc.url, 'host must be specified'));
-    }
-    if (u !== undefined) {
-      if (u.protocol !== 'https:') errors.push(fieldError.invalid(`${path}.url`, cc.url, "'https' is the only allowed URL scheme"));
-      if (u.username !== '' || u.password !== '') errors.push(fieldError.invalid(`${path}.url`, cc.url, 'user information is not permitted in the URL'));
-      if (u.hash !== '') errors.push(fieldError.invalid(`${path}.url`, cc.url, 'fragments are not permitted in the URL'));
-      if (u.search !== '') errors.push(fieldError.invalid(`${path}.url`, cc.url, 'query parameters are not permitted in the URL'));
-    }
-  } else {
-    const svc = cc.service!;
-    if (!svc.name) errors.push(fieldError.required(`${path}.service.name`, 'service name is required'));
-    if (!svc.namespace) errors.push(fieldError.required(`${path}.service.namespace`, 'service namespace is required'));
-    if (svc.port !== undefined && (svc.port < 1 || svc.port > 65535)) {
-      errors.push(fieldError.invalid(`${path}.service.port`, svc.port, 'port is not valid: must be between 1 and 65535, inclusive'));
-    }
-    if (svc.path !== undefined && svc.path !== '' && !svc.path.startsWith('/')) {
-      errors.push(fieldError.invalid(`${path}.service.path`, svc.path, "must start with a '/'"));
-    }
-  }
-  if (cc.caBundle !== undefined && !/^[A-Za-z0-9+/=\s]*$/.test(cc.caBundle)) {
-    errors.push(fieldError.invalid(`${path}.caBundle`, '', 'must be base64 encoded PEM'));
-  }
-  return errors;
+/** The client config of a conversion webhook: exactly one of `url` and `service`, each as k8s.io/apiserver validates it. */
+function validateClientConfig(cc: WebhookClientConfig, path: string): FieldError[] {
+  const hasUrl = cc.url !== undefined && cc.url !== null;
+  const hasService = cc.service !== undefined && cc.service !== null;
+  if (hasUrl === hasService) return [fieldError.required(path, 'exactly one of url or service is required')];
+  if (hasUrl) return validateWebhookUrl(String(cc.url), `${path}.url`);
+  return validateWebhookService(isRecord(cc.service) ? cc.service : {}, `${path}.service`);
 }
 
 /** ValidateCustomResourceDefinitionStoredVersions. */
@@ -285,16 +321,21 @@ function validateStoredVersions(crd: CustomResourceDefinition): FieldError[] {
 
 /** ValidateCustomResourceDefinitionUpdate: validation of the new object plus what may not change. */
 export function validateCrdUpdate(crd: CustomResourceDefinition, old: CustomResourceDefinition): FieldError[] {
-  const errors = validateCrd(crd);
+  const oldWebhook = specOf(old).conversion?.webhook;
+  const oldReviews = isRecord(oldWebhook) && Array.isArray(oldWebhook.conversionReviewVersions) ? oldWebhook.conversionReviewVersions : [];
+  const errors = validateCrd(crd, oldReviews.length === 0 || oldReviews.some((r) => conversionReviewVersions.includes(r)));
   const spec = specOf(crd);
   const oldSpec = specOf(old);
   const immutable = (path: string, a: unknown, b: unknown): void => {
     if (a !== b) errors.push(fieldError.invalid(path, a ?? '', 'field is immutable'));
   };
-  immutable('spec.scope', spec.scope, oldSpec.scope);
+  // The scope and kind shape storage once served; the group and plural make the name, which never changes.
+  if (isConditionTrue(old, 'Established')) {
+    immutable('spec.scope', spec.scope, oldSpec.scope);
+    immutable('spec.names.kind', spec.names?.kind, oldSpec.names?.kind);
+  }
   immutable('spec.group', spec.group, oldSpec.group);
   immutable('spec.names.plural', spec.names?.plural, oldSpec.names?.plural);
-  if (isConditionTrue(old, 'Established')) immutable('spec.names.kind', spec.names?.kind, oldSpec.names?.kind);
   return errors;
 }
 

@@ -2,7 +2,7 @@
  * Name rules of object metadata (k8s.io/apimachinery/pkg/util/validation and .../api/validation): each check
  * returns kube-apiserver's messages, an empty list when the value is valid.
  */
-import { labelKeyError, labelValueError } from '@svc-apiserver/api/label-selector';
+import { labelValueErrors, qualifiedNameErrors } from '@svc-apiserver/api/label-selector';
 
 const dns1123LabelFmt = '[a-z0-9]([-a-z0-9]*[a-z0-9])?';
 const dns1123SubdomainFmt = `${dns1123LabelFmt}(\\.${dns1123LabelFmt})*`;
@@ -51,14 +51,12 @@ export function isPathSegmentName(value: string): string[] {
 
 /** IsQualifiedName: `[prefix/]name` as label keys, annotation keys and finalizers are. */
 export function isQualifiedName(value: string): string[] {
-  const err = labelKeyError(value);
-  return err === undefined ? [] : [err];
+  return qualifiedNameErrors(value);
 }
 
 /** IsValidLabelValue. */
 export function isLabelValue(value: string): string[] {
-  const err = labelValueError(value);
-  return err === undefined ? [] : [err];
+  return labelValueErrors(value);
 }
 
 /** The name rule a resource applies to `metadata.name` (a strategy names its rule). */

@@ -19,12 +19,31 @@ type Level = 'root' | 'field' | 'item';
 const metaFields: ReadonlySet<string> = new Set(['apiVersion', 'kind', 'metadata']);
 /** Keywords of JSON Schema a structural schema may not use anywhere. */
 const unsupported = ['$ref', '$schema', 'definitions', 'dependencies', 'additionalItems', 'patternProperties', 'id'];
-/** What a value validation (inside allOf, anyOf, oneOf, not) may not say: it would change the structure. */
-const structuralOnly = [
-  'type', 'default', 'nullable', 'x-kubernetes-preserve-unknown-fields', 'x-kubernetes-embedded-resource',
-  'x-kubernetes-int-or-string', 'x-kubernetes-list-type', 'x-kubernetes-list-map-keys', 'x-kubernetes-map-type',
-  'additionalProperties', 'items', 'description', 'title',
+/**
+ * What a value validation (inside allOf, anyOf, oneOf, not) may not say, as it would change the structure, with
+ * the word kube's validateNestedValueValidation uses for each: strings and lists must be empty, flags false, the
+ * rest undefined. Each applies only when set (a flag when true, a list or string when non-empty).
+ */
+const structuralOnly: readonly (readonly [string, 'empty' | 'undefined' | 'false'])[] = [
+  ['type', 'empty'], ['additionalProperties', 'undefined'], ['default', 'undefined'], ['title', 'empty'], ['description', 'empty'],
+  ['nullable', 'false'], ['x-kubernetes-preserve-unknown-fields', 'false'], ['x-kubernetes-embedded-resource', 'false'],
+  ['x-kubernetes-int-or-string', 'false'], ['x-kubernetes-list-map-keys', 'empty'], ['x-kubernetes-list-type', 'undefined'],
+  ['x-kubernetes-map-type', 'undefined'], ['x-kubernetes-validations', 'empty'],
 ];
+
+/** Whether a forbidden keyword is set in the sense kube checks it (`false`, `''` and `[]` are unset for their kinds). */
+function isSet(value: unknown, word: 'empty' | 'undefined' | 'false'): boolean {
+  if (value === undefined || value === null) return false;
+  if (word === 'false') return value === true;
+  if (word === 'empty') return !(value === '' || (Array.isArray(value) && value.length === 0));
+  return true;
+}
+
+/** isIntOrStringAnyOfPattern: `anyOf: [{type: integer}, {type: string}]`, which kube leaves unchecked. */
+function isIntOrStringAnyOf(anyOf: unknown): boolean {
+  const only = (v: unknown, type: string): boolean => isRecord(v) && Object.keys(v).length === 1 && v['type'] === type;
+  return Array.isArray(anyOf) && anyOf.length === 2 && only(anyOf[0], 'integer') && only(anyOf[1], 'string');
+}
 
 /** Validates a schema at `path` (`spec.versions[0].schema.openAPIV3Schema`). */
 export function validateSchema(schema: JsonSchemaProps, path: string): FieldError[] {
@@ -52,7 +71,13 @@ function structural(s: JsonSchemaProps, path: string, level: Level, errors: Fiel
   const additional = schemaAt(s, 'additionalProperties');
   if (additional !== undefined) structural(additional, `${path}.additionalProperties`, 'field', errors, depth + 1);
   for (const [k, v] of props ?? []) structural(v, key(path, k), 'field', errors, depth + 1);
-  for (const [i, v] of valueValidationSchemas(s)) valueValidation(v, `${path}.${i}`, errors, depth + 1);
+  // The int-or-string idiom, directly or as the first allOf's anyOf, is the one value validation with types.
+  const allOf = Array.isArray(s['allOf']) ? s['allOf'] : [];
+  const skipFirstAllOfAnyOf = isRecord(allOf[0]) && isIntOrStringAnyOf(allOf[0]['anyOf']);
+  for (const [i, v] of valueValidationSchemas(s, isIntOrStringAnyOf(s['anyOf']))) {
+    valueValidation(v, `${path}.${i}`, errors, depth + 1, skipFirstAllOfAnyOf && i === 'allOf[0]');
+  }
+  if (level === 'root' && s['additionalProperties'] !== undefined) errors.push(fieldError.forbidden(`${path}.additionalProperties`, 'must not be used at the root'));
 
   if (intOrString && s['x-kubernetes-preserve-unknown-fields'] === true) {
     errors.push(fieldError.invalid(`${path}.x-kubernetes-preserve-unknown-fields`, true, 'must be false if x-kubernetes-int-or-string is true'));
@@ -63,7 +88,7 @@ function structural(s: JsonSchemaProps, path: string, level: Level, errors: Fiel
   if (embedded && type !== 'object') {
     if (type === '') errors.push(fieldError.required(`${path}.type`, 'must be object if x-kubernetes-embedded-resource is true'));
     else errors.push(fieldError.invalid(`${path}.type`, type, 'must be object if x-kubernetes-embedded-resource is true'));
-  } else if (type === '' && !embedded && !intOrString) {
+  } else if (type === '' && !intOrString && s['x-kubernetes-preserve-unknown-fields'] !== true) {
     const where = level === 'root' ? 'at the root' : level === 'item' ? 'for specified array items' : 'for specified object fields';
     errors.push(fieldError.required(`${path}.type`, `must not be empty ${where}`));
   }
@@ -172,10 +197,10 @@ function generic(s: JsonSchemaProps, path: string, errors: FieldError[]): void {
   }
 }
 
-/** `allOf[0]`, `anyOf[1]`, `oneOf[0]`, `not` with their schemas. */
-function valueValidationSchemas(s: JsonSchemaProps): [string, JsonSchemaProps][] {
+/** `anyOf[1]`, `allOf[0]`, `oneOf[0]`, `not` with their schemas (`anyOf` left out when `skipAnyOf`). */
+function valueValidationSchemas(s: JsonSchemaProps, skipAnyOf: boolean): [string, JsonSchemaProps][] {
   const out: [string, JsonSchemaProps][] = [];
-  for (const k of ['allOf', 'anyOf', 'oneOf']) {
+  for (const k of skipAnyOf ? ['allOf', 'oneOf'] : ['anyOf', 'allOf', 'oneOf']) {
     const list = s[k];
     if (Array.isArray(list)) list.forEach((v, i) => { if (isRecord(v)) out.push([`${k}[${i}]`, v]); });
   }
@@ -184,18 +209,23 @@ function valueValidationSchemas(s: JsonSchemaProps): [string, JsonSchemaProps][]
   return out;
 }
 
-/** A value validation: it may only narrow what its structural node allows. */
-function valueValidation(s: JsonSchemaProps, path: string, errors: FieldError[], depth: number): void {
+/**
+ * A value validation (validateNestedValueValidation): it may only narrow what its structural node allows, so it
+ * may say nothing structural; its items and properties are value validations too, and it may not reason about
+ * `metadata`.
+ */
+function valueValidation(s: JsonSchemaProps, path: string, errors: FieldError[], depth: number, skipAnyOf = false): void {
   if (depth > maxWalkDepth) return;
   generic(s, path, errors);
-  // The int-or-string idiom (`anyOf: [{type: integer}, {type: string}]`) is the one place a type may appear.
-  const intOrStringIdiom = stringOf(s, 'type') === 'integer' || stringOf(s, 'type') === 'string';
-  for (const k of structuralOnly) {
-    if (s[k] === undefined || (k === 'type' && intOrStringIdiom)) continue;
-    errors.push(fieldError.forbidden(`${path}.${k}`, 'must be empty to be structural'));
+  for (const [i, v] of valueValidationSchemas(s, skipAnyOf)) valueValidation(v, `${path}.${i}`, errors, depth + 1);
+  const items = schemaAt(s, 'items');
+  if (items !== undefined) valueValidation(items, `${path}.items`, errors, depth + 1);
+  const props = propertiesOf(s);
+  for (const [k, v] of props ?? []) valueValidation(v, key(path, k), errors, depth + 1);
+  for (const [k, word] of structuralOnly) {
+    if (isSet(s[k], word)) errors.push(fieldError.forbidden(`${path}.${k}`, `must be ${word} to be structural`));
   }
-  for (const [k, v] of propertiesOf(s) ?? []) valueValidation(v, key(path, k), errors, depth + 1);
-  for (const [i, v] of valueValidationSchemas(s)) valueValidation(v, `${path}.${i}`, errors, depth + 1);
+  if (props?.has('metadata') === true) errors.push(fieldError.forbidden(key(path, 'metadata'), 'must not be specified in a nested context'));
 }
 
 function onlyNameAndGenerateName(metadata: JsonSchemaProps): boolean {

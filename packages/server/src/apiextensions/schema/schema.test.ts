@@ -148,8 +148,34 @@ test('structural schema rules with kube messages', () => {
   assert.deepEqual(check({ type: 'object', properties: { l: { type: 'array', 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['k'], items: { type: 'object', properties: { v: { type: 'string' } } } } } }), [
     `${at}.properties[l].x-kubernetes-list-map-keys: Invalid value: ["k"]: entries must all be names of item properties`,
   ]);
+  // Only the exact int-or-string idiom may carry types in a value validation.
   assert.deepEqual(check({ type: 'object', properties: { a: { type: 'string', anyOf: [{ type: 'integer', description: 'd' }] } } }), [
+    `${at}.properties[a].anyOf[0].type: Forbidden: must be empty to be structural`,
     `${at}.properties[a].anyOf[0].description: Forbidden: must be empty to be structural`,
+  ]);
+  assert.deepEqual(check({ type: 'object', properties: {
+    a: { 'x-kubernetes-int-or-string': true, anyOf: [{ type: 'integer' }, { type: 'string' }] },
+    b: { 'x-kubernetes-int-or-string': true, allOf: [{ anyOf: [{ type: 'integer' }, { type: 'string' }] }, { pattern: '^[0-9]+%?$' }] },
+    // Preserving unknown fields, a node needs no type.
+    c: { 'x-kubernetes-preserve-unknown-fields': true },
+  } }), []);
+  // Each keyword with kube's word; a value validation's items and properties are value validations too, and may not
+  // name metadata.
+  assert.deepEqual(check({ type: 'object', properties: { a: { type: 'array', items: { type: 'string' }, allOf: [{
+    nullable: true, default: 'x', 'x-kubernetes-list-type': 'set', 'x-kubernetes-validations': [{ rule: 'true' }], 'x-kubernetes-embedded-resource': false,
+    items: { maxLength: 3, title: 't' },
+  }] }, o: { type: 'object', not: { properties: { metadata: { maxProperties: 1 } } } } } }), [
+    // The list type's own rule holds in value validations too, as ValidateCustomResourceDefinitionOpenAPISchema recurses.
+    `${at}.properties[a].allOf[0].type: Required value: must be array if x-kubernetes-list-type is specified`,
+    `${at}.properties[a].allOf[0].items.title: Forbidden: must be empty to be structural`,
+    `${at}.properties[a].allOf[0].default: Forbidden: must be undefined to be structural`,
+    `${at}.properties[a].allOf[0].nullable: Forbidden: must be false to be structural`,
+    `${at}.properties[a].allOf[0].x-kubernetes-list-type: Forbidden: must be undefined to be structural`,
+    `${at}.properties[a].allOf[0].x-kubernetes-validations: Forbidden: must be empty to be structural`,
+    `${at}.properties[o].not.properties[metadata]: Forbidden: must not be specified in a nested context`,
+  ]);
+  assert.deepEqual(check({ type: 'object', additionalProperties: { type: 'string' } }), [
+    `${at}.additionalProperties: Forbidden: must not be used at the root`,
   ]);
   assert.deepEqual(check({ type: 'object', properties: { a: { type: 'integer', default: 'one' } } }), [
     `${at}.properties[a].default: Invalid value: "one": must be of type integer: "string"`,

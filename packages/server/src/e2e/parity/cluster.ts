@@ -42,6 +42,8 @@ export function clusterCases(names: Names): ParityCase[] {
     lifecycle('HorizontalPodAutoscaler v1: target name required', grouped('autoscaling', 'v1', 'horizontalpodautoscalers', 'HorizontalPodAutoscaler'),
       { spec: { scaleTargetRef: hpaTarget, maxReplicas: 3 } }, { merge: { spec: { targetCPUUtilizationPercentage: 50 } } },
       { merge: { spec: { scaleTargetRef: { name: '' } } }, causes: ['spec.scaleTargetRef.name'] }),
+    rejectedCreate('HorizontalPodAutoscaler v1: target kind required', grouped('autoscaling', 'v1', 'horizontalpodautoscalers', 'HorizontalPodAutoscaler'),
+      { spec: { scaleTargetRef: { name: 'd' }, maxReplicas: 3 } }, ['spec.scaleTargetRef.kind'], ['Required value']),
     lifecycle('PodDisruptionBudget: minAvailable or maxUnavailable', grouped('policy', 'v1', 'poddisruptionbudgets', 'PodDisruptionBudget'),
       { spec: { minAvailable: 1, selector } }, { merge: { spec: { minAvailable: 2 } } },
       { merge: { spec: { maxUnavailable: 1 } }, causes: ['spec'] }, { status: { disruptionsAllowed: 0, currentHealthy: 0, desiredHealthy: 0, expectedPods: 0 } }),
@@ -107,6 +109,8 @@ export function clusterCases(names: Names): ParityCase[] {
     lifecycle('Lease: duration positive', grouped('coordination', 'v1', 'leases', 'Lease'),
       { spec: { holderIdentity: 'h', leaseDurationSeconds: 15 } }, { merge: { spec: { holderIdentity: 'g' } } },
       { merge: { spec: { leaseDurationSeconds: 0 } }, causes: ['spec.leaseDurationSeconds'] }),
+    rejectedCreate('Lease: transitions not negative', grouped('coordination', 'v1', 'leases', 'Lease'),
+      { spec: { holderIdentity: 'h', leaseTransitions: -1 } }, ['spec.leaseTransitions'], ['must be greater than or equal to 0']),
     lifecycle('EndpointSlice: address type immutable', grouped('discovery', 'v1', 'endpointslices', 'EndpointSlice'),
       { addressType: 'IPv4', endpoints: [{ addresses: ['10.1.2.3'] }] }, { merge: { endpoints: [{ addresses: ['10.1.2.4'] }] }, expect: ok({ 'metadata.generation': 2 }) },
       { merge: { addressType: 'IPv6' }, causes: ['addressType', 'endpoints[0].addresses[0]'] }, { 'metadata.generation': 1 }),
@@ -148,11 +152,28 @@ export function clusterCases(names: Names): ParityCase[] {
       { metadata: { name: 'v1.extension.example.org' }, spec: { group: 'extension.example.org', version: 'v1', groupPriorityMinimum: 100, versionPriority: 10 } },
       { merge: { spec: { versionPriority: 20 } } },
       { merge: { spec: { groupPriorityMinimum: 30000 } }, causes: ['spec.groupPriorityMinimum'] }),
+    rejectedCreate('MutatingWebhookConfiguration: a webhook name is a fully qualified domain', grouped('admissionregistration', 'v1', 'mutatingwebhookconfigurations', 'MutatingWebhookConfiguration', false),
+      { webhooks: [webhook('m.example')] }, ['webhooks[0].name'], ['should be a domain with at least three segments separated by dots']),
+    rejectedCreate('ValidatingWebhookConfiguration: a timeout of 1 to 30 seconds', grouped('admissionregistration', 'v1', 'validatingwebhookconfigurations', 'ValidatingWebhookConfiguration', false),
+      { webhooks: [{ ...webhook('v.example.com'), timeoutSeconds: 31 }] }, ['webhooks[0].timeoutSeconds'], ['the timeout value must be between 1 and 30 seconds']),
+    rejectedCreate('APIService: the name is the version and group', grouped('apiregistration', 'v1', 'apiservices', 'APIService', false),
+      { metadata: { name: 'v2.extension.example.org' }, spec: { group: 'extension.example.org', version: 'v1', groupPriorityMinimum: 100, versionPriority: 10 } },
+      ['metadata.name'], ['must be `spec.version+"."+spec.group`: "v1.extension.example.org"']),
     {
       name: 'CustomResourceDefinition: created and updated', resource: grouped('apiextensions', 'v1', 'customresourcedefinitions', 'CustomResourceDefinition', false),
       steps: [
         { op: 'create', object: { metadata: { name: 'gadgets.example.com' }, spec: crdSpec }, expect: created() },
         { op: 'update', merge: { metadata: { labels: { l: 'v' } } }, expect: ok({ 'metadata.labels.l': 'v' }) },
+      ],
+    },
+    {
+      name: 'CustomResourceDefinition: the group and plural are immutable, and the name follows them', resource: grouped('apiextensions', 'v1', 'customresourcedefinitions', 'CustomResourceDefinition', false),
+      steps: [
+        { op: 'create', object: { metadata: { name: 'widgets.example.com' }, spec: { ...crdSpec, names: { plural: 'widgets', singular: 'widget', kind: 'Widget', listKind: 'WidgetList' } } }, expect: created() },
+        {
+          op: 'update', merge: { spec: { group: 'example.org' } },
+          expect: invalid(['metadata.name', 'spec.group'], ['must be spec.names.plural+"."+spec.group', 'field is immutable']),
+        },
       ],
     },
     rejectedCreate('CustomResourceDefinition: scope required', grouped('apiextensions', 'v1', 'customresourcedefinitions', 'CustomResourceDefinition', false),
@@ -204,6 +225,13 @@ export function clusterCases(names: Names): ParityCase[] {
         { op: 'update', merge: { metadata: { labels: { l: 'v' } } }, expect: ok({ 'metadata.labels.l': 'v' }) },
         // An update keeps the stored spec (the CSR strategy's PrepareForUpdate), so a changed spec is silently kept.
         { op: 'update', merge: { spec: { usages: ['client auth', 'server auth'] } }, expect: ok({ 'spec.usages': ['client auth'] }) },
+      ],
+    },
+    {
+      name: 'CertificateSigningRequest: an update is validated (label values)', resource: grouped('certificates', 'v1', 'certificatesigningrequests', 'CertificateSigningRequest', false),
+      steps: [
+        { op: 'create', object: { spec: { request: csrRequest, signerName: names.name('signerApiClient'), usages: ['client auth'] } }, expect: created() },
+        { op: 'update', merge: { metadata: { labels: { l: 'a b' } } }, expect: invalid(['metadata.labels'], ['a valid label must be an empty string or consist of alphanumeric characters']) },
       ],
     },
     rejectedCreate('CertificateSigningRequest: an unknown usage', grouped('certificates', 'v1', 'certificatesigningrequests', 'CertificateSigningRequest', false),

@@ -56,7 +56,8 @@ export function corePodCases(names: Names): ParityCase[] {
       },
     }, [
       'spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms',
-      // Required, and the empty label name's own error.
+      // Required, and the empty label name's own two errors (IsQualifiedName: empty, and unmatched by the pattern).
+      'spec.affinity.podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution[0].topologyKey',
       'spec.affinity.podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution[0].topologyKey',
       'spec.affinity.podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution[0].topologyKey',
       'spec.topologySpreadConstraints[0].maxSkew', 'spec.topologySpreadConstraints[0].whenUnsatisfiable', 'spec.dnsConfig', 'spec.hostAliases[0].ip',

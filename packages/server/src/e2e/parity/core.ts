@@ -269,7 +269,10 @@ export function coreCases(names: Names): ParityCase[] {
 
     // ServiceAccounts
     lifecycle('ServiceAccount', core('serviceaccounts', 'ServiceAccount'), {},
-      { merge: { automountServiceAccountToken: false } }, { merge: { metadata: { annotations: { '': 'x' } } }, causes: ['metadata.annotations'] }),
+      { merge: { automountServiceAccountToken: false } }, { merge: { metadata: { annotations: { '': 'x' } } }, causes: ['metadata.annotations', 'metadata.annotations'], message: ['name part must be non-empty', 'name part must consist of'] }),
+
+    rejectedCreate('ServiceAccount: the name is a DNS subdomain', core('serviceaccounts', 'ServiceAccount'), { metadata: { name: 'Robot_1' } },
+      ['metadata.name'], ['a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters']),
 
     // PodTemplates
     lifecycle('PodTemplate: the template is a pod spec', core('podtemplates', 'PodTemplate'), { template },
@@ -346,7 +349,27 @@ export function coreCases(names: Names): ParityCase[] {
       ],
     },
 
+    // Qualified names (IsQualifiedName) give every message kube's does: an empty name part is both empty and
+    // unmatched by the pattern, a long bad label value both too long and unmatched; annotation keys are lowercased
+    // before the check; each message is a cause of its own (and core/v1 adds its own finalizer rule, indexed).
+    rejectedCreate('ConfigMap: label keys and values, annotation keys and finalizers with all of their messages', core('configmaps', 'ConfigMap'), {
+      metadata: {
+        labels: { 'example.com/': 'v', ok: '-'.repeat(64) },
+        annotations: { 'a/b/c': 'x', 'Example.COM/Upper': 'fine' },
+        finalizers: ['', 'example.com/ok'],
+      },
+    }, ['metadata.labels', 'metadata.labels', 'metadata.labels', 'metadata.labels', 'metadata.annotations', 'metadata.finalizers', 'metadata.finalizers', 'metadata.finalizers[0]'],
+    ['name part must be non-empty', 'must be no more than 63 characters', 'a qualified name must consist of', 'with an optional DNS subdomain prefix',
+      'name is neither a standard finalizer name nor is it fully qualified']),
+    rejectedCreate('Event (v1): an empty reporting component is required and no qualified name', core('events', 'Event'), {
+      involvedObject: { kind: 'Pod', name: 'p', namespace: 'parity' }, eventTime: '2024-01-01T00:00:00.000000Z',
+      reportingComponent: '', reportingInstance: 'i', action: 'A', reason: 'R', type: 'Normal',
+    }, ['reportingComponent', 'reportingComponent', 'reportingComponent'], ['reportingComponent: Required value', 'name part must be non-empty']),
+
     // Events (core)
+    rejectedCreate('Event (v1): an involved object of another namespace', core('events', 'Event'),
+      { involvedObject: { kind: 'Pod', name: 'p', namespace: 'elsewhere' }, reason: 'R', message: 'm', type: 'Normal', source: { component: 'parity' } },
+      ['involvedObject.namespace'], ['does not match event.namespace']),
     lifecycle('Event (v1): involved object namespace', core('events', 'Event'), {
       involvedObject: { kind: 'Pod', name: 'p', namespace: 'parity' }, reason: 'R', message: 'm', type: 'Normal', source: { component: 'parity' },
     }, { merge: { count: 2 } }, { merge: { involvedObject: { namespace: 'elsewhere' } }, causes: ['involvedObject.namespace'] }),

@@ -15,6 +15,7 @@ import { storageKindCases } from './storage-kinds.js';
 import { eventCases } from './events.js';
 import { flowcontrolCases } from './flowcontrol.js';
 import { rbacCases } from './rbac.js';
+import { apiextensionsCases } from './apiextensions.js';
 
 /** The corpus files the parity test runs. */
-export const corpusFiles: readonly CorpusFile[] = [coreCases, corePodCases, coreKindCases, workloadCases, appsBatchCases, clusterCases, storageCases, decodingCases, autoscalingCases, networkingCases, discoverySchedulingCases, storageKindCases, eventCases, flowcontrolCases, rbacCases];
+export const corpusFiles: readonly CorpusFile[] = [coreCases, corePodCases, coreKindCases, workloadCases, appsBatchCases, clusterCases, storageCases, decodingCases, autoscalingCases, networkingCases, discoverySchedulingCases, storageKindCases, eventCases, flowcontrolCases, rbacCases, apiextensionsCases];

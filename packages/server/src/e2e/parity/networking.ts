@@ -15,6 +15,9 @@ export function networkingCases(names: Names): ParityCase[] {
   const classes = grouped('networking', 'v1', 'ingressclasses', 'IngressClass', false);
   const classAnnotation = names.domain('ingress.class');
   return [
+    rejectedCreate('NetworkPolicy: an empty selector key is empty and unmatched (both of IsQualifiedName\'s messages)', policies,
+      { spec: { podSelector: { matchExpressions: [{ key: '', operator: 'Exists' }] } } },
+      ['spec.podSelector.matchExpressions[0].key', 'spec.podSelector.matchExpressions[0].key'], ['name part must be non-empty', 'name part must consist of']),
     rejectedCreate('NetworkPolicy: endPort after a numeric port only, reported with the port\'s value; port names', policies,
       {
         spec: {

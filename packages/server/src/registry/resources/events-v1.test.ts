@@ -19,8 +19,9 @@ test('events/v1: type Normal or Warning; action, reason, reportingController, re
   const missing = await create({ ...bare, metadata: { name: 'e3' } });
   assert.equal(missing.code, 422);
   const causes = ((missing.body as Status).details?.causes ?? []).map((c) => c.field).sort();
-  // An empty reporting controller is Required and, being no qualified name, Invalid too.
-  assert.deepEqual(causes, ['action', 'reason', 'reportingController', 'reportingController', 'reportingInstance']);
+  // An empty reporting controller is Required and, being no qualified name, Invalid twice (an empty name part, and
+  // one the pattern does not match), as IsQualifiedName answers.
+  assert.deepEqual(causes, ['action', 'reason', 'reportingController', 'reportingController', 'reportingController', 'reportingInstance']);
   const long = await create({ ...event, metadata: { name: 'e4' }, note: 'x'.repeat(1025) });
   // kube validates the internal object, where the note is the message.
   assert.match((long.body as Status).message ?? '', /message: Invalid value: "": can have at most 1024 characters/);
