@@ -12,6 +12,7 @@ import { connect as http2Connect } from 'node:http2';
 import { namesFor } from '@svc-apiserver/api';
 import { tempDir } from '@svc-apiserver/testing/temp-dir';
 import { call } from '../e2e/http.js';
+import { cronTabCrd, establish } from '../e2e/crd-fixtures.js';
 import { startServerProcess, type ServerProcess } from '../e2e/server-process.js';
 import { fuzzTransport, type FuzzOutcome, type FuzzRequest, type FuzzTransport } from './fuzz-transport.js';
 import { rssMb } from './fuzz-harness.js';
@@ -418,6 +419,44 @@ test('server-side apply of a 100,000-key ConfigMap: field management within a fe
     assert.ok(r.status === 201 || r.status === 200, `${r.status} ${r.body.toString().slice(0, 200)}`);
   }
   assert.ok(rssMb(server.child.pid) < 1024);
+  await alive();
+});
+
+test('DELETE /api/v1/events and the other unrouted verbs across namespaces: 405 for built-ins, 404 for custom resources, nothing deleted', async () => {
+  await establish(server, cronTabCrd('across.example.com'));
+  const crontabs = `/apis/across.example.com/v1/namespaces/${ns}/crontabs`;
+  const made = await send({ method: 'POST', target: crontabs, headers: [['Content-Type', 'application/json']], body: body(JSON.stringify({ apiVersion: 'across.example.com/v1', kind: 'CronTab', metadata: { name: 'kept' }, spec: { cronSpec: '* * * * *' } })) });
+  assert.equal(made.status, 201, made.body.toString());
+  assert.equal((await send({ method: 'POST', target: cms, headers: [['Content-Type', 'application/json']], body: body(JSON.stringify(cm('across-kept'))) })).status, 201);
+  const event = { apiVersion: 'v1', kind: 'Event', metadata: { name: 'e1', namespace: ns }, involvedObject: { kind: 'ConfigMap', name: 'across-kept', namespace: ns } };
+  assert.equal((await send({ method: 'POST', target: `/api/v1/namespaces/${ns}/events`, headers: [['Content-Type', 'application/json']], body: body(JSON.stringify(event)) })).status, 201);
+  const json = [['Content-Type', 'application/json']] as [string, string][];
+  for (const [method, target, code, payload] of [
+    ['DELETE', '/api/v1/events', 405, undefined],
+    ['DELETE', '/api/v1/configmaps?labelSelector=x%21%3Dy', 405, undefined],
+    ['POST', '/api/v1/events', 405, event],
+    ['PUT', '/api/v1/configmaps', 405, cm('across-kept')],
+    ['GET', '/api/v1/configmaps/across-kept', 404, undefined],
+    ['DELETE', '/api/v1/configmaps/across-kept', 404, undefined],
+    ['POST', '/api/v1/watch/events', 405, event],
+    ['DELETE', `/api/v1/watch/namespaces/${ns}/configmaps`, 405, undefined],
+    ['DELETE', '/apis/across.example.com/v1/crontabs', 404, undefined],
+    ['POST', '/apis/across.example.com/v1/crontabs', 404, { apiVersion: 'across.example.com/v1', kind: 'CronTab', metadata: { name: 'x', namespace: ns } }],
+    ['GET', '/apis/across.example.com/v1/crontabs/kept', 404, undefined],
+  ] as const) {
+    for (const protocol of ['http1', 'http2'] as const) {
+      const r = await send({ protocol, method, target, ...(payload ? { headers: json, body: body(JSON.stringify(payload)) } : {}) });
+      assert.equal(r.status, code, `${protocol} ${method} ${target}: ${r.body.toString().slice(0, 200)}`);
+      assert.equal(status(r).reason, code === 405 ? 'MethodNotAllowed' : 'NotFound');
+    }
+  }
+  // What is routed there still works: lists and watches across namespaces.
+  const list = await send({ target: '/apis/across.example.com/v1/crontabs' });
+  assert.equal(list.status, 200);
+  assert.deepEqual((JSON.parse(list.body.toString()) as { items: { metadata: { name: string } }[] }).items.map((i) => i.metadata.name), ['kept']);
+  assert.equal((await send({ target: '/api/v1/events?watch=1&timeoutSeconds=1' })).status, 200);
+  assert.equal((await send({ target: '/api/v1/watch/configmaps?timeoutSeconds=1' })).status, 200);
+  for (const target of [`${crontabs}/kept`, `${cms}/across-kept`, `/api/v1/namespaces/${ns}/events/e1`]) assert.equal((await send({ target })).status, 200, `${target} is still there`);
   await alive();
 });
 
