@@ -460,6 +460,31 @@ test('DELETE /api/v1/events and the other unrouted verbs across namespaces: 405 
   await alive();
 });
 
+test('strategic merge patches of 20,000 list items by merge key and of 100,000 scalars are answered at once, not after minutes', async () => {
+  const env = (from: number, n: number) => Array.from({ length: n }, (_, i) => ({ name: `E${from + i}`, value: 'v' }));
+  const deployments = `/apis/apps/v1/namespaces/${ns}/deployments`;
+  const deployment = {
+    apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'big-env' },
+    spec: { selector: { matchLabels: { a: 'b' } }, template: { metadata: { labels: { a: 'b' } }, spec: { containers: [{ name: 'c', image: 'busybox', env: env(0, 20_000) }] } } },
+  };
+  assert.equal((await send({ method: 'POST', target: deployments, headers: [['Content-Type', 'application/json']], body: body(JSON.stringify(deployment)) })).status, 201);
+  // Each patch item was looked up in the live list, and the merged list sorted by insertion: held the server ten minutes.
+  const smp = [['Content-Type', 'application/strategic-merge-patch+json']] as [string, string][];
+  const patched = await send({ method: 'PATCH', target: `${deployments}/big-env`, headers: smp, body: body(JSON.stringify({ spec: { template: { spec: { containers: [{ name: 'c', env: env(10_000, 20_000) }] } } } })) });
+  assert.equal(patched.status, 200, patched.body.toString().slice(0, 300));
+  const names = (JSON.parse(patched.body.toString()) as { spec: { template: { spec: { containers: { env: { name: string }[] }[] } } } }).spec.template.spec.containers[0]!.env.map((e) => e.name);
+  assert.deepEqual(names, env(0, 30_000).map((e) => e.name), 'live items in place, new ones after them');
+  // A list of scalars merged by value (finalizers): deduplicated in quadratic time, it never ended.
+  const kept = { ...cm('many-finalizers'), metadata: { name: 'many-finalizers', finalizers: ['example.com/kept'] } };
+  assert.equal((await send({ method: 'POST', target: cms, headers: [['Content-Type', 'application/json']], body: body(JSON.stringify(kept)) })).status, 201);
+  const finalizers = Array.from({ length: 100_000 }, (_, i) => `example.com/f${i % 50_000}`);
+  const merged = await send({ method: 'PATCH', target: `${cms}/many-finalizers`, headers: smp, body: body(JSON.stringify({ metadata: { finalizers } })) });
+  assert.equal(merged.status, 200, merged.body.toString().slice(0, 300));
+  const after = (JSON.parse(merged.body.toString()) as { metadata: { finalizers: string[] } }).metadata.finalizers;
+  assert.deepEqual([after.length, after[0], after[after.length - 1]], [50_001, 'example.com/f0', 'example.com/kept'], 'each value once: the patch\'s in its order, then the live one');
+  await alive();
+});
+
 test('HTTP/1.1 connections held open without a request are no threat to others (TLS handshake then silence)', async () => {
   const idle = await Promise.all(Array.from({ length: 20 }, () => new Promise<ReturnType<typeof tlsConnect>>((resolve) => {
     const s = tlsConnect({ port: server.port, host: '127.0.0.1', ca, servername: 'localhost' }, () => resolve(s));
