@@ -20,6 +20,7 @@ import { continueTokens, expiredContinueMessage, type ContinueTokens } from './c
 import type { ResourceDef } from './resource-def.js';
 import { listReadMode, parseResourceVersion, watchMode, type ReadMode } from './resource-versions.js';
 import { selectsStored, type Selection } from './selection.js';
+import { inProcessDelivery } from './in-process-delivery.js';
 
 /** Options of the reads. */
 export interface ReaderOptions {
@@ -351,6 +352,9 @@ export function createReader(backend: Backend, caches: CacheSet, options: Reader
     const bookmarks = query.allowWatchBookmarks === true;
     let last = 0;
     let ended = false;
+    // Live events of in-process watchers go through budgeted delivery (each decodes its own copy); the initial
+    // state is delivered before the watch resolves, as in-process watchers rely on.
+    const later = sink.frame === undefined ? inProcessDelivery(sink) : undefined;
 
     /** An initial-state ADDED (not shared between watchers: the state is read per watch). */
     const emitState = (object: StoredObject): void => {
@@ -374,7 +378,7 @@ export function createReader(backend: Backend, caches: CacheSet, options: Reader
         object = out.object;
       }
       if (sink.frame === undefined) {
-        sink.event({ type, object: object.copy() });
+        later?.event(() => ({ type, object: object.copy() }));
         return;
       }
       let f = e.frames.get(type);
@@ -388,7 +392,11 @@ export function createReader(backend: Backend, caches: CacheSet, options: Reader
       if (ended || !bookmarks) return;
       last = Math.max(last, revision);
       if (sink.frame !== undefined) sink.frame(bookmarkFrame(def, revision, initialEventsEnd), live);
-      else sink.event(JSON.parse(new TextDecoder().decode(bookmarkFrame(def, revision, initialEventsEnd))) as WatchEvent);
+      else {
+        const make = (): WatchEvent => JSON.parse(new TextDecoder().decode(bookmarkFrame(def, revision, initialEventsEnd))) as WatchEvent;
+        if (live && later !== undefined) later.event(make);
+        else sink.event(make());
+      }
     };
 
     // Storage's own watch: for a start older than the cache's window, or while the cache is down.
@@ -418,10 +426,12 @@ export function createReader(backend: Backend, caches: CacheSet, options: Reader
         onError(error) {
           if (ended) return;
           ended = true;
-          sink.error(error.code === 'Compacted' ? tooOld(requested, error.compactRevision) : internalError(error.message));
+          const status = error.code === 'Compacted' ? tooOld(requested, error.compactRevision) : internalError(error.message);
+          if (later !== undefined) later.error(status);
+          else sink.error(status);
         },
       });
-      return ok({ cancel: () => { ended = true; w.cancel(); }, bookmark: () => {} });
+      return ok({ cancel: () => { ended = true; later?.cancel(); w.cancel(); }, bookmark: () => {} });
     };
 
     const cache = await cacheOf(def);
@@ -449,8 +459,9 @@ export function createReader(backend: Backend, caches: CacheSet, options: Reader
       closed() {
         if (ended) return;
         ended = true;
-        if (sink.end !== undefined) sink.end();
-        else sink.error(internalError('the watch cache was reset'));
+        if (sink.end === undefined) (later ?? sink).error(internalError('the watch cache was reset'));
+        else if (later !== undefined) later.end();
+        else sink.end();
       },
     };
     let handle: { cancel(): void };
@@ -473,6 +484,7 @@ export function createReader(backend: Backend, caches: CacheSet, options: Reader
     return ok({
         cancel() {
           ended = true;
+          later?.cancel();
           handle.cancel();
         },
         bookmark() {

@@ -90,6 +90,19 @@ export function decodeStored(def: ResourceDef, kv: KeyValue, revision = kv.modRe
   return object;
 }
 
+/**
+ * The object a write stored, as a read would show it. Without a storage version to convert from, that is the object
+ * just encoded, stamped with its kind, apiVersion and resourceVersion: decoding the stored text again would cost a
+ * second full pass over an object of many keys for the same result.
+ */
+function asStored(def: ResourceDef, object: KubeObject, kv: KeyValue): KubeObject {
+  if (def.conversion !== undefined) return decodeStored(def, kv);
+  object.apiVersion = apiVersionOf(def.group, def.version);
+  object.kind = def.kind;
+  object.metadata = { ...(object.metadata ?? {}), resourceVersion: String(kv.modRevision) };
+  return object;
+}
+
 /** Options of the store's reads (watch cache, feature gates, tokens). */
 export type StoreOptions = ReaderOptions & {
   /** Options of the watch caches. */
@@ -167,7 +180,7 @@ export function createStore(backend: Backend, options: StoreOptions = {}): Store
       }
       for (let attempt = 0; ; attempt++) {
         const res = await backend.create(keyOf(def, object), encode(def, object));
-        if (res.ok) return ok(decodeStored(def, res.value));
+        if (res.ok) return ok(asStored(def, object, res.value));
         if (options.retryGenerateName && meta.generateName && attempt < generateNameAttempts) {
           meta.name = generateName(meta.generateName);
           continue;
@@ -187,7 +200,7 @@ export function createStore(backend: Backend, options: StoreOptions = {}): Store
         return ok(object);
       }
       const res = await backend.update(key, encode(def, object), expected);
-      if (res.ok) return ok(decodeStored(def, res.value));
+      if (res.ok) return ok(asStored(def, object, res.value));
       if (res.error.code === 'NotFound') return { ok: false, error: notFound(def.qualified, name), conflict: false };
       return { ok: false, error: conflict(def.qualified, name, optimisticLockMessage), conflict: true };
     },

@@ -15,6 +15,7 @@ import {
   checkTypeMeta, parseWriteOptions, reconcileNamespace, requestNamespace, sendWarnings,
 } from './request-options.js';
 import { requestRecorder } from '../../admission/recorder.js';
+import { yieldIfSpent } from '../../limits/turn-budget.js';
 
 /** Media types a create or update body may come in. */
 export const objectMediaTypes: readonly string[] = ['application/json', 'application/yaml'];
@@ -32,15 +33,18 @@ export async function handleCreate(ctx: RequestContext, registry: Registry, def:
     () => checkSchema(ctx, registry, def, object, fieldValidation, decoded.value.duplicateFields),
     () => reconcileNamespace(def, object, requestNamespace(ctx, def)),
   ]) {
+    // Between steps, a large body gives the event loop back (limits/turn-budget.ts).
+    await yieldIfSpent();
     const checked = step();
     if (!checked.ok) return ctx.writeStatus(checked.error);
   }
   if (object.metadata?.resourceVersion) {
     return ctx.writeStatus(badRequest('resourceVersion should not be set on objects to be created'));
   }
-  const tracked = trackUpdate(def, '', undefined, object, fieldManager);
+  const tracked = await trackUpdate(def, '', undefined, object, fieldManager);
   const created = await createObject(registry, def, tracked, { user: ctx.user, dryRun: dryRun, recorder: requestRecorder((t) => ctx.warn(t), ctx.record.annotations) });
   if (!created.ok) return ctx.writeStatus(created.error);
   sendWarnings(ctx, def.strategy.warnings(created.value));
+  await yieldIfSpent();
   ctx.writeObject(201, created.value);
 }

@@ -38,6 +38,7 @@ import {
   checkNameMatches, checkTypeMeta, parseWriteOptions, reconcileNamespace, requestNamespace, sendWarnings, type WriteOptions,
 } from './request-options.js';
 import { requestRecorder } from '../../admission/recorder.js';
+import { yieldIfSpent } from '../../limits/turn-budget.js';
 
 /** Serves a patch; `authorizer` answers the extra `create` check of an apply that creates. */
 export async function handlePatch(ctx: RequestContext, registry: Registry, def: ResourceDef, authorizer: Authorizer): Promise<void> {
@@ -51,9 +52,12 @@ export async function handlePatch(ctx: RequestContext, registry: Registry, def: 
   const namespace = requestNamespace(ctx, def);
   const name = ctx.info.name;
   const subresource = ctx.info.subresource;
+  // Between steps, a large body gives the event loop back (limits/turn-budget.ts).
+  await yieldIfSpent();
   const made = mechanismOf(registry, def, { namespace, name, subresource }, decoded.value, options.value);
   if (!made.ok) return ctx.writeStatus(made.error);
   const mechanism = made.value;
+  await yieldIfSpent();
   const op = { user: ctx.user, dryRun: options.value.dryRun, recorder: requestRecorder((t) => ctx.warn(t), ctx.record.annotations) };
   // kube's withAuthorization asks once, when an attempt first creates.
   let createAuthorization: Promise<Result<void>> | undefined;
@@ -61,7 +65,7 @@ export async function handlePatch(ctx: RequestContext, registry: Registry, def: 
 
   const guarded = { namespace, name, ignoreNotFound: mechanism.createsMissing && subresource === '' };
   const result = await guaranteedUpdate<WrittenObject>(registry, def, guarded, async (current) => {
-    const patched = mechanism.next(current);
+    const patched = await mechanism.next(current);
     if (!patched.ok) return final(patched.error);
     warnings = patched.value.warnings;
     const next = patched.value.object;
@@ -90,6 +94,7 @@ export async function handlePatch(ctx: RequestContext, registry: Registry, def: 
   sendWarnings(ctx, warnings);
   if (!result.ok) return ctx.writeStatus(result.error);
   sendWarnings(ctx, def.strategy.warnings(result.value.object, result.value.current));
+  await yieldIfSpent();
   ctx.writeObject(result.value.code, result.value.object);
 }
 

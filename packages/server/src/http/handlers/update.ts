@@ -22,6 +22,7 @@ import {
   checkNameMatches, checkTypeMeta, parseWriteOptions, reconcileNamespace, requestNamespace, sendWarnings,
 } from './request-options.js';
 import { requestRecorder } from '../../admission/recorder.js';
+import { yieldIfSpent } from '../../limits/turn-budget.js';
 
 /** What an update or a patch answers: the object it stored, its status code, and the object it replaced. */
 export interface WrittenObject {
@@ -47,6 +48,8 @@ export async function handleUpdate(ctx: RequestContext, registry: Registry, def:
     () => checkNameMatches(body, name, namespace),
     () => reconcileNamespace(def, body, namespace),
   ]) {
+    // Between steps, a large body gives the event loop back (limits/turn-budget.ts).
+    await yieldIfSpent();
     const checked = step();
     if (!checked.ok) return ctx.writeStatus(checked.error);
   }
@@ -59,7 +62,7 @@ export async function handleUpdate(ctx: RequestContext, registry: Registry, def:
   };
   const result = await guaranteedUpdate<WrittenObject>(registry, def, guarded, async (current) => {
     if (current === undefined) {
-      const created = await createObject(registry, def, trackUpdate(def, '', undefined, structuredClone(body), fieldManager), op);
+      const created = await createObject(registry, def, await trackUpdate(def, '', undefined, structuredClone(body), fieldManager), op);
       if (!created.ok) return { ...created, conflict: created.error.reason === 'AlreadyExists' };
       return ok({ code: 201, object: created.value, current });
     }
@@ -68,10 +71,11 @@ export async function handleUpdate(ctx: RequestContext, registry: Registry, def:
     const next: KubeObject = structuredClone(body);
     const meta = (next.metadata ??= {});
     if (requestedVersion === '' && def.strategy.allowUnconditionalUpdate) meta.resourceVersion = current.metadata?.resourceVersion ?? '';
-    const written = await updateObject(registry, def, subresource, trackUpdate(def, subresource, current, next, fieldManager), current, op);
+    const written = await updateObject(registry, def, subresource, await trackUpdate(def, subresource, current, next, fieldManager), current, op);
     return written.ok ? ok({ code: 200, object: written.value, current }) : written;
   });
   if (!result.ok) return ctx.writeStatus(result.error);
   sendWarnings(ctx, def.strategy.warnings(result.value.object, result.value.current));
+  await yieldIfSpent();
   ctx.writeObject(result.value.code, result.value.object);
 }

@@ -57,7 +57,7 @@ export async function handleScale(ctx: RequestContext, registry: Registry, def: 
   const result = await guaranteedUpdate(registry, def, { namespace, name }, async (current) => {
     let scale = body;
     if (mechanism !== undefined) {
-      const patched = mechanism.next(scaleOf(def, current));
+      const patched = await mechanism.next(scaleOf(def, current));
       if (!patched.ok) return final(patched.error);
       scale = patched.value.object;
     }
@@ -68,7 +68,7 @@ export async function handleScale(ctx: RequestContext, registry: Registry, def: 
       ?? optimisticLockFailure(def, name, scale.metadata?.resourceVersion ?? '', current);
     if (refused !== undefined) return final(refused);
     const next = withReplicas(def, current, scale);
-    return updateObject(registry, def, 'scale', trackUpdate(def, 'scale', current, next, options.value.fieldManager), current, op);
+    return updateObject(registry, def, 'scale', await trackUpdate(def, 'scale', current, next, options.value.fieldManager), current, op);
   });
   if (!result.ok) return ctx.writeStatus(result.error);
   ctx.writeObject(200, scaleOf(def, result.value));
