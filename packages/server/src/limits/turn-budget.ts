@@ -18,24 +18,34 @@ function nextTurn(): void {
   stretchStart = -1;
 }
 
+/** Objects whose JSON is at least this long (characters) cost a turn of their own to decode or encode. */
+export const largeObjectChars = 256 * 1024;
+
 /**
  * True once the work of this turn of the event loop has run for the budget. The first call of a turn starts the
- * clock, and a marker queued in the check phase stops it when the turn ends.
+ * clock (at `since`, when the caller knows its work began earlier: a body decoded before the first call), and a
+ * marker queued in the check phase stops it when the turn ends.
  */
-export function turnSpent(): boolean {
+export function turnSpent(since?: number): boolean {
   const now = performance.now();
   if (stretchStart < 0) {
-    stretchStart = now;
+    stretchStart = since ?? now;
     setImmediate(nextTurn);
-    return false;
   }
   return now - stretchStart >= turnBudgetMs;
 }
 
-/** Gives the event loop back for one turn (I/O, timers, other requests) when this turn's budget is spent. */
-export async function yieldIfSpent(): Promise<void> {
-  if (!turnSpent()) return;
-  await new Promise<void>((resolve) => setImmediate(resolve));
+/** Gives the event loop back for one turn. */
+export function yieldTurn(): Promise<void> {
+  return new Promise<void>((resolve) => setImmediate(resolve));
+}
+
+/**
+ * Gives the event loop back for one turn (I/O, timers, other requests) when this turn's budget is spent; `since`
+ * as for {@link turnSpent}.
+ */
+export async function yieldIfSpent(since?: number): Promise<void> {
+  if (turnSpent(since)) await yieldTurn();
 }
 
 /** A computation in steps: each `yield` is a point where it may give the event loop back. */

@@ -2,12 +2,12 @@
  * Delivery of live watch events to in-process watchers (informers, allocators), in order. Each such watcher gets
  * the event's object decoded as a copy of its own, and decoding an object of a hundred thousand keys takes as long
  * as a turn of the event loop may: several watchers decoding it in the same turn would hold every client for all
- * of them. Events are delivered at once while the turn has budget left (see limits/turn-budget.ts) and nothing
- * waits; otherwise they wait, in order, for later turns — and so do the watch's end and errors, which must come
- * after its events.
+ * of them. Events are delivered at once while the turn has budget left (see limits/turn-budget.ts), nothing waits
+ * and the object is small; otherwise they wait, in order, for later turns (a large object for a turn of its own) —
+ * and so do the watch's end and errors, which must come after its events.
  */
 import type { Status, WatchEvent } from '@svc-apiserver/api';
-import { yieldIfSpent, turnSpent } from '../limits/turn-budget.js';
+import { turnSpent, yieldIfSpent, yieldTurn } from '../limits/turn-budget.js';
 
 /** An in-process watcher (the reader's WatchSink without `frame`). */
 export interface InProcessWatcher {
@@ -18,8 +18,8 @@ export interface InProcessWatcher {
 
 /** The deliveries of one in-process watch. */
 export interface InProcessDelivery {
-  /** Delivers the event `make` builds when its turn comes. */
-  event(make: () => WatchEvent): void;
+  /** Delivers the event `make` builds when its turn comes; a `large` one always in a turn of its own. */
+  event(make: () => WatchEvent, large?: boolean): void;
   error(status: Status): void;
   end(): void;
   /** Drops what still waits: the watch is cancelled. */
@@ -28,30 +28,32 @@ export interface InProcessDelivery {
 
 /** In-order, budgeted delivery to `sink`. */
 export function inProcessDelivery(sink: InProcessWatcher): InProcessDelivery {
-  const waiting: (() => void)[] = [];
+  const waiting: { readonly call: () => void; readonly large: boolean }[] = [];
   let draining = false;
   let cancelled = false;
   const drain = async (): Promise<void> => {
     draining = true;
+    // The event stays first in line while its turn is awaited: a later event must not overtake it.
     while (waiting.length > 0 && !cancelled) {
-      await yieldIfSpent();
+      if (waiting[0]!.large) await yieldTurn();
+      else await yieldIfSpent();
       if (cancelled) break;
-      waiting.shift()!();
+      waiting.shift()!.call();
     }
     waiting.length = 0;
     draining = false;
   };
-  const run = (call: () => void): void => {
+  const run = (call: () => void, large = false): void => {
     if (cancelled) return;
-    if (waiting.length === 0 && !turnSpent()) {
+    if (waiting.length === 0 && !draining && !large && !turnSpent()) {
       call();
       return;
     }
-    waiting.push(call);
+    waiting.push({ call, large });
     if (!draining) void drain();
   };
   return {
-    event: (make) => run(() => sink.event(make())),
+    event: (make, large) => run(() => sink.event(make()), large),
     error: (status) => run(() => sink.error(status)),
     end: () => run(() => (sink.end !== undefined ? sink.end() : undefined)),
     cancel() {

@@ -21,6 +21,7 @@ import type { ResourceDef } from './resource-def.js';
 import { listReadMode, parseResourceVersion, watchMode, type ReadMode } from './resource-versions.js';
 import { selectsStored, type Selection } from './selection.js';
 import { inProcessDelivery } from './in-process-delivery.js';
+import { largeObjectChars } from '../limits/turn-budget.js';
 
 /** Options of the reads. */
 export interface ReaderOptions {
@@ -378,7 +379,7 @@ export function createReader(backend: Backend, caches: CacheSet, options: Reader
         object = out.object;
       }
       if (sink.frame === undefined) {
-        later?.event(() => ({ type, object: object.copy() }));
+        later?.event(() => ({ type, object: object.copy() }), object.size >= largeObjectChars);
         return;
       }
       let f = e.frames.get(type);

@@ -18,6 +18,7 @@ import { createCacheSet, type CacheSet, type CacheSetOptions } from '../storage/
 import { objectCodec, type StoredObject } from '../storage/watch-cache/stored-object.js';
 import type { ObjectConverter, ResourceDef } from './resource-def.js';
 import type { Selection } from './selection.js';
+import { largeObjectChars, yieldTurn } from '../limits/turn-budget.js';
 import { createReader, type ListPage, type ReaderOptions, type ReadListQuery, type WatchHandle, type WatchQuery, type WatchSink } from './reader.js';
 
 /**
@@ -149,7 +150,10 @@ export function createStore(backend: Backend, options: StoreOptions = {}): Store
     },
     async get(def, namespace, name, resourceVersion) {
       const got = await reader.get(def, namespace, name, resourceVersion);
-      return got.ok ? ok(got.value.copy()) : got;
+      if (!got.ok) return got;
+      // Decoding a large object takes a turn of its own (limits/turn-budget.ts).
+      if (got.value.size >= largeObjectChars) await yieldTurn();
+      return ok(got.value.copy());
     },
     getStored: (def, namespace, name, resourceVersion) => reader.get(def, namespace, name, resourceVersion),
     async list(def, query) {

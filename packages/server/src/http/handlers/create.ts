@@ -25,9 +25,12 @@ export async function handleCreate(ctx: RequestContext, registry: Registry, def:
   const options = parseWriteOptions(ctx.query, ctx.names, 'CreateOptions', ctx.headers['user-agent']);
   if (!options.ok) return ctx.writeStatus(options.error);
   const { dryRun, fieldValidation, fieldManager } = options.value;
+  const began = performance.now();
   const decoded = await ctx.decodeBody(objectMediaTypes);
   if (!decoded.ok) return ctx.writeStatus(decoded.error);
   const object = decoded.value.object;
+  // A large body's decoding has used this turn: the checks start in the next one (limits/turn-budget.ts).
+  await yieldIfSpent(began);
   for (const step of [
     () => checkTypeMeta(def, object),
     () => checkSchema(ctx, registry, def, object, fieldValidation, decoded.value.duplicateFields),

@@ -47,13 +47,14 @@ export async function handlePatch(ctx: RequestContext, registry: Registry, def: 
   if (!options.ok) return ctx.writeStatus(options.error);
   // Custom resources have no patch strategies to merge by: strategic merge patch is refused (kube's CRD handler).
   const patchTypes = def.custom !== undefined ? supportedPatchTypes.filter((t) => t !== 'application/strategic-merge-patch+json') : supportedPatchTypes;
+  const began = performance.now();
   const decoded = await ctx.decodeBody(patchTypes);
   if (!decoded.ok) return ctx.writeStatus(decoded.error);
   const namespace = requestNamespace(ctx, def);
   const name = ctx.info.name;
   const subresource = ctx.info.subresource;
-  // Between steps, a large body gives the event loop back (limits/turn-budget.ts).
-  await yieldIfSpent();
+  // A large body's decoding has used this turn: the checks start in the next one (limits/turn-budget.ts).
+  await yieldIfSpent(began);
   const made = mechanismOf(registry, def, { namespace, name, subresource }, decoded.value, options.value);
   if (!made.ok) return ctx.writeStatus(made.error);
   const mechanism = made.value;

@@ -36,9 +36,12 @@ export async function handleUpdate(ctx: RequestContext, registry: Registry, def:
   const options = parseWriteOptions(ctx.query, ctx.names, 'UpdateOptions', ctx.headers['user-agent']);
   if (!options.ok) return ctx.writeStatus(options.error);
   const { dryRun, fieldValidation, fieldManager } = options.value;
+  const began = performance.now();
   const decoded = await ctx.decodeBody(objectMediaTypes);
   if (!decoded.ok) return ctx.writeStatus(decoded.error);
   const body = decoded.value.object;
+  // A large body's decoding has used this turn: the checks start in the next one (limits/turn-budget.ts).
+  await yieldIfSpent(began);
   const namespace = requestNamespace(ctx, def);
   const name = ctx.info.name;
   const subresource = ctx.info.subresource;
