@@ -3,9 +3,10 @@
  * that Go's scheduler preempts, so applying a configuration of a hundred thousand keys there never delays a
  * `/livez`; Node runs everything on one thread, and work proportional to a large body (merging, field sets,
  * validation of huge maps) would hold every other client for its whole length. Such work is written in steps
- * ({@link Steps}), and between steps it gives the loop back once it has run {@link turnBudgetMs} in this turn, so
- * that other requests, new connections and health checks are served meanwhile; small requests never reach the
- * budget and never wait. No library does this for Node's loop, so it is written here.
+ * ({@link Steps}), and between steps it gives the loop back once it has run {@link turnBudgetMs} in this turn;
+ * the write path gives it back after each step that ran that long ({@link yieldAfter}). Other requests, new
+ * connections and health checks are served meanwhile, and small requests never reach the budget and never wait.
+ * No library does this for Node's loop, so it is written here.
  */
 
 /** Wall-clock time (ms) work may run in one turn of the event loop before it yields. */
@@ -38,6 +39,14 @@ export function turnSpent(since?: number): boolean {
 /** Gives the event loop back for one turn. */
 export function yieldTurn(): Promise<void> {
   return new Promise<void>((resolve) => setImmediate(resolve));
+}
+
+/**
+ * Gives the event loop back for one turn when a synchronous step that began at `since` (performance.now()) ran for
+ * the budget: a step over a large object yields after it, a small request never waits.
+ */
+export async function yieldAfter(since: number): Promise<void> {
+  if (performance.now() - since >= turnBudgetMs) await yieldTurn();
 }
 
 /**

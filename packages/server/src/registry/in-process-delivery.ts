@@ -2,12 +2,12 @@
  * Delivery of live watch events to in-process watchers (informers, allocators), in order. Each such watcher gets
  * the event's object decoded as a copy of its own, and decoding an object of a hundred thousand keys takes as long
  * as a turn of the event loop may: several watchers decoding it in the same turn would hold every client for all
- * of them. Events are delivered at once while the turn has budget left (see limits/turn-budget.ts), nothing waits
- * and the object is small; otherwise they wait, in order, for later turns (a large object for a turn of its own) —
- * and so do the watch's end and errors, which must come after its events.
+ * of them. An event whose object is large waits for a turn of its own (see limits/turn-budget.ts), and what comes
+ * after it waits behind it, in order — the watch's end and errors too, which must come after its events; the rest
+ * is delivered at once.
  */
 import type { Status, WatchEvent } from '@svc-apiserver/api';
-import { turnSpent, yieldIfSpent, yieldTurn } from '../limits/turn-budget.js';
+import { yieldTurn } from '../limits/turn-budget.js';
 
 /** An in-process watcher (the reader's WatchSink without `frame`). */
 export interface InProcessWatcher {
@@ -36,7 +36,6 @@ export function inProcessDelivery(sink: InProcessWatcher): InProcessDelivery {
     // The event stays first in line while its turn is awaited: a later event must not overtake it.
     while (waiting.length > 0 && !cancelled) {
       if (waiting[0]!.large) await yieldTurn();
-      else await yieldIfSpent();
       if (cancelled) break;
       waiting.shift()!.call();
     }
@@ -45,7 +44,7 @@ export function inProcessDelivery(sink: InProcessWatcher): InProcessDelivery {
   };
   const run = (call: () => void, large = false): void => {
     if (cancelled) return;
-    if (waiting.length === 0 && !draining && !large && !turnSpent()) {
+    if (waiting.length === 0 && !draining && !large) {
       call();
       return;
     }

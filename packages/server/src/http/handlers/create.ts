@@ -15,7 +15,7 @@ import {
   checkTypeMeta, parseWriteOptions, reconcileNamespace, requestNamespace, sendWarnings,
 } from './request-options.js';
 import { requestRecorder } from '../../admission/recorder.js';
-import { yieldIfSpent } from '../../limits/turn-budget.js';
+import { yieldAfter } from '../../limits/turn-budget.js';
 
 /** Media types a create or update body may come in. */
 export const objectMediaTypes: readonly string[] = ['application/json', 'application/yaml'];
@@ -30,16 +30,17 @@ export async function handleCreate(ctx: RequestContext, registry: Registry, def:
   if (!decoded.ok) return ctx.writeStatus(decoded.error);
   const object = decoded.value.object;
   // A large body's decoding has used this turn: the checks start in the next one (limits/turn-budget.ts).
-  await yieldIfSpent(began);
+  await yieldAfter(began);
   for (const step of [
     () => checkTypeMeta(def, object),
     () => checkSchema(ctx, registry, def, object, fieldValidation, decoded.value.duplicateFields),
     () => reconcileNamespace(def, object, requestNamespace(ctx, def)),
   ]) {
-    // Between steps, a large body gives the event loop back (limits/turn-budget.ts).
-    await yieldIfSpent();
+    const stepped = performance.now();
     const checked = step();
     if (!checked.ok) return ctx.writeStatus(checked.error);
+    // A check over a large body gives the event loop back after it.
+    await yieldAfter(stepped);
   }
   if (object.metadata?.resourceVersion) {
     return ctx.writeStatus(badRequest('resourceVersion should not be set on objects to be created'));
@@ -48,6 +49,5 @@ export async function handleCreate(ctx: RequestContext, registry: Registry, def:
   const created = await createObject(registry, def, tracked, { user: ctx.user, dryRun: dryRun, recorder: requestRecorder((t) => ctx.warn(t), ctx.record.annotations) });
   if (!created.ok) return ctx.writeStatus(created.error);
   sendWarnings(ctx, def.strategy.warnings(created.value));
-  await yieldIfSpent();
   ctx.writeObject(201, created.value);
 }

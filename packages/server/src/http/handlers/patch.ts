@@ -38,7 +38,7 @@ import {
   checkNameMatches, checkTypeMeta, parseWriteOptions, reconcileNamespace, requestNamespace, sendWarnings, type WriteOptions,
 } from './request-options.js';
 import { requestRecorder } from '../../admission/recorder.js';
-import { yieldIfSpent } from '../../limits/turn-budget.js';
+import { yieldAfter } from '../../limits/turn-budget.js';
 
 /** Serves a patch; `authorizer` answers the extra `create` check of an apply that creates. */
 export async function handlePatch(ctx: RequestContext, registry: Registry, def: ResourceDef, authorizer: Authorizer): Promise<void> {
@@ -54,11 +54,12 @@ export async function handlePatch(ctx: RequestContext, registry: Registry, def: 
   const name = ctx.info.name;
   const subresource = ctx.info.subresource;
   // A large body's decoding has used this turn: the checks start in the next one (limits/turn-budget.ts).
-  await yieldIfSpent(began);
+  await yieldAfter(began);
+  const checking = performance.now();
   const made = mechanismOf(registry, def, { namespace, name, subresource }, decoded.value, options.value);
   if (!made.ok) return ctx.writeStatus(made.error);
   const mechanism = made.value;
-  await yieldIfSpent();
+  await yieldAfter(checking);
   const op = { user: ctx.user, dryRun: options.value.dryRun, recorder: requestRecorder((t) => ctx.warn(t), ctx.record.annotations) };
   // kube's withAuthorization asks once, when an attempt first creates.
   let createAuthorization: Promise<Result<void>> | undefined;
@@ -95,7 +96,6 @@ export async function handlePatch(ctx: RequestContext, registry: Registry, def: 
   sendWarnings(ctx, warnings);
   if (!result.ok) return ctx.writeStatus(result.error);
   sendWarnings(ctx, def.strategy.warnings(result.value.object, result.value.current));
-  await yieldIfSpent();
   ctx.writeObject(result.value.code, result.value.object);
 }
 

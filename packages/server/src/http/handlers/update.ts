@@ -22,7 +22,7 @@ import {
   checkNameMatches, checkTypeMeta, parseWriteOptions, reconcileNamespace, requestNamespace, sendWarnings,
 } from './request-options.js';
 import { requestRecorder } from '../../admission/recorder.js';
-import { yieldIfSpent } from '../../limits/turn-budget.js';
+import { yieldAfter } from '../../limits/turn-budget.js';
 
 /** What an update or a patch answers: the object it stored, its status code, and the object it replaced. */
 export interface WrittenObject {
@@ -41,7 +41,7 @@ export async function handleUpdate(ctx: RequestContext, registry: Registry, def:
   if (!decoded.ok) return ctx.writeStatus(decoded.error);
   const body = decoded.value.object;
   // A large body's decoding has used this turn: the checks start in the next one (limits/turn-budget.ts).
-  await yieldIfSpent(began);
+  await yieldAfter(began);
   const namespace = requestNamespace(ctx, def);
   const name = ctx.info.name;
   const subresource = ctx.info.subresource;
@@ -51,10 +51,11 @@ export async function handleUpdate(ctx: RequestContext, registry: Registry, def:
     () => checkNameMatches(body, name, namespace),
     () => reconcileNamespace(def, body, namespace),
   ]) {
-    // Between steps, a large body gives the event loop back (limits/turn-budget.ts).
-    await yieldIfSpent();
+    const stepped = performance.now();
     const checked = step();
     if (!checked.ok) return ctx.writeStatus(checked.error);
+    // A check over a large body gives the event loop back after it.
+    await yieldAfter(stepped);
   }
   const op = { user: ctx.user, dryRun: dryRun, recorder: requestRecorder((t) => ctx.warn(t), ctx.record.annotations) };
   const requestedVersion = body.metadata?.resourceVersion ?? '';
@@ -79,6 +80,5 @@ export async function handleUpdate(ctx: RequestContext, registry: Registry, def:
   });
   if (!result.ok) return ctx.writeStatus(result.error);
   sendWarnings(ctx, def.strategy.warnings(result.value.object, result.value.current));
-  await yieldIfSpent();
   ctx.writeObject(result.value.code, result.value.object);
 }

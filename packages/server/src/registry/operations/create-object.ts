@@ -8,7 +8,7 @@ import type { ResourceDef } from '../resource-def.js';
 import { admissionAttributes, runAdmission, type OperationContext } from './admission-attributes.js';
 import { beforeCreate } from './prepare.js';
 import { withWriteHooks } from './write-hooks.js';
-import { yieldIfSpent } from '../../limits/turn-budget.js';
+import { yieldAfter } from '../../limits/turn-budget.js';
 
 /** Creates `object` (its namespace already reconciled with the request's). */
 export async function createObject(registry: Registry, def: ResourceDef, object: KubeObject, ctx: OperationContext): Promise<Result<KubeObject>> {
@@ -18,14 +18,13 @@ export async function createObject(registry: Registry, def: ResourceDef, object:
   if (forbidden !== undefined) return fail(forbidden);
   const refused = await runAdmission(registry, 'admit', attrs(), ctx);
   if (refused !== undefined) return fail(refused);
-  // Between steps, a large object gives the event loop back (limits/turn-budget.ts).
-  await yieldIfSpent();
+  // A step over a large object gives the event loop back after it (limits/turn-budget.ts).
+  const validating = performance.now();
   const prepared = beforeCreate(def, object, ctx.user);
   if (!prepared.ok) return prepared;
-  await yieldIfSpent();
+  await yieldAfter(validating);
   const invalid = await runAdmission(registry, 'validate', attrs(), ctx);
   if (invalid !== undefined) return fail(invalid);
-  await yieldIfSpent();
   return withWriteHooks(def, object, ctx.dryRun,
     () => registry.store.create(def, object, { dryRun: ctx.dryRun, retryGenerateName: prepared.value.generatedName }));
 }
