@@ -8,6 +8,7 @@ import {
   badRequest, fail, notFound, ok, type KubeObject, type QualifiedResource, type Result,
 } from '@svc-apiserver/api';
 import { nestingTooDeepMessage, valueTooDeep } from '../../../limits/nesting-depth.js';
+import { yieldAfter } from '../../../limits/turn-budget.js';
 
 /** A patched object, with the warnings field validation gave on it (sent once, with the answer). */
 export interface Patched {
@@ -40,8 +41,11 @@ export function patchOfStored(target: PatchTarget, patch: (current: KubeObject) 
     createsMissing: false,
     async next(current) {
       if (current === undefined) return fail(notFound(target.qualified, target.name));
+      const patching = performance.now();
       const patched = patch(current);
       if (!patched.ok) return patched;
+      // Patching a large object takes a turn: the checks of the result start in the next (limits/turn-budget.ts).
+      await yieldAfter(patching);
       const object = patched.value;
       if (typeof object !== 'object' || object === null || Array.isArray(object)) {
         return fail(badRequest('the patched document is not an object'));
@@ -67,8 +71,10 @@ export function withUpdateSteps(mechanism: PatchMechanism, steps: UpdateSteps): 
     async next(current) {
       const patched = await mechanism.next(current);
       if (!patched.ok) return patched;
+      const checking = performance.now();
       const checked = steps.check(patched.value.object);
       if (!checked.ok) return checked;
+      await yieldAfter(checking);
       return ok({ object: await steps.track(current, patched.value.object), warnings: [...patched.value.warnings, ...checked.value] });
     },
   };
