@@ -363,6 +363,26 @@ test('several uploads near the body limit on one HTTP/2 connection are all answe
   }
 });
 
+test('1,600 HTTP/2 watches ended by the client after their headers are all answered: the fuzzer\'s sessions stay within the rapid-reset budget', { timeout: 120_000 }, async () => {
+  // Each is cancelled once its headers arrive; on one session that many resets, faster than 33 a second, are what
+  // nghttp2 answers with GOAWAY, and every stream still open on it then closed unanswered.
+  let next = 0;
+  const failures: string[] = [];
+  const worker = async (): Promise<void> => {
+    while (next < 1_600) {
+      const i = next++;
+      const outcome = await transport.send({
+        protocol: 'http2', method: 'GET', target: `${cms}?watch=true&timeoutSeconds=60`, deadlineMs: 30_000, headersOnly: true,
+        headers: [['Accept', 'application/json'], ['Authorization', `Bearer ${admin}`]],
+      });
+      if (outcome.kind !== 'answer' || outcome.status !== 200) failures.push(`#${i}: ${JSON.stringify(outcome).slice(0, 200)}`);
+    }
+  };
+  await Promise.all(Array.from({ length: 16 }, worker));
+  assert.deepEqual(failures.slice(0, 5), [], `${failures.length} of 1,600 watches unanswered`);
+  await alive();
+});
+
 test('uploads over the limit, one after another on one HTTP/2 connection, are each answered 413 and leave no stream open', { timeout: 120_000 }, async () => {
   const session = http2Connect(server.url, { ca, maxSessionMemory: 1024 });
   try {
