@@ -6,11 +6,12 @@
  * carry their non-pointer structs, so kube-apiserver never reports them as new.
  */
 import { fieldElement } from './field-path.js';
-import { addPath, newNode, type PathSet, type PathSetNode } from './path-set.js';
+import { addPath, newNode, nodeAt, type PathSet, type PathSetNode } from './path-set.js';
 import {
   fieldSchemaOf, isAtomicMap, isNamedField, isObject, itemElement, itemSchemaOf, jsonEqual, listKindOf, type ListKind,
   type Schema,
 } from './schema-view.js';
+import { runSteps, type Steps } from '../limits/turn-budget.js';
 
 /** What changed from one value to another. */
 export interface Comparison {
@@ -23,18 +24,23 @@ interface Sink {
   readonly added: PathSetNode;
   readonly modified: PathSetNode;
   readonly removed: PathSetNode;
+  /** Map keys and list items visited, to yield every so many. */
+  visited: number;
 }
+
+/** Map keys or list items between two points where a comparison may give the event loop back. */
+export const itemsPerStep = 2048;
 
 /** Compares `lhs` (before) with `rhs` (after). */
 export function compare(lhs: unknown, rhs: unknown, schema: Schema): Comparison {
-  const out: Sink = { added: newNode(), modified: newNode(), removed: newNode() };
-  walk(lhs, rhs, schema, [], out);
-  return out;
+  return runSteps(compareSteps(lhs, rhs, schema));
 }
 
-function hasKeys(v: Record<string, unknown>): boolean {
-  for (const _ in v) return true;
-  return false;
+/** {@link compare} in steps of {@link itemsPerStep} keys or items (see limits/turn-budget.ts). */
+export function* compareSteps(lhs: unknown, rhs: unknown, schema: Schema): Steps<Comparison> {
+  const out: Sink = { added: newNode(), modified: newNode(), removed: newNode(), visited: 0 };
+  yield* walk(lhs, rhs, schema, [], out);
+  return out;
 }
 
 /** Indexes a list's items by path element (the first of duplicates wins). */
@@ -47,11 +53,16 @@ export function indexItems(list: readonly unknown[], kind: ListKind): Map<string
   return out;
 }
 
-/** Compares the values at `path` (a stack the walk pushes and pops). */
-function walk(lhs: unknown, rhs: unknown, schema: Schema, path: string[], out: Sink): void {
-  if (lhs === undefined && rhs === undefined) return;
+const isScalar = (v: unknown): boolean => typeof v !== 'object' || v === null;
+
+/**
+ * Compares the values at `path` (a stack the walk pushes and pops). Answers whether `rhs` is an object with keys
+ * (listing the keys of a map of many keys again would cost as much as the walk).
+ */
+function* walk(lhs: unknown, rhs: unknown, schema: Schema, path: string[], out: Sink): Generator<void, boolean, void> {
+  if (lhs === undefined && rhs === undefined) return false;
   // Equal scalars (the bulk of any large map) need nothing more.
-  if (lhs === rhs && (typeof lhs !== 'object' || lhs === null)) return;
+  if (lhs === rhs && isScalar(lhs)) return false;
   const lObject = isObject(lhs);
   const rObject = isObject(rhs);
   if ((lObject || lhs === undefined) && (rObject || rhs === undefined) && !isAtomicMap(schema)) {
@@ -61,17 +72,28 @@ function walk(lhs: unknown, rhs: unknown, schema: Schema, path: string[], out: S
     if (lKeys.length > 0 || rKeys.length > 0) {
       const l = (lhs ?? {}) as Record<string, unknown>;
       const r = (rhs ?? {}) as Record<string, unknown>;
-      const visit = (k: string, lv: unknown, rv: unknown): void => {
-        if (lv === rv && (typeof lv !== 'object' || lv === null)) return;
+      // Scalar leaves (most keys of a large map) are added to this map's node directly, made on first use.
+      let added: PathSetNode | undefined;
+      let removed: PathSetNode | undefined;
+      let modified: PathSetNode | undefined;
+      const visit = function* (k: string, lv: unknown, rv: unknown): Generator<void, void, void> {
+        if (++out.visited % itemsPerStep === 0) yield;
+        if (lv === rv && isScalar(lv)) return;
+        if (isScalar(lv) && isScalar(rv)) {
+          if (lv === undefined) (added ??= nodeAt(out.added, path)).members.add(fieldElement(k));
+          else if (rv === undefined) (removed ??= nodeAt(out.removed, path)).members.add(fieldElement(k));
+          else if (!jsonEqual(lv, rv)) (modified ??= nodeAt(out.modified, path)).members.add(fieldElement(k));
+          return;
+        }
         path.push(fieldElement(k));
-        walk(lv, rv, fieldSchemaOf(schema, k), path, out);
-        if (lv === undefined && rv !== undefined && !(isNamedField(schema, k) && isObject(rv) && hasKeys(rv))) addPath(out.added, path);
+        const rvHasKeys = yield* walk(lv, rv, fieldSchemaOf(schema, k), path, out);
+        if (lv === undefined && rv !== undefined && !(isNamedField(schema, k) && rvHasKeys)) addPath(out.added, path);
         else if (rv === undefined && lv !== undefined) addPath(out.removed, path);
         path.pop();
       };
-      for (const k of lKeys) visit(k, l[k], r[k]);
-      for (const k of rKeys) if (!Object.hasOwn(l, k)) visit(k, undefined, r[k]);
-      return;
+      for (const k of lKeys) yield* visit(k, l[k], r[k]);
+      for (const k of rKeys) if (!Object.hasOwn(l, k)) yield* visit(k, undefined, r[k]);
+      return rKeys.length > 0;
     }
   } else if ((Array.isArray(lhs) || lhs === undefined) && (Array.isArray(rhs) || rhs === undefined)
     && ((lhs as unknown[] | undefined)?.length ?? 0) + ((rhs as unknown[] | undefined)?.length ?? 0) > 0) {
@@ -81,19 +103,21 @@ function walk(lhs: unknown, rhs: unknown, schema: Schema, path: string[], out: S
       const r = indexItems(rhs ?? [], kind);
       const items = itemSchemaOf(schema);
       for (const el of new Set([...l.keys(), ...r.keys()])) {
+        if (++out.visited % itemsPerStep === 0) yield;
         const lv = l.get(el);
         const rv = r.get(el);
         path.push(el);
-        walk(lv, rv, items, path, out);
+        yield* walk(lv, rv, items, path, out);
         if (lv === undefined) addPath(out.added, path);
         else if (rv === undefined) addPath(out.removed, path);
         path.pop();
       }
-      return;
+      return false;
     }
   }
-  if (path.length === 0) return;
+  if (path.length === 0) return false;
   if (lhs === undefined) addPath(out.added, path);
   else if (rhs === undefined) addPath(out.removed, path);
   else if (!jsonEqual(lhs, rhs)) addPath(out.modified, path);
+  return false;
 }

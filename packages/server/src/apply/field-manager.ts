@@ -17,14 +17,14 @@
  */
 import { fail, ok, type Result } from '@svc-apiserver/api';
 import { conflictMessageFor, type FieldConflict } from './conflicts.js';
-import { compare, type Comparison } from './compare.js';
-import { fieldSetOf } from './field-set.js';
+import { compareSteps, itemsPerStep, type Comparison } from './compare.js';
+import { fieldSetSteps } from './field-set.js';
 import { isFieldElement } from './field-path.js';
 import {
-  capUpdateManagers, decodeManagedFields, encodeManagedFields, isResetManagedFields, managerIdentifier,
-  type ManagerRecord, type Managers,
+  capUpdateManagers, decodeManagedFieldsSteps, encodeManagedFieldsSteps, isResetManagedFields,
+  managerIdentifier, type ManagerRecord, type Managers,
 } from './managed-fields.js';
-import { merge } from './merge.js';
+import { mergeSteps } from './merge.js';
 import {
   difference, emptySet, filterTop, intersection, isEmpty, setOf, setsEqual, sortedPaths, union, type PathSet,
 } from './path-set.js';
@@ -32,6 +32,7 @@ import { removeItems } from './remove-items.js';
 import {
   fieldSchemaOf, isAtomicMap, isNamedField, isObject, itemSchemaOf, jsonEqual, listKindOf, type Schema,
 } from './schema-view.js';
+import { runSteps, type Steps } from '../limits/turn-budget.js';
 
 /** A managed object: any JSON object with optional metadata.managedFields. */
 export type ManagedObject = Record<string, unknown> & { metadata?: Record<string, unknown> & { managedFields?: unknown } };
@@ -84,14 +85,27 @@ function valueOf(object: ManagedObject | undefined): Record<string, unknown> {
   return { ...object, metadata: rest };
 }
 
-/** Drops `null` map values, as the typed object kube-apiserver converts back to omits them (a full copy). */
-function dropNulls(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(dropNulls);
+/**
+ * Drops `null` map values, as the typed object kube-apiserver converts back to omits them: a full copy (the one
+ * copy an apply makes: its merge shares what it takes whole with the live object and the configuration), and
+ * whether any null was dropped.
+ */
+function* dropNulls(value: unknown, count = { visited: 0, dropped: false }): Generator<void, unknown, void> {
+  if (Array.isArray(value)) {
+    const out: unknown[] = [];
+    for (const item of value) {
+      if (++count.visited % itemsPerStep === 0) yield;
+      out.push(typeof item === 'object' && item !== null ? yield* dropNulls(item, count) : item);
+    }
+    return out;
+  }
   if (!isObject(value)) return value;
   const out: Record<string, unknown> = {};
   for (const k of Object.keys(value)) {
+    if (++count.visited % itemsPerStep === 0) yield;
     const v = value[k];
-    if (v !== null) out[k] = typeof v === 'object' ? dropNulls(v) : v;
+    if (v === null) count.dropped = true;
+    else out[k] = typeof v === 'object' ? yield* dropNulls(v, count) : v;
   }
   return out;
 }
@@ -182,8 +196,8 @@ function finishManagers(managers: Managers): Managers {
 }
 
 /** The object with its managers written into metadata.managedFields (removed when there are none). */
-function withManagedFields(value: Record<string, unknown>, managers: Managers): ManagedObject {
-  const entries = encodeManagedFields(managers);
+function* withManagedFields(value: Record<string, unknown>, managers: Managers): Steps<ManagedObject> {
+  const entries = yield* encodeManagedFieldsSteps(managers);
   const meta = isObject(value.metadata) ? { ...value.metadata } : {};
   delete meta.managedFields;
   if (entries.length > 0) meta.managedFields = entries;
@@ -213,21 +227,21 @@ function takeChanged(managers: Managers, self: string, c: Comparison): { manager
 }
 
 /** Managers of an update: new object's managedFields, a reset, or (when those are absent or invalid) the live ones. */
-function managersOfUpdate(live: ManagedObject | undefined, next: ManagedObject, scope: FieldManagerScope) {
+function* managersOfUpdate(live: ManagedObject | undefined, next: ManagedObject, scope: FieldManagerScope): Steps<Result<Managers, string>> {
   const liveEntries = live?.metadata?.managedFields;
-  if (scope.subresource !== '') return decodeManagedFields(liveEntries);
+  if (scope.subresource !== '') return yield* decodeManagedFieldsSteps(liveEntries);
   const newEntries = next.metadata?.managedFields;
-  if (isResetManagedFields(newEntries)) return { ok: true as const, value: new Map() as Managers };
-  const own = decodeManagedFields(newEntries);
+  if (isResetManagedFields(newEntries)) return ok(new Map() as Managers);
+  const own = yield* decodeManagedFieldsSteps(newEntries);
   if (own.ok && own.value.size > 0) return own;
-  return decodeManagedFields(liveEntries);
+  return yield* decodeManagedFieldsSteps(liveEntries);
 }
 
-function updateManagers(
+function* updateManagers(
   liveValue: unknown, nextValue: unknown, managers: Managers, manager: string, scope: FieldManagerScope,
-): Managers {
+): Steps<Managers> {
   const reset = resetBy(scope);
-  const c = excludeFrom(compare(liveValue, nextValue, scope.schema), reset);
+  const c = excludeFrom(yield* compareSteps(liveValue, nextValue, scope.schema), reset);
   const self = managerIdentifier({ manager, operation: 'Update', apiVersion: scope.apiVersion, subresource: scope.subresource });
   const { managers: out } = takeChanged(managers, '', c);
   const gained = reset(difference(union(c.modified, c.added), strippedFields));
@@ -245,11 +259,18 @@ function updateManagers(
  * managedFields recomputed for `manager`. Unreadable managed fields are dropped rather than failing the write.
  */
 export function updateManagedFields(live: ManagedObject | undefined, next: ManagedObject, manager: string, scope: FieldManagerScope): ManagedObject {
-  const decoded = managersOfUpdate(live, next, scope);
+  return runSteps(updateManagedFieldsSteps(live, next, manager, scope));
+}
+
+/** {@link updateManagedFields} in steps (see limits/turn-budget.ts). */
+export function* updateManagedFieldsSteps(
+  live: ManagedObject | undefined, next: ManagedObject, manager: string, scope: FieldManagerScope,
+): Steps<ManagedObject> {
+  const decoded = yield* managersOfUpdate(live, next, scope);
   const nextValue = valueOf(next);
-  if (!decoded.ok) return withManagedFields(nextValue, new Map());
-  const managers = updateManagers(valueOf(live), nextValue, prepareManagers(decoded.value, scope.schema), manager, scope);
-  return withManagedFields(nextValue, finishManagers(managers));
+  if (!decoded.ok) return yield* withManagedFields(nextValue, new Map());
+  const managers = yield* updateManagers(valueOf(live), nextValue, prepareManagers(decoded.value, scope.schema), manager, scope);
+  return yield* withManagedFields(nextValue, finishManagers(managers));
 }
 
 /** Why an apply failed: conflicts with other managers, or managedFields that cannot be read. */
@@ -264,26 +285,37 @@ export type ApplyFailure =
 export function applyConfiguration(
   live: ManagedObject | undefined, config: ManagedObject, manager: string, force: boolean, scope: FieldManagerScope,
 ): Result<ManagedObject, ApplyFailure> {
-  const decoded = decodeManagedFields(live?.metadata?.managedFields);
+  return runSteps(applyConfigurationSteps(live, config, manager, force, scope));
+}
+
+/**
+ * {@link applyConfiguration} in steps (see limits/turn-budget.ts): a configuration of a hundred thousand keys is
+ * merged, compared and recorded a few thousand keys at a step.
+ */
+export function* applyConfigurationSteps(
+  live: ManagedObject | undefined, config: ManagedObject, manager: string, force: boolean, scope: FieldManagerScope,
+): Steps<Result<ManagedObject, ApplyFailure>> {
+  const decoded = yield* decodeManagedFieldsSteps(live?.metadata?.managedFields);
   if (!decoded.ok) return fail({ reason: 'invalid-managed-fields', message: `failed to decode managed fields: ${decoded.error}` });
   const schema = scope.schema;
   const liveValue = valueOf(live);
   let managers = prepareManagers(decoded.value, schema);
   if (live !== undefined && managers.size === 0) {
     // skipNonAppliedManager: what exists before the first apply belongs to its writers, named as one.
-    managers = prepareManagers(updateManagers({}, liveValue, managers, beforeFirstApplyManager, scope), schema);
+    managers = prepareManagers(yield* updateManagers({}, liveValue, managers, beforeFirstApplyManager, scope), schema);
   }
   const reset = resetBy(scope);
   const self = managerIdentifier({ manager, operation: 'Apply', apiVersion: scope.apiVersion, subresource: scope.subresource });
   const lastSet = managers.get(self)?.fields;
 
-  const merged = merge(liveValue, config, schema) as Record<string, unknown>;
-  const first = takeChanged(managers, self, excludeFrom(compare(liveValue, merged, schema), reset));
+  const merged = (yield* mergeSteps(liveValue, config, schema)) as Record<string, unknown>;
+  const first = takeChanged(managers, self, excludeFrom(yield* compareSteps(liveValue, merged, schema), reset));
   if (!force && first.conflicts.length > 0) {
     return fail({ reason: 'conflict', conflicts: first.conflicts, message: conflictMessageFor(first.conflicts) });
   }
   managers = first.managers;
-  const fresh = reset(difference(fieldSetOf(config, schema), strippedFields));
+  const fresh = reset(difference(yield* fieldSetSteps(config, schema), strippedFields));
+  yield;
   const previous = managers.get(self);
   // The same fields as last time keep last time's set, so that its FieldsV1 is written back as it was read.
   const applied = previous !== undefined && setsEqual(previous.fields, fresh) ? previous.fields : fresh;
@@ -292,11 +324,20 @@ export function applyConfiguration(
     ...(previous?.time !== undefined ? { time: previous.time } : {}), fields: applied,
     ...(previous?.read !== undefined ? { read: previous.read } : {}),
   });
-  const pruned = dropNulls(prune(merged, managers, lastSet, applied, schema)) as Record<string, unknown>;
-  managers = takeChanged(managers, self, excludeFrom(compare(liveValue, pruned, schema), reset)).managers;
+  yield;
+  const kept = yield* prune(merged, managers, lastSet, applied, schema);
+  const nulls = { visited: 0, dropped: false };
+  const pruned = (yield* dropNulls(kept, nulls)) as Record<string, unknown>;
+  // What the write changed, again: unless pruning or dropping nulls changed the merged object, it is what the first
+  // comparison found, which the managers have taken in already.
+  if (kept !== merged || nulls.dropped) {
+    managers = takeChanged(managers, self, excludeFrom(yield* compareSteps(liveValue, pruned, schema), reset)).managers;
+  }
+  yield;
   const entry = managers.get(self);
   if (entry !== undefined && (live === undefined || !jsonEqual(liveValue, pruned))) managers.set(self, { ...entry, time: scope.now() });
-  return ok(withManagedFields(pruned, finishManagers(managers)));
+  yield;
+  return ok(yield* withManagedFields(pruned, finishManagers(managers)));
 }
 
 /**
@@ -305,19 +346,20 @@ export function applyConfiguration(
  * what anyone owns, add back what was never the applier's). When the configuration still applies all it applied
  * last time there is nothing to remove.
  */
-function prune(
+function* prune(
   merged: Record<string, unknown>, managers: Managers, lastSet: PathSet | undefined, applied: PathSet, schema: Schema,
-): Record<string, unknown> {
+): Steps<Record<string, unknown>> {
   // Nothing applied last time is left out now: nothing to prune (and no need to list the merged object's fields).
   if (lastSet === undefined || isEmpty(difference(lastSet, applied))) return merged;
   const named = (s: PathSet): PathSet => withNamedFields(s, schema);
   const last = named(lastSet);
   let owned: PathSet = emptySet;
   for (const r of managers.values()) owned = union(owned, r.fields);
-  const mergedSet = named(fieldSetOf(merged, schema));
+  const mergedSet = named(yield* fieldSetSteps(merged, schema));
   const pruned = removeItems(merged, last, schema);
-  const prunedSet = named(fieldSetOf(pruned, schema));
+  const prunedSet = named(yield* fieldSetSteps(pruned, schema));
   const ownedBack = removeItems(merged, difference(mergedSet, union(prunedSet, named(owned))), schema);
-  const ownedBackSet = named(fieldSetOf(ownedBack, schema));
+  const ownedBackSet = named(yield* fieldSetSteps(ownedBack, schema));
+  yield;
   return removeItems(merged, intersection(difference(mergedSet, ownedBackSet), last), schema);
 }

@@ -8,10 +8,11 @@
 import { fail, ok, type Result } from '@svc-apiserver/api';
 import { conflictMessageFor } from './conflicts.js';
 import { compare } from './compare.js';
-import { applyConfiguration, type ApplyFailure, type FieldManagerScope, type ManagedObject } from './field-manager.js';
+import { applyConfigurationSteps, type ApplyFailure, type FieldManagerScope, type ManagedObject } from './field-manager.js';
 import { fieldSetOf } from './field-set.js';
 import { difference, hasPath, type PathSet } from './path-set.js';
 import { isObject } from './schema-view.js';
+import { runSteps, type Steps } from '../limits/turn-budget.js';
 
 /** The only manager whose applies migrate client-side apply state (kube opts other managers out). */
 export const migratingManager = 'kubectl';
@@ -59,14 +60,21 @@ function allowedConflicts(live: ManagedObject, annotation: string, scope: FieldM
 export function applyMigratingClientSideApply(
   live: ManagedObject | undefined, config: ManagedObject, manager: string, force: boolean, scope: FieldManagerScope, annotation: string,
 ): Result<ManagedObject, ApplyFailure> {
-  let out = applyConfiguration(live, config, manager, force, scope);
+  return runSteps(applyMigratingSteps(live, config, manager, force, scope, annotation));
+}
+
+/** {@link applyMigratingClientSideApply} in steps (see limits/turn-budget.ts). */
+export function* applyMigratingSteps(
+  live: ManagedObject | undefined, config: ManagedObject, manager: string, force: boolean, scope: FieldManagerScope, annotation: string,
+): Steps<Result<ManagedObject, ApplyFailure>> {
+  let out = yield* applyConfigurationSteps(live, config, manager, force, scope);
   if (manager !== migratingManager) return out;
   if (!out.ok && out.error.reason === 'conflict' && live !== undefined) {
     const allowed = allowedConflicts(live, annotation, scope);
     if (allowed !== undefined) {
       const remaining = out.error.conflicts.filter((c) => !hasPath(allowed, c.path));
       out = remaining.length === 0
-        ? applyConfiguration(live, config, manager, true, scope)
+        ? yield* applyConfigurationSteps(live, config, manager, true, scope)
         : fail({ reason: 'conflict', conflicts: remaining, message: conflictMessageFor(remaining) });
     }
   }

@@ -6,7 +6,8 @@
  * are kept: the oldest are merged into one `ancient-changes` entry per apiVersion.
  */
 import { fail, ok, type ManagedFieldsEntry, type Result } from '@svc-apiserver/api';
-import { fromFieldsV1, isEmpty, toFieldsV1, union, type PathSet } from './path-set.js';
+import { fromFieldsV1Steps, isEmpty, toFieldsV1Steps, union, type PathSet } from './path-set.js';
+import { runSteps, type Steps } from '../limits/turn-budget.js';
 
 /** One manager's record. */
 export interface ManagerRecord {
@@ -51,6 +52,11 @@ export function managerIdentifier(r: Pick<ManagerRecord, 'manager' | 'operation'
 
 /** Reads managedFields (absent → no managers). */
 export function decodeManagedFields(entries: unknown): Result<Managers, string> {
+  return runSteps(decodeManagedFieldsSteps(entries));
+}
+
+/** {@link decodeManagedFields} in steps (see limits/turn-budget.ts). */
+export function* decodeManagedFieldsSteps(entries: unknown): Steps<Result<Managers, string>> {
   const out: Managers = new Map();
   if (entries === undefined || entries === null) return ok(out);
   if (!Array.isArray(entries)) return fail('managedFields must be a list');
@@ -61,7 +67,7 @@ export function decodeManagedFields(entries: unknown): Result<Managers, string> 
     if (typeof e.apiVersion !== 'string' || e.apiVersion === '') return fail('apiVersion must not be empty');
     if (e.fieldsType === undefined || (e.fieldsType as string) === '') return fail(`missing fieldsType in managed fields entry ${i}`);
     if (e.fieldsType !== 'FieldsV1') return fail(`invalid fieldsType ${JSON.stringify(e.fieldsType)} in managed fields entry ${i}`);
-    const fields = fromFieldsV1(e.fieldsV1 ?? {});
+    const fields = yield* fromFieldsV1Steps(e.fieldsV1 ?? {});
     if (!fields.ok) return fail(`error decoding fields in managed fields entry ${i}: ${fields.error}`);
     const record: ManagerRecord = {
       manager: typeof e.manager === 'string' ? e.manager : '',
@@ -91,18 +97,25 @@ function compareStrings(a: string, b: string): number {
 
 /** Writes managers back as managedFields entries, sorted as kube-apiserver sorts them; empty sets are omitted. */
 export function encodeManagedFields(managers: Managers): ManagedFieldsEntry[] {
+  return runSteps(encodeManagedFieldsSteps(managers));
+}
+
+/** {@link encodeManagedFields} in steps (see limits/turn-budget.ts). */
+export function* encodeManagedFieldsSteps(managers: Managers): Steps<ManagedFieldsEntry[]> {
   const records = [...managers.values()].filter((r) => !isEmpty(r.fields));
   records.sort((p, q) =>
     compareStrings(p.operation, q.operation) || seconds(p.time) - seconds(q.time) || compareStrings(p.manager, q.manager)
     || compareStrings(p.apiVersion, q.apiVersion) || compareStrings(p.subresource, q.subresource));
-  return records.map((r) => {
+  const entries: ManagedFieldsEntry[] = [];
+  for (const r of records) {
     const entry: ManagedFieldsEntry = { manager: r.manager, operation: r.operation, apiVersion: r.apiVersion };
     if (r.time !== undefined) entry.time = r.time;
     entry.fieldsType = 'FieldsV1';
-    entry.fieldsV1 = r.read !== undefined && r.read.fields === r.fields ? r.read.fieldsV1 : toFieldsV1(r.fields);
+    entry.fieldsV1 = r.read !== undefined && r.read.fields === r.fields ? r.read.fieldsV1 : yield* toFieldsV1Steps(r.fields);
     if (r.subresource) entry.subresource = r.subresource;
-    return entry;
-  });
+    entries.push(entry);
+  }
+  return entries;
 }
 
 /**

@@ -4,35 +4,57 @@
  * live order of items the configuration does not name and the configuration's order among the items it names.
  * Atomic lists and maps are replaced whole.
  */
-import { indexItems } from './compare.js';
+import { indexItems, itemsPerStep } from './compare.js';
 import { fieldSchemaOf, isAtomicMap, isObject, itemElement, itemSchemaOf, listKindOf, type ListKind, type Schema } from './schema-view.js';
+import { runSteps, type Steps } from '../limits/turn-budget.js';
 
-/** A copy of JSON data (scalars are their own copy). */
-function copy(value: unknown): unknown {
-  return typeof value === 'object' && value !== null ? structuredClone(value) : value;
+/**
+ * `rhs` merged onto `lhs`; neither input is changed, and the result shares with them what it takes whole (the
+ * caller copies the final object once: copying here would copy the largest values twice).
+ */
+export function merge(lhs: unknown, rhs: unknown, schema: Schema): unknown {
+  return runSteps(mergeSteps(lhs, rhs, schema));
 }
 
-/** `rhs` merged onto `lhs`; neither input is changed. */
-export function merge(lhs: unknown, rhs: unknown, schema: Schema): unknown {
-  if (rhs === undefined) return copy(lhs);
-  if (lhs === undefined) return copy(rhs);
+/** {@link merge} in steps (see limits/turn-budget.ts). */
+export function mergeSteps(lhs: unknown, rhs: unknown, schema: Schema): Steps<unknown> {
+  return mergeValues(lhs, rhs, schema, { visited: 0 });
+}
+
+interface Count {
+  visited: number;
+}
+
+function* mergeValues(lhs: unknown, rhs: unknown, schema: Schema, count: Count): Generator<void, unknown, void> {
+  if (rhs === undefined) return lhs;
+  if (lhs === undefined) return rhs;
   if (isObject(lhs) && isObject(rhs) && !isAtomicMap(schema)) {
-    const out: Record<string, unknown> = { ...lhs };
-    for (const k of Object.keys(rhs)) out[k] = merge(lhs[k], rhs[k], fieldSchemaOf(schema, k));
+    const out: Record<string, unknown> = {};
+    for (const k of Object.keys(lhs)) {
+      if (++count.visited % itemsPerStep === 0) yield;
+      out[k] = lhs[k];
+    }
+    for (const k of Object.keys(rhs)) {
+      if (++count.visited % itemsPerStep === 0) yield;
+      const l = lhs[k];
+      const r = rhs[k];
+      // A scalar from the configuration wins as it is.
+      out[k] = l === undefined || typeof r !== 'object' || r === null ? r : yield* mergeValues(l, r, fieldSchemaOf(schema, k), count);
+    }
     return out;
   }
   if (Array.isArray(lhs) && Array.isArray(rhs)) {
     const kind = listKindOf(schema);
-    if (kind.kind !== 'atomic') return mergeLists(lhs, rhs, kind, itemSchemaOf(schema));
+    if (kind.kind !== 'atomic') return yield* mergeLists(lhs, rhs, kind, itemSchemaOf(schema), count);
   }
-  return copy(rhs);
+  return rhs;
 }
 
 /**
  * The merged list: walks both lists at once; a live item the configuration does not name stays where it is, an
  * item both name is emitted in the configuration's order (merged), and new items follow the configuration.
  */
-function mergeLists(lhs: readonly unknown[], rhs: readonly unknown[], kind: ListKind, items: Schema): unknown[] {
+function* mergeLists(lhs: readonly unknown[], rhs: readonly unknown[], kind: ListKind, items: Schema, count: Count): Generator<void, unknown[], void> {
   const lEls = lhs.map((item, i) => itemElement(item, kind, i));
   const rEls = rhs.map((item, i) => itemElement(item, kind, i));
   const lByEl = indexItems(lhs, kind);
@@ -44,6 +66,7 @@ function mergeLists(lhs: readonly unknown[], rhs: readonly unknown[], kind: List
   let li = 0;
   let ri = 0;
   while (li < lEls.length || ri < rEls.length) {
+    if (++count.visited % itemsPerStep === 0) yield;
     if (li < lEls.length) {
       const el = lEls[li]!;
       if (done.has(el)) {
@@ -51,7 +74,7 @@ function mergeLists(lhs: readonly unknown[], rhs: readonly unknown[], kind: List
         continue;
       }
       if (!rByEl.has(el)) {
-        out.push(copy(lhs[li]));
+        out.push(lhs[li]);
         done.add(el);
         li++;
         continue;
@@ -67,7 +90,7 @@ function mergeLists(lhs: readonly unknown[], rhs: readonly unknown[], kind: List
       ri++;
       if (done.has(el)) continue;
       done.add(el);
-      out.push(merge(lByEl.get(el), rByEl.get(el), items));
+      out.push(yield* mergeValues(lByEl.get(el), rByEl.get(el), items, count));
       if (shared[nextShared] === el) nextShared++;
       continue;
     }

@@ -8,6 +8,7 @@
  */
 import { fail, ok, type Result } from '@svc-apiserver/api';
 import type { FieldPath } from './field-path.js';
+import { runSteps, type Steps } from '../limits/turn-budget.js';
 
 /** A set of field paths. No child set is empty. */
 export interface PathSet {
@@ -34,10 +35,10 @@ export function isEmpty(s: PathSet): boolean {
   return s.members.size === 0 && s.children.size === 0;
 }
 
-/** Adds the first `length` elements of `path` (a non-empty path) to a set under construction. */
-export function addPath(root: PathSetNode, path: FieldPath, length = path.length): void {
+/** The node of a set under construction that holds the members under the first `length` elements of `path`. */
+export function nodeAt(root: PathSetNode, path: FieldPath, length = path.length): PathSetNode {
   let node = root;
-  for (let i = 0; i < length - 1; i++) {
+  for (let i = 0; i < length; i++) {
     const el = path[i]!;
     let next = node.children.get(el);
     if (next === undefined) {
@@ -46,7 +47,12 @@ export function addPath(root: PathSetNode, path: FieldPath, length = path.length
     }
     node = next;
   }
-  node.members.add(path[length - 1]!);
+  return node;
+}
+
+/** Adds the first `length` elements of `path` (a non-empty path) to a set under construction. */
+export function addPath(root: PathSetNode, path: FieldPath, length = path.length): void {
+  nodeAt(root, path, length - 1).members.add(path[length - 1]!);
 }
 
 /** True when `path` is a member. */
@@ -181,14 +187,23 @@ function sortedElements(node: PathSet): string[] {
 
 /** The FieldsV1 map of a set, keys in structured-merge-diff's order. */
 export function toFieldsV1(set: PathSet): Record<string, unknown> {
-  return writeFieldsV1(set, {});
+  return runSteps(toFieldsV1Steps(set));
 }
 
-function writeFieldsV1(set: PathSet, out: Record<string, unknown>): Record<string, unknown> {
+/** Elements written or read between two points where FieldsV1 work may give the event loop back. */
+const elementsPerStep = 2048;
+
+/** {@link toFieldsV1} in steps (see limits/turn-budget.ts). */
+export function toFieldsV1Steps(set: PathSet): Steps<Record<string, unknown>> {
+  return writeFieldsV1(set, {}, { visited: 0 });
+}
+
+function* writeFieldsV1(set: PathSet, out: Record<string, unknown>, count: { visited: number }): Generator<void, Record<string, unknown>, void> {
   for (const el of sortedElements(set)) {
+    if (++count.visited % elementsPerStep === 0) yield;
     const child = set.children.get(el);
     if (child === undefined) out[el] = {};
-    else out[el] = writeFieldsV1(child, set.members.has(el) ? { '.': {} } : {});
+    else out[el] = yield* writeFieldsV1(child, set.members.has(el) ? { '.': {} } : {}, count);
   }
   return out;
 }
@@ -219,10 +234,16 @@ function isLeaf(value: unknown): boolean {
 
 /** Reads a FieldsV1 map back into a set; an element that is not `f:`/`k:`/`v:`/`i:` or a non-map value fails. */
 export function fromFieldsV1(fields: unknown): Result<PathSet, string> {
+  return runSteps(fromFieldsV1Steps(fields));
+}
+
+/** {@link fromFieldsV1} in steps (see limits/turn-budget.ts). */
+export function* fromFieldsV1Steps(fields: unknown): Steps<Result<PathSet, string>> {
   const path: string[] = [];
+  const count = { visited: 0 };
   let failed: string | undefined;
   /** The node of a FieldsV1 map, and whether the map marks its own path a member. */
-  const read = (json: unknown): { node: PathSetNode; member: boolean } | undefined => {
+  const read = function* (json: unknown): Generator<void, { node: PathSetNode; member: boolean } | undefined, void> {
     if (typeof json !== 'object' || json === null || Array.isArray(json)) {
       failed = `expected a map at ${path.join('.') || 'the root'}`;
       return undefined;
@@ -231,6 +252,7 @@ export function fromFieldsV1(fields: unknown): Result<PathSet, string> {
     let member = false;
     let empty = true;
     for (const el in json) {
+      if (++count.visited % elementsPerStep === 0) yield;
       empty = false;
       if (el === '.') {
         member = true;
@@ -255,7 +277,7 @@ export function fromFieldsV1(fields: unknown): Result<PathSet, string> {
         continue;
       }
       path.push(el);
-      const child = read(value);
+      const child = yield* read(value);
       path.pop();
       if (child === undefined) return undefined;
       if (child.member) node.members.add(el);
@@ -263,7 +285,7 @@ export function fromFieldsV1(fields: unknown): Result<PathSet, string> {
     }
     return { node, member: member || empty };
   };
-  const root = read(fields);
+  const root = yield* read(fields);
   return root === undefined ? fail(failed!) : ok(root.node);
 }
 

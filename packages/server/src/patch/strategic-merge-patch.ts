@@ -16,6 +16,7 @@
  */
 import { ok, type Result } from '@svc-apiserver/api';
 import { permissivePatchSchema, type PatchSchema } from './patch-schema.js';
+import { goStableSort } from './go-stable-sort.js';
 
 /**
  * HTTP status kube-apiserver answers for a failed strategic merge patch (`interpretStrategicMergePatchError`):
@@ -226,20 +227,26 @@ function liveListAfterInPlaceMerge(original: readonly unknown[], patch: readonly
     if (!isMap(item) || !Object.hasOwn(item, directiveMarker)) continue;
     if (item[directiveMarker] === replaceDirective) replaced = true;
     if (item[directiveMarker] !== deleteDirective) continue;
-    for (;;) {
-      const at = backing.slice(0, length).findIndex((candidate) => hasKey(candidate, item[mergeKey]));
-      if (at < 0) break;
+    for (let at = 0; at < length;) {
+      if (!hasKey(backing[at], item[mergeKey])) {
+        at++;
+        continue;
+      }
       backing.copyWithin(at, at + 1, length);
       length--;
     }
   }
   if (replaced) return backing;
   const list = backing.slice(0, length);
+  // The merge keys the list holds: looking each patch item up in the list would take quadratic time.
+  const present = new Set<unknown>();
+  for (const candidate of list) if (isMap(candidate) && Object.hasOwn(candidate, mergeKey)) present.add(scalarKey(candidate[mergeKey]));
   for (const item of patch) {
     if (!isMap(item) || Object.hasOwn(item, directiveMarker)) continue;
-    if (list.some((candidate) => hasKey(candidate, item[mergeKey]))) continue;
+    if (present.has(scalarKey(item[mergeKey]))) continue;
     if (list.length < backing.length) backing[list.length] = item;
     list.push(item);
+    if (Object.hasOwn(item, mergeKey)) present.add(scalarKey(item[mergeKey]));
   }
   return backing;
 }
@@ -332,6 +339,8 @@ function mergeSliceWithSpecialElements(
   const plain: unknown[] = [];
   let live = original;
   let replace = false;
+  // The merge keys to delete, removed in one pass (a pass per deleted key would take quadratic time).
+  const deleted = new Set<unknown>();
   for (const item of patch) {
     const m = item as JsonMap;
     if (!Object.hasOwn(m, directiveMarker)) {
@@ -341,11 +350,8 @@ function mergeSliceWithSpecialElements(
     const directive = m[directiveMarker];
     if (directive === deleteDirective) {
       if (!Object.hasOwn(m, mergeKey)) throw noMergeKey(m, mergeKey);
-      const value = m[mergeKey];
-      live = live.filter((candidate) => {
-        if (!isMap(candidate)) throw fail('value for key is not a map');
-        return !(Object.hasOwn(candidate, mergeKey) && sameScalar(candidate[mergeKey], value));
-      });
+      if (deleted.size === 0 && live.some((candidate) => !isMap(candidate))) throw fail('value for key is not a map');
+      deleted.add(scalarKey(m[mergeKey]));
     } else if (directive === replaceDirective) {
       replace = true;
     } else if (directive === mergeDirective) {
@@ -355,6 +361,7 @@ function mergeSliceWithSpecialElements(
     }
   }
   if (replace) return [plain.map(discardNullValues), undefined];
+  if (deleted.size > 0) live = live.filter((candidate) => !(Object.hasOwn(candidate as JsonMap, mergeKey) && deleted.has(scalarKey((candidate as JsonMap)[mergeKey]))));
   return [live, plain];
 }
 
@@ -366,22 +373,47 @@ function mergeSliceWithoutSpecialElements(
   itemSchema: PatchSchema,
 ): unknown[] {
   const merged = [...original];
+  // Where each merge key first sits (the lists are lists of objects here): a scan per patch item would be quadratic.
+  const index = mapIndex(merged, mergeKey);
   for (const item of patch) {
     const m = item as JsonMap;
     if (!Object.hasOwn(m, mergeKey)) throw noMergeKey(m, mergeKey);
-    const at = findMapInSlice(merged, mergeKey, m[mergeKey]);
+    const at = index.find(m[mergeKey]);
     if (at >= 0) merged[at] = mergeMap(merged[at] as JsonMap, m, itemSchema);
-    else merged.push(discardNullValues(m));
+    else index.add(m[mergeKey], merged.push(discardNullValues(m)) - 1);
   }
   return merged;
 }
 
-function findMapInSlice(list: readonly unknown[], mergeKey: string, value: unknown): number {
-  for (const [i, item] of list.entries()) {
-    if (!isMap(item)) throw fail(`value for key ${i} is not a map`);
-    if (Object.hasOwn(item, mergeKey) && sameScalar(item[mergeKey], value)) return i;
+/**
+ * Upstream's findMapInSlice answered from an index: the position of the first object of `list` whose merge key
+ * has a value, or the failure a scan from the start would meet (an item that is not an object, before any match).
+ */
+function mapIndex(list: readonly unknown[], mergeKey: string): { find(value: unknown): number; add(value: unknown, at: number): void } {
+  const positions = new Map<unknown, number>();
+  let notAMap = -1;
+  for (let i = 0; i < list.length; i++) {
+    const item = list[i];
+    if (!isMap(item)) {
+      notAMap = i;
+      break;
+    }
+    if (!Object.hasOwn(item, mergeKey)) continue;
+    const key = scalarKey(item[mergeKey]);
+    if (!positions.has(key)) positions.set(key, i);
   }
-  return -1;
+  return {
+    find(value) {
+      const at = positions.get(scalarKey(value));
+      if (at !== undefined) return at;
+      if (notAMap >= 0) throw fail(`value for key ${notAMap} is not a map`);
+      return -1;
+    },
+    add(value, at) {
+      const key = scalarKey(value);
+      if (notAMap < 0 && !positions.has(key)) positions.set(key, at);
+    },
+  };
 }
 
 /** `$deleteFromPrimitiveList/<field>`: drops every listed value from a merged list of scalars. */
@@ -390,21 +422,21 @@ function deleteFromSlice(current: readonly unknown[], toDelete: readonly unknown
   return current.filter((v) => !deleted.has(scalarKey(v)));
 }
 
-/** Upstream's in-place deduplication (a later duplicate is overwritten by the last item); order is fixed after. */
+/**
+ * Each scalar once. Upstream deduplicates in place, moving the last item into each duplicate's slot, in quadratic
+ * time; the order it leaves does not matter: the caller then orders every item by the patch's or the live list's
+ * order, which name each of these values.
+ */
 function deduplicateScalars(list: unknown[]): unknown[] {
-  const s = [...list];
-  let length = s.length - 1;
-  for (let i = 0; i < length; i++) {
-    for (let j = i + 1; j <= length; j++) {
-      if (sameScalar(s[i], s[j])) {
-        s[j] = s[length];
-        s.length = length;
-        length--;
-        j--;
-      }
-    }
+  const seen = new Set<unknown>();
+  const out: unknown[] = [];
+  for (const v of list) {
+    const key = scalarKey(v);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push(v);
   }
-  return s;
+  return out;
 }
 
 function partitionPrimitivesByPresentInList(list: readonly unknown[], by: readonly unknown[]): [unknown[], unknown[]] {
@@ -422,10 +454,11 @@ function partitionMapsByPresentInList(
 ): [unknown[], unknown[]] {
   const inBy: unknown[] = [];
   const rest: unknown[] = [];
+  const index = mapIndex(by, mergeKey);
   for (const v of list) {
     if (!isMap(v)) throw badArgType('map[string]interface {}', v);
     if (!Object.hasOwn(v, mergeKey)) throw noMergeKey(v, mergeKey);
-    (findMapInSlice(by, mergeKey, v[mergeKey]) >= 0 ? inBy : rest).push(v);
+    (index.find(v[mergeKey]) >= 0 ? inBy : rest).push(v);
   }
   return [inBy, rest];
 }
@@ -476,19 +509,15 @@ function normalizeSliceOrder(
     [sortable, toDelete] = extractToDeleteItems(toSort);
   }
   const at = indexer(order, mergeKey, mapKind);
-  // Upstream's comparison treats an item missing from `order` as smaller than anything; an insertion sort gives
-  // the same result as Go's stable sort for that comparison on the list sizes patches have.
+  // Upstream's comparison treats an item missing from `order` as smaller than anything (and anything as smaller
+  // than it): the result depends on Go's exact sort, which goStableSort repeats.
   const less = (a: unknown, b: unknown) => {
     const ia = at(a);
     const ib = at(b);
     return ia >= 0 && ib >= 0 ? ia < ib : true;
   };
   const sorted = [...sortable];
-  for (let i = 1; i < sorted.length; i++) {
-    for (let j = i; j > 0 && less(sorted[j], sorted[j - 1]); j--) {
-      [sorted[j - 1], sorted[j]] = [sorted[j], sorted[j - 1]];
-    }
-  }
+  goStableSort(sorted, less);
   return [...sorted, ...toDelete];
 }
 

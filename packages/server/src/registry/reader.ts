@@ -21,6 +21,8 @@ import type { ResourceDef } from './resource-def.js';
 import { listReadMode, parseResourceVersion, watchMode, type ReadMode } from './resource-versions.js';
 import { selectsStored, type Selection } from './selection.js';
 import { watchCacheMetrics } from './storage-metrics.js';
+import { inProcessDelivery } from './in-process-delivery.js';
+import { largeObjectChars } from '../limits/turn-budget.js';
 
 /** Options of the reads. */
 export interface ReaderOptions {
@@ -396,6 +398,9 @@ export function createReader(backend: Backend, caches: CacheSet, options: Reader
      */
     let startedAt = 0;
     let ended = false;
+    // Live events of in-process watchers go through budgeted delivery (each decodes its own copy); the initial
+    // state is delivered before the watch resolves, as in-process watchers rely on.
+    const later = sink.frame === undefined ? inProcessDelivery(sink) : undefined;
 
     /** An initial-state ADDED (not shared between watchers: the state is read per watch). */
     const emitState = (object: StoredObject): void => {
@@ -419,7 +424,7 @@ export function createReader(backend: Backend, caches: CacheSet, options: Reader
         object = out.object;
       }
       if (sink.frame === undefined) {
-        sink.event({ type, object: object.copy() });
+        later?.event(() => ({ type, object: object.copy() }), object.size >= largeObjectChars);
         return;
       }
       let f = e.frames.get(type);
@@ -433,7 +438,11 @@ export function createReader(backend: Backend, caches: CacheSet, options: Reader
       if (ended || !bookmarks) return;
       last = Math.max(last, revision);
       if (sink.frame !== undefined) sink.frame(bookmarkFrame(def, revision, initialEventsEnd), live);
-      else sink.event(JSON.parse(new TextDecoder().decode(bookmarkFrame(def, revision, initialEventsEnd))) as WatchEvent);
+      else {
+        const make = (): WatchEvent => JSON.parse(new TextDecoder().decode(bookmarkFrame(def, revision, initialEventsEnd))) as WatchEvent;
+        if (live && later !== undefined) later.event(make);
+        else sink.event(make());
+      }
     };
 
     // Storage's own watch: for a start older than the cache's window, or while the cache is down.
@@ -463,10 +472,12 @@ export function createReader(backend: Backend, caches: CacheSet, options: Reader
         onError(error) {
           if (ended) return;
           ended = true;
-          sink.error(error.code === 'Compacted' ? tooOld(requested, error.compactRevision) : internalError(error.message));
+          const status = error.code === 'Compacted' ? tooOld(requested, error.compactRevision) : internalError(error.message);
+          if (later !== undefined) later.error(status);
+          else sink.error(status);
         },
       });
-      return ok({ cancel: () => { ended = true; w.cancel(); }, bookmark: () => {} });
+      return ok({ cancel: () => { ended = true; later?.cancel(); w.cancel(); }, bookmark: () => {} });
     };
 
     const cache = await cacheOf(def);
@@ -494,8 +505,9 @@ export function createReader(backend: Backend, caches: CacheSet, options: Reader
       closed() {
         if (ended) return;
         ended = true;
-        if (sink.end !== undefined) sink.end();
-        else sink.error(internalError('the watch cache was reset'));
+        if (sink.end === undefined) (later ?? sink).error(internalError('the watch cache was reset'));
+        else if (later !== undefined) later.end();
+        else sink.end();
       },
     };
     let handle: { cancel(): void };
@@ -521,6 +533,7 @@ export function createReader(backend: Backend, caches: CacheSet, options: Reader
     return ok({
         cancel() {
           ended = true;
+          later?.cancel();
           handle.cancel();
         },
         bookmark() {

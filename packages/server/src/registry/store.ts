@@ -18,6 +18,7 @@ import { createCacheSet, type CacheSet, type CacheSetOptions } from '../storage/
 import { objectCodec, type StoredObject } from '../storage/watch-cache/stored-object.js';
 import type { ObjectConverter, ResourceDef } from './resource-def.js';
 import type { Selection } from './selection.js';
+import { largeObjectChars, yieldTurn } from '../limits/turn-budget.js';
 import { createReader, type ListPage, type ReaderOptions, type ReadListQuery, type WatchHandle, type WatchQuery, type WatchSink } from './reader.js';
 
 /**
@@ -90,6 +91,19 @@ export function decodeStored(def: ResourceDef, kv: KeyValue, revision = kv.modRe
   return object;
 }
 
+/**
+ * The object a write stored, as a read would show it. Without a storage version to convert from, that is the object
+ * just encoded, stamped with its kind, apiVersion and resourceVersion: decoding the stored text again would cost a
+ * second full pass over an object of many keys for the same result.
+ */
+function asStored(def: ResourceDef, object: KubeObject, kv: KeyValue): KubeObject {
+  if (def.conversion !== undefined) return decodeStored(def, kv);
+  object.apiVersion = apiVersionOf(def.group, def.version);
+  object.kind = def.kind;
+  object.metadata = { ...(object.metadata ?? {}), resourceVersion: String(kv.modRevision) };
+  return object;
+}
+
 /** Options of the store's reads (watch cache, feature gates, tokens). */
 export type StoreOptions = ReaderOptions & {
   /** Options of the watch caches. */
@@ -136,7 +150,10 @@ export function createStore(backend: Backend, options: StoreOptions = {}): Store
     },
     async get(def, namespace, name, resourceVersion) {
       const got = await reader.get(def, namespace, name, resourceVersion);
-      return got.ok ? ok(got.value.copy()) : got;
+      if (!got.ok) return got;
+      // Decoding a large object takes a turn of its own (limits/turn-budget.ts).
+      if (got.value.size >= largeObjectChars) await yieldTurn();
+      return ok(got.value.copy());
     },
     getStored: (def, namespace, name, resourceVersion) => reader.get(def, namespace, name, resourceVersion),
     async list(def, query) {
@@ -167,7 +184,7 @@ export function createStore(backend: Backend, options: StoreOptions = {}): Store
       }
       for (let attempt = 0; ; attempt++) {
         const res = await backend.create(keyOf(def, object), encode(def, object));
-        if (res.ok) return ok(decodeStored(def, res.value));
+        if (res.ok) return ok(asStored(def, object, res.value));
         if (options.retryGenerateName && meta.generateName && attempt < generateNameAttempts) {
           meta.name = generateName(meta.generateName);
           continue;
@@ -187,7 +204,7 @@ export function createStore(backend: Backend, options: StoreOptions = {}): Store
         return ok(object);
       }
       const res = await backend.update(key, encode(def, object), expected);
-      if (res.ok) return ok(decodeStored(def, res.value));
+      if (res.ok) return ok(asStored(def, object, res.value));
       if (res.error.code === 'NotFound') return { ok: false, error: notFound(def.qualified, name), conflict: false };
       return { ok: false, error: conflict(def.qualified, name, optimisticLockMessage), conflict: true };
     },

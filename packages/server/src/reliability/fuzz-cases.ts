@@ -21,7 +21,7 @@ import { fuzzCrd, fuzzCrdGroup, fuzzWebhookConfiguration, fuzzWidget } from './f
 /** What a case probes. */
 export const categories = [
   'json-body', 'yaml-body', 'protobuf-body', 'json-patch', 'merge-patch', 'strategic-patch', 'apply', 'selector', 'query',
-  'path', 'header', 'body-size', 'tls', 'watch', 'slow', 'crd', 'custom-object', 'webhook-config',
+  'path', 'header', 'body-size', 'tls', 'watch', 'slow', 'crd', 'custom-object', 'webhook-config', 'all-namespaces',
 ] as const;
 
 /** A category. */
@@ -55,12 +55,17 @@ export interface FuzzCase {
   readonly request: FuzzRequest;
   /** The credentials it went with. */
   readonly as: 'admin' | 'user' | 'anonymous' | 'garbage';
+  /**
+   * The only codes a correct server answers, when the case knows them (besides 401, 403 and 429, which depend on
+   * who asks and on the load): a request kube-apiserver does not route must never be served.
+   */
+  readonly expect?: readonly number[];
 }
 
 const weights: readonly (readonly [number, Category])[] = [
   [14, 'json-body'], [12, 'yaml-body'], [5, 'protobuf-body'], [6, 'json-patch'], [5, 'merge-patch'], [6, 'strategic-patch'],
   [8, 'apply'], [8, 'selector'], [8, 'query'], [8, 'path'], [8, 'header'], [2, 'body-size'], [2, 'tls'], [3, 'watch'],
-  [0.15, 'slow'], [2, 'crd'], [5, 'custom-object'], [2, 'webhook-config'],
+  [0.15, 'slow'], [2, 'crd'], [5, 'custom-object'], [2, 'webhook-config'], [1.5, 'all-namespaces'],
 ];
 
 /** Keys of the largest ConfigMap applied: 100,000 in the soak run, 20,000 otherwise. */
@@ -84,6 +89,7 @@ interface Draft {
   deadlineMs: number;
   closeAfter?: boolean;
   headersOnly?: boolean;
+  expect?: readonly number[];
 }
 
 /** The collection path of a resource in a namespace (or cluster-wide). */
@@ -371,6 +377,41 @@ export function generateCase(world: FuzzWorld, random: Random, index: number, on
       else if (draft.method !== 'DELETE') setBody(Buffer.from(yamlText(config.body, false)), 'application/yaml');
       break;
     }
+    case 'all-namespaces': {
+      // The all-namespaces path of a namespaced resource serves list and watch only (kube routes nothing else there):
+      // a deletecollection, create or named request across namespaces must be refused, never served, whoever asks.
+      const f = r.pick(world.fixtures.filter((x) => x.namespaced));
+      const root = f.group === '' ? `/api/${f.version}` : `/apis/${f.group}/${f.version}`;
+      const custom = f.group === fuzzCrdGroup;
+      r.weighted<() => void>([
+        [4, () => {
+          draft.method = r.weighted([[4, 'DELETE'], [3, 'POST'], [1, 'PUT'], [1, 'PATCH']]);
+          draft.target = `${root}/${f.resource}${r.chance(0.3) ? `?${r.pick(['labelSelector=a%3Db', 'fieldSelector=metadata.name%3Dfz-1', 'dryRun=All', 'propagationPolicy=Background'])}` : ''}`;
+          draft.expect = [custom ? 404 : 405];
+        }],
+        [2, () => {
+          draft.method = r.pick(['GET', 'PUT', 'PATCH', 'DELETE']);
+          draft.target = `${root}/${f.resource}/fz-${r.int(12)}${r.chance(0.3) ? '/status' : ''}`;
+          draft.expect = [404];
+        }],
+        [1, () => {
+          // go-restful's watch routes are GET only; kube's CRD handler serves a watch path whatever the method.
+          draft.method = r.pick(['POST', 'DELETE', 'PUT']);
+          draft.target = `${root}/watch/${f.resource}?timeoutSeconds=1`;
+          draft.expect = [custom ? 200 : 405];
+          draft.headersOnly = custom;
+        }],
+        [1, () => {
+          draft.method = 'GET';
+          draft.target = `${root}/${f.resource}?limit=${r.pick(['1', '50'])}${r.chance(0.3) ? '&watch=1&timeoutSeconds=1' : ''}`;
+          draft.headersOnly = draft.target.includes('watch=1');
+          draft.expect = [200];
+        }],
+      ])();
+      if (draft.method === 'POST' || draft.method === 'PUT') setBody(json(f.make(objectName(r), ns)), 'application/json');
+      if (draft.method === 'PATCH') setBody(Buffer.from('{"metadata":{"labels":{"fz":"x"}}}'), 'application/merge-patch+json');
+      break;
+    }
     case 'slow': {
       draft.method = 'POST';
       draft.target = `${collection(fixture, ns)}?timeout=1s`;
@@ -383,10 +424,13 @@ export function generateCase(world: FuzzWorld, random: Random, index: number, on
     }
   }
 
+  const method = draft.method;
   credentials(r, draft, as, world);
   guardSeed(draft, as, world);
+  // A write the guard turned into a read is not the request the expectation was for.
+  if (draft.method !== method) delete draft.expect;
   return {
-    index, category, as,
+    index, category, as, ...(draft.expect !== undefined ? { expect: draft.expect } : {}),
     request: {
       protocol: draft.protocol, method: draft.method, target: draft.target, headers: draft.headers, deadlineMs: draft.deadlineMs,
       ...(draft.body ? { body: draft.body } : {}), ...(draft.raw ? { raw: draft.raw } : {}),

@@ -14,6 +14,9 @@
  * - 503 from the proxy subresources when there is nothing to proxy to (`no endpoints available for service "x"`,
  *   and the node proxy of a server that runs no node agent), as kube's proxy answers an unreachable backend.
  *
+ * A case that knows the only codes a correct server gives (a request kube-apiserver does not route, such as a
+ * deletecollection on the all-namespaces path of a namespaced resource) fails on any other, 401, 403 and 429 aside.
+ *
  * The only ends without an answer allowed are HTTP/2's own refusals: header blocks past what the server advertised
  * (a single field over nghttp2's 64 KiB, a list over 1 MiB) and malformed requests (connection-specific fields,
  * values a field may not hold), which the protocol resets instead of answering.
@@ -23,7 +26,10 @@ import type { FuzzCase } from './fuzz-cases.js';
 import { http2Refusable, type FuzzOutcome } from './fuzz-transport.js';
 
 /** Why a case failed. */
-export type ViolationKind = 'hang' | 'closed' | 'unexpected-5xx' | 'not-a-status' | 'internals' | 'crash';
+export type ViolationKind = 'hang' | 'closed' | 'unexpected-5xx' | 'not-a-status' | 'internals' | 'crash' | 'wrong-code';
+
+/** Codes any request may get whatever it asks: its credentials, its authorization, the server's load. */
+const askerCodes: ReadonlySet<number> = new Set([401, 403, 429]);
 
 /** A failed case. */
 export interface Violation {
@@ -88,6 +94,9 @@ export function judge(c: FuzzCase, outcome: FuzzOutcome, protobuf: ProtobufDecod
       break;
   }
   const { status, headers, body } = outcome;
+  if (c.expect !== undefined && !c.expect.includes(status) && !askerCodes.has(status)) {
+    return violation('wrong-code', `${what}: ${status}, expected ${c.expect.join(' or ')}`);
+  }
   if (status < 400) return undefined;
   if (c.request.method === 'HEAD') return undefined;
   const text = body.toString('utf8');

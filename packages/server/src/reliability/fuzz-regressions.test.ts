@@ -12,6 +12,7 @@ import { connect as http2Connect } from 'node:http2';
 import { namesFor } from '@svc-apiserver/api';
 import { tempDir } from '@svc-apiserver/testing/temp-dir';
 import { call } from '../e2e/http.js';
+import { cronTabCrd, establish } from '../e2e/crd-fixtures.js';
 import { startServerProcess, type ServerProcess } from '../e2e/server-process.js';
 import { fuzzTransport, type FuzzOutcome, type FuzzRequest, type FuzzTransport } from './fuzz-transport.js';
 import { rssMb } from './fuzz-harness.js';
@@ -362,6 +363,26 @@ test('several uploads near the body limit on one HTTP/2 connection are all answe
   }
 });
 
+test('1,600 HTTP/2 watches ended by the client after their headers are all answered: the fuzzer\'s sessions stay within the rapid-reset budget', { timeout: 120_000 }, async () => {
+  // Each is cancelled once its headers arrive; on one session that many resets, faster than 33 a second, are what
+  // nghttp2 answers with GOAWAY, and every stream still open on it then closed unanswered.
+  let next = 0;
+  const failures: string[] = [];
+  const worker = async (): Promise<void> => {
+    while (next < 1_600) {
+      const i = next++;
+      const outcome = await transport.send({
+        protocol: 'http2', method: 'GET', target: `${cms}?watch=true&timeoutSeconds=60`, deadlineMs: 30_000, headersOnly: true,
+        headers: [['Accept', 'application/json'], ['Authorization', `Bearer ${admin}`]],
+      });
+      if (outcome.kind !== 'answer' || outcome.status !== 200) failures.push(`#${i}: ${JSON.stringify(outcome).slice(0, 200)}`);
+    }
+  };
+  await Promise.all(Array.from({ length: 16 }, worker));
+  assert.deepEqual(failures.slice(0, 5), [], `${failures.length} of 1,600 watches unanswered`);
+  await alive();
+});
+
 test('uploads over the limit, one after another on one HTTP/2 connection, are each answered 413 and leave no stream open', { timeout: 120_000 }, async () => {
   const session = http2Connect(server.url, { ca, maxSessionMemory: 1024 });
   try {
@@ -418,6 +439,69 @@ test('server-side apply of a 100,000-key ConfigMap: field management within a fe
     assert.ok(r.status === 201 || r.status === 200, `${r.status} ${r.body.toString().slice(0, 200)}`);
   }
   assert.ok(rssMb(server.child.pid) < 1024);
+  await alive();
+});
+
+test('DELETE /api/v1/events and the other unrouted verbs across namespaces: 405 for built-ins, 404 for custom resources, nothing deleted', async () => {
+  await establish(server, cronTabCrd('across.example.com'));
+  const crontabs = `/apis/across.example.com/v1/namespaces/${ns}/crontabs`;
+  const made = await send({ method: 'POST', target: crontabs, headers: [['Content-Type', 'application/json']], body: body(JSON.stringify({ apiVersion: 'across.example.com/v1', kind: 'CronTab', metadata: { name: 'kept' }, spec: { cronSpec: '* * * * *' } })) });
+  assert.equal(made.status, 201, made.body.toString());
+  assert.equal((await send({ method: 'POST', target: cms, headers: [['Content-Type', 'application/json']], body: body(JSON.stringify(cm('across-kept'))) })).status, 201);
+  const event = { apiVersion: 'v1', kind: 'Event', metadata: { name: 'e1', namespace: ns }, involvedObject: { kind: 'ConfigMap', name: 'across-kept', namespace: ns } };
+  assert.equal((await send({ method: 'POST', target: `/api/v1/namespaces/${ns}/events`, headers: [['Content-Type', 'application/json']], body: body(JSON.stringify(event)) })).status, 201);
+  const json = [['Content-Type', 'application/json']] as [string, string][];
+  for (const [method, target, code, payload] of [
+    ['DELETE', '/api/v1/events', 405, undefined],
+    ['DELETE', '/api/v1/configmaps?labelSelector=x%21%3Dy', 405, undefined],
+    ['POST', '/api/v1/events', 405, event],
+    ['PUT', '/api/v1/configmaps', 405, cm('across-kept')],
+    ['GET', '/api/v1/configmaps/across-kept', 404, undefined],
+    ['DELETE', '/api/v1/configmaps/across-kept', 404, undefined],
+    ['POST', '/api/v1/watch/events', 405, event],
+    ['DELETE', `/api/v1/watch/namespaces/${ns}/configmaps`, 405, undefined],
+    ['DELETE', '/apis/across.example.com/v1/crontabs', 404, undefined],
+    ['POST', '/apis/across.example.com/v1/crontabs', 404, { apiVersion: 'across.example.com/v1', kind: 'CronTab', metadata: { name: 'x', namespace: ns } }],
+    ['GET', '/apis/across.example.com/v1/crontabs/kept', 404, undefined],
+  ] as const) {
+    for (const protocol of ['http1', 'http2'] as const) {
+      const r = await send({ protocol, method, target, ...(payload ? { headers: json, body: body(JSON.stringify(payload)) } : {}) });
+      assert.equal(r.status, code, `${protocol} ${method} ${target}: ${r.body.toString().slice(0, 200)}`);
+      assert.equal(status(r).reason, code === 405 ? 'MethodNotAllowed' : 'NotFound');
+    }
+  }
+  // What is routed there still works: lists and watches across namespaces.
+  const list = await send({ target: '/apis/across.example.com/v1/crontabs' });
+  assert.equal(list.status, 200);
+  assert.deepEqual((JSON.parse(list.body.toString()) as { items: { metadata: { name: string } }[] }).items.map((i) => i.metadata.name), ['kept']);
+  assert.equal((await send({ target: '/api/v1/events?watch=1&timeoutSeconds=1' })).status, 200);
+  assert.equal((await send({ target: '/api/v1/watch/configmaps?timeoutSeconds=1' })).status, 200);
+  for (const target of [`${crontabs}/kept`, `${cms}/across-kept`, `/api/v1/namespaces/${ns}/events/e1`]) assert.equal((await send({ target })).status, 200, `${target} is still there`);
+  await alive();
+});
+
+test('strategic merge patches of 20,000 list items by merge key and of 100,000 scalars are answered at once, not after minutes', async () => {
+  const env = (from: number, n: number) => Array.from({ length: n }, (_, i) => ({ name: `E${from + i}`, value: 'v' }));
+  const deployments = `/apis/apps/v1/namespaces/${ns}/deployments`;
+  const deployment = {
+    apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'big-env' },
+    spec: { selector: { matchLabels: { a: 'b' } }, template: { metadata: { labels: { a: 'b' } }, spec: { containers: [{ name: 'c', image: 'busybox', env: env(0, 20_000) }] } } },
+  };
+  assert.equal((await send({ method: 'POST', target: deployments, headers: [['Content-Type', 'application/json']], body: body(JSON.stringify(deployment)) })).status, 201);
+  // Each patch item was looked up in the live list, and the merged list sorted by insertion: held the server ten minutes.
+  const smp = [['Content-Type', 'application/strategic-merge-patch+json']] as [string, string][];
+  const patched = await send({ method: 'PATCH', target: `${deployments}/big-env`, headers: smp, body: body(JSON.stringify({ spec: { template: { spec: { containers: [{ name: 'c', env: env(10_000, 20_000) }] } } } })) });
+  assert.equal(patched.status, 200, patched.body.toString().slice(0, 300));
+  const names = (JSON.parse(patched.body.toString()) as { spec: { template: { spec: { containers: { env: { name: string }[] }[] } } } }).spec.template.spec.containers[0]!.env.map((e) => e.name);
+  assert.deepEqual(names, env(0, 30_000).map((e) => e.name), 'live items in place, new ones after them');
+  // A list of scalars merged by value (finalizers): deduplicated in quadratic time, it never ended.
+  const kept = { ...cm('many-finalizers'), metadata: { name: 'many-finalizers', finalizers: ['example.com/kept'] } };
+  assert.equal((await send({ method: 'POST', target: cms, headers: [['Content-Type', 'application/json']], body: body(JSON.stringify(kept)) })).status, 201);
+  const finalizers = Array.from({ length: 100_000 }, (_, i) => `example.com/f${i % 50_000}`);
+  const merged = await send({ method: 'PATCH', target: `${cms}/many-finalizers`, headers: smp, body: body(JSON.stringify({ metadata: { finalizers } })) });
+  assert.equal(merged.status, 200, merged.body.toString().slice(0, 300));
+  const after = (JSON.parse(merged.body.toString()) as { metadata: { finalizers: string[] } }).metadata.finalizers;
+  assert.deepEqual([after.length, after[0], after[after.length - 1]], [50_001, 'example.com/f0', 'example.com/kept'], 'each value once: the patch\'s in its order, then the live one');
   await alive();
 });
 

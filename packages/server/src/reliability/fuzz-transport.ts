@@ -176,12 +176,23 @@ export function http2Refusable(r: FuzzRequest): boolean {
 /** Header fields past this many may be refused by HTTP/2 itself rather than answered 431. */
 const maxHeaderFieldsSent = 2000;
 
+/**
+ * Streams one shared HTTP/2 session may reset before it is retired. nghttp2 (Node's HTTP/2 stack), since its fix for
+ * the rapid-reset attack (CVE-2023-44487), allows a client a burst of 1,000 RST_STREAMs and then 33 a second, and
+ * answers more with GOAWAY; every headers-only case (a watch, a large answer) ends with a reset, and the fuzzer sends
+ * them faster than that. So a session stops taking requests well before its burst is spent and is closed once its
+ * streams have ended, as a client that cancels many requests would spread them over connections.
+ */
+export const resetsPerSession = 500;
+
 /** Connections to one server, per identity. */
 export function fuzzTransport(host: string, port: number, caPem: string): FuzzTransport {
   const idle = new Map<string, TLSSocket[]>();
   const sessions = new Map<string, ClientHttp2Session>();
+  const resets = new WeakMap<ClientHttp2Session, number>();
   const all = new Set<TLSSocket>();
   const isolatedSessions = new Set<ClientHttp2Session>();
+  const retired = new Set<ClientHttp2Session>();
   const key = (id?: ClientIdentity): string => id?.certPem ?? '';
 
   const openSocket = (id: ClientIdentity | undefined): Promise<TLSSocket> => new Promise((resolve, reject) => {
@@ -302,6 +313,14 @@ export function fuzzTransport(host: string, port: number, caPem: string): FuzzTr
     return s;
   };
 
+  /** Takes a shared session out of use; it closes once its open streams have ended. */
+  const retire = (s: ClientHttp2Session): void => {
+    for (const [k, v] of sessions) if (v === s) sessions.delete(k);
+    retired.add(s);
+    s.on('close', () => retired.delete(s));
+    if (!s.closed) s.close();
+  };
+
   const sendHttp2 = (r: FuzzRequest): Promise<FuzzOutcome> => {
     const isolated = http2Refusable(r);
     const started = performance.now();
@@ -331,12 +350,28 @@ export function fuzzTransport(host: string, port: number, caPem: string): FuzzTr
         if (settled) return;
         settled = true;
         clearTimeout(timer);
-        // Only a stream given up on is cancelled: a reset for every stream is the rapid-reset pattern servers cut off.
-        if (!ended && !stream.closed) stream.close(h2.NGHTTP2_CANCEL);
+        // Only a stream given up on (or whose headers were all the case wanted) is cancelled; a shared session that
+        // has reset its budget of streams takes no more requests and closes once its streams have ended.
+        if (!ended && !stream.closed) {
+          stream.close(h2.NGHTTP2_CANCEL);
+          const count = (resets.get(own) ?? 0) + 1;
+          resets.set(own, count);
+          if (!isolated && count === resetsPerSession) retire(own);
+        }
         if (isolated) own.close();
         resolve(outcome);
       };
       const timer = setTimeout(() => finish({ kind: 'hang', ms: ms() }), r.deadlineMs);
+      const unanswered = (why: string): void => {
+        if (!settled && stream.rstCode === h2.NGHTTP2_REFUSED_STREAM && retired.has(own)) {
+          // Refused by the client's own GOAWAY as its session retired, so never processed: it goes on a new session.
+          settled = true;
+          clearTimeout(timer);
+          resolve(sendHttp2(r));
+          return;
+        }
+        finish({ kind: 'closed', why, ms: ms() });
+      };
       stream.on('response', (h) => {
         status = Number(h[':status']);
         responseHeaders = Object.fromEntries(Object.entries(h).filter(([n]) => !n.startsWith(':'))
@@ -352,11 +387,11 @@ export function fuzzTransport(host: string, port: number, caPem: string): FuzzTr
       stream.on('error', (e: Error & { code?: string }) => {
         // A reset after a complete answer (the server's "stop sending") still counts as the answer.
         if (status !== 0) finish({ kind: 'answer', status, headers: responseHeaders, body: Buffer.concat(parts), ms: ms() });
-        else finish({ kind: 'closed', why: e.message, ms: ms() });
+        else unanswered(e.message);
       });
       stream.on('close', () => {
         if (status !== 0) finish({ kind: 'answer', status, headers: responseHeaders, body: Buffer.concat(parts), ms: ms() });
-        else finish({ kind: 'closed', why: `stream closed (${stream.rstCode})`, ms: ms() });
+        else unanswered(`stream closed (${stream.rstCode})`);
       });
       if (r.body !== undefined) {
         void (async () => {
@@ -378,6 +413,7 @@ export function fuzzTransport(host: string, port: number, caPem: string): FuzzTr
       for (const s of all) s.destroy();
       for (const s of sessions.values()) s.destroy();
       for (const s of isolatedSessions) s.destroy();
+      for (const s of retired) s.destroy();
       idle.clear();
       sessions.clear();
     },

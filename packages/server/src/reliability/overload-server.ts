@@ -3,17 +3,23 @@
  * with its start options as JSON, it reports where it serves once ready, then answers `stats` (after a full garbage
  * collection when run with --expose-gc) and stops on `stop`.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startServer, type StartServerOptions } from '../server.js';
+import { pkiFiles } from '../pki/ensure-pki.js';
 
 /** What the test process sends. */
 export type OverloadServerRequest = { readonly kind: 'stats' } | { readonly kind: 'stop' };
 
 /** What the server process reports. */
 export type OverloadServerMessage =
-  | { readonly kind: 'ready'; readonly url: string; readonly ca: string; readonly adminCert: string; readonly adminKey: string }
+  | {
+    readonly kind: 'ready'; readonly url: string; readonly ca: string; readonly adminCert: string; readonly adminKey: string;
+    /** The serving certificate and key, for a control server that answers TLS clients as this one does. */
+    readonly servingCert: string; readonly servingKey: string;
+  }
   | { readonly kind: 'stats'; readonly stats: OverloadServerStats }
   | { readonly kind: 'failed'; readonly message: string };
 
@@ -27,7 +33,13 @@ export interface OverloadServerStats {
   readonly sockets: number;
   /** Pending timers: every watch holds one until it ends. */
   readonly timers: number;
+  /** How late the event loop ran timers since the last stats (p99 and max, ms): how long it was held. */
+  readonly loopDelayP99Ms: number;
+  readonly loopDelayMaxMs: number;
 }
+
+/** The event loop's delay, sampled every 10 ms. */
+const loopDelay = monitorEventLoopDelay({ resolution: 10 });
 
 /** Start options as the test sends them: `tokens` becomes a token file (`token,user,uid,"groups"` lines). */
 export type OverloadServerOptions = Omit<StartServerOptions, 'log' | 'dataDir'> & { readonly tokens?: string };
@@ -36,12 +48,17 @@ function stats(): OverloadServerStats {
   (globalThis as { gc?: () => void }).gc?.();
   const memory = process.memoryUsage();
   const resources = process.getActiveResourcesInfo();
+  const p99 = loopDelay.percentile(99) / 1e6;
+  const max = loopDelay.max / 1e6;
+  loopDelay.reset();
   return {
     rss: memory.rss,
     heapUsed: memory.heapUsed,
     external: memory.external,
     sockets: resources.filter((r) => r === 'TCPSocketWrap').length,
     timers: resources.filter((r) => r === 'Timeout').length,
+    loopDelayP99Ms: Math.round(p99),
+    loopDelayMaxMs: Math.round(max),
   };
 }
 
@@ -63,7 +80,11 @@ async function main(): Promise<void> {
         process.exit(0);
       });
     });
-    send({ kind: 'ready', url: server.url, ca: server.ca, adminCert: server.adminCert, adminKey: server.adminKey });
+    loopDelay.enable();
+    send({
+      kind: 'ready', url: server.url, ca: server.ca, adminCert: server.adminCert, adminKey: server.adminKey,
+      servingCert: readFileSync(join(dataDir, pkiFiles.servingCert), 'utf8'), servingKey: readFileSync(join(dataDir, pkiFiles.servingKey), 'utf8'),
+    });
   } catch (e) {
     rmSync(dataDir, { recursive: true, force: true });
     send({ kind: 'failed', message: e instanceof Error ? e.stack ?? e.message : String(e) });

@@ -16,6 +16,8 @@ export interface OverloadServer {
   readonly ca: string;
   readonly adminCert: string;
   readonly adminKey: string;
+  readonly servingCert: string;
+  readonly servingKey: string;
   readonly child: ChildProcess;
   stats(): Promise<OverloadServerStats>;
   stop(): Promise<void>;
@@ -40,6 +42,8 @@ export async function startOverloadServer(options: OverloadServerOptions = {}): 
     ca: ready.ca,
     adminCert: ready.adminCert,
     adminKey: ready.adminKey,
+    servingCert: ready.servingCert,
+    servingKey: ready.servingKey,
     child,
     stats: () => new Promise((resolve) => {
       const on = (m: OverloadServerMessage): void => {

@@ -17,6 +17,7 @@ import {
 import { requestRecorder } from '../../admission/recorder.js';
 import { addWarning, writeObject, writeStatus } from '../response-writer.js';
 import { decodeBody } from '../decode-body.js';
+import { yieldAfter } from '../../limits/turn-budget.js';
 
 /** Media types a create or update body may come in. */
 export const objectMediaTypes: readonly string[] = ['application/json', 'application/yaml'];
@@ -26,21 +27,27 @@ export async function handleCreate(ctx: RequestContext, registry: Registry, def:
   const options = parseWriteOptions(ctx.query, ctx.names, 'CreateOptions', ctx.headers['user-agent']);
   if (!options.ok) return writeStatus(ctx, options.error);
   const { dryRun, fieldValidation, fieldManager } = options.value;
+  const began = performance.now();
   const decoded = await decodeBody(ctx, objectMediaTypes);
   if (!decoded.ok) return writeStatus(ctx, decoded.error);
   const object = decoded.value.object;
+  // A large body's decoding has used this turn: the checks start in the next one (limits/turn-budget.ts).
+  await yieldAfter(began);
   for (const step of [
     () => checkTypeMeta(def, object),
     () => checkSchema(ctx, registry, def, object, fieldValidation, decoded.value.duplicateFields),
     () => reconcileNamespace(def, object, requestNamespace(ctx, def)),
   ]) {
+    const stepped = performance.now();
     const checked = step();
     if (!checked.ok) return writeStatus(ctx, checked.error);
+    // A check over a large body gives the event loop back after it.
+    await yieldAfter(stepped);
   }
   if (object.metadata?.resourceVersion) {
     return writeStatus(ctx, badRequest('resourceVersion should not be set on objects to be created'));
   }
-  const tracked = trackUpdate(def, '', undefined, object, fieldManager);
+  const tracked = await trackUpdate(def, '', undefined, object, fieldManager);
   const created = await createObject(registry, def, tracked, { user: ctx.user, dryRun: dryRun, recorder: requestRecorder((t) => addWarning(ctx, t), ctx.record.annotations, ctx.record.latency) });
   if (!created.ok) return writeStatus(ctx, created.error);
   sendWarnings(ctx, def.strategy.warnings(created.value));

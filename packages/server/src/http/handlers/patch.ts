@@ -41,6 +41,7 @@ import {
 import { requestRecorder } from '../../admission/recorder.js';
 import { addWarning, writeObject, writeStatus } from '../response-writer.js';
 import { decodeBody } from '../decode-body.js';
+import { yieldAfter } from '../../limits/turn-budget.js';
 
 /** Serves a patch; `authorizer` answers the extra `create` check of an apply that creates. */
 export async function handlePatch(ctx: RequestContext, registry: Registry, def: ResourceDef, authorizer: Authorizer): Promise<void> {
@@ -49,14 +50,19 @@ export async function handlePatch(ctx: RequestContext, registry: Registry, def: 
   if (!options.ok) return writeStatus(ctx, options.error);
   // Custom resources have no patch strategies to merge by: strategic merge patch is refused (kube's CRD handler).
   const patchTypes = def.custom !== undefined ? supportedPatchTypes.filter((t) => t !== 'application/strategic-merge-patch+json') : supportedPatchTypes;
+  const began = performance.now();
   const decoded = await decodeBody(ctx, patchTypes);
   if (!decoded.ok) return writeStatus(ctx, decoded.error);
   const namespace = requestNamespace(ctx, def);
   const name = ctx.info.name;
   const subresource = ctx.info.subresource;
+  // A large body's decoding has used this turn: the checks start in the next one (limits/turn-budget.ts).
+  await yieldAfter(began);
+  const checking = performance.now();
   const made = mechanismOf(registry, def, { namespace, name, subresource }, decoded.value, options.value);
   if (!made.ok) return writeStatus(ctx, made.error);
   const mechanism = made.value;
+  await yieldAfter(checking);
   const op = { user: ctx.user, dryRun: options.value.dryRun, recorder: requestRecorder((t) => addWarning(ctx, t), ctx.record.annotations, ctx.record.latency) };
   // kube's withAuthorization asks once, when an attempt first creates.
   let createAuthorization: Promise<Result<void>> | undefined;
@@ -64,7 +70,7 @@ export async function handlePatch(ctx: RequestContext, registry: Registry, def: 
 
   const guarded = { namespace, name, ignoreNotFound: mechanism.createsMissing && subresource === '' };
   const result = await guaranteedUpdate<WrittenObject>(registry, def, guarded, async (current) => {
-    const patched = mechanism.next(current);
+    const patched = await mechanism.next(current);
     if (!patched.ok) return final(patched.error);
     warnings = patched.value.warnings;
     const next = patched.value.object;

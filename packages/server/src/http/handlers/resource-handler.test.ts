@@ -329,3 +329,22 @@ test('deletecollection deletes what the selector selects and answers the list', 
   const left = (await call({ verb: 'list', resource: 'configmaps', namespace: 'default' })).body as { items: Obj[] };
   assert.deepEqual(left.items.map((o) => o.metadata?.name), ['b']);
 });
+
+test('the all-namespaces path of a namespaced resource serves only list and watch: 405 for its other methods, 404 for named paths', async () => {
+  const { call } = await testRegistry();
+  assert.equal((await call({ verb: 'create', resource: 'configmaps', namespace: 'default', body: cm('kept') })).code, 201);
+  assert.equal((await call({ verb: 'list', resource: 'configmaps' })).code, 200);
+  for (const verb of ['deletecollection', 'create', 'update', 'patch'] as const) {
+    const r = await call({ verb, resource: 'configmaps', body: cm('kept') });
+    assert.equal(r.code, 405, verb);
+    assert.equal((r.body as Status).reason, 'MethodNotAllowed', verb);
+  }
+  for (const verb of ['get', 'update', 'delete'] as const) {
+    const r = await call({ verb, resource: 'configmaps', name: 'kept', body: cm('kept') });
+    assert.equal(r.code, 404, verb);
+    assert.equal((r.body as Status).message, 'the server could not find the requested resource', verb);
+  }
+  // A resource that cannot be listed (pods/binding addressed as `bindings`) has no all-namespaces route at all.
+  assert.equal((await call({ verb: 'create', resource: 'bindings', body: { metadata: { name: 'p' } } })).code, 404);
+  assert.equal((await call({ verb: 'get', resource: 'configmaps', namespace: 'default', name: 'kept' })).code, 200, 'nothing was deleted');
+});

@@ -3,7 +3,7 @@
  * verb, and dispatches to the verb's handler. 404 for an unknown group, version, resource or subresource (with
  * kube-apiserver's generic message), 405 for a verb the resource does not support.
  */
-import { failure, methodNotAllowed } from '@svc-apiserver/api';
+import { failure, methodNotAllowed, type Status } from '@svc-apiserver/api';
 import type { RequestContext } from '../context.js';
 import type { Registry } from '../../registry/registry.js';
 import type { ResourceDef } from '../../registry/resource-def.js';
@@ -42,10 +42,37 @@ const handlers: Readonly<Record<string, VerbHandler>> = {
 const namedVerbs: ReadonlySet<string> = new Set(['get', 'update', 'patch', 'delete']);
 /** Verbs that act on a collection. */
 const collectionVerbs: ReadonlySet<string> = new Set(['list', 'create', 'deletecollection']);
+/**
+ * The verbs served on the all-namespaces path of a namespaced resource (`/api/v1/pods`, `/api/v1/watch/pods`):
+ * kube-apiserver's installer registers only LIST and WATCHLIST there (create and deletecollection live on the
+ * namespaced path), and its CRD handler serves only these across namespaces (possiblyAcrossAllNamespacesVerbs).
+ */
+const acrossNamespacesVerbs: ReadonlySet<string> = new Set(['list', 'watch']);
 
 /** 404 for paths that name nothing served. */
 export function resourceNotFound() {
   return failure('NotFound', 'the server could not find the requested resource', {});
+}
+
+/**
+ * The answer to a request kube-apiserver does not route: a watch path (`/watch/...`) of a built-in resource with
+ * another method than GET (its routes are GET only: 405; kube's CRD handler serves the watch whatever the method),
+ * and on the all-namespaces path of a namespaced resource anything but a list or
+ * watch of the collection. For a built-in resource kube routes only the collection of a listable resource there:
+ * its other methods are 405 (go-restful knows the path, not the method), a named path or an unlistable resource
+ * 404 (no route). A custom resource answers 404: kube's CRD handler hands a request whose scope does not match the
+ * CRD's to its not-found delegate (which writes Go's plain `404 page not found`; under `/apis` this server answers
+ * every 404 with a Status).
+ */
+function refusedAcrossNamespaces(ctx: RequestContext, def: ResourceDef): Status | undefined {
+  const info = ctx.info;
+  if (info.verb === 'watch' && ctx.method !== 'GET' && ctx.method !== 'HEAD' && def.custom === undefined) return methodNotAllowed();
+  if (!def.namespaced || info.namespace !== '') return undefined;
+  // A list's or a watch's name from a `metadata.name` field selector leaves the path the collection's.
+  const named = info.verb === 'watch' ? info.parts.length > 1 : info.verb !== 'list' && info.name !== '';
+  const routed = !named && def.verbs.includes('list');
+  if (routed && acrossNamespacesVerbs.has(info.verb)) return undefined;
+  return routed && def.custom === undefined ? methodNotAllowed() : resourceNotFound();
 }
 
 /**
@@ -70,6 +97,8 @@ export function resourceHandler(
     if (!def.namespaced && info.namespace !== '' && !(def.group === '' && def.resource === 'namespaces')) {
       return writeStatus(ctx, resourceNotFound());
     }
+    const across = refusedAcrossNamespaces(ctx, def);
+    if (across !== undefined) return writeStatus(ctx, across);
     // Deprecated versions: Warning header, gauge and audit annotations (registry/deprecation.ts).
     const deprecation = recordDeprecatedRequest(registry.names, def, info.subresource, (text) => addWarning(ctx, text));
     for (const [key, value] of Object.entries(deprecation?.auditAnnotations ?? {})) addAuditAnnotation(ctx.record, key, value);

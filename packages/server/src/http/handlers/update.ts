@@ -24,6 +24,7 @@ import {
 import { requestRecorder } from '../../admission/recorder.js';
 import { addWarning, writeObject, writeStatus } from '../response-writer.js';
 import { decodeBody } from '../decode-body.js';
+import { yieldAfter } from '../../limits/turn-budget.js';
 
 /** What an update or a patch answers: the object it stored, its status code, and the object it replaced. */
 export interface WrittenObject {
@@ -37,9 +38,12 @@ export async function handleUpdate(ctx: RequestContext, registry: Registry, def:
   const options = parseWriteOptions(ctx.query, ctx.names, 'UpdateOptions', ctx.headers['user-agent']);
   if (!options.ok) return writeStatus(ctx, options.error);
   const { dryRun, fieldValidation, fieldManager } = options.value;
+  const began = performance.now();
   const decoded = await decodeBody(ctx, objectMediaTypes);
   if (!decoded.ok) return writeStatus(ctx, decoded.error);
   const body = decoded.value.object;
+  // A large body's decoding has used this turn: the checks start in the next one (limits/turn-budget.ts).
+  await yieldAfter(began);
   const namespace = requestNamespace(ctx, def);
   const name = ctx.info.name;
   const subresource = ctx.info.subresource;
@@ -49,8 +53,11 @@ export async function handleUpdate(ctx: RequestContext, registry: Registry, def:
     () => checkNameMatches(body, name, namespace),
     () => reconcileNamespace(def, body, namespace),
   ]) {
+    const stepped = performance.now();
     const checked = step();
     if (!checked.ok) return writeStatus(ctx, checked.error);
+    // A check over a large body gives the event loop back after it.
+    await yieldAfter(stepped);
   }
   const op = { user: ctx.user, dryRun: dryRun, recorder: requestRecorder((t) => addWarning(ctx, t), ctx.record.annotations, ctx.record.latency) };
   const requestedVersion = body.metadata?.resourceVersion ?? '';
@@ -61,7 +68,7 @@ export async function handleUpdate(ctx: RequestContext, registry: Registry, def:
   };
   const result = await guaranteedUpdate<WrittenObject>(registry, def, guarded, async (current) => {
     if (current === undefined) {
-      const created = await createObject(registry, def, trackUpdate(def, '', undefined, structuredClone(body), fieldManager), op);
+      const created = await createObject(registry, def, await trackUpdate(def, '', undefined, structuredClone(body), fieldManager), op);
       if (!created.ok) return { ...created, conflict: created.error.reason === 'AlreadyExists' };
       return ok({ code: 201, object: created.value, current });
     }
@@ -70,7 +77,7 @@ export async function handleUpdate(ctx: RequestContext, registry: Registry, def:
     const next: KubeObject = structuredClone(body);
     const meta = (next.metadata ??= {});
     if (requestedVersion === '' && def.strategy.allowUnconditionalUpdate) meta.resourceVersion = current.metadata?.resourceVersion ?? '';
-    const written = await updateObject(registry, def, subresource, trackUpdate(def, subresource, current, next, fieldManager), current, op);
+    const written = await updateObject(registry, def, subresource, await trackUpdate(def, subresource, current, next, fieldManager), current, op);
     return written.ok ? ok({ code: 200, object: written.value, current }) : written;
   });
   if (!result.ok) return writeStatus(ctx, result.error);

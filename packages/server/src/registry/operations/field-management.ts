@@ -4,7 +4,8 @@
  * takes before admission (kube's fieldmanager UpdateNoErrors in the handlers' object transformers).
  */
 import { apiVersionOf, type KubeObject } from '@svc-apiserver/api';
-import { updateManagedFields, type FieldManagerScope, type ManagedObject } from '../../apply/field-manager.js';
+import { updateManagedFieldsSteps, type FieldManagerScope, type ManagedObject } from '../../apply/field-manager.js';
+import { runStepsYielding } from '../../limits/turn-budget.js';
 import { patchSchemaOf } from '../../patch/patch-schema-of.js';
 import type { ResourceDef } from '../resource-def.js';
 import { nowTimestamp } from './prepare.js';
@@ -20,7 +21,11 @@ export function fieldManagerScope(def: ResourceDef, subresource: string): FieldM
   };
 }
 
-/** `next` with managedFields updated for `manager` (an Update); `live` undefined for a create. */
-export function trackUpdate(def: ResourceDef, subresource: string, live: KubeObject | undefined, next: KubeObject, manager: string): KubeObject {
-  return updateManagedFields(live as ManagedObject | undefined, next as ManagedObject, manager, fieldManagerScope(def, subresource)) as KubeObject;
+/**
+ * `next` with managedFields updated for `manager` (an Update); `live` undefined for a create. In steps: an object of
+ * many keys must not hold the event loop for the whole comparison.
+ */
+export async function trackUpdate(def: ResourceDef, subresource: string, live: KubeObject | undefined, next: KubeObject, manager: string): Promise<KubeObject> {
+  const steps = updateManagedFieldsSteps(live as ManagedObject | undefined, next as ManagedObject, manager, fieldManagerScope(def, subresource));
+  return (await runStepsYielding(steps)) as KubeObject;
 }

@@ -16,6 +16,7 @@ import { final } from './guaranteed-update.js';
 import { beforeUpdate, unchanged } from './prepare.js';
 import { scaleOf, withReplicas } from './scale-subresource.js';
 import { afterRemove, withWriteHooks } from './write-hooks.js';
+import { yieldAfter } from '../../limits/turn-budget.js';
 
 /**
  * Updates `current` to `object` (`object.metadata.resourceVersion` must be `current`'s); `conflict` in a failure
@@ -37,11 +38,16 @@ export async function updateObject(
   const refused = await runAdmission(registry, 'admit', mutating, ctx);
   if (refused !== undefined) return final(refused);
   const next = asScale ? withReplicas(def, object, mutating.object!) : object;
+  // A step over a large object gives the event loop back after it (limits/turn-budget.ts).
+  const validating = performance.now();
   const prepared = beforeUpdate(def, subresource, next, current);
   if (!prepared.ok) return final(prepared.error);
+  await yieldAfter(validating);
   const invalid = await runAdmission(registry, 'validate', attrs(next), ctx);
   if (invalid !== undefined) return final(invalid);
+  const comparing = performance.now();
   if (unchanged(next, current)) return ok(current);
+  await yieldAfter(comparing);
   const written = await withWriteHooks(def, next, ctx.dryRun, () => registry.store.update(def, next, { dryRun: ctx.dryRun }));
   if (!written.ok || !removedByUpdate(def, written.value, current)) return written;
   const removed = await registry.store.remove(def, written.value, { dryRun: ctx.dryRun });

@@ -31,19 +31,29 @@ interface ConfigMapShape {
   immutable?: boolean;
 }
 
+/** True for a key {@link validateDataKey} finds nothing wrong with (checked without building a path or a list). */
+function plainKey(key: string): boolean {
+  return key.length <= 253 && configKey.test(key) && key !== '.' && !key.startsWith('..');
+}
+
 function validateConfigMap(object: KubeObject): FieldError[] {
   const cm = object as ConfigMapShape;
   const errs: FieldError[] = [];
   let size = 0;
-  for (const [k, v] of Object.entries(cm.data ?? {})) {
-    errs.push(...validateDataKey(`data[${k}]`, k));
+  // Keys, then values: Object.entries of a map of many keys costs several times as much.
+  const data = cm.data ?? {};
+  for (const k of Object.keys(data)) {
+    const v = data[k];
+    if (!plainKey(k)) errs.push(...validateDataKey(`data[${k}]`, k));
     if (cm.binaryData && Object.prototype.hasOwnProperty.call(cm.binaryData, k)) {
       errs.push(fieldError.invalid(`data[${k}]`, k, 'duplicate of key present in binaryData'));
     }
     size += Buffer.byteLength(String(v));
   }
-  for (const [k, v] of Object.entries(cm.binaryData ?? {})) {
-    errs.push(...validateDataKey(`binaryData[${k}]`, k));
+  const binaryData = cm.binaryData ?? {};
+  for (const k of Object.keys(binaryData)) {
+    const v = binaryData[k];
+    if (!plainKey(k)) errs.push(...validateDataKey(`binaryData[${k}]`, k));
     size += Buffer.from(String(v), 'base64').length;
   }
   if (size > maxDataSize) errs.push(fieldError.tooLong('', maxDataSize));

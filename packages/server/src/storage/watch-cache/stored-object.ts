@@ -29,6 +29,8 @@ export interface StoredObject {
   objectBytes(before?: Uint8Array, after?: Uint8Array): Buffer;
   /** The same object shown at another revision (a deletion shows the last state at the delete's revision). */
   at(revision: number): StoredObject;
+  /** The length of the object's stored JSON text: what decoding it costs. */
+  readonly size: number;
   /** A slot for the layer above (selectable attributes), computed once. */
   memo?: unknown;
 }
@@ -69,6 +71,10 @@ class CodecObject implements StoredObject {
     readonly createRevision: number,
   ) {
     this.raw = value;
+  }
+
+  get size(): number {
+    return this.raw?.length ?? this.item?.length ?? 0;
   }
 
   private decodeRaw(): KubeObject {

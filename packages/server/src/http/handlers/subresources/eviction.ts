@@ -125,7 +125,7 @@ export async function handleEviction(ctx: RequestContext, registry: Registry, de
     const status = (next.status ??= {}) as Record<string, unknown>;
     status['disruptionsAllowed'] = (status['disruptionsAllowed'] as number) - 1;
     status['disruptedPods'] = { ...record(status['disruptedPods']), [name]: nowTimestamp() };
-    const tracked = trackUpdate(pdbDef, 'status', pdb, next, loopbackManager(registry.names));
+    const tracked = await trackUpdate(pdbDef, 'status', pdb, next, loopbackManager(registry.names));
     const written = await updateObject(registry, pdbDef, 'status', tracked, pdb, { user: loopbackUser, dryRun: isDryRun });
     return written.ok ? ok(undefined) : written;
   });

@@ -59,7 +59,7 @@ export async function handleScale(ctx: RequestContext, registry: Registry, def: 
   const result = await guaranteedUpdate(registry, def, { namespace, name }, async (current) => {
     let scale = body;
     if (mechanism !== undefined) {
-      const patched = mechanism.next(scaleOf(def, current));
+      const patched = await mechanism.next(scaleOf(def, current));
       if (!patched.ok) return final(patched.error);
       scale = patched.value.object;
     }
@@ -70,7 +70,7 @@ export async function handleScale(ctx: RequestContext, registry: Registry, def: 
       ?? optimisticLockFailure(def, name, scale.metadata?.resourceVersion ?? '', current);
     if (refused !== undefined) return final(refused);
     const next = withReplicas(def, current, scale);
-    return updateObject(registry, def, 'scale', trackUpdate(def, 'scale', current, next, options.value.fieldManager), current, op);
+    return updateObject(registry, def, 'scale', await trackUpdate(def, 'scale', current, next, options.value.fieldManager), current, op);
   });
   if (!result.ok) return writeStatus(ctx, result.error);
   writeObject(ctx, 200, scaleOf(def, result.value));

@@ -21,7 +21,7 @@ type Managed = KubeObject & { metadata: { managedFields: { manager: string; oper
 test('apply mechanism: makes the object from the configuration when none is stored, owned by the applier', async () => {
   const mechanism = applyMechanism(await request());
   assert.equal(mechanism.createsMissing, true);
-  const made = mechanism.next(undefined);
+  const made = await mechanism.next(undefined);
   assert.ok(made.ok);
   const object = made.value.object as Managed;
   assert.deepEqual(object['data'], { a: '1' });
@@ -29,26 +29,26 @@ test('apply mechanism: makes the object from the configuration when none is stor
 });
 
 test('apply mechanism: a field another manager owns is a 409 conflict unless forced', async () => {
-  const stored = applyMechanism(await request({ fieldManager: 'other' })).next(undefined);
+  const stored = await applyMechanism(await request({ fieldManager: 'other' })).next(undefined);
   assert.ok(stored.ok);
   const configuration: KubeObject = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x', namespace: 'default' }, data: { a: '2' } };
-  const refused = applyMechanism(await request({ configuration })).next(stored.value.object);
+  const refused = await applyMechanism(await request({ configuration })).next(stored.value.object);
   assert.equal(!refused.ok && refused.error.code, 409);
   assert.equal(!refused.ok && refused.error.message, 'Apply failed with 1 conflict: conflict with "other": .data.a');
-  const forced = applyMechanism(await request({ configuration, force: true })).next(stored.value.object);
+  const forced = await applyMechanism(await request({ configuration, force: true })).next(stored.value.object);
   assert.ok(forced.ok);
   assert.deepEqual(forced.value.object['data'], { a: '2' });
 });
 
 test('apply mechanism: the field validation of the body is reported after a successful merge, as decided once', async () => {
   const strict = badRequest('error strict decoding YAML: duplicate');
-  const stored = applyMechanism(await request({ fieldManager: 'other' })).next(undefined);
+  const stored = await applyMechanism(await request({ fieldManager: 'other' })).next(undefined);
   assert.ok(stored.ok);
   const conflicting: KubeObject = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x', namespace: 'default' }, data: { a: '2' } };
-  const conflict = applyMechanism(await request({ configuration: conflicting, fieldValidation: { ok: false, error: strict } })).next(stored.value.object);
+  const conflict = await applyMechanism(await request({ configuration: conflicting, fieldValidation: { ok: false, error: strict } })).next(stored.value.object);
   assert.equal(!conflict.ok && conflict.error.code, 409, 'the merge is answered first');
-  const failed = applyMechanism(await request({ fieldValidation: { ok: false, error: strict } })).next(undefined);
+  const failed = await applyMechanism(await request({ fieldValidation: { ok: false, error: strict } })).next(undefined);
   assert.deepEqual(failed, { ok: false, error: strict });
-  const warned = applyMechanism(await request({ fieldValidation: { ok: true, value: ['line 7: key "x" already set in map'] } })).next(undefined);
+  const warned = await applyMechanism(await request({ fieldValidation: { ok: true, value: ['line 7: key "x" already set in map'] } })).next(undefined);
   assert.deepEqual(warned.ok && warned.value.warnings, ['line 7: key "x" already set in map']);
 });

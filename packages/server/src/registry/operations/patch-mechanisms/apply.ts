@@ -7,7 +7,8 @@
 import { fail, failure, ok, type KubeObject, type Result } from '@svc-apiserver/api';
 import { conflictStatus } from '../../../apply/conflicts.js';
 import type { FieldManagerScope, ManagedObject } from '../../../apply/field-manager.js';
-import { applyMigratingClientSideApply } from '../../../apply/last-applied.js';
+import { applyMigratingSteps } from '../../../apply/last-applied.js';
+import { runStepsYielding } from '../../../limits/turn-budget.js';
 import type { PatchMechanism } from './patch-mechanism.js';
 
 /** An apply request, its configuration already checked (apiVersion, kind, no managedFields, every field declared). */
@@ -26,9 +27,10 @@ export interface ApplyRequest {
 export function applyMechanism(request: ApplyRequest): PatchMechanism {
   return {
     createsMissing: true,
-    next(current) {
-      const applied = applyMigratingClientSideApply(current as ManagedObject | undefined, request.configuration as ManagedObject,
-        request.fieldManager, request.force, request.scope, request.lastAppliedAnnotation);
+    async next(current) {
+      // In steps: a configuration of many keys must not hold the event loop for the whole merge.
+      const applied = await runStepsYielding(applyMigratingSteps(current as ManagedObject | undefined, request.configuration as ManagedObject,
+        request.fieldManager, request.force, request.scope, request.lastAppliedAnnotation));
       if (!applied.ok) {
         const why = applied.error;
         return fail(why.reason === 'conflict' ? conflictStatus(why.conflicts) : failure('Unknown', why.message, undefined, 500));

@@ -8,7 +8,7 @@ import { permissivePatchSchema } from '../../../patch/patch-schema.js';
 const target = { qualified: { group: '', resource: 'configmaps' }, name: 'x' };
 const stored: KubeObject = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x' }, data: { a: '1' } };
 
-test('one mechanism per stored-object patch type; other media types are 415', () => {
+test('one mechanism per stored-object patch type; other media types are 415', async () => {
   const patches: Record<string, unknown> = {
     'application/json-patch+json': [{ op: 'replace', path: '/data/a', value: '2' }],
     'application/merge-patch+json': { data: { a: '2' } },
@@ -18,14 +18,14 @@ test('one mechanism per stored-object patch type; other media types are 415', ()
   for (const [type, patch] of Object.entries(patches)) {
     const made = patchMechanismFor(type, target, patch, permissivePatchSchema);
     assert.ok(made.ok, type);
-    const next = made.value.next(stored);
+    const next = await made.value.next(stored);
     assert.deepEqual(next.ok && next.value.object['data'], { a: '2' }, type);
   }
   const apply = patchMechanismFor('application/apply-patch+yaml', target, {}, permissivePatchSchema);
   assert.equal(!apply.ok && apply.error.code, 415);
 });
 
-test('update steps: the patched object is checked (its warnings kept) and tracked against the stored one', () => {
+test('update steps: the patched object is checked (its warnings kept) and tracked against the stored one', async () => {
   const made = patchMechanismFor('application/merge-patch+json', target, { data: { b: '2' } }, permissivePatchSchema);
   assert.ok(made.ok);
   const tracked: (KubeObject | undefined)[] = [];
@@ -37,11 +37,11 @@ test('update steps: the patched object is checked (its warnings kept) and tracke
     },
   });
   assert.equal(mechanism.createsMissing, false);
-  const next = mechanism.next(stored);
+  const next = await mechanism.next(stored);
   assert.ok(next.ok);
   assert.deepEqual(next.value.warnings, ['unknown field "x"']);
   assert.deepEqual(next.value.object.metadata?.managedFields, []);
   assert.deepEqual(tracked, [stored]);
-  const refused = withUpdateSteps(made.value, { check: () => ({ ok: false, error: badRequest('bad field') }), track: (_c, o) => o }).next(stored);
+  const refused = await withUpdateSteps(made.value, { check: () => ({ ok: false, error: badRequest('bad field') }), track: (_c, o) => o }).next(stored);
   assert.equal(!refused.ok && refused.error.message, 'bad field');
 });

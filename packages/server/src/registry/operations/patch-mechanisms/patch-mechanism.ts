@@ -8,6 +8,7 @@ import {
   badRequest, fail, notFound, ok, type KubeObject, type QualifiedResource, type Result,
 } from '@svc-apiserver/api';
 import { nestingTooDeepMessage, valueTooDeep } from '../../../limits/nesting-depth.js';
+import { yieldAfter } from '../../../limits/turn-budget.js';
 
 /** A patched object, with the warnings field validation gave on it (sent once, with the answer). */
 export interface Patched {
@@ -20,7 +21,7 @@ export interface PatchMechanism {
   /** Whether a missing object is made from the patch alone (apply); the other patch types answer 404. */
   readonly createsMissing: boolean;
   /** The object the patch makes of `current` (undefined: nothing is stored). */
-  next(current?: KubeObject): Result<Patched>;
+  next(current?: KubeObject): Promise<Result<Patched>>;
 }
 
 /** The object a patch names, for the 404 of a patch type that needs a stored object. */
@@ -38,10 +39,13 @@ export interface PatchTarget {
 export function patchOfStored(target: PatchTarget, patch: (current: KubeObject) => Result<unknown>): PatchMechanism {
   return {
     createsMissing: false,
-    next(current) {
+    async next(current) {
       if (current === undefined) return fail(notFound(target.qualified, target.name));
+      const patching = performance.now();
       const patched = patch(current);
       if (!patched.ok) return patched;
+      // Patching a large object takes a turn: the checks of the result start in the next (limits/turn-budget.ts).
+      await yieldAfter(patching);
       const object = patched.value;
       if (typeof object !== 'object' || object === null || Array.isArray(object)) {
         return fail(badRequest('the patched document is not an object'));
@@ -57,19 +61,21 @@ export interface UpdateSteps {
   /** Decoding of the patched object (type meta, schema, field validation): its warnings, or the failure. */
   check(object: KubeObject): Result<readonly string[]>;
   /** The object with managedFields updated for the patch's field manager (`current` undefined: it creates). */
-  track(current: KubeObject | undefined, object: KubeObject): KubeObject;
+  track(current: KubeObject | undefined, object: KubeObject): KubeObject | Promise<KubeObject>;
 }
 
 /** `mechanism` followed by the decoding and managedFields steps of an update. */
 export function withUpdateSteps(mechanism: PatchMechanism, steps: UpdateSteps): PatchMechanism {
   return {
     createsMissing: mechanism.createsMissing,
-    next(current) {
-      const patched = mechanism.next(current);
+    async next(current) {
+      const patched = await mechanism.next(current);
       if (!patched.ok) return patched;
+      const checking = performance.now();
       const checked = steps.check(patched.value.object);
       if (!checked.ok) return checked;
-      return ok({ object: steps.track(current, patched.value.object), warnings: [...patched.value.warnings, ...checked.value] });
+      await yieldAfter(checking);
+      return ok({ object: await steps.track(current, patched.value.object), warnings: [...patched.value.warnings, ...checked.value] });
     },
   };
 }
