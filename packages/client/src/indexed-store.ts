@@ -60,27 +60,32 @@ export interface IndexedStore<T extends CachedObject = KubeObject> extends Store
 export function createIndexedStore<T extends CachedObject = KubeObject>(indexers: Readonly<Record<string, IndexFunc<T>>> = {}): IndexedStore<T> {
   const all: Record<string, IndexFunc<T>> = {
     [namespaceIndex]: (o) => [o.metadata?.namespace ?? ''],
-    [labelIndex]: (o) => Object.entries(o.metadata?.labels ?? {}).map(([k, v]) => `${k}=${v}`),
+    [labelIndex]: (o) => {
+      const labels = o.metadata?.labels;
+      if (labels === undefined) return [];
+      const out: string[] = [];
+      for (const k in labels) out.push(`${k}=${labels[k]!}`);
+      return out;
+    },
     ...indexers,
   };
   const items = new Map<string, T>();
   /** index name → value → keys */
   const indexes = new Map<string, Map<string, Set<string>>>(Object.keys(all).map((n) => [n, new Map()]));
 
+  /** Each index function with its index, listed once: a sync of thousands of objects walks them per object. */
+  const indexList = Object.entries(all).map(([name, fn]) => [fn, indexes.get(name)!] as const);
   const unindex = (key: string, object: T): void => {
-    for (const [name, fn] of Object.entries(all)) {
-      const idx = indexes.get(name);
+    for (const [fn, idx] of indexList) {
       for (const v of fn(object)) {
-        const set = idx?.get(v);
+        const set = idx.get(v);
         set?.delete(key);
-        if (set?.size === 0) idx?.delete(v);
+        if (set?.size === 0) idx.delete(v);
       }
     }
   };
   const index = (key: string, object: T): void => {
-    for (const [name, fn] of Object.entries(all)) {
-      const idx = indexes.get(name);
-      if (idx === undefined) continue;
+    for (const [fn, idx] of indexList) {
       for (const v of fn(object)) {
         let set = idx.get(v);
         if (set === undefined) idx.set(v, (set = new Set()));
