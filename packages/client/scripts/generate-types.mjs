@@ -53,9 +53,10 @@ function namespaceOf(module) {
   return module.replace(/-([a-z0-9])/g, (_, c) => c.toUpperCase());
 }
 
+/** JSDoc of an upstream description, without the notes upstream leaves for its own developers (`(TODO: ...)`). */
 function jsdoc(text, indent) {
   if (!text) return '';
-  const lines = text.replace(/\*\//g, '*\\/').split('\n');
+  const lines = text.replace(/\s*\(TODO:[^)]*\)/g, '').replace(/\*\//g, '*\\/').split('\n');
   if (lines.length === 1) return `${indent}/** ${lines[0]} */\n`;
   return `${indent}/**\n${lines.map((l) => `${indent} *${l === '' ? '' : ` ${l}`}`).join('\n')}\n${indent} */\n`;
 }
