@@ -92,6 +92,7 @@ function crdWith(schema: unknown, extra: Record<string, unknown> = {}): CustomRe
 /** Runs a CRD through the strategy and, when valid, objects through its served resource; asserts no throw. */
 function exercise(crd: CustomResourceDefinition, objects: readonly unknown[]): void {
   const copy = structuredClone(crd) as KubeObject;
+  crdStrategy.defaults?.(copy);
   crdStrategy.prepareForCreate(copy);
   const errors = crdStrategy.validate(copy);
   assert.ok(Array.isArray(errors));
@@ -102,6 +103,7 @@ function exercise(crd: CustomResourceDefinition, objects: readonly unknown[]): v
       if (typeof object !== 'object' || object === null || Array.isArray(object)) continue;
       def.custom!.prune(object);
       def.custom!.applyDefaults(object);
+      def.strategy.defaults?.(object);
       def.strategy.prepareForCreate(object);
       assert.ok(Array.isArray(def.strategy.validate(object)));
       assert.ok(Array.isArray(def.strategy.validateUpdate(object, object)));
@@ -129,6 +131,7 @@ test('malformed CRDs: wrong shapes everywhere answer field errors', () => {
   const shapes: unknown[] = [null, 1, 'x', [], {}, { versions: 'v1' }, { names: [] }];
   for (const spec of shapes) {
     const crd = { apiVersion: 'x', kind: 'CustomResourceDefinition', metadata: { name: 'x' }, spec } as unknown as KubeObject;
+    crdStrategy.defaults?.(crd);
     crdStrategy.prepareForCreate(crd);
     assert.ok(crdStrategy.validate(crd).length > 0, JSON.stringify(spec));
     assert.deepEqual(customResourceDefs(crd as CustomResourceDefinition, names).length, 0);

@@ -24,6 +24,8 @@ export interface StrategyOptions {
   readonly returnDeletedObject?: boolean;
   readonly allowCreateOnUpdate?: boolean;
   readonly allowUnconditionalUpdate?: boolean;
+  /** The kind's defaulting (Strategy.defaults). */
+  readonly defaults?: (object: KubeObject) => void;
   readonly prepareForCreate?: (object: KubeObject, user?: UserInfo) => void;
   readonly prepareForUpdate?: (object: KubeObject, old: KubeObject) => void;
   readonly validate?: (object: KubeObject) => FieldError[];
@@ -83,7 +85,8 @@ export function defineStrategy(options: StrategyOptions = {}): Strategy {
     validateUpdate: (object, old) => options.validateUpdate?.(object, old) ?? [],
     warnings: (object, old) => options.warnings?.(object, old) ?? [],
   };
-  const extra: { -readonly [K in 'status' | 'finalize' | 'selectableFields' | 'holdOnDelete' | 'subresources']?: Strategy[K] } = {};
+  const extra: { -readonly [K in 'defaults' | 'status' | 'finalize' | 'selectableFields' | 'holdOnDelete' | 'subresources']?: Strategy[K] } = {};
+  if (options.defaults) extra.defaults = options.defaults;
   if (options.subresources) extra.subresources = options.subresources;
   if (options.selectableFields) extra.selectableFields = options.selectableFields;
   if (hasStatus) extra.status = options.status ?? genericStatusStrategy;

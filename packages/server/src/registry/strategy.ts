@@ -40,6 +40,12 @@ export interface Strategy {
   /** A delete that removes the object answers with the object (kube's ReturnDeletedObject), else a Success Status. */
   readonly returnDeletedObject: boolean;
   /**
+   * The kind's defaulting (its `SetDefaults_*` functions, kube's scheme defaulter), in place and idempotent. It is
+   * not a strategy step: it runs where kube's codec runs it, on the decoded body or patch result before field
+   * management (operations/defaulting.ts).
+   */
+  readonly defaults?: (object: KubeObject) => void;
+  /**
    * Clears what a client may not set on create (e.g. status when a status subresource exists); `user` is the
    * requester (kube's PrepareForCreate reads it from the request context: CertificateSigningRequests record it).
    */

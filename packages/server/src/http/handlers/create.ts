@@ -1,5 +1,6 @@
 /**
- * create (POST on a collection): options → decode → field validation (unknown and duplicate fields) → managed
+ * create (POST on a collection): options → decode → field validation (unknown and duplicate fields) → the kind's
+ * defaults (registry/operations/defaulting.ts: before field management, so the manager owns what they fill) → managed
  * fields (an Update by the field manager, default from the user agent) → mutating admission → strategy prepare +
  * validate → validating admission → storage write (see registry/operations/create-object.ts; none on a dry run)
  * → 201 with warnings.
@@ -9,6 +10,7 @@ import type { RequestContext } from '../context.js';
 import type { Registry } from '../../registry/registry.js';
 import type { ResourceDef } from '../../registry/resource-def.js';
 import { createObject } from '../../registry/operations/create-object.js';
+import { applyKindDefaults } from '../../registry/operations/defaulting.js';
 import { trackUpdate } from '../../registry/operations/field-management.js';
 import { checkSchema } from './schema-check.js';
 import {
@@ -47,6 +49,7 @@ export async function handleCreate(ctx: RequestContext, registry: Registry, def:
   if (object.metadata?.resourceVersion) {
     return writeStatus(ctx, badRequest('resourceVersion should not be set on objects to be created'));
   }
+  applyKindDefaults(def, object);
   const tracked = await trackUpdate(def, '', undefined, object, fieldManager);
   const created = await createObject(registry, def, tracked, { user: ctx.user, dryRun: dryRun, recorder: requestRecorder((t) => addWarning(ctx, t), ctx.record.annotations, ctx.record.latency) });
   if (!created.ok) return writeStatus(ctx, created.error);

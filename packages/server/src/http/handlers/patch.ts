@@ -8,11 +8,11 @@
  *
  * JSON patch, merge patch, strategic merge patch: the patched object is decoded as a body is (field validation of
  * its unknown fields plus the patch body's duplicate fields; 400/422 as kube answers a patch that does not apply),
- * and managedFields record an Update. A missing object is 404.
+ * defaulted, and managedFields record an Update (registry/operations/defaulting.ts). A missing object is 404.
  *
  * Server-side apply (`application/apply-patch+yaml`, document 1 §Server-side apply): `fieldManager` required
  * (422), the body checked once (no managedFields, the endpoint's apiVersion and kind, every field declared), then
- * merged into the live object by the field manager (409 on conflicts unless `force`); applying to a missing object
+ * merged into the live object by the field manager (409 on conflicts unless `force`), then defaulted; applying to a missing object
  * creates it (201) when the user may also `create` it (403 otherwise; see authorize-create.ts). Only duplicate
  * fields are subject to the field validation level.
  */
@@ -24,6 +24,7 @@ import type { Authorizer } from '../../request/authorizer.js';
 import { authorizeCreate } from './authorize-create.js';
 import type { ResourceDef } from '../../registry/resource-def.js';
 import { createObject } from '../../registry/operations/create-object.js';
+import { applyKindDefaults } from '../../registry/operations/defaulting.js';
 import { fieldManagerScope, trackUpdate } from '../../registry/operations/field-management.js';
 import { final, guaranteedUpdate } from '../../registry/operations/guaranteed-update.js';
 import { applyMechanism } from '../../registry/operations/patch-mechanisms/apply.js';
@@ -128,6 +129,7 @@ function mechanismOf(registry: Registry, def: ResourceDef, at: PatchEndpoint, bo
       configuration, fieldManager: options.fieldManager, force: options.force, scope: fieldManagerScope(def, at.subresource),
       lastAppliedAnnotation: registry.names.domain('last-applied-configuration', 'kubectl'),
       fieldValidation: strictProblems(options.fieldValidation, duplicates, [], 'error strict decoding YAML: '),
+      defaults: (object) => applyKindDefaults(def, object),
     }));
   }
   const mechanism = patchMechanismFor(body.mediaType, { qualified: def.qualified, name: at.name }, body.object, patchSchemaOf(def));
@@ -137,6 +139,7 @@ function mechanismOf(registry: Registry, def: ResourceDef, at: PatchEndpoint, bo
       const typed = checkTypeMeta(def, object);
       return typed.ok ? schemaProblems(registry, def, object, options.fieldValidation, duplicates) : typed;
     },
+    defaults: (object) => applyKindDefaults(def, object),
     track: (current, object) => trackUpdate(def, at.subresource, current, object, options.fieldManager),
   }));
 }

@@ -1,6 +1,7 @@
 /**
  * update (PUT on a named resource, its `status` or `finalize` subresource): options → decode → field validation
- * (unknown and duplicate fields) → name and namespace must match the URL → the guarded write loop
+ * (unknown and duplicate fields) → name and namespace must match the URL → the kind's defaults
+ * (registry/operations/defaulting.ts: before field management, so the manager owns what they fill) → the guarded write loop
  * (registry/operations/guaranteed-update.ts) with `metadata.uid`, when sent, as a precondition (409), each attempt:
  * read current → a missing object is created where the strategy allows it (201) → optimistic concurrency (409 on
  * a stale resourceVersion; without one, an unconditional update where the type allows it) → managed fields (an
@@ -12,6 +13,7 @@ import type { RequestContext } from '../context.js';
 import type { Registry } from '../../registry/registry.js';
 import type { ResourceDef } from '../../registry/resource-def.js';
 import { createObject } from '../../registry/operations/create-object.js';
+import { applyKindDefaults } from '../../registry/operations/defaulting.js';
 import { trackUpdate } from '../../registry/operations/field-management.js';
 import { final, guaranteedUpdate } from '../../registry/operations/guaranteed-update.js';
 import { optimisticLockFailure } from '../../registry/operations/preconditions.js';
@@ -59,6 +61,7 @@ export async function handleUpdate(ctx: RequestContext, registry: Registry, def:
     // A check over a large body gives the event loop back after it.
     await yieldAfter(stepped);
   }
+  applyKindDefaults(def, body);
   const op = { user: ctx.user, dryRun: dryRun, recorder: requestRecorder((t) => addWarning(ctx, t), ctx.record.annotations, ctx.record.latency) };
   const requestedVersion = body.metadata?.resourceVersion ?? '';
   const requestedUid = body.metadata?.uid ?? '';

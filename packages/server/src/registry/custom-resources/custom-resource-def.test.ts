@@ -19,7 +19,9 @@ function ruledCrd(): CustomResourceDefinition {
       }],
     },
   } as unknown as KubeObject;
-  customResourceDefinitionStrategy(names).prepareForCreate(crd);
+  const strategy = customResourceDefinitionStrategy(names);
+  strategy.defaults?.(crd);
+  strategy.prepareForCreate(crd);
   return { ...crd, status: { ...(crd.status as object), conditions: [{ type: 'Established', status: 'True' }] } } as CustomResourceDefinition;
 }
 

@@ -104,9 +104,9 @@ export function customResourceStrategy(options: CustomResourceStrategyOptions): 
   const strategy = defineStrategy({
     hasStatus: options.hasStatus,
     tracksGeneration: true,
-    prepareForCreate: (object) => applyDefaults(options.schema, object),
+    // The structural schema's defaults: kube's CRD handler defaults what it decodes.
+    defaults: (object) => applyDefaults(options.schema, object),
     prepareForUpdate(object, old) {
-      applyDefaults(options.schema, object);
       // Without a status subresource a status change is a change like any other (kube compares all but metadata).
       if (!options.hasStatus && nonMetadata(object) !== nonMetadata(old)) {
         const meta = (object.metadata ??= {});

@@ -10,6 +10,7 @@ import { normalizeObjectMeta } from '../../meta/normalize-object-meta.js';
 import { validateObjectMeta, validateObjectMetaUpdate } from '../../meta/object-meta-validation.js';
 import type { ResourceDef } from '../resource-def.js';
 import type { SubresourceStrategy } from '../strategy.js';
+import { applyKindDefaults } from './defaulting.js';
 
 let stampedSecond = -1;
 let stamped = '';
@@ -37,7 +38,8 @@ function invalidOutcome(def: ResourceDef, object: KubeObject, errors: FieldError
 }
 
 /**
- * BeforeCreate: prepare, system fields, generated name, validation. Returns whether the name was generated. `user`
+ * BeforeCreate: defaults again after mutating admission (defaulting.ts), prepare, system fields, generated name,
+ * validation. Returns whether the name was generated. `user`
  * is the requester, for strategies that record it.
  */
 export function beforeCreate(def: ResourceDef, object: KubeObject, user?: UserInfo): Result<{ generatedName: boolean }> {
@@ -48,6 +50,7 @@ export function beforeCreate(def: ResourceDef, object: KubeObject, user?: UserIn
   delete meta.resourceVersion;
   // The uid comes first: a strategy may use it (Job's generated selector, as kube's PrepareForCreate does).
   meta.uid = randomUUID();
+  applyKindDefaults(def, object);
   def.strategy.prepareForCreate(object, user);
   meta.creationTimestamp = nowTimestamp();
   if (def.strategy.tracksGeneration) meta.generation = 1;
@@ -77,7 +80,10 @@ export function subresourceStrategy(def: ResourceDef, subresource: string): Subr
   return def.strategy.subresources?.[subresource];
 }
 
-/** BeforeUpdate: keep what this write may not change, carry system fields over, bump generation, validate. */
+/**
+ * BeforeUpdate: defaults again after mutating admission (defaulting.ts), keep what this write may not change, carry
+ * system fields over, bump generation, validate.
+ */
 export function beforeUpdate(def: ResourceDef, subresource: string, object: KubeObject, old: KubeObject): Result<void> {
   const meta = (object.metadata ??= {});
   normalizeObjectMeta(meta);
@@ -86,6 +92,7 @@ export function beforeUpdate(def: ResourceDef, subresource: string, object: Kube
   if (strategy === undefined) throw new Error(`no strategy for subresource ${subresource} of ${def.resource}`);
   if (oldMeta.generation !== undefined) meta.generation = oldMeta.generation;
   else delete meta.generation;
+  applyKindDefaults(def, object);
   strategy.prepareForUpdate(object, old);
   if (!meta.uid && oldMeta.uid) meta.uid = oldMeta.uid;
   if (oldMeta.creationTimestamp) meta.creationTimestamp = oldMeta.creationTimestamp;

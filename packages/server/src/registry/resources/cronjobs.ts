@@ -111,6 +111,8 @@ export function cronJobStrategy(names: Names, gates: FeatureGates = defaultFeatu
   const keys = podAnnotationKeys(names);
   const prepare = (object: KubeObject, old?: KubeObject): void => {
     dropDisabledTemplateFields(jobTemplateOf(object), jobTemplateOf(old), gates);
+  };
+  const defaults = (object: KubeObject): void => {
     const spec = specOf(object);
     setDefault(spec, 'concurrencyPolicy', 'Allow');
     setDefault(spec, 'suspend', false);
@@ -124,6 +126,7 @@ export function cronJobStrategy(names: Names, gates: FeatureGates = defaultFeatu
     hasStatus: true,
     initialStatus: () => ({}),
     tracksGeneration: true,
+    defaults,
     prepareForCreate: (object) => prepare(object),
     prepareForUpdate: prepare,
     validate(object) {

@@ -19,10 +19,14 @@ import { isSet, objects, text } from './field-checks.js';
 const fsGroupPolicies = ['File', 'None', 'ReadWriteOnceWithFSType'];
 const lifecycleModes = ['Ephemeral', 'Persistent'];
 
-/** SetDefaults_CSIDriver, after the strategy dropped what the gates disable (`old` absent on create). */
-function defaultCsiDriver(object: KubeObject, old: KubeObject | undefined, gates: FeatureGates): void {
+/** The strategy's dropDisabledFields: `seLinuxMount` stays only while its gate is on or the stored object has it. */
+function dropDisabledCsiDriverFields(object: KubeObject, old: KubeObject | undefined, gates: FeatureGates): void {
+  if (!gates.SELinuxMountReadWriteOncePod && !isSet(record(old?.['spec'])?.['seLinuxMount'])) delete specOf(object)['seLinuxMount'];
+}
+
+/** SetDefaults_CSIDriver. */
+function defaultCsiDriver(object: KubeObject, gates: FeatureGates): void {
   const spec = specOf(object);
-  if (!gates.SELinuxMountReadWriteOncePod && !isSet(record(old?.['spec'])?.['seLinuxMount'])) delete spec['seLinuxMount'];
   if (gates.SELinuxMountReadWriteOncePod) setDefault(spec, 'seLinuxMount', false);
   setDefault(spec, 'attachRequired', true);
   setDefault(spec, 'podInfoOnMount', false);
@@ -66,8 +70,9 @@ function validateCsiDriver(object: KubeObject, gates: FeatureGates): FieldError[
 export function csiDriverStrategy(_names?: unknown, gates: FeatureGates = defaultFeatureGates): Strategy {
   return defineStrategy({
     allowUnconditionalUpdate: false,
-    prepareForCreate: (object) => defaultCsiDriver(object, undefined, gates),
-    prepareForUpdate: (object, old) => defaultCsiDriver(object, old, gates),
+    defaults: (object) => defaultCsiDriver(object, gates),
+    prepareForCreate: (object) => dropDisabledCsiDriverFields(object, undefined, gates),
+    prepareForUpdate: (object, old) => dropDisabledCsiDriverFields(object, old, gates),
     validate: (object) => validateCsiDriver(object, gates),
     validateUpdate(object, old) {
       const spec = record(object['spec']) ?? {};

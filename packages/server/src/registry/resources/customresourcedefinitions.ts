@@ -33,17 +33,13 @@ export function customResourceDefinitionStrategy(names: Names): Strategy {
   return defineStrategy({
     hasStatus: true,
     tracksGeneration: true,
+    defaults: (object) => defaultCrd(object as CustomResourceDefinition),
     prepareForCreate(object) {
       const crd = object as CustomResourceDefinition;
       crd.status = {};
-      defaultCrd(crd);
       recordStorageVersion(crd);
     },
-    prepareForUpdate(object) {
-      const crd = object as CustomResourceDefinition;
-      defaultCrd(crd);
-      recordStorageVersion(crd);
-    },
+    prepareForUpdate: (object) => recordStorageVersion(object as CustomResourceDefinition),
     validate: (object) => validateCrd(object as CustomResourceDefinition),
     validateUpdate: (object, old) => validateCrdUpdate(object as CustomResourceDefinition, old as CustomResourceDefinition),
     status: {

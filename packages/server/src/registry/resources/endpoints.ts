@@ -73,5 +73,5 @@ function validateEndpoints(object: KubeObject, names: Names): FieldError[] {
 /** The endpoints strategy. */
 export function endpointsStrategy(names: Names): Strategy {
   const validate = (object: KubeObject): FieldError[] => validateEndpoints(object, names);
-  return defineStrategy({ allowCreateOnUpdate: true, prepareForCreate: defaults, prepareForUpdate: defaults, validate, validateUpdate: validate });
+  return defineStrategy({ allowCreateOnUpdate: true, defaults, validate, validateUpdate: validate });
 }

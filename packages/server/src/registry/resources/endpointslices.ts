@@ -155,12 +155,12 @@ export function endpointSliceStrategy(names: Names, gates: FeatureGates = defaul
   const hostnameLabel = names.domain('hostname');
   const prepare = (object: KubeObject, old?: KubeObject): void => {
     if (Array.isArray(object['endpoints'])) object['endpoints'] = objects(object['endpoints']);
-    defaultPorts(object);
     dropHints(object, old, gates);
     dropTopology(object, old, hostnameLabel);
   };
   return defineStrategy({
     tracksGeneration: true,
+    defaults: defaultPorts,
     prepareForCreate: (object) => prepare(object),
     prepareForUpdate(object, old) {
       prepare(object, old);

@@ -146,8 +146,7 @@ export function flowSchemaStrategy(): Strategy {
     hasStatus: true,
     initialStatus: () => ({}),
     tracksGeneration: true,
-    prepareForCreate: defaultFlowSchema,
-    prepareForUpdate: defaultFlowSchema,
+    defaults: defaultFlowSchema,
     validate: validateFlowSchema,
     validateUpdate: (object) => validateFlowSchema(object),
   });

@@ -26,12 +26,13 @@ function options(old: KubeObject | undefined, gates: FeatureGates): HpaValidatio
 /** The strategy of one version, given how that version's objects look as v2 (`asV2`) and its status reset. */
 function hpaStrategy(
   gates: FeatureGates, asV2: (object: KubeObject) => KubeObject, initialStatus: () => Record<string, unknown>,
+  defaults: (object: KubeObject) => void,
   prepare: { create(object: KubeObject): void; update(object: KubeObject, old: KubeObject): void }, status: SubresourceStrategy,
 ): Strategy {
   const validate = (object: KubeObject, old?: KubeObject): FieldError[] =>
     hpaSpecErrors(obj(asV2(object)['spec']), options(old === undefined ? undefined : asV2(old), gates));
   return defineStrategy({
-    hasStatus: true, initialStatus,
+    hasStatus: true, initialStatus, defaults,
     prepareForCreate: prepare.create, prepareForUpdate: prepare.update,
     validate: (object) => validate(object),
     validateUpdate: (object, old) => validate(object, old),
@@ -47,17 +48,9 @@ const v2Status: SubresourceStrategy = {
 
 /** The autoscaling/v2 strategy. */
 export function hpaV2Strategy(_names?: Names, gates: FeatureGates = defaultFeatureGates): Strategy {
-  return hpaStrategy(gates, (object) => object, () => ({ desiredReplicas: 0 }), {
-    create(object) {
-      const spec = specOf(object);
-      defaultHpaSpec(spec);
-      dropContainerMetrics(spec, undefined, gates);
-    },
-    update(object, old) {
-      const spec = specOf(object);
-      defaultHpaSpec(spec);
-      dropContainerMetrics(spec, obj(old['spec']), gates);
-    },
+  return hpaStrategy(gates, (object) => object, () => ({ desiredReplicas: 0 }), (object) => defaultHpaSpec(specOf(object)), {
+    create: (object) => dropContainerMetrics(specOf(object), undefined, gates),
+    update: (object, old) => dropContainerMetrics(specOf(object), obj(old['spec']), gates),
   }, v2Status);
 }
 
@@ -86,14 +79,8 @@ export function hpaV1Strategy(names: Names, gates: FeatureGates = defaultFeature
     },
     validateUpdate: (object) => hpaStatusErrors(obj(hpaV1ToV2(object, names)['status'])),
   };
-  return hpaStrategy(gates, (object) => hpaV1ToV2(object, names), () => ({ currentReplicas: 0, desiredReplicas: 0 }), {
-    create(object) {
-      setDefault(specOf(object), 'minReplicas', 1);
-      keepAnnotations(object, undefined, statusKeys);
-    },
-    update(object, old) {
-      setDefault(specOf(object), 'minReplicas', 1);
-      keepAnnotations(object, old, statusKeys);
-    },
+  return hpaStrategy(gates, (object) => hpaV1ToV2(object, names), () => ({ currentReplicas: 0, desiredReplicas: 0 }), (object) => setDefault(specOf(object), 'minReplicas', 1), {
+    create: (object) => keepAnnotations(object, undefined, statusKeys),
+    update: (object, old) => keepAnnotations(object, old, statusKeys),
   }, status);
 }

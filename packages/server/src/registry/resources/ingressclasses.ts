@@ -63,8 +63,7 @@ export function validateIngressClass(object: KubeObject): FieldError[] {
 export function ingressClassStrategy(): Strategy {
   return defineStrategy({
     tracksGeneration: true,
-    prepareForCreate: defaultIngressClass,
-    prepareForUpdate: defaultIngressClass,
+    defaults: defaultIngressClass,
     validate: validateIngressClass,
     validateUpdate: (object, old) => [
       ...immutable('spec.controller', obj(object['spec'])['controller'] ?? '', obj(old['spec'])['controller'] ?? ''),

@@ -110,8 +110,7 @@ function validateLimitRange(object: KubeObject, names: Names): FieldError[] {
 export function limitRangeStrategy(names: Names): Strategy {
   return defineStrategy({
     allowCreateOnUpdate: true,
-    prepareForCreate: defaultLimitRange,
-    prepareForUpdate: defaultLimitRange,
+    defaults: defaultLimitRange,
     validate: (object) => validateLimitRange(object, names),
     validateUpdate: (object) => validateLimitRange(object, names),
   });

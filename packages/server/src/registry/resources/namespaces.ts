@@ -25,6 +25,7 @@ export function namespaceStrategy(names: Names): Strategy {
   const finalizer = names.name('namespaceFinalizer');
   const nameLabel = names.domain('metadata.name');
   const standardFinalizers = new Set([finalizer, 'orphan', 'foregroundDeletion']);
+  // SetDefaults_Namespace on decode, and again in the strategy (kube's Canonicalize: a generated name is known then).
   const setNameLabel = (object: KubeObject): void => {
     const meta = (object.metadata ??= {});
     if (meta.name) meta.labels = { ...(meta.labels ?? {}), [nameLabel]: meta.name };
@@ -51,6 +52,7 @@ export function namespaceStrategy(names: Names): Strategy {
     nameRule: 'dns1123Label',
     hasStatus: true,
     returnDeletedObject: true,
+    defaults: setNameLabel,
     prepareForCreate(object) {
       object.status = { phase: 'Active' };
       const spec = ((object as NamespaceShape).spec ??= {});

@@ -188,13 +188,10 @@ const networkPolicyStatus: SubresourceStrategy = {
 export function networkPolicyStrategy(): Strategy {
   const strategy = defineStrategy({
     tracksGeneration: true,
-    prepareForCreate(object) {
-      defaultNetworkPolicy(object);
-      withStatus(object);
-    },
+    defaults: defaultNetworkPolicy,
+    prepareForCreate: withStatus,
     prepareForUpdate(object, old) {
       if (hasConditions(old)) keepField(object, old, 'status');
-      defaultNetworkPolicy(object);
       withStatus(object);
     },
     validate: validateNetworkPolicy,

@@ -163,25 +163,19 @@ export function completeNode(object: KubeObject): void {
 export function nodeStrategy(names: Names): Strategy {
   return defineStrategy({
     hasStatus: true, clearStatusOnCreate: false, selectableFields: nodeFields,
-    prepareForCreate(object) {
-      dropDisabledNodeFields(specOfNode(object), undefined);
+    // Decoding in kube: the v1 conversion of the pod CIDRs, SetDefaults_NodeStatus and the structs' zero values.
+    defaults(object) {
       mirrorPodCidrs(object);
       completeNode(object);
     },
-    prepareForUpdate(object, old) {
-      dropDisabledNodeFields(specOfNode(object), record(old['spec']));
-      mirrorPodCidrs(object);
-      completeNode(object);
-    },
+    prepareForCreate: (object) => dropDisabledNodeFields(specOfNode(object), undefined),
+    prepareForUpdate: (object, old) => dropDisabledNodeFields(specOfNode(object), record(old['spec'])),
     // fieldIsDeprecatedWarnings (configSource is dropped before, with DynamicKubeletConfig gone).
     warnings: (object) => (text(obj(object['spec'])['externalID']) !== '' ? ['spec.externalID: this field is deprecated, and is unused by Kubernetes'] : []),
     validate: (object) => validateNode(object, names),
     validateUpdate: (object, old) => validateNodeUpdate(object, old, names),
     status: {
-      prepareForUpdate(object, old) {
-        genericStatusStrategy.prepareForUpdate(object, old);
-        completeNode(object);
-      },
+      prepareForUpdate: genericStatusStrategy.prepareForUpdate,
       validateUpdate: (object, old) => validateNodeUpdate(object, old, names),
     },
   });

@@ -214,11 +214,11 @@ export function persistentVolumeClaimStrategy(names: Names, gates: FeatureGates 
     const spec = specOf(object);
     dropDisabledClaimFields(spec, record(old?.['spec']), gates);
     if (old === undefined && gates.AnyVolumeDataSource) normalizeDataSources(spec);
-    defaultClaimSpec(spec);
   };
   return defineStrategy({
     hasStatus: true,
     returnDeletedObject: true,
+    defaults: defaultPersistentVolumeClaim,
     prepareForCreate: (object) => {
       prepare(object);
       object.status = { phase: 'Pending' };

@@ -101,11 +101,10 @@ export function persistentVolumeStrategy(names: Names): Strategy {
   return defineStrategy({
     hasStatus: true,
     returnDeletedObject: true,
+    defaults: defaultPersistentVolume,
     prepareForCreate: (object) => {
-      defaultPersistentVolume(object);
       object.status = { phase: 'Pending' };
     },
-    prepareForUpdate: defaultPersistentVolume,
     validate: (object) => validatePersistentVolume(object, names),
     validateUpdate: (object, old) => validatePersistentVolumeUpdate(object, old, names),
     warnings: (object) => persistentVolumeWarnings(object, names),

@@ -220,8 +220,6 @@ function ephemeralContainersStrategy(keys: PodAnnotationKeys, names: Names, gate
       if (wanted === undefined) delete spec['ephemeralContainers'];
       else spec['ephemeralContainers'] = wanted;
       dropDisabledPodFields(spec, record(old['spec']), gates);
-      // Only the ephemeral containers take defaults; the rest is as stored.
-      defaultPodSpec({ ephemeralContainers: spec['ephemeralContainers'] });
     },
     validateUpdate(object, old) {
       const options = optionsFor(object, old, gates);
@@ -257,19 +255,19 @@ export function podStrategy(names: Names, gates: FeatureGates = defaultFeatureGa
     warnings: (object) => podWarnings(names, record(object['spec']) ?? {}, (object.metadata ?? {}) as Record<string, unknown>),
     hasStatus: true,
     returnDeletedObject: true,
+    defaults(object) {
+      const spec = specOf(object);
+      defaultPodSpec(spec);
+      defaultPodOnly(spec);
+    },
     prepareForCreate(object) {
       const spec = specOf(object);
       dropDisabledPodFields(spec, undefined, gates);
-      defaultPodSpec(spec);
-      defaultPodOnly(spec);
       const conditions = schedulingGatedConditions(spec);
       object.status = { phase: 'Pending', ...(conditions.length > 0 ? { conditions } : {}), qosClass: computePodQos(spec) };
     },
     prepareForUpdate(object, old) {
-      const spec = specOf(object);
-      dropDisabledPodFields(spec, record(old['spec']), gates);
-      defaultPodSpec(spec);
-      defaultPodOnly(spec);
+      dropDisabledPodFields(specOf(object), record(old['spec']), gates);
     },
     validate: (object) => validatePodCreate(object, keys, names, gates),
     validateUpdate: (object, old) => validatePodUpdate(object, old, keys, names, gates),

@@ -18,18 +18,19 @@ import { coreMetaErrors } from './core-meta.js';
 /** The podtemplate strategy of a flavour under the server's gates. */
 export function podTemplateStrategy(names: Names, gates: FeatureGates = defaultFeatureGates): Strategy {
   const keys = podAnnotationKeys(names);
-  const defaults = (object: KubeObject, old?: KubeObject): void => {
-    dropDisabledTemplateFields(object['template'], old?.['template'], gates);
+  const defaults = (object: KubeObject): void => {
     const template = record(object['template']);
     if (template !== undefined) defaultPodSpec(child(template, 'spec'));
   };
+  const prepare = (object: KubeObject, old?: KubeObject): void => dropDisabledTemplateFields(object['template'], old?.['template'], gates);
   const validate = (object: KubeObject, old?: KubeObject) => [
     ...coreMetaErrors(object, names),
     ...validatePodTemplateSpec(obj(object['template']), 'template', keys, undefined, podTemplateOptions(old?.['template'], gates)),
   ];
   return defineStrategy({
     warnings: (object) => podTemplateWarnings(names, object['template'], 'template.'),
-    returnDeletedObject: true, tracksGeneration: true, prepareForCreate: (object) => defaults(object), prepareForUpdate: defaults,
+    returnDeletedObject: true, tracksGeneration: true, defaults,
+    prepareForCreate: (object) => prepare(object), prepareForUpdate: prepare,
     validate: (object) => validate(object), validateUpdate: validate,
   });
 }

@@ -64,8 +64,7 @@ function validatePriorityClassUpdate(object: KubeObject, old: KubeObject): Field
 export function priorityClassStrategy(): Strategy {
   return {
     ...defineStrategy({
-      prepareForCreate: defaultPriorityClass,
-      prepareForUpdate: defaultPriorityClass,
+      defaults: defaultPriorityClass,
       validate: validatePriorityClass,
       validateUpdate: validatePriorityClassUpdate,
     }),

@@ -101,8 +101,7 @@ export function priorityLevelStrategy(): Strategy {
     hasStatus: true,
     initialStatus: () => ({}),
     tracksGeneration: true,
-    prepareForCreate: defaultPriorityLevel,
-    prepareForUpdate: defaultPriorityLevel,
+    defaults: defaultPriorityLevel,
     validate: validatePriorityLevel,
     validateUpdate: (object) => validatePriorityLevel(object),
   });

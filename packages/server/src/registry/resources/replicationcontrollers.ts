@@ -24,9 +24,9 @@ function rcFields(object: KubeObject): Record<string, string> {
   return { 'status.replicas': String(typeof replicas === 'number' ? replicas : 0) };
 }
 
-function defaultRc(object: KubeObject, old: KubeObject | undefined, gates: FeatureGates): void {
+/** SetDefaults_ReplicationController: selector and labels from the template's labels, one replica, the template's defaults. */
+function defaultRc(object: KubeObject): void {
   const spec = specOf(object);
-  dropDisabledTemplateFields(spec['template'], record(old?.['spec'])?.['template'], gates);
   const labels = record(record(record(spec['template'])?.['metadata'])?.['labels']);
   if (labels !== undefined && Object.keys(labels).length > 0) {
     if (Object.keys(record(spec['selector']) ?? {}).length === 0) spec['selector'] = { ...labels };
@@ -78,8 +78,9 @@ export function replicationControllerStrategy(names: Names, gates: FeatureGates 
   return defineStrategy({
     warnings: (object) => podTemplateWarnings(names, record(object['spec'])?.['template'], 'spec.template.'),
     hasStatus: true, initialStatus: () => ({ replicas: 0 }), tracksGeneration: true, returnDeletedObject: true, selectableFields: rcFields,
-    prepareForCreate: (object) => defaultRc(object, undefined, gates),
-    prepareForUpdate: (object, old) => defaultRc(object, old, gates),
+    defaults: defaultRc,
+    prepareForCreate: (object) => dropDisabledTemplateFields(specOf(object)['template'], undefined, gates),
+    prepareForUpdate: (object, old) => dropDisabledTemplateFields(specOf(object)['template'], record(old['spec'])?.['template'], gates),
     validate: (object) => validateRc(object, keys, names, podTemplateOptions(undefined, gates)),
     validateUpdate: (object, old) => validateRc(object, keys, names, podTemplateOptions(record(old['spec'])?.['template'], gates)),
     status: { prepareForUpdate: genericStatusStrategy.prepareForUpdate, validateUpdate: (object) => validateRcStatus(object, names) },

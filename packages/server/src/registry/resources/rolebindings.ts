@@ -20,13 +20,13 @@ export function bindingStrategy(names: Names, namespaced: boolean, guard?: RbacW
     ...defineStrategy({
       nameRule: 'pathSegment',
       allowCreateOnUpdate: true,
-      prepareForCreate: (object) => defaultBinding(object, rbacGroup),
-      prepareForUpdate: (object) => defaultBinding(object, rbacGroup),
+      defaults: (object) => defaultBinding(object, rbacGroup),
       validate,
       validateUpdate: (object, old) => [...validate(object), ...validateRoleRefUpdate(object, old)],
     }),
     authorizeWrite: async (object, old, user) => {
-      // kube defaults at decoding, before its policy check: the check sees the defaulted role reference and subjects.
+      // kube defaults at decoding, before its policy check: the check sees the defaulted role reference and subjects
+      // (a body was defaulted on decode; an in-process write is defaulted here).
       defaultBinding(object, rbacGroup);
       return guard?.()?.checkBinding(resource, object as BindingObject, old as BindingObject | undefined, user);
     },

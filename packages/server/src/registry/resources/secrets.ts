@@ -152,8 +152,8 @@ function secretWarnings(object: KubeObject, names: Names): string[] {
 /** The secret strategy. */
 export function secretStrategy(names: Names): Strategy {
   return defineStrategy({
-    prepareForCreate: normalize,
-    prepareForUpdate: (object) => normalize(object),
+    // Both are decoding in kube (the v1 conversion and SetDefaults_Secret): the writer owns the data and type.
+    defaults: normalize,
     validate: (object) => [...coreMetaErrors(object, names), ...validateSecret(object, names)],
     warnings: (object) => secretWarnings(object, names),
     validateUpdate(object, old) {

@@ -21,8 +21,9 @@ import { serviceWarnings } from './service-warnings.js';
 
 type Json = Record<string, unknown>;
 
-/** SetDefaults_Service and the strategy's ip family defaults, in place. */
-export function defaultService(spec: Record<string, unknown>): void {
+/** SetDefaults_Service, in place (on decode: the writer owns what it fills). */
+function defaultService(object: KubeObject): void {
+  const spec = specOf(object);
   setDefault(spec, 'sessionAffinity', 'None');
   if (spec['sessionAffinity'] === 'None') delete spec['sessionAffinityConfig'];
   if (spec['sessionAffinity'] === 'ClientIP') {
@@ -40,6 +41,14 @@ export function defaultService(spec: Record<string, unknown>): void {
   if (spec['type'] === 'ExternalName') return;
   setDefault(spec, 'internalTrafficPolicy', 'Cluster');
   if (spec['type'] === 'LoadBalancer') setDefault(spec, 'allocateLoadBalancerNodePorts', true);
+}
+
+/**
+ * The ip family fields the service storage fills in when it allocates (kube's initIPFamilyFields, after the field
+ * manager ran: nobody owns them), in place.
+ */
+function defaultIpFamilies(spec: Json): void {
+  if (spec['type'] === 'ExternalName') return;
   setDefault(spec, 'ipFamilies', ['IPv4']);
   // A headless Service without a selector has no IPs of its own: kube asks for every family the cluster has.
   const selector = record(spec['selector']);
@@ -133,11 +142,12 @@ export function serviceStrategy(allocator: ServiceAllocator = defaultAllocator()
     returnDeletedObject: true,
     warnings: (object) => serviceWarnings(object, names),
     status: { prepareForUpdate: genericStatusStrategy.prepareForUpdate, validateUpdate: validateServiceStatus },
+    defaults: defaultService,
     prepareForCreate(object) {
       const spec = specOf(object);
       object.status = { loadBalancer: {} };
       normalizeClusterIps(spec, undefined);
-      defaultService(spec);
+      defaultIpFamilies(spec);
       if (spec['type'] !== 'ExternalName') pending.set(object, allocator.allocate(object));
     },
     prepareForUpdate(object, old) {
@@ -150,7 +160,7 @@ export function serviceStrategy(allocator: ServiceAllocator = defaultAllocator()
       }
       normalizeClusterIps(spec, before);
       dropTypeDependentFields(object, old);
-      defaultService(spec);
+      defaultIpFamilies(spec);
       if (spec['type'] !== 'ExternalName') pending.set(object, allocator.allocate(object, old));
     },
     // kube allocates in BeginCreate/BeginUpdate, after validation passed: allocation errors only show on a valid object.

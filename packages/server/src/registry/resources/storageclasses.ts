@@ -94,8 +94,7 @@ function validateStorageClassUpdate(object: KubeObject, old: KubeObject): FieldE
 /** The storageclass strategy. */
 export function storageClassStrategy(): Strategy {
   return defineStrategy({
-    prepareForCreate: defaultStorageClass,
-    prepareForUpdate: defaultStorageClass,
+    defaults: defaultStorageClass,
     validate: validateStorageClass,
     validateUpdate: validateStorageClassUpdate,
   });

@@ -187,8 +187,7 @@ export function validatingAdmissionPolicyStrategy(): Strategy {
   return defineStrategy({
     hasStatus: true,
     tracksGeneration: true,
-    prepareForCreate: defaultPolicy,
-    prepareForUpdate: defaultPolicy,
+    defaults: defaultPolicy,
     validate: validatePolicy,
     validateUpdate: validatePolicy,
   });
@@ -198,8 +197,7 @@ export function validatingAdmissionPolicyStrategy(): Strategy {
 export function validatingAdmissionPolicyBindingStrategy(): Strategy {
   return defineStrategy({
     tracksGeneration: true,
-    prepareForCreate: defaultBinding,
-    prepareForUpdate: defaultBinding,
+    defaults: defaultBinding,
     validate: validateBinding,
     validateUpdate: validateBinding,
   });

@@ -236,14 +236,9 @@ function validateUpdate(object: KubeObject, old: KubeObject, mutating: boolean):
 function webhookConfigurationStrategy(mutating: boolean, gates: WebhookGates): Strategy {
   return defineStrategy({
     tracksGeneration: true,
-    prepareForCreate: (o) => {
-      dropDisabledWebhookFields(o, undefined, gates);
-      defaultWebhooks(o, mutating);
-    },
-    prepareForUpdate: (o, old) => {
-      dropDisabledWebhookFields(o, old, gates);
-      defaultWebhooks(o, mutating);
-    },
+    defaults: (o) => defaultWebhooks(o, mutating),
+    prepareForCreate: (o) => dropDisabledWebhookFields(o, undefined, gates),
+    prepareForUpdate: (o, old) => dropDisabledWebhookFields(o, old, gates),
     validate: (o) => validateWebhookConfiguration(o, mutating),
     validateUpdate: (o, old) => validateUpdate(o, old, mutating),
   });

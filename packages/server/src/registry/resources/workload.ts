@@ -40,7 +40,7 @@ export interface WorkloadOptions {
   readonly gates?: FeatureGates;
   /** The kind's zero status, as a create leaves it (see StrategyOptions.initialStatus). */
   readonly initialStatus: () => Json;
-  /** The kind's defaults (in place), run before the template's. */
+  /** The kind's defaults (in place), run before the template's, on decode (Strategy.defaults). */
   readonly defaults?: (spec: Json, object: KubeObject) => void;
   /** The kind's dropDisabledFields beyond the template's (`old` the stored spec, absent on create). */
   readonly drop?: (spec: Json, old: Json | undefined, gates: FeatureGates) => void;
@@ -173,8 +173,6 @@ export function workloadStrategy(options: WorkloadOptions): Strategy {
     const oldSpec = record(old?.['spec']);
     dropDisabledTemplateFields(spec['template'], oldSpec?.['template'], gates);
     options.drop?.(spec, oldSpec, gates);
-    options.defaults?.(spec, object);
-    defaultWorkloadTemplate(spec);
   };
   const validate = (object: KubeObject, old?: KubeObject): FieldError[] => {
     options.beforeValidate?.(object, old);
@@ -192,6 +190,11 @@ export function workloadStrategy(options: WorkloadOptions): Strategy {
     initialStatus: options.initialStatus,
     tracksGeneration: true,
     returnDeletedObject: false,
+    defaults(object) {
+      const spec = specOf(object);
+      options.defaults?.(spec, object);
+      defaultWorkloadTemplate(spec);
+    },
     prepareForCreate(object) {
       prepare(object);
       options.prepareCreate?.(object);

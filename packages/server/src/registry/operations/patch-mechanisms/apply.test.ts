@@ -10,7 +10,7 @@ async function request(overrides: Partial<ApplyRequest> = {}): Promise<ApplyRequ
   return {
     configuration: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x', namespace: 'default' }, data: { a: '1' } },
     fieldManager: 'applier', force: false, scope: fieldManagerScope(registry.lookup('', 'v1', 'configmaps')!, ''),
-    fieldValidation: { ok: true, value: [] },
+    fieldValidation: { ok: true, value: [] }, defaults: () => undefined,
     lastAppliedAnnotation: registry.names.domain('last-applied-configuration', 'kubectl'),
     ...overrides,
   };

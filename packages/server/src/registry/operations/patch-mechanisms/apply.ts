@@ -1,7 +1,8 @@
 /**
  * The server-side apply mechanism (`application/apply-patch+yaml`; kube's applyPatcher): the configuration merged
  * into the stored object by the field manager (409 on conflicts with other managers unless forced), or made into
- * a new object when none is stored. The field validation of the configuration's duplicate fields is decided once,
+ * a new object when none is stored, then defaulted: kube's field manager defaults the object its Apply merged, so
+ * the applier owns what it sent and never a default it did not send (../defaulting.ts). The field validation of the configuration's duplicate fields is decided once,
  * from the body alone, and reported after a successful merge, as kube reports it.
  */
 import { fail, failure, ok, type KubeObject, type Result } from '@svc-apiserver/api';
@@ -21,6 +22,8 @@ export interface ApplyRequest {
   readonly lastAppliedAnnotation: string;
   /** The field validation of the configuration's duplicate fields: the warnings to send, or the failure. */
   readonly fieldValidation: Result<readonly string[]>;
+  /** The kind's defaults, applied in place to the merged object after ownership was decided. */
+  readonly defaults: (object: KubeObject) => void;
 }
 
 /** The apply mechanism of `request`. */
@@ -36,7 +39,9 @@ export function applyMechanism(request: ApplyRequest): PatchMechanism {
         return fail(why.reason === 'conflict' ? conflictStatus(why.conflicts) : failure('Unknown', why.message, undefined, 500));
       }
       if (!request.fieldValidation.ok) return request.fieldValidation;
-      return ok({ object: applied.value as KubeObject, warnings: request.fieldValidation.value });
+      const object = applied.value as KubeObject;
+      request.defaults(object);
+      return ok({ object, warnings: request.fieldValidation.value });
     },
   };
 }

@@ -31,6 +31,7 @@ test('update steps: the patched object is checked (its warnings kept) and tracke
   const tracked: (KubeObject | undefined)[] = [];
   const mechanism = withUpdateSteps(made.value, {
     check: () => ({ ok: true, value: ['unknown field "x"'] }),
+    defaults: () => undefined,
     track: (current, object) => {
       tracked.push(current);
       return { ...object, metadata: { ...object.metadata, managedFields: [] } };
@@ -42,6 +43,6 @@ test('update steps: the patched object is checked (its warnings kept) and tracke
   assert.deepEqual(next.value.warnings, ['unknown field "x"']);
   assert.deepEqual(next.value.object.metadata?.managedFields, []);
   assert.deepEqual(tracked, [stored]);
-  const refused = await withUpdateSteps(made.value, { check: () => ({ ok: false, error: badRequest('bad field') }), track: (_c, o) => o }).next(stored);
+  const refused = await withUpdateSteps(made.value, { check: () => ({ ok: false, error: badRequest('bad field') }), defaults: () => undefined, track: (_c, o) => o }).next(stored);
   assert.equal(!refused.ok && refused.error.message, 'bad field');
 });

@@ -56,10 +56,15 @@ export function patchOfStored(target: PatchTarget, patch: (current: KubeObject) 
   };
 }
 
-/** What a patch type other than apply does after patching (kube's patchers decode the result, then record the Update). */
+/**
+ * What a patch type other than apply does after patching (kube's patchers decode the result, which defaults it, then
+ * record the Update: the patch's manager owns what defaulting filled in).
+ */
 export interface UpdateSteps {
   /** Decoding of the patched object (type meta, schema, field validation): its warnings, or the failure. */
   check(object: KubeObject): Result<readonly string[]>;
+  /** The kind's defaults, applied to the decoded object in place (kube's decoding defaults: defaulting.ts). */
+  defaults(object: KubeObject): void;
   /** The object with managedFields updated for the patch's field manager (`current` undefined: it creates). */
   track(current: KubeObject | undefined, object: KubeObject): KubeObject | Promise<KubeObject>;
 }
@@ -75,6 +80,7 @@ export function withUpdateSteps(mechanism: PatchMechanism, steps: UpdateSteps): 
       const checked = steps.check(patched.value.object);
       if (!checked.ok) return checked;
       await yieldAfter(checking);
+      steps.defaults(patched.value.object);
       return ok({ object: await steps.track(current, patched.value.object), warnings: [...patched.value.warnings, ...checked.value] });
     },
   };
