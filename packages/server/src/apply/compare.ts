@@ -3,7 +3,8 @@
  * and removed. Leaves (scalars, atomic lists and maps, or values that are empty on both sides) compare by value;
  * granular maps and lists compare item by item, and an item that appears or disappears is itself added or removed.
  * A declared struct field holding a non-empty struct is not itself recorded as added: typed (Go) objects always
- * carry their non-pointer structs, so kube-apiserver never reports them as new.
+ * carry their non-pointer structs, so kube-apiserver never reports them as new. A declared field holding a map
+ * (labels, annotations, a selector's matchLabels) is: Go omits a nil map, so kube reports it added (`.`).
  */
 import { fieldElement } from './field-path.js';
 import { addPath, newNode, nodeAt, type PathSet, type PathSetNode } from './path-set.js';
@@ -55,6 +56,11 @@ export function indexItems(list: readonly unknown[], kind: ListKind): Map<string
 
 const isScalar = (v: unknown): boolean => typeof v !== 'object' || v === null;
 
+/** True when `name` is a declared field of `schema` whose own schema is a struct (declared fields, not a map). */
+function isStructField(schema: Schema, name: string): boolean {
+  return isNamedField(schema, name) && fieldSchemaOf(schema, name).additionalProperties() === undefined;
+}
+
 /**
  * Compares the values at `path` (a stack the walk pushes and pops). Answers whether `rhs` is an object with keys
  * (listing the keys of a map of many keys again would cost as much as the walk).
@@ -87,7 +93,7 @@ function* walk(lhs: unknown, rhs: unknown, schema: Schema, path: string[], out: 
         }
         path.push(fieldElement(k));
         const rvHasKeys = yield* walk(lv, rv, fieldSchemaOf(schema, k), path, out);
-        if (lv === undefined && rv !== undefined && !(isNamedField(schema, k) && rvHasKeys)) addPath(out.added, path);
+        if (lv === undefined && rv !== undefined && !(rvHasKeys && isStructField(schema, k))) addPath(out.added, path);
         else if (rv === undefined && lv !== undefined) addPath(out.removed, path);
         path.pop();
       };
