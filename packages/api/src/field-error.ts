@@ -2,6 +2,7 @@
  * Field errors: the result of validation, turned into a 422 Invalid Status with one cause per field.
  * Mirrors k8s.io/apimachinery/pkg/util/validation/field (types, messages and the Invalid Status layout).
  */
+import { goBadValue } from './go-values.js';
 import { failure, type QualifiedResource, type Status } from './status.js';
 
 /** The kinds of field error, as kube-apiserver names them in `details.causes[].reason`. */
@@ -27,6 +28,8 @@ export interface FieldError {
   field: string;
   detail: string;
   badValue?: unknown;
+  /** The bad value as the message prints it, where its JSON would not read as kube's does ({@link ofDecodedValue}). */
+  shownValue?: string;
 }
 
 function formatValue(value: unknown): string {
@@ -43,9 +46,18 @@ export function fieldErrorMessage(e: FieldError): string {
   const showsValue = e.type === 'FieldValueInvalid' || e.type === 'FieldValueNotSupported' ||
     e.type === 'FieldValueDuplicate' || e.type === 'FieldValueTypeInvalid' || e.type === 'FieldValueNotFound' || e.type === 'FieldValueTooMany';
   let msg = `${e.field}: ${label}`;
-  if (showsValue && 'badValue' in e) msg += `: ${formatValue(e.badValue)}`;
+  if (showsValue && e.shownValue !== undefined) msg += `: ${e.shownValue}`;
+  else if (showsValue && 'badValue' in e) msg += `: ${formatValue(e.badValue)}`;
   if (e.detail) msg += `: ${e.detail}`;
   return msg;
+}
+
+/**
+ * `e` about a value of a custom object: kube's validation holds what JSON decoding made of it (`map[string]interface
+ * {}`, `[]interface {}`, int64 or float64), so the message prints it as Go does (`map[string]interface {}{"a":1}`).
+ */
+export function ofDecodedValue(e: FieldError): FieldError {
+  return 'badValue' in e ? { ...e, shownValue: goBadValue(e.badValue) } : e;
 }
 
 /** Constructors in the order kube-apiserver's validation code uses them. */

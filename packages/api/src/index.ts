@@ -2,6 +2,7 @@ export * from './naming.js';
 export * from './status.js';
 export * from './result.js';
 export * from './field-error.js';
+export * from './go-values.js';
 export * from './meta.js';
 export * from './label-selector.js';
 export * from './field-selector.js';

@@ -44,19 +44,21 @@ test('values are validated with kube-openapi messages and Kubernetes field paths
     'spec.count: Invalid value: 5: spec.count in body should be less than or equal to 3',
     'spec.ratio: Invalid value: 1: spec.ratio in body should be less than 1',
     'spec.mode: Unsupported value: "c": supported values: "a", "b"',
-    'spec.port: Invalid value: true: spec.port in body must be of type integer,string: "boolean"',
+    // kube-openapi's type errors report the JSON type the value has as the bad value.
+    'spec.port: Invalid value: "boolean": spec.port in body must be of type integer,string: "boolean"',
     'spec.when: Invalid value: "yesterday": spec.when in body must be of type date-time: "yesterday"',
-    'spec.tags: Invalid value: []: spec.tags in body should have at least 1 items',
+    // Lists and maps print as Go's %#v of the decoded values.
+    'spec.tags: Invalid value: []interface {}{}: spec.tags in body should have at least 1 items',
     'spec.labels: Too many: 2: must have at most 1 items',
     'spec.either.x: Required value',
-    'spec.either: Invalid value: {}: spec.either in body must validate at least one schema (anyOf)',
+    'spec.either: Invalid value: map[string]interface {}{}: spec.either in body must validate at least one schema (anyOf)',
   ]);
   assert.deepEqual(messages(validateValue(schema, { spec: { count: 'x', note: 'n' } }, '', { root: true })), [
     'spec.name: Required value',
-    'spec.count: Invalid value: "x": spec.count in body must be of type integer: "string"',
+    'spec.count: Invalid value: "string": spec.count in body must be of type integer: "string"',
   ]);
   assert.deepEqual(messages(validateValue(schema, { spec: { name: 'ab', mode: null } }, '', { root: true })), [
-    'spec.mode: Invalid value: null: spec.mode in body must be of type string: "null"',
+    'spec.mode: Invalid value: "null": spec.mode in body must be of type string: "null"',
   ]);
 });
 
@@ -67,10 +69,21 @@ test('set and map lists: duplicates reported by value and by key', () => {
       map: { type: 'array', 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['name', 'proto'], items: { type: 'object', properties: { name: { type: 'string' }, proto: { type: 'string' } } } },
     },
   };
-  assert.deepEqual(messages(validateListTypes(lists, { set: ['a', 'b', 'a'], map: [{ name: 'x', proto: 'TCP' }, { name: 'x', proto: 'UDP' }, { name: 'x', proto: 'TCP' }] })), [
+  // A value repeated three times is reported once, at its second occurrence, as kube's validateListSet does.
+  assert.deepEqual(messages(validateListTypes(lists, { set: ['a', 'b', 'a', 'a'], map: [{ name: 'x', proto: 'TCP' }, { name: 'x', proto: 'UDP' }, { proto: 'TCP', name: 'x' }] })), [
     'set[2]: Duplicate value: "a"',
-    'map[2]: Duplicate value: {"name":"x","proto":"TCP"}',
+    'map[2]: Duplicate value: map[string]interface {}{"name":"x", "proto":"TCP"}',
   ]);
+  // Items are told apart by their decoded value, whatever the order of their keys.
+  const objects = { type: 'object', properties: { set: { type: 'array', 'x-kubernetes-list-type': 'set', items: { type: 'object', 'x-kubernetes-map-type': 'atomic' } } } };
+  assert.deepEqual(messages(validateListTypes(objects, { set: [{ a: 1, b: [1.5, 'x'] }, { b: [1.5, 'x'], a: 1 }] })), [
+    'set[1]: Duplicate value: map[string]interface {}{"a":1, "b":[]interface {}{1.5, "x"}}',
+  ]);
+  // A map list takes objects only; a missing key field is an unspecified key.
+  assert.deepEqual(messages(validateListTypes(lists, { map: [{ name: 'x', proto: 'TCP' }, 7] })), [
+    'map[1]: Invalid value: 7: must be an object for an array of list-type map',
+  ]);
+  assert.deepEqual(messages(validateListTypes(lists, { map: [{}, null] })), ['map[1]: Duplicate value: map[string]interface {}{}']);
 });
 
 test('pruning drops unspecified fields, keeps preserved subtrees and the type meta of embedded resources', () => {
@@ -178,7 +191,7 @@ test('structural schema rules with kube messages', () => {
     `${at}.additionalProperties: Forbidden: must not be used at the root`,
   ]);
   assert.deepEqual(check({ type: 'object', properties: { a: { type: 'integer', default: 'one' } } }), [
-    `${at}.properties[a].default: Invalid value: "one": must be of type integer: "string"`,
+    `${at}.properties[a].default: Invalid value: "string": must be of type integer: "string"`,
   ]);
   assert.deepEqual(check({ type: 'object', properties: { a: { type: 'object', properties: { b: { type: 'string' } }, default: { b: 'x', c: 'y' } } } }), [
     `${at}.properties[a].default: Invalid value: {"b":"x","c":"y"}: must not have unknown fields`,

@@ -5,7 +5,7 @@
  * bounds, item and property counts, required fields, and allOf/anyOf/oneOf/not. Hand-written: a JSON-schema library
  * has neither kube-openapi's messages nor Kubernetes' field paths, nullable, or `x-kubernetes-*` semantics.
  */
-import { fieldError, type FieldError } from '@svc-apiserver/api';
+import { fieldError, goFloat, ofDecodedValue, type FieldError } from '@svc-apiserver/api';
 import { compileRegex, regexMatches } from '../../cel/regex.js';
 import { matchesFormat } from './formats.js';
 import {
@@ -15,11 +15,6 @@ import {
 
 /** Fields every object at a resource root (and every embedded resource) carries whatever its schema says. */
 const typeMetaFields: ReadonlySet<string> = new Set(['apiVersion', 'kind', 'metadata']);
-
-/** A number as Go's %v prints it. */
-function goNumber(n: number): string {
-  return String(n);
-}
 
 /** The value a field error shows for a value (Go's `%v` of the decoded JSON value, strings quoted). */
 function shown(value: unknown): unknown {
@@ -32,11 +27,14 @@ export interface ValueValidationOptions {
   readonly root?: boolean;
 }
 
-/** Validates `value` against `schema`, `path` naming it (`''` at the root). */
+/**
+ * Validates `value` against `schema`, `path` naming it (`''` at the root). The bad values print as Go prints the
+ * decoded values kube validates (the schema's bounds are float64s: `should be less than or equal to 1e+06`).
+ */
 export function validateValue(schema: JsonSchemaProps, value: unknown, path = '', options: ValueValidationOptions = {}): FieldError[] {
   const errors: FieldError[] = [];
   walk(schema, value, path, errors, 0, options.root === true);
-  return errors;
+  return errors.map(ofDecodedValue);
 }
 
 /** How kube-openapi's messages begin: `spec.replicas in body `, nothing for the value itself. */
@@ -44,8 +42,10 @@ function subject(path: string): string {
   return path === '' ? '' : `${path} in body `;
 }
 
+/** kube-openapi's InvalidType: the value it reports is the JSON type the value has, not the value. */
 function typeError(path: string, types: string, value: unknown): FieldError {
-  return fieldError.typeInvalid(path, shown(value), `${subject(path)}must be of type ${types}: ${JSON.stringify(jsonTypeOf(value))}`);
+  const actual = jsonTypeOf(value);
+  return fieldError.typeInvalid(path, actual, `${subject(path)}must be of type ${types}: ${JSON.stringify(actual)}`);
 }
 
 /** True when `value` has one of the JSON types. */
@@ -136,7 +136,7 @@ function checkNumber(schema: JsonSchemaProps, value: number, path: string, error
     const exclusive = schema['exclusiveMaximum'] === true;
     if (exclusive ? value >= maximum : value > maximum) {
       errors.push(fieldError.invalid(path, value,
-        `${subject(path)}should be less than ${exclusive ? '' : 'or equal to '}${goNumber(maximum)}`));
+        `${subject(path)}should be less than ${exclusive ? '' : 'or equal to '}${goFloat(maximum)}`));
     }
   }
   const minimum = numberOf(schema, 'minimum');
@@ -144,14 +144,14 @@ function checkNumber(schema: JsonSchemaProps, value: number, path: string, error
     const exclusive = schema['exclusiveMinimum'] === true;
     if (exclusive ? value <= minimum : value < minimum) {
       errors.push(fieldError.invalid(path, value,
-        `${subject(path)}should be greater than ${exclusive ? '' : 'or equal to '}${goNumber(minimum)}`));
+        `${subject(path)}should be greater than ${exclusive ? '' : 'or equal to '}${goFloat(minimum)}`));
     }
   }
   const multipleOf = numberOf(schema, 'multipleOf');
   if (multipleOf !== undefined && multipleOf > 0) {
     const q = value / multipleOf;
     if (Math.abs(q - Math.round(q)) > 1e-9) {
-      errors.push(fieldError.invalid(path, value, `${subject(path)}should be a multiple of ${goNumber(multipleOf)}`));
+      errors.push(fieldError.invalid(path, value, `${subject(path)}should be a multiple of ${goFloat(multipleOf)}`));
     }
   }
 }

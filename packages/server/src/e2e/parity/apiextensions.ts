@@ -69,6 +69,24 @@ export function apiextensionsCases(): ParityCase[] {
         'spec.versions[0].schema.openAPIV3Schema.properties[spec].anyOf[0].type',
         'spec.versions[0].schema.openAPIV3Schema.properties[spec].allOf[0].nullable', 'spec.versions[0].schema.openAPIV3Schema.properties[spec].allOf[0].default'],
       ['must not be used at the root', 'additionalProperties and properties are mutual exclusive', 'must be empty to be structural', 'must be false to be structural', 'must be undefined to be structural']),
+    rejectedCreate('CustomResourceDefinition: defaults are validated against their schema, the bad values printed as Go prints decoded JSON', crds,
+      crd('bolts', { versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: {
+        type: 'object', properties: { spec: { type: 'object', properties: {
+          count: { type: 'integer', default: 'three' },
+          tags: { type: 'array', minItems: 2, items: { type: 'string' }, default: ['a'] },
+          limits: { type: 'object', minProperties: 2, additionalProperties: { type: 'number' }, default: { cpu: 1.5 } },
+          ratio: { type: 'number', maximum: 1000000, default: 1234567.5 },
+        } } },
+      } } }] }),
+      ['spec.versions[0].schema.openAPIV3Schema.properties[spec].properties[count].default',
+        'spec.versions[0].schema.openAPIV3Schema.properties[spec].properties[tags].default',
+        'spec.versions[0].schema.openAPIV3Schema.properties[spec].properties[limits].default',
+        'spec.versions[0].schema.openAPIV3Schema.properties[spec].properties[ratio].default'],
+      // A type error reports the JSON type as the value; lists and maps print as %#v, float64s as %v.
+      ['properties[count].default: Invalid value: "string": must be of type integer: "string"',
+        'properties[tags].default: Invalid value: []interface {}{"a"}: should have at least 2 items',
+        'properties[limits].default: Invalid value: map[string]interface {}{"cpu":1.5}: should have at least 2 properties',
+        'properties[ratio].default: Invalid value: 1.2345675e+06: should be less than or equal to 1e+06']),
     rejectedCreate('CustomResourceDefinition: with the status subresource the schema root holds only the allowed fields', crds,
       crd('clamps', { versions: [{ name: 'v1', served: true, storage: true, subresources: { status: {} }, schema: { openAPIV3Schema: {
         type: 'object', minProperties: 1, properties: { spec: { type: 'object' } },
