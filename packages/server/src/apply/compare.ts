@@ -2,9 +2,13 @@
  * The comparison of two values of one type (structured-merge-diff's TypedValue.Compare): the paths added, modified
  * and removed. Leaves (scalars, atomic lists and maps, or values that are empty on both sides) compare by value;
  * granular maps and lists compare item by item, and an item that appears or disappears is itself added or removed.
- * A declared struct field holding a non-empty struct is not itself recorded as added: typed (Go) objects always
- * carry their non-pointer structs, so kube-apiserver never reports them as new. A declared field holding a map
- * (labels, annotations, a selector's matchLabels) is: Go omits a nil map, so kube reports it added (`.`).
+ *
+ * kube-apiserver compares typed objects: a built-in kind's old object (the live one, or for a create the zero value
+ * of its Go type) always holds its non-pointer structs (`spec`, `spec.strategy`, `spec.template`: the fields the
+ * 1.27 OpenAPI gives `default: {}`) and its fields without omitempty (the schema's `required`: a pod spec's
+ * `containers`, null until set). A map or list under such a field that the new object fills is not itself added;
+ * one under a pointer or omitempty field (`labels`, `strategy.rollingUpdate`, a container's `ports`), or anywhere in
+ * a new list item, is (the `.` of managedFields). Custom objects are maps: nothing exists before it is written.
  */
 import { fieldElement } from './field-path.js';
 import { addPath, newNode, nodeAt, type PathSet, type PathSetNode } from './path-set.js';
@@ -27,20 +31,45 @@ interface Sink {
   readonly removed: PathSetNode;
   /** Map keys and list items visited, to yield every so many. */
   visited: number;
+  /** The objects are of a built-in (Go) type: see {@link ZeroValue}. */
+  readonly typed: boolean;
+}
+
+/**
+ * What a typed old object holds where the compared old value is absent: nothing (`absent`), a non-pointer struct's
+ * zero value (`struct`, `{}`), or a field without omitempty whose zero value is there (`field`: null for a pointer,
+ * list or map).
+ */
+type ZeroValue = 'absent' | 'struct' | 'field';
+
+/** What a typed parent holding `zero` (or a value, `present`) holds at its field `name` when the old value lacks it. */
+function zeroOfField(schema: Schema, name: string, parent: ZeroValue | 'present', typed: boolean): ZeroValue {
+  if (!typed || parent === 'absent' || parent === 'field' || !isNamedField(schema, name)) return 'absent';
+  const field = fieldSchemaOf(schema, name);
+  if (isEmptyObject(field.default) && field.additionalProperties() === undefined) return 'struct';
+  return schema.required?.includes(name) === true ? 'field' : 'absent';
+}
+
+function isEmptyObject(value: unknown): boolean {
+  return isObject(value) && Object.keys(value).length === 0;
 }
 
 /** Map keys or list items between two points where a comparison may give the event loop back. */
 export const itemsPerStep = 2048;
 
-/** Compares `lhs` (before) with `rhs` (after). */
-export function compare(lhs: unknown, rhs: unknown, schema: Schema): Comparison {
-  return runSteps(compareSteps(lhs, rhs, schema));
+/**
+ * Compares `lhs` (before; undefined for a create) with `rhs` (after); `typed` when they are of a built-in kind, whose
+ * old object kube sees as a Go value.
+ */
+export function compare(lhs: unknown, rhs: unknown, schema: Schema, typed = false): Comparison {
+  return runSteps(compareSteps(lhs, rhs, schema, typed));
 }
 
 /** {@link compare} in steps of {@link itemsPerStep} keys or items (see limits/turn-budget.ts). */
-export function* compareSteps(lhs: unknown, rhs: unknown, schema: Schema): Steps<Comparison> {
-  const out: Sink = { added: newNode(), modified: newNode(), removed: newNode(), visited: 0 };
-  yield* walk(lhs, rhs, schema, [], out);
+export function* compareSteps(lhs: unknown, rhs: unknown, schema: Schema, typed = false): Steps<Comparison> {
+  const out: Sink = { added: newNode(), modified: newNode(), removed: newNode(), visited: 0, typed };
+  // The old object of a create is the zero value of its type (an empty map for custom objects).
+  yield* walk(lhs, rhs, schema, [], out, 'struct');
   return out;
 }
 
@@ -56,16 +85,12 @@ export function indexItems(list: readonly unknown[], kind: ListKind): Map<string
 
 const isScalar = (v: unknown): boolean => typeof v !== 'object' || v === null;
 
-/** True when `name` is a declared field of `schema` whose own schema is a struct (declared fields, not a map). */
-function isStructField(schema: Schema, name: string): boolean {
-  return isNamedField(schema, name) && fieldSchemaOf(schema, name).additionalProperties() === undefined;
-}
-
 /**
- * Compares the values at `path` (a stack the walk pushes and pops). Answers whether `rhs` is an object with keys
- * (listing the keys of a map of many keys again would cost as much as the walk).
+ * Compares the values at `path` (a stack the walk pushes and pops); `zero` is what a typed old object holds here when
+ * `lhs` is undefined. Answers whether `rhs` is an object with keys (listing the keys of a map of many keys again would
+ * cost as much as the walk).
  */
-function* walk(lhs: unknown, rhs: unknown, schema: Schema, path: string[], out: Sink): Generator<void, boolean, void> {
+function* walk(lhs: unknown, rhs: unknown, schema: Schema, path: string[], out: Sink, zero: ZeroValue): Generator<void, boolean, void> {
   if (lhs === undefined && rhs === undefined) return false;
   // Equal scalars (the bulk of any large map) need nothing more.
   if (lhs === rhs && isScalar(lhs)) return false;
@@ -92,8 +117,9 @@ function* walk(lhs: unknown, rhs: unknown, schema: Schema, path: string[], out: 
           return;
         }
         path.push(fieldElement(k));
-        const rvHasKeys = yield* walk(lv, rv, fieldSchemaOf(schema, k), path, out);
-        if (lv === undefined && rv !== undefined && !(rvHasKeys && isStructField(schema, k))) addPath(out.added, path);
+        const childZero = lv === undefined ? zeroOfField(schema, k, lhs === undefined ? zero : 'present', out.typed) : 'absent';
+        yield* walk(lv, rv, fieldSchemaOf(schema, k), path, out, childZero);
+        if (lv === undefined && rv !== undefined && childZero === 'absent') addPath(out.added, path);
         else if (rv === undefined && lv !== undefined) addPath(out.removed, path);
         path.pop();
       };
@@ -113,7 +139,7 @@ function* walk(lhs: unknown, rhs: unknown, schema: Schema, path: string[], out: 
         const lv = l.get(el);
         const rv = r.get(el);
         path.push(el);
-        yield* walk(lv, rv, items, path, out);
+        yield* walk(lv, rv, items, path, out, 'absent');
         if (lv === undefined) addPath(out.added, path);
         else if (rv === undefined) addPath(out.removed, path);
         path.pop();
@@ -122,7 +148,10 @@ function* walk(lhs: unknown, rhs: unknown, schema: Schema, path: string[], out: 
     }
   }
   if (path.length === 0) return false;
-  if (lhs === undefined) addPath(out.added, path);
+  // An empty struct where the typed old object holds its zero value is no change.
+  if (lhs === undefined) {
+    if (!(zero === 'struct' && isEmptyObject(rhs))) addPath(out.added, path);
+  }
   else if (rhs === undefined) addPath(out.removed, path);
   else if (!jsonEqual(lhs, rhs)) addPath(out.modified, path);
   return false;

@@ -17,7 +17,7 @@ let clock = 0;
 const now = (): string => new Date(Date.UTC(2024, 0, 1, 0, 0, clock++)).toISOString().replace(/\.\d+Z$/, 'Z');
 
 function scopeFor(schemaName: string, apiVersion: string, hasStatus: boolean, subresource = ''): FieldManagerScope {
-  return { schema: patchSchemaFromOpenApi(schemas, schemaName), apiVersion, subresource, hasStatus, now };
+  return { schema: patchSchemaFromOpenApi(schemas, schemaName), apiVersion, subresource, hasStatus, now, typed: true };
 }
 const cmScope = scopeFor('io.k8s.api.core.v1.ConfigMap', 'v1', false);
 const deployScope = scopeFor('io.k8s.api.apps.v1.Deployment', 'apps/v1', true);
@@ -171,7 +171,7 @@ describe('document 1 §Server-side apply', () => {
       T: { type: 'object', properties: { m: { type: 'object', additionalProperties: { type: 'string' } } } },
     } } }.components.schemas;
     const atomic = { T: { type: 'object', properties: { m: { type: 'object', additionalProperties: { type: 'string' }, 'x-kubernetes-map-type': 'atomic' } } } };
-    const g: FieldManagerScope = { schema: patchSchemaFromOpenApi(granular, 'T'), apiVersion: 'v1', subresource: '', hasStatus: false, now };
+    const g: FieldManagerScope = { schema: patchSchemaFromOpenApi(granular, 'T'), apiVersion: 'v1', subresource: '', hasStatus: false, now, typed: false };
     const a: FieldManagerScope = { ...g, schema: patchSchemaFromOpenApi(atomic, 'T') };
     const w = world(g);
     assert.ok(w.apply('one', { apiVersion: 'v1', kind: 'T', m: { k1: 'v' } }).ok);
@@ -245,7 +245,7 @@ describe('list and map types', () => {
   });
 
   test('objects without a schema: keys granular, lists atomic', () => {
-    const scope: FieldManagerScope = { schema: deducedSchema, apiVersion: 'x/v1', subresource: '', hasStatus: false, now };
+    const scope: FieldManagerScope = { schema: deducedSchema, apiVersion: 'x/v1', subresource: '', hasStatus: false, now, typed: false };
     const w = world(scope);
     assert.ok(w.apply('a', { apiVersion: 'x/v1', kind: 'T', spec: { list: [1, 2], m: { k: 1 } } }).ok);
     assert.deepEqual((w.live.metadata!.managedFields as { fieldsV1: unknown }[])[0]!.fieldsV1,

@@ -47,6 +47,11 @@ export interface FieldManagerScope {
   readonly subresource: string;
   /** Whether the endpoint has a status subresource (then the main resource resets `status`). */
   readonly hasStatus: boolean;
+  /**
+   * The objects are of a built-in kind, which kube compares as Go values: their non-pointer structs and fields
+   * without omitempty always exist, so no write adds them (compare.ts). Custom objects are maps.
+   */
+  readonly typed: boolean;
   /** The current time, RFC 3339. */
   readonly now: () => string;
 }
@@ -241,7 +246,7 @@ function* updateManagers(
   liveValue: unknown, nextValue: unknown, managers: Managers, manager: string, scope: FieldManagerScope,
 ): Steps<Managers> {
   const reset = resetBy(scope);
-  const c = excludeFrom(yield* compareSteps(liveValue, nextValue, scope.schema), reset);
+  const c = excludeFrom(yield* compareSteps(liveValue, nextValue, scope.schema, scope.typed), reset);
   const self = managerIdentifier({ manager, operation: 'Update', apiVersion: scope.apiVersion, subresource: scope.subresource });
   const { managers: out } = takeChanged(managers, '', c);
   const gained = reset(difference(union(c.modified, c.added), strippedFields));
@@ -309,7 +314,7 @@ export function* applyConfigurationSteps(
   const lastSet = managers.get(self)?.fields;
 
   const merged = (yield* mergeSteps(liveValue, config, schema)) as Record<string, unknown>;
-  const first = takeChanged(managers, self, excludeFrom(yield* compareSteps(liveValue, merged, schema), reset));
+  const first = takeChanged(managers, self, excludeFrom(yield* compareSteps(liveValue, merged, schema, scope.typed), reset));
   if (!force && first.conflicts.length > 0) {
     return fail({ reason: 'conflict', conflicts: first.conflicts, message: conflictMessageFor(first.conflicts) });
   }
@@ -331,7 +336,7 @@ export function* applyConfigurationSteps(
   // What the write changed, again: unless pruning or dropping nulls changed the merged object, it is what the first
   // comparison found, which the managers have taken in already.
   if (kept !== merged || nulls.dropped) {
-    managers = takeChanged(managers, self, excludeFrom(yield* compareSteps(liveValue, pruned, schema), reset)).managers;
+    managers = takeChanged(managers, self, excludeFrom(yield* compareSteps(liveValue, pruned, schema, scope.typed), reset)).managers;
   }
   yield;
   const entry = managers.get(self);

@@ -12,7 +12,7 @@ import { applyMigratingClientSideApply, lastAppliedValue } from './last-applied.
 const annotation = 'kubectl.svc.io/last-applied-configuration';
 const scope: FieldManagerScope = {
   schema: patchSchemaFromOpenApi(generatedSchemas(), 'io.k8s.api.core.v1.ConfigMap'), apiVersion: 'v1', subresource: '', hasStatus: false,
-  now: () => '2024-01-01T00:00:00Z',
+  now: () => '2024-01-01T00:00:00Z', typed: true,
 };
 const config = (data: Record<string, string>): ManagedObject => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c', namespace: 'ns' }, data });
 

@@ -49,7 +49,7 @@ function allowedConflicts(live: ManagedObject, annotation: string, scope: FieldM
     return undefined;
   }
   if (!isObject(recorded)) return undefined;
-  const changed = compare(recorded, live, scope.schema);
+  const changed = compare(recorded, live, scope.schema, scope.typed);
   return difference(difference(fieldSetOf(recorded, scope.schema), changed.modified), changed.removed);
 }
 

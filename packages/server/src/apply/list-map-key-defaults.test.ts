@@ -12,7 +12,7 @@ import { keyElement } from './field-path.js';
 import { listKindOf } from './schema-view.js';
 
 const schema = patchSchemaFromOpenApi(generatedSchemas(), 'io.k8s.api.apps.v1.Deployment');
-const scope: FieldManagerScope = { schema, apiVersion: 'apps/v1', subresource: '', hasStatus: true, now: () => '2024-01-01T00:00:00Z' };
+const scope: FieldManagerScope = { schema, apiVersion: 'apps/v1', subresource: '', hasStatus: true, now: () => '2024-01-01T00:00:00Z', typed: true };
 
 function deployment(port: Record<string, unknown>, image = 'nginx:1.25'): ManagedObject {
   return {

@@ -77,8 +77,30 @@ test('create: the creator owns every field defaulting filled in (Deployment, Pod
   const entry = entryOf(made, 'kubectl-create');
   assert.equal(entry.operation, 'Update');
   assert.deepEqual(leaves(entry.fieldsV1), createdDeploymentLeaves);
-  // A map the object did not have is itself added, as kube records it.
-  assert.deepEqual(entry.fieldsV1['f:metadata']!['f:labels']!['.'], {});
+  // The whole set as kube-apiserver 1.27 records it: a map, list or pointer struct the zero Deployment lacks is itself
+  // added (`.`: labels, rollingUpdate, a new container and its ports); its non-pointer structs and the containers
+  // list, always there in Go, are not.
+  const k = (key: Record<string, unknown>): string => `k:${JSON.stringify(key)}`;
+  assert.deepEqual(entry.fieldsV1, {
+    'f:metadata': { 'f:labels': { '.': {}, 'f:app': {} } },
+    'f:spec': {
+      'f:progressDeadlineSeconds': {}, 'f:replicas': {}, 'f:revisionHistoryLimit': {}, 'f:selector': {},
+      'f:strategy': { 'f:rollingUpdate': { '.': {}, 'f:maxSurge': {}, 'f:maxUnavailable': {} }, 'f:type': {} },
+      'f:template': {
+        'f:metadata': { 'f:labels': { '.': {}, 'f:app': {} } },
+        'f:spec': {
+          'f:containers': {
+            [k({ name: 'nginx' })]: {
+              '.': {}, 'f:image': {}, 'f:imagePullPolicy': {}, 'f:name': {},
+              'f:ports': { '.': {}, [k({ containerPort: 80, protocol: 'TCP' })]: { '.': {}, 'f:containerPort': {}, 'f:protocol': {} } },
+              'f:resources': {}, 'f:terminationMessagePath': {}, 'f:terminationMessagePolicy': {},
+            },
+          },
+          'f:dnsPolicy': {}, 'f:restartPolicy': {}, 'f:schedulerName': {}, 'f:securityContext': {}, 'f:terminationGracePeriodSeconds': {},
+        },
+      },
+    },
+  });
 
   const pod = await call(client, 'POST', `${pods}?fieldManager=kubectl-run`,
     { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' }, spec: { containers: [{ name: 'nginx', image: 'nginx' }] } });
@@ -117,6 +139,8 @@ test('create: the creator owns every field defaulting filled in (Deployment, Pod
   assert.equal(crontab.status, 201, crontab.text);
   assert.deepEqual(crontab.body.spec, { cronSpec: '* * * * */5', image: 'busybox', replicas: 1 });
   assert.deepEqual(leaves(entryOf(crontab, 'maker').fieldsV1), ['f:spec f:cronSpec', 'f:spec f:image', 'f:spec f:replicas']);
+  // A custom object is a map, not a Go struct: its spec did not exist before the create.
+  assert.deepEqual(entryOf(crontab, 'maker').fieldsV1['f:spec']!['.'], {});
 });
 
 test('update and patches: the writer owns what defaulting of its body or patched object changed', async () => {

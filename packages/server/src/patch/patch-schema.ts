@@ -23,6 +23,11 @@ export interface PatchSchema {
    * default, as structured-merge-diff does with defaulted list-map keys such as a port's `protocol`).
    */
   readonly default?: unknown;
+  /**
+   * The object's `required` properties: in the built-in types' schemas, the fields without omitempty (server-side
+   * apply compares typed objects, which always hold them).
+   */
+  readonly required?: readonly string[];
   /** The schema of a declared property of this object, or undefined when the object does not declare it. */
   field(name: string): PatchSchema | undefined;
   /** The schema of this list's items. */
@@ -50,6 +55,7 @@ interface FoldedNode {
   listMapKeys?: readonly string[];
   mapType?: string;
   default?: unknown;
+  required?: readonly string[];
   properties?: Readonly<Record<string, OpenApiSchema>>;
   items?: OpenApiSchema;
   additionalProperties?: OpenApiSchema | boolean;
@@ -83,6 +89,8 @@ export function patchSchemaFromOpenApi(schemas: Readonly<Record<string, unknown>
     const mapType = node['x-kubernetes-map-type'];
     if (into.mapType === undefined && typeof mapType === 'string') into.mapType = mapType;
     if (into.default === undefined && node['default'] !== undefined) into.default = node['default'];
+    const required = node['required'];
+    if (into.required === undefined && Array.isArray(required)) into.required = required.filter((r): r is string => typeof r === 'string');
     if (into.properties === undefined && isObject(node.properties)) into.properties = node.properties;
     if (into.items === undefined && isObject(node.items)) into.items = node.items;
     if (into.additionalProperties === undefined && node.additionalProperties !== undefined) {
@@ -150,6 +158,7 @@ export function patchSchemaFromOpenApi(schemas: Readonly<Record<string, unknown>
     if (folded.listMapKeys !== undefined) result.listMapKeys = folded.listMapKeys;
     if (folded.mapType !== undefined) result.mapType = folded.mapType;
     if (folded.default !== undefined) result.default = folded.default;
+    if (folded.required !== undefined) result.required = folded.required;
     return result;
   }
 

@@ -411,7 +411,7 @@ test('server-side apply of a 100,000-key ConfigMap: field management within a fe
   const config = JSON.parse(JSON.stringify(cm('huge', { metadata: { name: 'huge', namespace: ns }, data }))) as ManagedObject;
   const scope: FieldManagerScope = {
     schema: patchSchemaFromOpenApi(generatedSchemas(), 'io.k8s.api.core.v1.ConfigMap'), apiVersion: 'v1', subresource: '',
-    hasStatus: false, now: () => '2024-01-01T00:00:00Z',
+    hasStatus: false, now: () => '2024-01-01T00:00:00Z', typed: true,
   };
   const best = (f: () => void, runs = 3): number => {
     let min = Infinity;

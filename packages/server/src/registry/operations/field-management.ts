@@ -17,6 +17,7 @@ export function fieldManagerScope(def: ResourceDef, subresource: string): FieldM
     apiVersion: apiVersionOf(def.group, def.version),
     subresource,
     hasStatus: def.subresources.some((s) => s.name === 'status'),
+    typed: def.custom === undefined,
     now: nowTimestamp,
   };
 }
