@@ -19,7 +19,8 @@
  *   defaulted. So an applier owns what it sent, never a default it did not send, and a field another manager's
  *   create or update had defaulted stays that manager's: applying a different value conflicts (409).
  * - reads: objects decoded from storage are defaulted too, so a default added later shows on objects stored before
- *   it (custom resources here: `registry/reader.ts`).
+ *   it. Here custom resources are (`registry/reader.ts`: their schemas change while the server runs); built-in
+ *   objects are served as the bytes they were stored with, which this server always wrote defaulted.
  * - mutating webhooks: their patched object is decoded, so defaulted, again.
  *
  * The handlers default decoded bodies and patch results before field management (create, update and the patch
