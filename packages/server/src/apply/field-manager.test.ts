@@ -256,6 +256,41 @@ describe('list and map types', () => {
   });
 });
 
+describe('what a write adds, judged against the typed old object', () => {
+  const fieldsOf = (object: ManagedObject, manager: string): unknown =>
+    (object.metadata!.managedFields as { manager: string; fieldsV1: unknown }[]).find((e) => e.manager === manager)?.fieldsV1;
+  const container = (extra: Record<string, unknown> = {}) => ({ name: 'c', image: 'i', ...extra });
+
+  test('a pointer struct the old object lacked is added; a non-pointer struct never is, even when storage lacks it', () => {
+    const w = world(deployScope);
+    w.update('a', deploy({ strategy: { type: 'Recreate' }, template: { spec: { containers: [container()] } } }));
+    const next = deploy({ strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: 1 } }, template: { metadata: { labels: { x: 'y' } }, spec: { containers: [container()] } } });
+    assert.deepEqual(fieldsOf(w.update('b', next), 'b'), {
+      'f:spec': {
+        'f:strategy': { 'f:rollingUpdate': { '.': {}, 'f:maxSurge': {} }, 'f:type': {} },
+        'f:template': { 'f:metadata': { 'f:labels': { '.': {}, 'f:x': {} } } },
+      },
+    });
+  });
+
+  test('in a new list item every map and list is added; a list without omitempty (containers) is not', () => {
+    const w = world(deployScope);
+    const made = w.update('a', deploy({ template: { spec: { containers: [container({ resources: { limits: { cpu: '1' } } })] } } }));
+    assert.deepEqual(fieldsOf(made, 'a'), {
+      'f:spec': { 'f:template': { 'f:spec': { 'f:containers': { 'k:{"name":"c"}': {
+        '.': {}, 'f:image': {}, 'f:name': {}, 'f:resources': { '.': {}, 'f:limits': { '.': {}, 'f:cpu': {} } },
+      } } } } },
+    });
+  });
+
+  test('custom objects are maps: every map a write adds is added', () => {
+    const scope: FieldManagerScope = { schema: deducedSchema, apiVersion: 'x/v1', subresource: '', hasStatus: false, now, typed: false };
+    const w = world(scope);
+    assert.deepEqual(fieldsOf(w.update('a', { apiVersion: 'x/v1', kind: 'T', spec: { m: { k: 1 } } }), 'a'),
+      { 'f:spec': { '.': {}, 'f:m': { '.': {}, 'f:k': {} } } });
+  });
+});
+
 describe('subresources, conflicts, caps', () => {
   test('status and spec are owned separately per subresource', () => {
     const w = world(deployScope);
