@@ -119,16 +119,31 @@ export async function proxyToApiService(ctx: RequestContext, apiService: ApiServ
     if (Number.isFinite(length) && length <= bufferedAnswerBytes) {
       // An answer of known, modest size goes out in one write: headers and body in the same packets.
       const chunks: Buffer[] = [];
-      res.body.on('data', (c: Buffer) => chunks.push(c));
-      res.body.on('end', () => {
-        const { 'content-type': type, ...rest } = relayed;
-        const flat = Object.fromEntries(Object.entries(rest).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : v]));
-        writeBytes(ctx, res.status, typeof type === 'string' ? type : '', chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks), flat);
-        resolve();
+      let received = 0;
+      res.body.on('data', (c: Buffer) => {
+        chunks.push(c);
+        received += c.length;
       });
-      // Cut off before its end: the client's request is ended without an answer, as a reset proxied stream is.
-      res.body.on('close', () => resolve());
-      res.body.on('error', () => resolve());
+      // Answers to HEAD and 204/304 answers announce a length they do not carry.
+      const announcesBody = ctx.method !== 'HEAD' && res.status !== 204 && res.status !== 304;
+      let settled = false;
+      const settle = (): void => {
+        if (settled) return;
+        settled = true;
+        // Shorter than announced, or ended by an error: the connection went mid-answer (node's HTTP/2 client ends
+        // such a body as if complete). Nothing was relayed yet, so the client gets kube's 503, never a cut answer.
+        if ((announcesBody && received !== length) || res.body.errored) {
+          writeStatus(ctx, serviceUnavailable('error trying to reach service: the answer was cut off'));
+        } else {
+          const { 'content-type': type, ...rest } = relayed;
+          const flat = Object.fromEntries(Object.entries(rest).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : v]));
+          writeBytes(ctx, res.status, typeof type === 'string' ? type : '', chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, received), flat);
+        }
+        resolve();
+      };
+      res.body.on('end', settle);
+      res.body.on('close', settle);
+      res.body.on('error', settle);
       return;
     }
     const stream = startRelay(ctx, res.status, relayed);

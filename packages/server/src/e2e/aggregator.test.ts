@@ -94,6 +94,13 @@ function handle(req: Http2ServerRequest, res: Http2ServerResponse): void {
     return json(200, { kind: 'WidgetList', apiVersion: `${group}/v1`, metadata: { resourceVersion: '7' }, items: [widget('w1'), widget('w22')] });
   }
   if (url.pathname === `${base}/namespaces/default/widgets/w1`) return json(200, widget('w1'));
+  if (url.pathname === `${base}/namespaces/default/widgets/cut`) {
+    // Part of the announced answer, then the connection goes.
+    res.writeHead(200, { 'content-type': 'application/json', 'content-length': '1000' });
+    res.write('{"kind":"Widget",');
+    setTimeout(() => socket.destroy(), 20);
+    return;
+  }
   json(404, { kind: 'Status', apiVersion: 'v1', status: 'Failure', reason: 'NotFound', code: 404 });
 }
 
@@ -197,6 +204,10 @@ test('an extension API server behind an APIService: proxied with the caller iden
   assert.equal(last.httpVersion, '2.0', 'proxied over HTTP/2, which the extension server offers');
   assert.ok(seen.some((r) => r.user === 'system:kube-aggregator' && r.groups.includes('system:masters') && r.path === `/apis/${group}/v1`),
     'the availability check asks for discovery as system:kube-aggregator');
+  const cut = await call(client, 'GET', `/apis/${group}/v1/namespaces/default/widgets/cut`);
+  assert.equal(cut.status, 503, 'an answer cut off is never relayed as a whole one');
+  assert.equal(cut.body.reason, 'ServiceUnavailable');
+  assert.equal((await call(client, 'GET', `/apis/${group}/v1/namespaces/default/widgets/w1`)).status, 200, 'the next request reconnects');
   const listed = await call(client, 'GET', `/apis/${group}/v1/namespaces/default/widgets`);
   assert.deepEqual(listed.body.items.map((i: { metadata: { name: string } }) => i.metadata.name), ['w1', 'w22']);
 
