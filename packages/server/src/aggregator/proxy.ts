@@ -7,11 +7,11 @@
  * answer is relayed as it comes, so watches and other long requests stream. An APIService that is not Available,
  * or whose Service has no endpoint, is a 503.
  */
-import type { IncomingMessage } from 'node:http';
 import { serviceUnavailable } from '@svc-apiserver/api';
 import type { RequestContext } from '../http/context.js';
 import { pooledTarget } from '../outbound/connection-pool.js';
-import { openHttpsRequest, type HttpsTarget } from '../outbound/https-request.js';
+import type { HttpsTarget } from '../outbound/https-request.js';
+import { negotiatedTransport, type NegotiatedTransport } from '../outbound/negotiated-transport.js';
 import type { ServiceResolver } from '../outbound/service-resolver.js';
 import type { UserInfo } from '../request/user-info.js';
 import { apiServiceSpec, availableCondition, type ApiService } from './apiservice.js';
@@ -20,7 +20,7 @@ import { responded, startRelay, writeBytes, writeStatus } from '../http/response
 
 /** Headers never passed on: hop-by-hop ones, the caller's credentials, and identity headers a caller might forge. */
 const droppedRequestHeaders = /^(connection|keep-alive|proxy-connection|transfer-encoding|upgrade|te|trailer|host|authorization|content-length|impersonate-.*|x-remote-.*|:.*)$/i;
-const droppedResponseHeaders = /^(connection|keep-alive|transfer-encoding|content-length|trailer|upgrade|proxy-connection)$/i;
+const droppedResponseHeaders = /^(connection|keep-alive|transfer-encoding|content-length|trailer|upgrade|proxy-connection|:.*)$/i;
 
 /** Answers up to this size are relayed in one write; larger ones, or of unknown size (watches), stream. */
 const bufferedAnswerBytes = 1024 * 1024;
@@ -46,8 +46,12 @@ export function apiServiceTrust(a: ApiService): { ca?: string; insecureSkipVerif
   return spec.caBundle ? { ca: Buffer.from(spec.caBundle, 'base64').toString('utf8') } : {};
 }
 
-/** Targets by APIService object: the informer replaces the object when it changes, and its target goes with it. */
+/**
+ * Targets and transports by APIService object: the informer replaces the object when it changes, and its target
+ * goes with it (the old transport's sessions close once idle).
+ */
 const targets = new WeakMap<ApiService, HttpsTarget>();
+const transports = new WeakMap<ApiService, NegotiatedTransport>();
 
 /**
  * How the aggregator reaches an APIService's server (its trust, the Service's DNS name, the front-proxy client
@@ -65,6 +69,19 @@ export function apiServiceTarget(a: ApiService, frontProxy: FrontProxy): HttpsTa
     targets.set(a, target);
   }
   return target;
+}
+
+/**
+ * The APIService's HTTP/2-capable transport over {@link apiServiceTarget}: HTTP/2 to a server that offers it by
+ * ALPN (every API server built on kube's library does), its keep-alive HTTP/1.1 pool otherwise.
+ */
+export function apiServiceTransport(a: ApiService, frontProxy: FrontProxy): NegotiatedTransport {
+  let transport = transports.get(a);
+  if (transport === undefined) {
+    transport = negotiatedTransport(apiServiceTarget(a, frontProxy));
+    transports.set(a, transport);
+  }
+  return transport;
 }
 
 /** Proxies the request to the APIService's server. */
@@ -86,53 +103,62 @@ export async function proxyToApiService(ctx: RequestContext, apiService: ApiServ
   Object.assign(headers, identityHeaders(ctx.user));
   if (body !== undefined) headers['content-length'] = String(body.length);
   const query = ctx.query.toString();
-  const opened = openHttpsRequest({ host: address.value.host, port: address.value.port, path: `${ctx.path}${query === '' ? '' : `?${query}`}` }, {
-    method: ctx.method, headers, signal: ctx.signal, target: apiServiceTarget(apiService, options.frontProxy),
-  });
-  if (!opened.ok) return writeStatus(ctx, serviceUnavailable(`error trying to reach service: ${opened.error}`));
-  const req = opened.value;
+  const answered = await apiServiceTransport(apiService, options.frontProxy).request(
+    { host: address.value.host, port: address.value.port, path: `${ctx.path}${query === '' ? '' : `?${query}`}` },
+    { method: ctx.method, headers, signal: ctx.signal, ...(body !== undefined ? { body } : {}) },
+  );
+  if (!answered.ok) {
+    if (!responded(ctx)) writeStatus(ctx, serviceUnavailable(`error trying to reach service: ${answered.error}`));
+    return;
+  }
+  const res = answered.value;
+  const relayed: Record<string, string | string[]> = {};
+  for (const [k, v] of Object.entries(res.headers)) if (v !== undefined && !droppedResponseHeaders.test(k)) relayed[k] = v;
+  const length = Number(res.headers['content-length'] ?? NaN);
   await new Promise<void>((resolve) => {
-    req.on('response', (res: IncomingMessage) => {
-      const relayed: Record<string, string | string[]> = {};
-      for (const [k, v] of Object.entries(res.headers)) if (v !== undefined && !droppedResponseHeaders.test(k)) relayed[k] = v;
-      const length = Number(res.headers['content-length'] ?? NaN);
-      if (Number.isFinite(length) && length <= bufferedAnswerBytes) {
-        // An answer of known, modest size goes out in one write: headers and body in the same packets.
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => {
+    if (Number.isFinite(length) && length <= bufferedAnswerBytes) {
+      // An answer of known, modest size goes out in one write: headers and body in the same packets.
+      const chunks: Buffer[] = [];
+      let received = 0;
+      res.body.on('data', (c: Buffer) => {
+        chunks.push(c);
+        received += c.length;
+      });
+      // Answers to HEAD and 204/304 answers announce a length they do not carry.
+      const announcesBody = ctx.method !== 'HEAD' && res.status !== 204 && res.status !== 304;
+      let settled = false;
+      const settle = (): void => {
+        if (settled) return;
+        settled = true;
+        // Shorter than announced, or ended by an error: the connection went mid-answer (node's HTTP/2 client ends
+        // such a body as if complete). Nothing was relayed yet, so the client gets kube's 503, never a cut answer.
+        if ((announcesBody && received !== length) || res.body.errored) {
+          writeStatus(ctx, serviceUnavailable('error trying to reach service: the answer was cut off'));
+        } else {
           const { 'content-type': type, ...rest } = relayed;
           const flat = Object.fromEntries(Object.entries(rest).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : v]));
-          writeBytes(ctx, res.statusCode ?? 502, typeof type === 'string' ? type : '', Buffer.concat(chunks), flat);
-          resolve();
-        });
-        res.on('error', () => resolve());
-        return;
-      }
-      const stream = startRelay(ctx, res.statusCode ?? 502, relayed);
-      res.on('data', (chunk: Buffer) => {
-        if (!stream.write(chunk)) {
-          res.pause();
-          void stream.drain().then(() => res.resume());
+          writeBytes(ctx, res.status, typeof type === 'string' ? type : '', chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, received), flat);
         }
-      });
-      res.on('end', () => {
-        stream.end();
         resolve();
-      });
-      res.on('error', () => {
-        stream.end();
-        resolve();
-      });
-      res.on('close', () => {
-        stream.end();
-        resolve();
-      });
+      };
+      res.body.on('end', settle);
+      res.body.on('close', settle);
+      res.body.on('error', settle);
+      return;
+    }
+    const stream = startRelay(ctx, res.status, relayed);
+    res.body.on('data', (chunk: Buffer) => {
+      if (!stream.write(chunk)) {
+        res.body.pause();
+        void stream.drain().then(() => res.body.resume());
+      }
     });
-    req.on('error', (e) => {
-      if (!responded(ctx)) writeStatus(ctx, serviceUnavailable(`error trying to reach service: ${e.message}`));
+    const finish = (): void => {
+      stream.end();
       resolve();
-    });
-    req.end(body);
+    };
+    res.body.on('end', finish);
+    res.body.on('error', finish);
+    res.body.on('close', finish);
   });
 }

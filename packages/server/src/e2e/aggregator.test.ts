@@ -9,8 +9,7 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer, type Server } from 'node:https';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createSecureServer, type Http2SecureServer, type Http2ServerRequest, type Http2ServerResponse } from 'node:http2';
 import type { TLSSocket } from 'node:tls';
 import { join } from 'node:path';
 import { X509Certificate } from 'node:crypto';
@@ -28,12 +27,14 @@ const reg = names.group('apiregistration');
 const group = 'metrics.example.com';
 let server: RunningServer;
 let client: RestClient;
-let extension: Server | undefined;
+let extension: Http2SecureServer | undefined;
+/** The extension server's connections, ended when it stops. */
+const extensionSockets = new Set<TLSSocket>();
 let extensionPort = 0;
 let extensionCerts: { cert: string; key: string; ca: string };
 let trustedCa = '';
 let allowedNames: string[] = [];
-const seen: { user: string; groups: string[]; path: string; verifiedName: string }[] = [];
+const seen: { user: string; groups: string[]; path: string; verifiedName: string; httpVersion: string }[] = [];
 
 const widget = (name: string) => ({ apiVersion: `${group}/v1`, kind: 'Widget', metadata: { name, namespace: 'default', resourceVersion: '7' }, spec: { size: name.length } });
 
@@ -58,7 +59,8 @@ const extensionSwagger = {
   },
 };
 
-function handle(req: IncomingMessage, res: ServerResponse): void {
+/** Requests of both protocols (HTTP/1.1 ones come as node's HTTP/1.1 objects, which have the members used here). */
+function handle(req: Http2ServerRequest, res: Http2ServerResponse): void {
   const socket = req.socket as TLSSocket;
   const peer = socket.getPeerCertificate();
   const cn = peer?.subject?.CN ?? '';
@@ -68,9 +70,10 @@ function handle(req: IncomingMessage, res: ServerResponse): void {
     res.end(JSON.stringify({ kind: 'Status', apiVersion: 'v1', status: 'Failure', reason: 'Unauthorized', code: 401 }));
     return;
   }
-  const groupsHeader = req.headersDistinct['x-remote-group'] ?? [];
+  // Every X-Remote-Group field, as sent (HTTP/2 and HTTP/1.1 alike).
+  const groupsHeader = req.rawHeaders.filter((_, i) => i % 2 === 1 && req.rawHeaders[i - 1]!.toLowerCase() === 'x-remote-group');
   const url = new URL(req.url ?? '/', 'https://x');
-  seen.push({ user: String(req.headers['x-remote-user'] ?? ''), groups: groupsHeader, path: url.pathname, verifiedName: String(cn) });
+  seen.push({ user: String(req.headers['x-remote-user'] ?? ''), groups: groupsHeader, path: url.pathname, verifiedName: String(cn), httpVersion: req.httpVersion });
   const json = (code: number, body: unknown) => {
     res.writeHead(code, { 'content-type': 'application/json' });
     res.end(JSON.stringify(body));
@@ -91,11 +94,23 @@ function handle(req: IncomingMessage, res: ServerResponse): void {
     return json(200, { kind: 'WidgetList', apiVersion: `${group}/v1`, metadata: { resourceVersion: '7' }, items: [widget('w1'), widget('w22')] });
   }
   if (url.pathname === `${base}/namespaces/default/widgets/w1`) return json(200, widget('w1'));
+  if (url.pathname === `${base}/namespaces/default/widgets/cut`) {
+    // Part of the announced answer, then the connection goes.
+    res.writeHead(200, { 'content-type': 'application/json', 'content-length': '1000' });
+    res.write('{"kind":"Widget",');
+    setTimeout(() => socket.destroy(), 20);
+    return;
+  }
   json(404, { kind: 'Status', apiVersion: 'v1', status: 'Failure', reason: 'NotFound', code: 404 });
 }
 
 async function startExtension(port: number): Promise<void> {
-  extension = createServer({ cert: extensionCerts.cert, key: extensionCerts.key, ca: trustedCa, requestCert: true, rejectUnauthorized: false }, handle);
+  // HTTP/2 offered by ALPN beside HTTP/1.1, as API servers do.
+  extension = createSecureServer({ cert: extensionCerts.cert, key: extensionCerts.key, ca: trustedCa, requestCert: true, rejectUnauthorized: false, allowHTTP1: true }, handle);
+  extension.on('secureConnection', (socket: TLSSocket) => {
+    extensionSockets.add(socket);
+    socket.on('close', () => extensionSockets.delete(socket));
+  });
   await new Promise<void>((r) => extension!.listen(port, '127.0.0.1', r));
   extensionPort = (extension.address() as { port: number }).port;
 }
@@ -104,7 +119,7 @@ async function stopExtension(): Promise<void> {
   const s = extension;
   extension = undefined;
   if (s === undefined) return;
-  s.closeAllConnections();
+  for (const socket of extensionSockets) socket.destroy();
   await new Promise((r) => s.close(r));
 }
 
@@ -186,8 +201,13 @@ test('an extension API server behind an APIService: proxied with the caller iden
   assert.equal(last.user, 'admin');
   assert.ok(last.groups.includes('system:masters') && last.groups.includes('system:authenticated'), JSON.stringify(last.groups));
   assert.equal(last.verifiedName, 'front-proxy-client');
+  assert.equal(last.httpVersion, '2.0', 'proxied over HTTP/2, which the extension server offers');
   assert.ok(seen.some((r) => r.user === 'system:kube-aggregator' && r.groups.includes('system:masters') && r.path === `/apis/${group}/v1`),
     'the availability check asks for discovery as system:kube-aggregator');
+  const cut = await call(client, 'GET', `/apis/${group}/v1/namespaces/default/widgets/cut`);
+  assert.equal(cut.status, 503, 'an answer cut off is never relayed as a whole one');
+  assert.equal(cut.body.reason, 'ServiceUnavailable');
+  assert.equal((await call(client, 'GET', `/apis/${group}/v1/namespaces/default/widgets/w1`)).status, 200, 'the next request reconnects');
   const listed = await call(client, 'GET', `/apis/${group}/v1/namespaces/default/widgets`);
   assert.deepEqual(listed.body.items.map((i: { metadata: { name: string } }) => i.metadata.name), ['w1', 'w22']);
 

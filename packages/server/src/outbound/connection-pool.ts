@@ -9,7 +9,7 @@
  * for the most recently used settings; the connections of a pool nobody uses any more close once idle.
  */
 import { Agent } from 'node:https';
-import { checkServerIdentity, createSecureContext, type PeerCertificate } from 'node:tls';
+import { checkServerIdentity, createSecureContext, type PeerCertificate, type SecureContext } from 'node:tls';
 
 /** What a TLS connection to a server needs. */
 export interface TlsSettings {
@@ -29,13 +29,23 @@ export interface TlsSettings {
 }
 
 /** How long an idle kept-alive connection stays open (node's shared agent's figure). */
-const idleConnectionMs = 5000;
+export const idleConnectionMs = 5000;
 /** Pools kept for reuse; settings used less recently are dropped first. */
 const maxPools = 256;
 
 const pools = new Map<string, Agent>();
 /** The settings each pool was made for. */
 const settingsOf = new WeakMap<Agent, TlsSettings>();
+/** The TLS options each pool connects with (its secure context made once), for connections made beside it. */
+const connectOptionsOf = new WeakMap<Agent, PooledTlsOptions>();
+
+/** The options a pool's TLS connections are made with. */
+export interface PooledTlsOptions {
+  readonly secureContext: SecureContext;
+  readonly rejectUnauthorized: boolean;
+  readonly servername?: string;
+  readonly checkServerIdentity?: (host: string, cert: PeerCertificate) => Error | undefined;
+}
 
 /** Verifies the certificate against `name` instead of the connected host (an endpoint address). */
 export function serverIdentityOf(name: string): (host: string, cert: PeerCertificate) => Error | undefined {
@@ -49,12 +59,14 @@ function makePool(target: TlsSettings): Agent | undefined {
       ...(target.cert !== undefined ? { cert: target.cert } : {}),
       ...(target.key !== undefined ? { key: target.key } : {}),
     });
-    return new Agent({
-      keepAlive: true, timeout: idleConnectionMs, scheduling: 'lifo', secureContext,
-      rejectUnauthorized: target.insecureSkipVerify !== true,
+    const options: PooledTlsOptions = {
+      secureContext, rejectUnauthorized: target.insecureSkipVerify !== true,
       // A Service's DNS name is verified against the certificate although the connection goes to an endpoint.
       ...(target.serverName !== undefined ? { servername: target.serverName, checkServerIdentity: serverIdentityOf(target.serverName) } : {}),
-    });
+    };
+    const agent = new Agent({ keepAlive: true, timeout: idleConnectionMs, scheduling: 'lifo', ...options });
+    connectOptionsOf.set(agent, options);
+    return agent;
   } catch {
     // A CA bundle, certificate or key that does not parse: the request fails on it, as it would without a pool.
     return undefined;
@@ -92,4 +104,10 @@ export function poolOf(target: TlsSettings): Agent | undefined {
   const same = made !== undefined && made.ca === target.ca && made.cert === target.cert && made.key === target.key
     && made.serverName === target.serverName && (made.insecureSkipVerify === true) === (target.insecureSkipVerify === true);
   return same ? agent : undefined;
+}
+
+/** The TLS options of the pool a target's requests go through (see {@link poolOf}); undefined without one. */
+export function pooledTlsOptions(target: TlsSettings): PooledTlsOptions | undefined {
+  const agent = poolOf(target);
+  return agent === undefined ? undefined : connectOptionsOf.get(agent);
 }

@@ -7,7 +7,7 @@ import { fail, ok, type Result } from '@svc-apiserver/api';
  * lookup the caller provides (the registry's watch cache), so this module reads no storage itself.
  */
 
-/** Reads what resolution needs; undefined for objects that do not exist. */
+/** Reads what resolution needs; undefined for objects that do not exist. The objects are read, never changed. */
 export interface ServiceLookup {
   service(namespace: string, name: string): Promise<unknown>;
   endpoints(namespace: string, name: string): Promise<unknown>;

@@ -28,6 +28,37 @@ const listTail = Buffer.from(']}\n');
 /** Each stored object version's protobuf message, made the first time a protobuf list holds it. */
 const protobufItems = new WeakMap<StoredObject, Uint8Array>();
 
+/**
+ * Each custom object version's list item (its bytes behind the list's kind and apiVersion), made the first time a
+ * list holds it, with the type head it was made for: later lists write it whole, as typed lists write their items.
+ */
+const typedItems = new WeakMap<StoredObject, { readonly head: Buffer; readonly bytes: Buffer }>();
+
+/** The item of `o` behind `head` (`{"kind":..,"apiVersion":..,`), made once per object version and head. */
+function typedItemBytes(o: StoredObject, head: Buffer): Buffer {
+  const known = typedItems.get(o);
+  if (known !== undefined && (known.head === head || known.head.equals(head))) return known.bytes;
+  const item = o.itemBytes();
+  // An item is never `{}` (it holds metadata with the resourceVersion): its `{` gives way to the head.
+  const bytes = Buffer.concat([head, item.subarray(1)], head.length + item.length - 1);
+  typedItems.set(o, { head, bytes });
+  return bytes;
+}
+
+/** The type heads of custom resource list items, one per kind and apiVersion, shared so they compare by identity. */
+const typeHeads = new Map<string, Buffer>();
+
+function typeHeadOf(kind: string, apiVersion: string): Buffer {
+  const text = `{"kind":${JSON.stringify(kind)},"apiVersion":${JSON.stringify(apiVersion)},`;
+  let head = typeHeads.get(text);
+  if (head === undefined) {
+    if (typeHeads.size > 4096) typeHeads.clear();
+    head = Buffer.from(text);
+    typeHeads.set(text, head);
+  }
+  return head;
+}
+
 /** Writes `parts` as one chunk when it is large enough (or `last`); false when the client went away. */
 async function flushChunk(stream: WatchStream, parts: Uint8Array[], size: number): Promise<boolean> {
   const more = stream.write(Buffer.concat(parts, size));
@@ -93,7 +124,7 @@ export async function writeListPage(ctx: RequestContext, def: ResourceDef, page:
   }
   const head = `{"kind":${JSON.stringify(def.listKind)},"apiVersion":${JSON.stringify(apiVersion)},"metadata":${JSON.stringify(metadata)},"items":[`;
   // A custom object's item is its cached bytes behind its kind and apiVersion (every item is of the list's version).
-  const typePrefix = typed ? Buffer.from(`{"kind":${JSON.stringify(def.kind)},"apiVersion":${JSON.stringify(apiVersion)},`) : undefined;
+  const typePrefix = typed ? typeHeadOf(def.kind, apiVersion) : undefined;
   const items = page.items;
   // Each item's bytes are kept by the cache: a chunk is one Buffer.concat of them (no string building, no
   // re-encoding), written whole; a list under one chunk is a single write.
@@ -104,15 +135,9 @@ export async function writeListPage(ctx: RequestContext, def: ResourceDef, page:
       parts.push(comma);
       size++;
     }
-    const bytes = items[i]!.itemBytes();
-    if (typePrefix !== undefined && bytes.length > 2) {
-      parts.push(typePrefix, bytes.subarray(1));
-      size += typePrefix.length + bytes.length - 1;
-    } else {
-      const whole = typePrefix !== undefined ? Buffer.from(items[i]!.objectJson()) : bytes;
-      parts.push(whole);
-      size += whole.length;
-    }
+    const bytes = typePrefix !== undefined ? typedItemBytes(items[i]!, typePrefix) : items[i]!.itemBytes();
+    parts.push(bytes);
+    size += bytes.length;
     if (size >= streamChunkBytes) {
       if (!(await flushChunk(stream, parts, size))) return;
       parts = [];
