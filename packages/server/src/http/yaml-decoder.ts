@@ -7,7 +7,7 @@
  */
 import { Worker } from 'node:worker_threads';
 import { badRequest, fail } from '@svc-apiserver/api';
-import { decodeYaml, decodeYamlAsJson, type DecodeResult } from './decode.js';
+import { decodeYaml, decodeYamlAsJsonYielding, type DecodeResult } from './decode.js';
 import type { YamlDecodeRequest } from './yaml-decode-worker.js';
 
 /** Bodies from this size on are decoded on the decoding thread. */
@@ -58,10 +58,10 @@ function decodingThread(): Worker {
  * Decodes a YAML request body: at once when small or JSON text (the JSON parser is fast), on the decoding thread
  * otherwise.
  */
-export function decodeYamlBody(body: Buffer, exactIntegers: boolean): Promise<DecodeResult> {
-  if (body.length < offThreadBytes) return Promise.resolve(decodeYaml(body, exactIntegers));
-  const asJson = decodeYamlAsJson(body, exactIntegers);
-  if (asJson !== undefined) return Promise.resolve(asJson);
+export async function decodeYamlBody(body: Buffer, exactIntegers: boolean): Promise<DecodeResult> {
+  if (body.length < offThreadBytes) return decodeYaml(body, exactIntegers);
+  const asJson = await decodeYamlAsJsonYielding(body, exactIntegers);
+  if (asJson !== undefined) return asJson;
   return new Promise((resolve) => {
     const w = decodingThread();
     const id = nextId++;
