@@ -7,8 +7,8 @@
 import {
   badRequest, fail, notFound, ok, type KubeObject, type QualifiedResource, type Result,
 } from '@svc-apiserver/api';
-import { nestingTooDeepMessage, valueTooDeep } from '../../../limits/nesting-depth.js';
-import { yieldAfter } from '../../../limits/turn-budget.js';
+import { nestingTooDeepMessage, valueTooDeepSteps } from '../../../limits/nesting-depth.js';
+import { runStepsYielding, yieldAfter } from '../../../limits/turn-budget.js';
 import { cloneYielding, holdsMoreMembers, sliceMembers } from '../../../limits/json-slices.js';
 
 /** A patched object, with the warnings field validation gave on it (sent once, with the answer). */
@@ -55,7 +55,7 @@ export function patchOfStored(target: PatchTarget, patch: (current: KubeObject, 
       if (typeof object !== 'object' || object === null || Array.isArray(object)) {
         return fail(badRequest('the patched document is not an object'));
       }
-      if (valueTooDeep(object)) return fail(badRequest(nestingTooDeepMessage('the patched object')));
+      if (await runStepsYielding(valueTooDeepSteps(object))) return fail(badRequest(nestingTooDeepMessage('the patched object')));
       return ok({ object: object as KubeObject, warnings: [] });
     },
   };
