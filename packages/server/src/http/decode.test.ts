@@ -138,3 +138,20 @@ test('large JSON bodies decode in slices to what the one-shot decoder gives: val
     if (sliced.ok) assert.equal(JSON.stringify(sliced.value), JSON.stringify(decodeJson(body).ok ? (decodeJson(body) as { value: unknown }).value : undefined));
   }
 });
+
+test('decoding a large JSON body gives the event loop back: other work gets turns before it is done', async () => {
+  const data: Record<string, string> = {};
+  for (let i = 0; i < 200_000; i++) data[`k${i}`] = 'v';
+  const body = Buffer.from(JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'big' }, data }));
+  let turns = 0;
+  let decoding = true;
+  const tick = (): void => {
+    turns++;
+    if (decoding) setImmediate(tick);
+  };
+  setImmediate(tick);
+  const decoded = await decodeJsonYielding(body);
+  decoding = false;
+  assert.ok(decoded.ok);
+  assert.ok(turns >= 2, `${turns} turns of other work while a ${body.length}-byte body was decoded`);
+});
