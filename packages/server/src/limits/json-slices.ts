@@ -192,15 +192,67 @@ function isPlainContainer(value: object): boolean {
   return proto === Object.prototype || proto === null;
 }
 
+/**
+ * The large plain containers of a value, and the keys of its wide objects. Listing the keys of an object of
+ * 100,000 keys (a dictionary to V8) costs about as long as a turn may, so each is listed once, by
+ * {@link largeParts}, and kept for the walk that encodes or copies it.
+ */
+interface LargeParts {
+  readonly large: WeakSet<object>;
+  readonly keys: WeakMap<object, string[]>;
+}
+
+/** Where the walk of {@link largeParts} is: a container, its keys (objects), the next member, the members below it. */
+interface SizeFrame {
+  readonly value: object;
+  readonly keys: string[] | undefined;
+  readonly length: number;
+  next: number;
+  size: number;
+  readonly parent: SizeFrame | undefined;
+}
+
+/**
+ * The plain containers of `value` holding more than {@link sliceMembers} members (all levels): those are cut at their
+ * members, the others encoded or copied whole. Undefined when `value` itself is not one (it is done whole). One
+ * walk, in steps, with an explicit stack: asking each container on the way down would walk the large ones once per
+ * level above them.
+ */
+function* largeParts(value: unknown): Steps<LargeParts | undefined> {
+  if (typeof value !== 'object' || value === null || !isPlainContainer(value)) return undefined;
+  const parts: LargeParts = { large: new WeakSet(), keys: new WeakMap() };
+  const frameOf = (v: object, parent: SizeFrame | undefined): SizeFrame => {
+    const keys = Array.isArray(v) ? undefined : Object.keys(v);
+    const length = keys?.length ?? (v as unknown[]).length;
+    if (keys !== undefined && length > membersPerStep) parts.keys.set(v, keys);
+    return { value: v, keys, length, next: 0, size: length, parent };
+  };
+  let frame: SizeFrame | undefined = frameOf(value, undefined);
+  let n = 0;
+  while (frame !== undefined) {
+    if (frame.next < frame.length) {
+      const at = frame.next++;
+      const child: unknown = frame.keys === undefined ? (frame.value as unknown[])[at] : (frame.value as Record<string, unknown>)[frame.keys[at]!];
+      if (++n % membersPerStep === 0) yield;
+      if (typeof child === 'object' && child !== null && isPlainContainer(child)) frame = frameOf(child, frame);
+      continue;
+    }
+    if (frame.size > sliceMembers) parts.large.add(frame.value);
+    if (frame.parent !== undefined) frame.parent.size += frame.size;
+    frame = frame.parent;
+  }
+  return parts.large.has(value) ? parts : undefined;
+}
+
 /** True when `value` is encoded or copied in one piece at this depth. */
-function whole(value: unknown, depth: number): boolean {
-  return typeof value !== 'object' || value === null || depth >= maxDescent || !isPlainContainer(value) ||
-    typeof (value as { toJSON?: unknown }).toJSON === 'function' || !holdsMoreMembers(value, sliceMembers);
+function whole(value: unknown, depth: number, parts: LargeParts): boolean {
+  return typeof value !== 'object' || value === null || depth >= maxDescent || !parts.large.has(value) ||
+    typeof (value as { toJSON?: unknown }).toJSON === 'function';
 }
 
 /** Appends the JSON of `value` (undefined: nothing, as JSON.stringify leaves such a member out) to `out`. */
-function* stringifyInto(value: unknown, out: string[], depth: number): Steps<boolean> {
-  if (whole(value, depth)) {
+function* stringifyInto(value: unknown, out: string[], depth: number, parts: LargeParts): Steps<boolean> {
+  if (whole(value, depth, parts)) {
     const s = JSON.stringify(value) as string | undefined;
     if (s === undefined) return false;
     out.push(s);
@@ -211,7 +263,7 @@ function* stringifyInto(value: unknown, out: string[], depth: number): Steps<boo
     out.push('[');
     for (let i = 0; i < value.length; i++) {
       if (i > 0) out.push(',');
-      if (!(yield* stringifyInto(value[i], out, depth + 1))) out.push('null');
+      if (!(yield* stringifyInto(value[i], out, depth + 1, parts))) out.push('null');
       if (++n % membersPerStep === 0) yield;
     }
     out.push(']');
@@ -220,10 +272,10 @@ function* stringifyInto(value: unknown, out: string[], depth: number): Steps<boo
   out.push('{');
   let first = true;
   const object = value as Record<string, unknown>;
-  for (const key of Object.keys(object)) {
+  for (const key of parts.keys.get(object) ?? Object.keys(object)) {
     const at = out.length;
-    out.push(first ? JSON.stringify(key) : `,${JSON.stringify(key)}`, ':');
-    if (yield* stringifyInto(object[key], out, depth + 1)) first = false;
+    out.push(first ? `${JSON.stringify(key)}:` : `,${JSON.stringify(key)}:`);
+    if (yield* stringifyInto(object[key], out, depth + 1, parts)) first = false;
     else out.length = at;
     if (++n % membersPerStep === 0) yield;
   }
@@ -236,35 +288,40 @@ function* stringifyInto(value: unknown, out: string[], depth: number): Steps<boo
  * decoding and the registry make; other objects, and those with `toJSON`, are encoded whole by JSON.stringify).
  */
 export function* stringifySteps(value: unknown): Steps<string | undefined> {
+  const parts = yield* largeParts(value);
+  if (parts === undefined) return JSON.stringify(value) as string | undefined;
   const out: string[] = [];
-  return (yield* stringifyInto(value, out, 0)) ? out.join('') : undefined;
+  yield* stringifyInto(value, out, 0, parts);
+  return out.join('');
 }
 
 /** A deep copy of `value` as `structuredClone` makes it, large plain containers copied member by member. */
-function* cloneValue(value: unknown, depth: number): Steps<unknown> {
-  if (whole(value, depth)) return typeof value === 'object' && value !== null ? structuredClone(value) : value;
+function* cloneValue(value: unknown, depth: number, parts: LargeParts): Steps<unknown> {
+  if (whole(value, depth, parts)) return typeof value === 'object' && value !== null ? structuredClone(value) : value;
   let n = 0;
   if (Array.isArray(value)) {
     const copy: unknown[] = new Array<unknown>(value.length);
     for (let i = 0; i < value.length; i++) {
       // A hole stays a hole, as structuredClone keeps it.
-      if (i in value) copy[i] = yield* cloneValue(value[i], depth + 1);
+      if (i in value) copy[i] = yield* cloneValue(value[i], depth + 1, parts);
       if (++n % membersPerStep === 0) yield;
     }
     return copy;
   }
   const copy: Record<string, unknown> = {};
   const object = value as Record<string, unknown>;
-  for (const key of Object.keys(object)) {
-    setMember(copy, key, yield* cloneValue(object[key], depth + 1));
+  for (const key of parts.keys.get(object) ?? Object.keys(object)) {
+    setMember(copy, key, yield* cloneValue(object[key], depth + 1, parts));
     if (++n % membersPerStep === 0) yield;
   }
   return copy;
 }
 
 /** `structuredClone(value)` in steps, for values made of plain objects, arrays and primitives (as decoded JSON). */
-export function cloneSteps<T>(value: T): Steps<T> {
-  return cloneValue(value, 0) as Steps<T>;
+export function* cloneSteps<T>(value: T): Steps<T> {
+  const parts = yield* largeParts(value);
+  if (parts === undefined) return typeof value === 'object' && value !== null ? structuredClone(value) : value;
+  return (yield* cloneValue(value, 0, parts)) as T;
 }
 
 /** `JSON.stringify(value)`, a large value in slices that give the event loop back between them. */
