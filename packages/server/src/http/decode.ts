@@ -51,9 +51,12 @@ function* countKeys(value: unknown): Steps<number> {
   while (stack.length > 0) {
     const v = stack.pop();
     if (typeof v !== 'object' || v === null) continue;
-    const children = Array.isArray(v) ? v : Object.values(v);
-    if (!Array.isArray(v)) keys += children.length;
-    for (const child of children) {
+    // Keys, then each value: Object.values of an object of 100,000 keys costs V8 several times as much.
+    const own = Array.isArray(v) ? undefined : Object.keys(v);
+    const length = own?.length ?? (v as unknown[]).length;
+    if (own !== undefined) keys += length;
+    for (let i = 0; i < length; i++) {
+      const child: unknown = own === undefined ? (v as unknown[])[i] : (v as Record<string, unknown>)[own[i]!];
       if (typeof child === 'object' && child !== null) stack.push(child);
       if (++n % valuesPerStep === 0) yield;
     }

@@ -100,8 +100,11 @@ export function* valueTooDeepSteps(value: unknown, limit = maxNestingDepth): Ste
     const { v, d } = stack.pop()!;
     if (typeof v !== 'object' || v === null) continue;
     if (d + 1 > limit) return true;
-    const children = Array.isArray(v) ? v : Object.values(v as Record<string, unknown>);
-    for (const child of children) {
+    // Keys, then each value: Object.values of an object of 100,000 keys costs V8 several times as much.
+    const keys = Array.isArray(v) ? undefined : Object.keys(v);
+    const length = keys?.length ?? (v as unknown[]).length;
+    for (let i = 0; i < length; i++) {
+      const child: unknown = keys === undefined ? (v as unknown[])[i] : (v as Record<string, unknown>)[keys[i]!];
       if (typeof child === 'object' && child !== null) stack.push({ v: child, d: d + 1 });
       if (++n % valuesPerStep === 0) yield;
     }
