@@ -7,7 +7,7 @@
  */
 import { badRequest, fail, type KubeObject, ok, type Result, unsupportedMediaType } from '@svc-apiserver/api';
 import type { RequestContext } from './context.js';
-import { decodeJson, jsonBodyMediaTypes, yamlBodyMediaTypes } from './decode.js';
+import { decodeJsonYielding, jsonBodyMediaTypes, yamlBodyMediaTypes } from './decode.js';
 import { responseEncoding } from './encode.js';
 import { parseMediaType } from './media-type.js';
 import { decodeYamlBody } from './yaml-decoder.js';
@@ -61,7 +61,7 @@ export async function decodeBody(ctx: RequestContext, accepted: readonly string[
     ctx.record.requestObject = decoded.value;
     return ok({ mediaType, object: decoded.value });
   }
-  const decoded = yamlBodyMediaTypes.has(mediaType) ? await decodeYamlBody(body.value, false) : decodeJson(body.value);
+  const decoded = yamlBodyMediaTypes.has(mediaType) ? await decodeYamlBody(body.value, false) : await decodeJsonYielding(body.value);
   if (!decoded.ok) return decoded;
   const value = decoded.value;
   const isObject = value !== null && typeof value === 'object' && !Array.isArray(value);

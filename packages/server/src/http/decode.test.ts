@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { decodeJson, decodeYaml, findDuplicateJsonFields } from './decode.js';
+import { decodeJson, decodeJsonYielding, decodeYaml, findDuplicateJsonFields } from './decode.js';
 
 test('JSON duplicate fields are reported with their full path at any depth; the last value wins', () => {
   const r = decodeJson(Buffer.from('{"a":1,"spec":{"x":[{"n":1,"n":2}],"y":"\\"q\\u0022","y":3},"a":2,"s":"{\\"a\\":1,\\"a\\":2}"}'));
@@ -115,4 +115,43 @@ test('large YAML bodies are decoded on the decoding thread, with the same result
   assert.equal(bomb.error.message, 'yaml: document contains excessive aliasing');
   const json = await decodeYamlBody(Buffer.from(JSON.stringify({ kind: 'ConfigMap', data: Object.fromEntries(Array.from({ length: 10_000 }, (_, i) => [`k${i}`, 'v'])) })), false);
   assert.ok(json.ok, 'JSON text is read at once');
+});
+
+test('large JSON bodies decode in slices to what the one-shot decoder gives: values, duplicates and errors', async () => {
+  const data: Record<string, string> = {};
+  for (let i = 0; i < 30_000; i++) data[`k${i}`] = `v${i}`;
+  const good = JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'big' }, data });
+  const bodies = [
+    good,
+    good.replace('"k7":"v7"', '"k7":"v7","k7":"again"'),
+    good.replace('"metadata":{', '"metadata":{"name":"first",'),
+    good.replace('"k9":"v9"', '"k9":1e400'),
+    good.replace('"k9":"v9"', '"k9":12345678901234567890'),
+    good.slice(0, -3),
+    `${good} x`,
+    `[${good}]`,
+  ];
+  for (const text of bodies) {
+    const body = Buffer.from(text);
+    const sliced = await decodeJsonYielding(body);
+    assert.deepEqual(sliced, decodeJson(body));
+    if (sliced.ok) assert.equal(JSON.stringify(sliced.value), JSON.stringify(decodeJson(body).ok ? (decodeJson(body) as { value: unknown }).value : undefined));
+  }
+});
+
+test('decoding a large JSON body gives the event loop back: other work gets turns before it is done', async () => {
+  const data: Record<string, string> = {};
+  for (let i = 0; i < 200_000; i++) data[`k${i}`] = 'v';
+  const body = Buffer.from(JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'big' }, data }));
+  let turns = 0;
+  let decoding = true;
+  const tick = (): void => {
+    turns++;
+    if (decoding) setImmediate(tick);
+  };
+  setImmediate(tick);
+  const decoded = await decodeJsonYielding(body);
+  decoding = false;
+  assert.ok(decoded.ok);
+  assert.ok(turns >= 2, `${turns} turns of other work while a ${body.length}-byte body was decoded`);
 });

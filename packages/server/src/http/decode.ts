@@ -12,6 +12,8 @@ import { badRequest, type Fail, type Ok, type Status } from '@svc-apiserver/api'
 import { nestingTooDeepMessage, scanJsonText } from '../limits/nesting-depth.js';
 import type { DecodeResult } from './decode-result.js';
 import { decodeYaml as decodeYamlText } from './decode-yaml.js';
+import { parseJsonSteps } from '../limits/json-slices.js';
+import { largeObjectChars, runSteps, runStepsYielding, type Steps } from '../limits/turn-budget.js';
 
 export type { DecodeResult } from './decode-result.js';
 
@@ -25,56 +27,91 @@ export const jsonBodyMediaTypes: ReadonlySet<string> = new Set([
 /** Media types decoded as YAML text. */
 export const yamlBodyMediaTypes: ReadonlySet<string> = new Set(['application/yaml', 'application/apply-patch+yaml']);
 
+/** How many values the walks over a decoded body visit between two points where they may yield. */
+const valuesPerStep = 4096;
+
 /** True when a decoded JSON value holds a number a double cannot (JSON.parse makes those infinite). */
-function holdsInfinity(value: unknown): boolean {
+function* holdsInfinity(value: unknown): Steps<boolean> {
   const stack = [value];
+  let n = 0;
   while (stack.length > 0) {
     const v = stack.pop();
     if (typeof v === 'number' && !Number.isFinite(v)) return true;
     if (typeof v === 'object' && v !== null) for (const child of Array.isArray(v) ? v : Object.values(v)) stack.push(child);
+    if (++n % valuesPerStep === 0) yield;
   }
   return false;
 }
 
-/** The own keys of every object in a parsed value (its nesting already bounded). */
-function countKeys(value: unknown): number {
-  if (typeof value !== 'object' || value === null) return 0;
+/** The own keys of every object in a parsed value. */
+function* countKeys(value: unknown): Steps<number> {
+  const stack = [value];
+  let keys = 0;
   let n = 0;
-  if (Array.isArray(value)) {
-    for (const v of value) n += countKeys(v);
-    return n;
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (typeof v !== 'object' || v === null) continue;
+    // Keys, then each value: Object.values of an object of 100,000 keys costs V8 several times as much.
+    const own = Array.isArray(v) ? undefined : Object.keys(v);
+    const length = own?.length ?? (v as unknown[]).length;
+    if (own !== undefined) keys += length;
+    for (let i = 0; i < length; i++) {
+      const child: unknown = own === undefined ? (v as unknown[])[i] : (v as Record<string, unknown>)[own[i]!];
+      if (typeof child === 'object' && child !== null) stack.push(child);
+      if (++n % valuesPerStep === 0) yield;
+    }
   }
-  for (const k in value) {
-    n += 1 + countKeys((value as Record<string, unknown>)[k]);
-  }
-  return n;
+  return keys;
 }
 
-/** Parses JSON text within the bounds; the value, or the Status to answer. */
-function parseJsonText(text: string): (Ok<unknown> & { readonly longInteger: boolean; readonly duplicates: boolean }) | Fail<Status> {
+/** Parsed JSON text, and what the bounds found in it. */
+type ParsedJsonText = (Ok<unknown> & { readonly longInteger: boolean; readonly duplicates: boolean }) | Fail<Status>;
+
+/** Parses JSON text within the bounds; the value, or the Status to answer. In steps: large texts in slices. */
+function* parseJsonText(text: string): Steps<ParsedJsonText> {
   const scan = scanJsonText(text);
   if (scan.tooDeep) return { ok: false, error: badRequest(nestingTooDeepMessage()) };
-  let value: unknown;
-  try {
-    value = JSON.parse(text) as unknown;
-  } catch (e) {
-    return { ok: false, error: badRequest(`json parse error: ${(e as Error).message}`) };
-  }
-  if (scan.hugeNumber && holdsInfinity(value)) {
+  const parsed = yield* parseJsonSteps(text);
+  if (!parsed.ok) return { ok: false, error: badRequest(`json parse error: ${parsed.message}`) };
+  const value = parsed.value;
+  if (scan.hugeNumber && (yield* holdsInfinity(value))) {
     return { ok: false, error: badRequest('json: cannot unmarshal number into Go value of type float64: value out of range') };
   }
   // JSON.parse keeps one of each duplicated key: a value with as many keys as the text has none.
-  return { ok: true, value, longInteger: scan.longInteger, duplicates: countKeys(value) !== scan.keys };
+  return { ok: true, value, longInteger: scan.longInteger, duplicates: (yield* countKeys(value)) !== scan.keys };
+}
+
+/** Decodes a JSON body, in steps (see {@link decodeJson}, {@link decodeJsonYielding}). */
+function* decodeJsonSteps(body: Buffer): Steps<DecodeResult> {
+  const text = body.toString('utf8');
+  if (text.trim() === '') return { ok: false, error: badRequest('the request body is empty: expected a JSON document') };
+  const parsed = yield* parseJsonText(text);
+  if (!parsed.ok) return parsed;
+  const duplicateFields = parsed.duplicates ? findDuplicateJsonFields(text).map((p) => `duplicate field "${p}"`) : [];
+  return { ok: true, value: parsed.value, duplicateFields };
 }
 
 /** Decodes a JSON body. */
 export function decodeJson(body: Buffer): DecodeResult {
+  return runSteps(decodeJsonSteps(body));
+}
+
+/**
+ * Decodes a JSON body as {@link decodeJson} does, a large one in slices that give the event loop back between
+ * them (limits/turn-budget.ts): the same value or the same error.
+ */
+export function decodeJsonYielding(body: Buffer): Promise<DecodeResult> {
+  return body.length < largeObjectChars ? Promise.resolve(decodeJson(body)) : runStepsYielding(decodeJsonSteps(body));
+}
+
+/** {@link decodeYamlAsJson} in steps. */
+function* decodeYamlAsJsonSteps(body: Buffer, exactIntegers: boolean): Steps<DecodeResult | undefined> {
   const text = body.toString('utf8');
-  if (text.trim() === '') return { ok: false, error: badRequest('the request body is empty: expected a JSON document') };
-  const parsed = parseJsonText(text);
-  if (!parsed.ok) return parsed;
-  const duplicateFields = parsed.duplicates ? findDuplicateJsonFields(text).map((p) => `duplicate field "${p}"`) : [];
-  return { ok: true, value: parsed.value, duplicateFields };
+  if (!/^\s*\{/.test(text)) return undefined;
+  const parsed = yield* parseJsonText(text);
+  if (!parsed.ok) return parsed.error.message === nestingTooDeepMessage() ? parsed : undefined;
+  if ((exactIntegers && parsed.longInteger) || parsed.duplicates) return undefined;
+  return { ok: true, value: parsed.value, duplicateFields: [] };
 }
 
 /**
@@ -83,12 +120,14 @@ export function decodeJson(body: Buffer): DecodeResult {
  * Undefined when the YAML parser must read it.
  */
 export function decodeYamlAsJson(body: Buffer, exactIntegers: boolean): DecodeResult | undefined {
-  const text = body.toString('utf8');
-  if (!/^\s*\{/.test(text)) return undefined;
-  const parsed = parseJsonText(text);
-  if (!parsed.ok) return parsed.error.message === nestingTooDeepMessage() ? parsed : undefined;
-  if ((exactIntegers && parsed.longInteger) || parsed.duplicates) return undefined;
-  return { ok: true, value: parsed.value, duplicateFields: [] };
+  return runSteps(decodeYamlAsJsonSteps(body, exactIntegers));
+}
+
+/** {@link decodeYamlAsJson}, a large body in slices that give the event loop back between them. */
+export function decodeYamlAsJsonYielding(body: Buffer, exactIntegers: boolean): Promise<DecodeResult | undefined> {
+  return body.length < largeObjectChars
+    ? Promise.resolve(decodeYamlAsJson(body, exactIntegers))
+    : runStepsYielding(decodeYamlAsJsonSteps(body, exactIntegers));
 }
 
 /**

@@ -5,10 +5,11 @@
  */
 import { stringify as yamlStringify } from 'yaml';
 import { fail, type KubeObject, type Names, notAcceptable, ok, type Result, type Status } from '@svc-apiserver/api';
-import { negotiateResponse, producibleMediaTypes, type NegotiationOptions, type ResponseMediaType } from './negotiation.js';
+import { negotiateResponse, producibleMediaTypes, type Negotiated, type NegotiationOptions, type ResponseMediaType } from './negotiation.js';
 import { protobufCodec } from '@svc-apiserver/protobuf/codec';
 import { transformObject, watchTransformer } from './table/transform.js';
 import type { TablePrinter } from './table/printer.js';
+import { stringifyYielding } from '../limits/json-slices.js';
 
 const bigintMarker = '\u0000bigint:';
 
@@ -79,6 +80,11 @@ export interface EndpointKind {
 /** Negotiates, converts and encodes response objects and watch events in one flavour. */
 export interface ResponseEncoding {
   encodeObject(accept: string | undefined, query: URLSearchParams, object: unknown, endpoint: EndpointKind): Result<EncodedResponse>;
+  /**
+   * The same as `encodeObject`, a large object's JSON written in slices that give the event loop back between them
+   * (limits/json-slices.ts), the same bytes.
+   */
+  encodeObjectYielding(accept: string | undefined, query: URLSearchParams, object: unknown, endpoint: EndpointKind): Promise<Result<EncodedResponse>>;
   watchEncoder(accept: string | undefined, query: URLSearchParams, endpoint: EndpointKind): Result<WatchEncoder>;
   /** Decodes a protobuf request body to the plain object the handlers use. */
   decodeProtobuf(body: Uint8Array): Result<KubeObject>;
@@ -106,27 +112,49 @@ export function responseEncoding(names: Names): ResponseEncoding {
   /** A built-in group version has protobuf messages for all its kinds. */
   const groupVersionHasProtobuf = (endpoint: EndpointKind) => (): boolean =>
     endpoint.apiVersion !== undefined && codec.supportsGroupVersion(endpoint.apiVersion);
+  /** Negotiates the response's media type and makes the conversion it asks for (Table, PartialObjectMetadata). */
+  const prepare = (
+    accept: string | undefined, query: URLSearchParams, object: unknown, endpoint: EndpointKind,
+  ): Result<{ readonly n: Negotiated; readonly value: unknown }> => {
+    const opts = options(endpoint, () => codec.supports(object));
+    const n = negotiateResponse(accept, query, opts);
+    if (n === undefined) return notAcceptableFor(opts);
+    if (!n.conversion) return ok({ n, value: object });
+    const t = transformObject(object, n.conversion, {
+      names, includeObject: query.get('includeObject'), mediaTypes: producibleMediaTypes(opts), ...(endpoint.printer ? { printer: endpoint.printer } : {}),
+    });
+    return t.ok ? ok({ n, value: t.value }) : t;
+  };
+  /** The body of a prepared response. */
+  const encodePrepared = (n: Negotiated, value: unknown): Result<EncodedResponse> => {
+    if (n.binary) {
+      const bytes = codec.encode(value);
+      if (bytes === undefined) return notAcceptableFor({ stream: false });
+      return ok({ contentType: n.mediaType, body: bytes });
+    }
+    return ok({ contentType: n.mediaType, body: encodeBody(value, n.mediaType, n.pretty) });
+  };
   const encoding: ResponseEncoding = {
     protobufMediaType,
     negotiationOptions: (endpoint) => options(endpoint, groupVersionHasProtobuf(endpoint)),
     encodeObject(accept, query, object, endpoint) {
-      const opts = options(endpoint, () => codec.supports(object));
-      const n = negotiateResponse(accept, query, opts);
-      if (n === undefined) return notAcceptableFor(opts);
-      let value = object;
-      if (n.conversion) {
-        const t = transformObject(object, n.conversion, {
-          names, includeObject: query.get('includeObject'), mediaTypes: producibleMediaTypes(opts), ...(endpoint.printer ? { printer: endpoint.printer } : {}),
-        });
-        if (!t.ok) return t;
-        value = t.value;
+      const prepared = prepare(accept, query, object, endpoint);
+      return prepared.ok ? encodePrepared(prepared.value.n, prepared.value.value) : prepared;
+    },
+    async encodeObjectYielding(accept, query, object, endpoint) {
+      const prepared = prepare(accept, query, object, endpoint);
+      if (!prepared.ok) return prepared;
+      const { n, value } = prepared.value;
+      if (n.binary || n.pretty || n.mediaType !== 'application/json') return encodePrepared(n, value);
+      let text: string | undefined;
+      try {
+        text = await stringifyYielding(value);
+      } catch (e) {
+        // A bigint (an exact integer from YAML) is written by encodeJson's slower path.
+        if (!(e instanceof TypeError)) throw e;
+        text = encodeJson(value);
       }
-      if (n.binary) {
-        const bytes = codec.encode(value);
-        if (bytes === undefined) return notAcceptableFor({ stream: false });
-        return ok({ contentType: n.mediaType, body: bytes });
-      }
-      return ok({ contentType: n.mediaType, body: encodeBody(value, n.mediaType, n.pretty) });
+      return ok({ contentType: n.mediaType, body: `${text}\n` });
     },
     watchEncoder(accept, query, endpoint) {
       const opts = options(endpoint, groupVersionHasProtobuf(endpoint), true);

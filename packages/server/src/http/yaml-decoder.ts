@@ -6,9 +6,11 @@
  * the next large body starts a new one.
  */
 import { Worker } from 'node:worker_threads';
-import { badRequest, fail } from '@svc-apiserver/api';
-import { decodeYaml, decodeYamlAsJson, type DecodeResult } from './decode.js';
-import type { YamlDecodeRequest } from './yaml-decode-worker.js';
+import { badRequest, fail, internalError } from '@svc-apiserver/api';
+import { decodeYaml, decodeYamlAsJsonYielding, type DecodeResult } from './decode.js';
+import type { YamlDecodeAnswer, YamlDecodeRequest } from './yaml-decode-worker.js';
+import { parseJsonSteps } from '../limits/json-slices.js';
+import { runStepsYielding } from '../limits/turn-budget.js';
 
 /** Bodies from this size on are decoded on the decoding thread. */
 export const offThreadBytes = 64 * 1024;
@@ -37,10 +39,15 @@ function decodingThread(): Worker {
   });
   // The server's sockets keep the process alive; the thread alone must not.
   w.unref();
-  w.on('message', (message: { id: number; result: DecodeResult }) => {
+  w.on('message', (message: YamlDecodeAnswer) => {
     const p = pending.get(message.id);
     pending.delete(message.id);
-    p?.resolve(message.result);
+    if (p === undefined) return;
+    if ('result' in message) return p.resolve(message.result);
+    // The value's JSON text, read in slices of the event loop's turns.
+    void runStepsYielding(parseJsonSteps(message.json)).then((parsed) => p.resolve(parsed.ok
+      ? { ok: true, value: parsed.value, duplicateFields: message.duplicateFields }
+      : fail(internalError(`yaml: the decoding thread answered no JSON: ${parsed.message}`))));
   });
   const gone = (why: string): void => {
     if (worker === w) worker = undefined;
@@ -58,10 +65,10 @@ function decodingThread(): Worker {
  * Decodes a YAML request body: at once when small or JSON text (the JSON parser is fast), on the decoding thread
  * otherwise.
  */
-export function decodeYamlBody(body: Buffer, exactIntegers: boolean): Promise<DecodeResult> {
-  if (body.length < offThreadBytes) return Promise.resolve(decodeYaml(body, exactIntegers));
-  const asJson = decodeYamlAsJson(body, exactIntegers);
-  if (asJson !== undefined) return Promise.resolve(asJson);
+export async function decodeYamlBody(body: Buffer, exactIntegers: boolean): Promise<DecodeResult> {
+  if (body.length < offThreadBytes) return decodeYaml(body, exactIntegers);
+  const asJson = await decodeYamlAsJsonYielding(body, exactIntegers);
+  if (asJson !== undefined) return asJson;
   return new Promise((resolve) => {
     const w = decodingThread();
     const id = nextId++;

@@ -3,6 +3,7 @@
  * package's nesting-depth.ts). The checks themselves never recurse: JSON text is scanned character by character
  * and decoded values are walked with an explicit stack.
  */
+import { runSteps, type Steps } from './turn-budget.js';
 import { maxNestingDepth } from '@svc-apiserver/api';
 
 /** The message of a body nested deeper than the limit. */
@@ -85,13 +86,28 @@ export function scanJsonText(text: string, limit = maxNestingDepth): JsonTextSca
 
 /** True when a decoded value nests objects and arrays deeper than `limit` (an explicit stack, no recursion). */
 export function valueTooDeep(value: unknown, limit = maxNestingDepth): boolean {
+  return runSteps(valueTooDeepSteps(value, limit));
+}
+
+/** How many nested values the walk visits between two points where it may yield. */
+const valuesPerStep = 4096;
+
+/** {@link valueTooDeep} in steps (limits/turn-budget.ts): a patched object of many keys is walked across turns. */
+export function* valueTooDeepSteps(value: unknown, limit = maxNestingDepth): Steps<boolean> {
   const stack: { readonly v: unknown; readonly d: number }[] = [{ v: value, d: 0 }];
+  let n = 0;
   while (stack.length > 0) {
     const { v, d } = stack.pop()!;
     if (typeof v !== 'object' || v === null) continue;
     if (d + 1 > limit) return true;
-    const children = Array.isArray(v) ? v : Object.values(v as Record<string, unknown>);
-    for (const child of children) if (typeof child === 'object' && child !== null) stack.push({ v: child, d: d + 1 });
+    // Keys, then each value: Object.values of an object of 100,000 keys costs V8 several times as much.
+    const keys = Array.isArray(v) ? undefined : Object.keys(v);
+    const length = keys?.length ?? (v as unknown[]).length;
+    for (let i = 0; i < length; i++) {
+      const child: unknown = keys === undefined ? (v as unknown[])[i] : (v as Record<string, unknown>)[keys[i]!];
+      if (typeof child === 'object' && child !== null) stack.push({ v: child, d: d + 1 });
+      if (++n % valuesPerStep === 0) yield;
+    }
   }
   return false;
 }

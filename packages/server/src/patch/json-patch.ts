@@ -26,8 +26,11 @@ function notApplied(why: string): Result<unknown> {
   }));
 }
 
-/** Applies a JSON patch document to a copy of `target`; copies may add at most `copyLimitBytes` (JSON bytes). */
-export function applyJsonPatch(target: unknown, patch: unknown, copyLimitBytes = 3 * 1024 * 1024): Result<unknown> {
+/**
+ * Applies a JSON patch document to a copy of `target` (to `target` itself when it is `owned`: a private copy the
+ * caller made, in slices when large); copies may add at most `copyLimitBytes` (JSON bytes).
+ */
+export function applyJsonPatch(target: unknown, patch: unknown, copyLimitBytes = 3 * 1024 * 1024, owned = false): Result<unknown> {
   if (!Array.isArray(patch)) {
     return fail(badRequest('json: cannot unmarshal object into Go value of type jsonpatch.Patch'));
   }
@@ -44,8 +47,9 @@ export function applyJsonPatch(target: unknown, patch: unknown, copyLimitBytes =
   try {
     const jsonPatchLib = jsonPatchLibrary();
     const ops = patch as Operation[];
-    if (!ops.some((op) => op.op === 'copy')) return ok(jsonPatchLib.applyPatch(structuredClone(target), ops, true, true, true).newDocument);
-    let document = structuredClone(target);
+    const own = owned ? target : structuredClone(target);
+    if (!ops.some((op) => op.op === 'copy')) return ok(jsonPatchLib.applyPatch(own, ops, true, true, true).newDocument);
+    let document = own;
     let copied = 0;
     for (let i = 0; i < ops.length; i++) {
       const op = ops[i]!;

@@ -34,16 +34,17 @@ export interface StrategicMergePatchError {
 
 /**
  * Applies a strategic merge patch to `original` (a decoded object) under `schema`, like kube-apiserver 1.27's
- * `strategicpatch.StrategicMergeMapPatch`. Pure: neither input is modified; the value is a new object.
- * A patch that is JSON `null` changes nothing (upstream decodes it into an empty map).
+ * `strategicpatch.StrategicMergeMapPatch`. Pure: neither input is modified (`original` is, when it is `owned`: a
+ * private copy the caller made, in slices when large); the value is a new object. A patch that is JSON `null`
+ * changes nothing (upstream decodes it into an empty map).
  */
-export function strategicMergePatch(original: unknown, patch: unknown, schema: PatchSchema): Result<unknown, StrategicMergePatchError> {
-  if (patch === null) return ok(cloneJson(original));
+export function strategicMergePatch(original: unknown, patch: unknown, schema: PatchSchema, owned = false): Result<unknown, StrategicMergePatchError> {
+  if (patch === null) return ok(owned ? original : cloneJson(original));
   if (!isMap(patch)) {
     const message = `json: cannot unmarshal ${jsonKindName(patch)} into Go value of type map[string]interface {}`;
     return { ok: false, error: { code: 400, message } };
   }
-  const target = isMap(original) ? (cloneJson(original) as JsonMap) : {};
+  const target = isMap(original) ? ((owned ? original : cloneJson(original)) as JsonMap) : {};
   try {
     return ok(mergeMap(target, cloneJson(patch) as JsonMap, schema));
   } catch (error) {

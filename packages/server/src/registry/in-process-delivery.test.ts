@@ -56,3 +56,33 @@ test('in-process delivery: events arriving while earlier ones wait are delivered
   for (let i = 0; i < 5; i++) await turn();
   assert.deepEqual(seen, ['event 1', 'event 2', 'event 3', 'event 4'], 'nothing after cancel');
 });
+
+test('in-process delivery: a large event built across turns keeps its place; other work runs meanwhile; cancel drops it', async () => {
+  const { seen, sink } = recorder();
+  const d = inProcessDelivery(sink);
+  let otherWork = 0;
+  const build = async (n: number): Promise<WatchEvent> => {
+    // Decoding in slices: several turns pass, and other work gets them.
+    for (let i = 0; i < 3; i++) await turn();
+    return event(n);
+  };
+  const tick = (): void => {
+    otherWork++;
+    if (seen.length < 3) setImmediate(tick);
+  };
+  setImmediate(tick);
+  d.event(() => build(1), true);
+  d.event(() => event(2));
+  d.end();
+  for (let i = 0; i < 20 && seen.length < 3; i++) await turn();
+  assert.deepEqual(seen, ['event 1', 'event 2', 'end']);
+  assert.ok(otherWork >= 3, `${otherWork} turns of other work while the large event was built`);
+  const later = recorder();
+  const cancelled = inProcessDelivery(later.sink);
+  cancelled.event(() => build(3), true);
+  await turn();
+  await turn();
+  cancelled.cancel();
+  for (let i = 0; i < 10; i++) await turn();
+  assert.deepEqual(later.seen, [], 'an event built after cancel is not delivered');
+});

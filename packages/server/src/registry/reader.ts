@@ -22,7 +22,7 @@ import { listReadMode, parseResourceVersion, watchMode, type ReadMode } from './
 import { selectsStored, type Selection } from './selection.js';
 import { watchCacheMetrics } from './storage-metrics.js';
 import { inProcessDelivery } from './in-process-delivery.js';
-import { largeObjectChars } from '../limits/turn-budget.js';
+import { copyStored, isLargeStored } from './stored-copy.js';
 
 /** Options of the reads. */
 export interface ReaderOptions {
@@ -424,7 +424,9 @@ export function createReader(backend: Backend, caches: CacheSet, options: Reader
         object = out.object;
       }
       if (sink.frame === undefined) {
-        later?.event(() => ({ type, object: object.copy() }), object.size >= largeObjectChars);
+        later?.event(isLargeStored(object)
+          ? async () => ({ type, object: await copyStored(object) })
+          : () => ({ type, object: object.copy() }), isLargeStored(object));
         return;
       }
       let f = e.frames.get(type);

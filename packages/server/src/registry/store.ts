@@ -18,7 +18,8 @@ import { createCacheSet, type CacheSet, type CacheSetOptions } from '../storage/
 import { objectCodec, type StoredObject } from '../storage/watch-cache/stored-object.js';
 import type { ObjectConverter, ResourceDef } from './resource-def.js';
 import type { Selection } from './selection.js';
-import { largeObjectChars, yieldTurn } from '../limits/turn-budget.js';
+import { copyStored } from './stored-copy.js';
+import { stringifyYielding } from '../limits/json-slices.js';
 import { createReader, type ListPage, type ReaderOptions, type ReadListQuery, type WatchHandle, type WatchQuery, type WatchSink } from './reader.js';
 
 /**
@@ -72,13 +73,16 @@ const generateNameAttempts = 8;
 
 export { parseResourceVersion } from './resource-versions.js';
 
-/** The object as stored: without resourceVersion (the revision is), with the served kind and apiVersion. */
-function encode(def: ResourceDef, object: KubeObject): string {
+/**
+ * The object as stored: without resourceVersion (the revision is), with the served kind and apiVersion. A large
+ * object is serialized in slices (limits/json-slices.ts), the same text.
+ */
+async function encode(def: ResourceDef, object: KubeObject): Promise<string> {
   // A version stored in another version is converted to it first (kube encodes to the storage version).
   const stored = def.conversion !== undefined ? def.conversion.toStorage(object) : object;
   const { resourceVersion: _rv, ...metadata } = stored.metadata ?? {};
   const apiVersion = def.conversion?.storageApiVersion ?? apiVersionOf(def.group, def.version);
-  return JSON.stringify({ ...stored, apiVersion, kind: def.conversion?.storage.kind ?? def.kind, metadata });
+  return (await stringifyYielding({ ...stored, apiVersion, kind: def.conversion?.storage.kind ?? def.kind, metadata }))!;
 }
 
 /** A stored object with its resourceVersion. */
@@ -151,9 +155,7 @@ export function createStore(backend: Backend, options: StoreOptions = {}): Store
     async get(def, namespace, name, resourceVersion) {
       const got = await reader.get(def, namespace, name, resourceVersion);
       if (!got.ok) return got;
-      // Decoding a large object takes a turn of its own (limits/turn-budget.ts).
-      if (got.value.size >= largeObjectChars) await yieldTurn();
-      return ok(got.value.copy());
+      return ok(await copyStored(got.value));
     },
     getStored: (def, namespace, name, resourceVersion) => reader.get(def, namespace, name, resourceVersion),
     async list(def, query) {
@@ -183,7 +185,7 @@ export function createStore(backend: Backend, options: StoreOptions = {}): Store
         return ok(object);
       }
       for (let attempt = 0; ; attempt++) {
-        const res = await backend.create(keyOf(def, object), encode(def, object));
+        const res = await backend.create(keyOf(def, object), await encode(def, object));
         if (res.ok) return ok(asStored(def, object, res.value));
         if (options.retryGenerateName && meta.generateName && attempt < generateNameAttempts) {
           meta.name = generateName(meta.generateName);
@@ -203,7 +205,7 @@ export function createStore(backend: Backend, options: StoreOptions = {}): Store
         if (res.value.kv.modRevision !== expected) return { ok: false, error: conflict(def.qualified, name, optimisticLockMessage), conflict: true };
         return ok(object);
       }
-      const res = await backend.update(key, encode(def, object), expected);
+      const res = await backend.update(key, await encode(def, object), expected);
       if (res.ok) return ok(asStored(def, object, res.value));
       if (res.error.code === 'NotFound') return { ok: false, error: notFound(def.qualified, name), conflict: false };
       return { ok: false, error: conflict(def.qualified, name, optimisticLockMessage), conflict: true };

@@ -17,7 +17,7 @@ import {
   checkTypeMeta, parseWriteOptions, reconcileNamespace, requestNamespace, sendWarnings,
 } from './request-options.js';
 import { requestRecorder } from '../../admission/recorder.js';
-import { addWarning, writeObject, writeStatus } from '../response-writer.js';
+import { addWarning, writeObjectYielding, writeStatus } from '../response-writer.js';
 import { decodeBody } from '../decode-body.js';
 import { yieldAfter } from '../../limits/turn-budget.js';
 
@@ -54,5 +54,5 @@ export async function handleCreate(ctx: RequestContext, registry: Registry, def:
   const created = await createObject(registry, def, tracked, { user: ctx.user, dryRun: dryRun, recorder: requestRecorder((t) => addWarning(ctx, t), ctx.record.annotations, ctx.record.latency) });
   if (!created.ok) return writeStatus(ctx, created.error);
   sendWarnings(ctx, def.strategy.warnings(created.value));
-  writeObject(ctx, 201, created.value);
+  await writeObjectYielding(ctx, 201, created.value);
 }

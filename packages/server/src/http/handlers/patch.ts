@@ -40,7 +40,7 @@ import {
   checkNameMatches, checkTypeMeta, parseWriteOptions, reconcileNamespace, requestNamespace, sendWarnings, type WriteOptions,
 } from './request-options.js';
 import { requestRecorder } from '../../admission/recorder.js';
-import { addWarning, writeObject, writeStatus } from '../response-writer.js';
+import { addWarning, writeObjectYielding, writeStatus } from '../response-writer.js';
 import { decodeBody } from '../decode-body.js';
 import { yieldAfter } from '../../limits/turn-budget.js';
 
@@ -100,7 +100,7 @@ export async function handlePatch(ctx: RequestContext, registry: Registry, def: 
   sendWarnings(ctx, warnings);
   if (!result.ok) return writeStatus(ctx, result.error);
   sendWarnings(ctx, def.strategy.warnings(result.value.object, result.value.current));
-  writeObject(ctx, result.value.code, result.value.object);
+  await writeObjectYielding(ctx, result.value.code, result.value.object);
 }
 
 /** Where a patch goes. */

@@ -24,9 +24,10 @@ import {
   checkNameMatches, checkTypeMeta, parseWriteOptions, reconcileNamespace, requestNamespace, sendWarnings,
 } from './request-options.js';
 import { requestRecorder } from '../../admission/recorder.js';
-import { addWarning, writeObject, writeStatus } from '../response-writer.js';
+import { addWarning, writeObjectYielding, writeStatus } from '../response-writer.js';
 import { decodeBody } from '../decode-body.js';
 import { yieldAfter } from '../../limits/turn-budget.js';
+import { cloneYielding } from '../../limits/json-slices.js';
 
 /** What an update or a patch answers: the object it stored, its status code, and the object it replaced. */
 export interface WrittenObject {
@@ -71,13 +72,13 @@ export async function handleUpdate(ctx: RequestContext, registry: Registry, def:
   };
   const result = await guaranteedUpdate<WrittenObject>(registry, def, guarded, async (current) => {
     if (current === undefined) {
-      const created = await createObject(registry, def, await trackUpdate(def, '', undefined, structuredClone(body), fieldManager), op);
+      const created = await createObject(registry, def, await trackUpdate(def, '', undefined, await cloneYielding(body), fieldManager), op);
       if (!created.ok) return { ...created, conflict: created.error.reason === 'AlreadyExists' };
       return ok({ code: 201, object: created.value, current });
     }
     const locked = optimisticLockFailure(def, name, requestedVersion, current);
     if (locked !== undefined) return final(locked);
-    const next: KubeObject = structuredClone(body);
+    const next: KubeObject = await cloneYielding(body);
     const meta = (next.metadata ??= {});
     if (requestedVersion === '' && def.strategy.allowUnconditionalUpdate) meta.resourceVersion = current.metadata?.resourceVersion ?? '';
     const written = await updateObject(registry, def, subresource, await trackUpdate(def, subresource, current, next, fieldManager), current, op);
@@ -85,5 +86,5 @@ export async function handleUpdate(ctx: RequestContext, registry: Registry, def:
   });
   if (!result.ok) return writeStatus(ctx, result.error);
   sendWarnings(ctx, def.strategy.warnings(result.value.object, result.value.current));
-  writeObject(ctx, result.value.code, result.value.object);
+  await writeObjectYielding(ctx, result.value.code, result.value.object);
 }

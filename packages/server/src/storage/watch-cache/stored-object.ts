@@ -16,6 +16,11 @@ export interface StoredObject {
   parsed(): KubeObject;
   /** The same as `parsed`: a private copy for in-process callers that may change it. */
   copy(): KubeObject;
+  /**
+   * What `parsed` decodes and what it then sets on the decoded value: for callers that decode a large object in
+   * slices of the event loop's turns instead (the registry does).
+   */
+  decodable(): DecodableObject;
   /** The object's JSON as a list item: without kind and apiVersion, as kube-apiserver writes typed list items. */
   itemJson(): string;
   /** The same as `itemJson`, UTF-8 encoded once: streamed lists copy these bytes into their writes as they are. */
@@ -33,6 +38,13 @@ export interface StoredObject {
   readonly size: number;
   /** A slot for the layer above (selectable attributes), computed once. */
   memo?: unknown;
+}
+
+/** An object's JSON text and the finishing touch of its decoding (kind, apiVersion, resourceVersion). */
+export interface DecodableObject {
+  readonly text: string;
+  /** Completes `JSON.parse(text)` (changed in place) into the object `parsed()` answers. */
+  finish(decoded: KubeObject): KubeObject;
 }
 
 /** Turns stored key-values into {@link StoredObject}s of one kind. */
@@ -77,8 +89,8 @@ class CodecObject implements StoredObject {
     return this.raw?.length ?? this.item?.length ?? 0;
   }
 
-  private decodeRaw(): KubeObject {
-    const o = JSON.parse(this.raw ?? '{}') as KubeObject;
+  /** Stamps a decoded stored value with the codec's kind and apiVersion and this version's resourceVersion. */
+  private finish(o: KubeObject): KubeObject {
     o.apiVersion = this.codec.apiVersion;
     o.kind = this.codec.kind;
     o.metadata = { ...(o.metadata ?? {}), resourceVersion: String(this.revision) };
@@ -129,8 +141,15 @@ class CodecObject implements StoredObject {
     return out;
   }
 
+  decodable(): DecodableObject {
+    // The item's JSON already holds what finishing sets, in the same places: setting it again changes nothing.
+    const text = this.raw ?? this.objectJson();
+    return { text, finish: (o) => this.finish(o) };
+  }
+
   parsed(): KubeObject {
-    return this.item === undefined ? this.decodeRaw() : (JSON.parse(this.objectJson()) as KubeObject);
+    const { text, finish } = this.decodable();
+    return finish(JSON.parse(text) as KubeObject);
   }
 
   copy(): KubeObject {

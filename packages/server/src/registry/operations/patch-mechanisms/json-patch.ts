@@ -4,5 +4,5 @@ import { patchOfStored, type PatchMechanism, type PatchTarget } from './patch-me
 
 /** Applies the decoded JSON patch document `patch` to the stored object. */
 export function jsonPatchMechanism(target: PatchTarget, patch: unknown): PatchMechanism {
-  return patchOfStored(target, (current) => applyJsonPatch(current, patch));
+  return patchOfStored(target, (current, owned) => applyJsonPatch(current, patch, undefined, owned));
 }

@@ -8,5 +8,5 @@ export function mergePatchMechanism(target: PatchTarget, patch: unknown): Result
   if (typeof patch !== 'object' || patch === null || Array.isArray(patch)) {
     return fail(badRequest('json: cannot unmarshal array into Go value of type map[string]interface {}'));
   }
-  return ok(patchOfStored(target, (current) => (ok(mergePatch(current, patch)))));
+  return ok(patchOfStored(target, (current, owned) => (ok(mergePatch(current, patch, owned)))));
 }

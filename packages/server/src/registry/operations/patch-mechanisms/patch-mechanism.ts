@@ -7,8 +7,9 @@
 import {
   badRequest, fail, notFound, ok, type KubeObject, type QualifiedResource, type Result,
 } from '@svc-apiserver/api';
-import { nestingTooDeepMessage, valueTooDeep } from '../../../limits/nesting-depth.js';
-import { yieldAfter } from '../../../limits/turn-budget.js';
+import { nestingTooDeepMessage, valueTooDeepSteps } from '../../../limits/nesting-depth.js';
+import { runStepsYielding, yieldAfter } from '../../../limits/turn-budget.js';
+import { cloneYielding, holdsMoreMembers, sliceMembers } from '../../../limits/json-slices.js';
 
 /** A patched object, with the warnings field validation gave on it (sent once, with the answer). */
 export interface Patched {
@@ -34,15 +35,19 @@ export interface PatchTarget {
  * The mechanism of a patch type that patches a stored object (JSON patch, merge patch, strategic merge patch:
  * kube's createNewObject answers 404 for them); the patched document must be an object, nested no deeper than
  * request data may be (400): a patch can add a deep value at a deep path, and what is stored must stay within what
- * every later walk over it can take.
+ * every later walk over it can take. A large object is copied for the patch in slices of the event loop's turns
+ * (limits/json-slices.ts) and `patch` gets the copy as `owned`, to change in place; a small one is copied by
+ * `patch` as it needs.
  */
-export function patchOfStored(target: PatchTarget, patch: (current: KubeObject) => Result<unknown>): PatchMechanism {
+export function patchOfStored(target: PatchTarget, patch: (current: KubeObject, owned: boolean) => Result<unknown>): PatchMechanism {
   return {
     createsMissing: false,
     async next(current) {
       if (current === undefined) return fail(notFound(target.qualified, target.name));
+      const owned = holdsMoreMembers(current, sliceMembers);
+      const own = owned ? await cloneYielding(current) : current;
       const patching = performance.now();
-      const patched = patch(current);
+      const patched = patch(own, owned);
       if (!patched.ok) return patched;
       // Patching a large object takes a turn: the checks of the result start in the next (limits/turn-budget.ts).
       await yieldAfter(patching);
@@ -50,7 +55,7 @@ export function patchOfStored(target: PatchTarget, patch: (current: KubeObject) 
       if (typeof object !== 'object' || object === null || Array.isArray(object)) {
         return fail(badRequest('the patched document is not an object'));
       }
-      if (valueTooDeep(object)) return fail(badRequest(nestingTooDeepMessage('the patched object')));
+      if (await runStepsYielding(valueTooDeepSteps(object))) return fail(badRequest(nestingTooDeepMessage('the patched object')));
       return ok({ object: object as KubeObject, warnings: [] });
     },
   };

@@ -10,8 +10,8 @@ import { patchOfStored, type PatchMechanism, type PatchTarget } from './patch-me
  * with 500, a client's mistake is a 400 here.
  */
 export function strategicMergePatchMechanism(target: PatchTarget, patch: unknown, schema: PatchSchema): PatchMechanism {
-  return patchOfStored(target, (current) => {
-    const result = strategicMergePatch(current, patch, schema);
+  return patchOfStored(target, (current, owned) => {
+    const result = strategicMergePatch(current, patch, schema, owned);
     if (result.ok) return result;
     return fail(result.error.code === 422 ? failure('Invalid', result.error.message) : badRequest(result.error.message));
   });
