@@ -1,7 +1,7 @@
 /**
  * Group commit: writes that arrive while the writer is busy (or within the same turn of the event loop) wait in a
- * queue and are committed together in the next transaction, so one durable fsync serves many writes. This is what
- * makes synchronous=FULL affordable (etcd batches its raft log appends the same way). Each write keeps its own result:
+ * queue and are committed together in the next transaction, so one durable sync serves many writes. This is what
+ * makes a sync per commit affordable (etcd batches its raft log appends the same way). Each write keeps its own result:
  * `commit` returns one result per op, and a compare-and-swap failure of one op is a result, not a failed batch.
  *
  * Written by hand: the batching is a dozen lines around the store's own transaction, no library does it for us.
