@@ -8,9 +8,10 @@
  * `node bench/dist/request-cost.js [--rounds=<n, default 1>] [--scale=<request counts × this, default 1>]
  * [--cpu-prof=<dir>] [--top=<frames, default 15>]`: with `--cpu-prof` the server runs under node's `--cpu-prof`, and
  * after the run each phase's samples (its warm-up excluded) are summarized: the frames and files of the most self
- * time, and the project's frames of the most total time.
+ * time, the project's frames of the most total time, and a top-down text flame graph; the phases' time windows are
+ * written beside the profile (`<profile>.phases.json`).
  */
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -18,7 +19,7 @@ import { loadKubeconfig } from '@svc-apiserver/client';
 import { launchServer } from '@svc-apiserver/testing/launch-server';
 import { repoRoot } from '@svc-apiserver/testing/node-child';
 import { twoKilobyteConfigMap } from './apply.js';
-import { monotonicMicros, summarizeProfile, type ProfileWindow } from './cpu-profile-summary.js';
+import { flameGraph, monotonicMicros, summarizeProfile, type ProfileWindow } from './cpu-profile-summary.js';
 import { pinServer, describeLayout } from './load/cpu-pinning.js';
 import { startLoadGenerator, targetOf, type LoadGenerator, type LoadPlan } from './load/load-generator.js';
 import { describeGenerator, expectOk, jsonHeaders, namespacePlan } from './load/phases.js';
@@ -163,8 +164,10 @@ export async function requestCostBench(options: { rounds?: number; scale?: numbe
         lines.push(`server CPU profile ${profile}, last round, phase by phase:`);
         for (const m of measured.at(-1)!) {
           if (all.find((p) => p.label === m.label)?.raw === true) continue;
-          lines.push(`${m.label}:`, ...summarizeProfile(profile, m.window, repoRoot, options.top));
+          lines.push(`${m.label}:`, ...summarizeProfile(profile, m.window, repoRoot, options.top), ...flameGraph(profile, m.window, repoRoot));
         }
+        // The phases' windows beside the profile, to summarize it again later (cpu-profile-summary.ts's command line).
+        writeFileSync(`${profile}.phases.json`, JSON.stringify(measured.at(-1)!.map((m) => ({ label: m.label, ...m.window }))));
       }
     }
     return lines;

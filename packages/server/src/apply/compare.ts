@@ -107,14 +107,22 @@ function* walk(lhs: unknown, rhs: unknown, schema: Schema, path: string[], out: 
       let added: PathSetNode | undefined;
       let removed: PathSetNode | undefined;
       let modified: PathSetNode | undefined;
-      const visit = function* (k: string, lv: unknown, rv: unknown): Generator<void, void, void> {
+      // Scalars are settled inline: a generator per key would cost every write's comparison more than the keys do.
+      // The keys of `rhs` alone come after those of `lhs`, with nothing on the left (not an inherited property).
+      const rOnly = lKeys.length === 0 ? rKeys : rKeys.filter((k) => !Object.hasOwn(l, k));
+      const count = lKeys.length + rOnly.length;
+      for (let i = 0; i < count; i++) {
         if (++out.visited % itemsPerStep === 0) yield;
-        if (lv === rv && isScalar(lv)) return;
+        const fromLeft = i < lKeys.length;
+        const k = fromLeft ? lKeys[i]! : rOnly[i - lKeys.length]!;
+        const lv = fromLeft ? l[k] : undefined;
+        const rv = r[k];
+        if (lv === rv && isScalar(lv)) continue;
         if (isScalar(lv) && isScalar(rv)) {
           if (lv === undefined) (added ??= nodeAt(out.added, path)).members.add(fieldElement(k));
           else if (rv === undefined) (removed ??= nodeAt(out.removed, path)).members.add(fieldElement(k));
           else if (!jsonEqual(lv, rv)) (modified ??= nodeAt(out.modified, path)).members.add(fieldElement(k));
-          return;
+          continue;
         }
         path.push(fieldElement(k));
         const childZero = lv === undefined ? zeroOfField(schema, k, lhs === undefined ? zero : 'present', out.typed) : 'absent';
@@ -122,9 +130,7 @@ function* walk(lhs: unknown, rhs: unknown, schema: Schema, path: string[], out: 
         if (lv === undefined && rv !== undefined && childZero === 'absent') addPath(out.added, path);
         else if (rv === undefined && lv !== undefined) addPath(out.removed, path);
         path.pop();
-      };
-      for (const k of lKeys) yield* visit(k, l[k], r[k]);
-      for (const k of rKeys) if (!Object.hasOwn(l, k)) yield* visit(k, undefined, r[k]);
+      }
       return rKeys.length > 0;
     }
   } else if ((Array.isArray(lhs) || lhs === undefined) && (Array.isArray(rhs) || rhs === undefined)

@@ -90,6 +90,7 @@ export async function startControllers(options: ControllerOptions): Promise<Cont
     registry: options.registry, names: options.names,
     ...(clock === undefined ? {} : { clock }), ...(identity?.host === undefined ? {} : { host: identity.host }),
     ...(options.log === undefined ? {} : { log: options.log }),
+    after: bootstrap.done,
   });
   const identityGc = !identityOn ? undefined : startIdentityLeaseGc({
     registry: options.registry, names: options.names,

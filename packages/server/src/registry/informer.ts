@@ -8,7 +8,7 @@
 import type { KubeObject, Status, WatchEvent } from '@svc-apiserver/api';
 import type { Registry } from './registry.js';
 import type { ResourceDef } from './resource-def.js';
-import { selectEverything } from './selection.js';
+import { selectEverything, type Selection } from './selection.js';
 
 /** A change as an informer's listeners see it. */
 export type InformerChange = 'ADDED' | 'MODIFIED' | 'DELETED';
@@ -54,6 +54,11 @@ export interface InformerOptions {
    * needs only metadata keeps only that, as kube's metadata informers do.
    */
   readonly transform?: (object: KubeObject) => KubeObject;
+  /**
+   * The objects watched (client-go's filtered informers, a field selector in their list options); default every
+   * object. An object leaving the selection is told as deleted.
+   */
+  readonly selection?: Selection;
 }
 
 /** Objects by namespace, then by name (client-go's indexer with its namespace index). */
@@ -119,7 +124,7 @@ export function startInformer(registry: Registry, def: ResourceDef, options: Inf
       timer.unref();
     };
     const started = await registry.store.watch(def, {
-      namespace: '', selection: selectEverything, ...(after !== undefined ? { resourceVersion: after } : {}),
+      namespace: '', selection: options.selection ?? selectEverything, ...(after !== undefined ? { resourceVersion: after } : {}),
     }, {
       event(e: WatchEvent) {
         if (stopped || ended) return;

@@ -58,9 +58,30 @@ interface SelectableAttributes {
   readonly fields: Readonly<Record<string, string>>;
 }
 
+/** True when a selection reads nothing but the name and namespace, which an object's storage key holds. */
+function selectsByKeyOnly(selection: Selection): boolean {
+  if (selection.labels.requirements.length > 0) return false;
+  for (const r of selection.fields.requirements) if (r.field !== 'metadata.name' && r.field !== 'metadata.namespace') return false;
+  return true;
+}
+
+/** The name and namespace fields of a stored object, read from its key (`<prefix><namespace>/<name>`). */
+function keyFields(def: ResourceDef, key: string): Record<string, string> | undefined {
+  if (!key.startsWith(def.keyPrefix)) return undefined;
+  const rest = key.slice(def.keyPrefix.length);
+  if (!def.namespaced) return { 'metadata.name': rest };
+  const slash = rest.indexOf('/');
+  return slash < 0 ? undefined : { 'metadata.name': rest.slice(slash + 1), 'metadata.namespace': rest.slice(0, slash) };
+}
+
 /** True when the selection selects a stored object; its labels and fields are kept on the object for next time. */
 export function selectsStored(def: ResourceDef, selection: Selection, stored: StoredObject): boolean {
   if (selection.everything) return true;
+  if (stored.memo === undefined && selectsByKeyOnly(selection)) {
+    // A selection by name or namespace (an in-process informer of one object) decodes nothing it does not select.
+    const fields = keyFields(def, stored.key);
+    if (fields !== undefined) return matchesFields(selection.fields, fields);
+  }
   let attrs = stored.memo as SelectableAttributes | undefined;
   if (attrs === undefined) {
     const object = stored.parsed();

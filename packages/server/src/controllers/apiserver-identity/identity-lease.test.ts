@@ -40,6 +40,28 @@ test('the identity Lease: created with its labels, holder and duration, renewed 
   }
 });
 
+test('the identity Lease is first written once what it waits for (the system namespaces) is done', async () => {
+  const { registry, names, call } = await testRegistry([]);
+  let namespacesDone!: () => void;
+  const after = new Promise<void>((resolve) => {
+    namespacesDone = resolve;
+  });
+  const lease = startIdentityLease({ registry, names, host: 'node-a', after });
+  try {
+    await new Promise((r) => setTimeout(r, 30));
+    // Not tried yet: no failed write, so no backoff to wait out once the namespace is there.
+    assert.equal(await lease.checks[0]!.check(), 'not written yet');
+    await call({ verb: 'create', resource: 'namespaces', body: { metadata: { name: 'svc-system' } } });
+    namespacesDone();
+    for (let i = 0; i < 100 && (await lease.checks[0]!.check()) !== undefined; i++) await new Promise((r) => setTimeout(r, 5));
+    assert.equal(await lease.checks[0]!.check(), undefined);
+    const got = await call({ verb: 'get', group, resource: 'leases', namespace: 'svc-system', name: lease.id });
+    assert.equal(got.code, 200);
+  } finally {
+    lease.stop();
+  }
+});
+
 test('the collector deletes expired identity Leases (of either label) and keeps live ones and other Leases', async () => {
   const { registry, names, call } = await testRegistry(['svc-system']);
   const now = Date.parse('2026-01-01T12:00:00Z');

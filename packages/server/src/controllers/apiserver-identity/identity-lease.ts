@@ -42,6 +42,11 @@ export interface IdentityLeaseOptions {
   readonly renewIntervalMs?: number;
   readonly clock?: Clock;
   readonly log?: (message: string) => void;
+  /**
+   * The first write waits for this (the system namespaces' creation): before it the Lease's namespace may not exist
+   * yet, and a first write refused for that would hold readiness for the whole first backoff.
+   */
+  readonly after?: Promise<unknown>;
 }
 
 /** The running controller. */
@@ -117,7 +122,8 @@ export function startIdentityLease(options: IdentityLeaseOptions): IdentityLease
     const wait = error === undefined ? renewMs : Math.min(renewMs, 200 * 2 ** Math.min(failures - 1, 10));
     cancel = clock.at(clock.now() + wait, () => void tick());
   };
-  void tick();
+  if (options.after === undefined) void tick();
+  else void options.after.then(() => tick(), () => tick());
 
   return {
     id,

@@ -72,7 +72,8 @@ export function startBootstrapSigner(context: ControllerContext): Controller {
   const publicNamespace = names.name('publicNamespace');
   return runController('bootstrapsigner', context, (informers) => {
     if (cmDef === undefined || secretDef === undefined) return { loops: [] };
-    const configMaps = informers.informerFor(cmDef);
+    // Only cluster-info is read: other ConfigMaps are neither held nor decoded.
+    const configMaps = informers.informerFor(cmDef, `metadata.namespace=${publicNamespace},metadata.name=${clusterInfoName}`);
     const secrets = informers.informerFor(secretDef);
     // One key: everything this controller does is the signatures of the one ConfigMap.
     const queue = createWorkQueue();

@@ -60,7 +60,8 @@ export function startRootCaPublisher(context: ControllerContext): Controller {
   return runController('root-ca-cert-publisher', context, (informers) => {
     if (nsDef === undefined || cmDef === undefined) return { loops: [] };
     const namespaces = informers.metadataInformerFor(nsDef);
-    const configMaps = informers.informerFor(cmDef);
+    // Only the published ConfigMap of each namespace is read: the others are neither held nor decoded.
+    const configMaps = informers.informerFor(cmDef, `metadata.name=${name}`);
     const queue = createWorkQueue();
     return {
       handlers: [

@@ -1,7 +1,7 @@
 /**
  * Group commit: writes that arrive while the writer is busy (or within the same turn of the event loop) wait in a
- * queue and are committed together in the next transaction, so one durable fsync serves many writes. This is what
- * makes synchronous=FULL affordable (etcd batches its raft log appends the same way). Each write keeps its own result:
+ * queue and are committed together in the next transaction, so one durable sync serves many writes. This is what
+ * makes a sync per commit affordable (etcd batches its raft log appends the same way). Each write keeps its own result:
  * `commit` returns one result per op, and a compare-and-swap failure of one op is a result, not a failed batch.
  *
  * Written by hand: the batching is a dozen lines around the store's own transaction, no library does it for us.
@@ -31,11 +31,12 @@ interface Pending<Op, Result> {
 }
 
 /**
- * Creates a committer. `commit` runs one transaction over a batch and returns a result per op, in order; it throws
- * when the store fails (then every op of the batch is rejected with that error, and none of them was written).
+ * Creates a committer. `commit` runs one transaction over a batch and returns a result per op, in order, or a promise
+ * of them when they may be told only later (once the batch is durable); it throws (or the promise rejects) when the
+ * store fails, and then every op of the batch is rejected with that error.
  */
 export function createGroupCommitter<Op, Result>(
-  commit: (ops: readonly Op[]) => readonly Result[],
+  commit: (ops: readonly Op[]) => readonly Result[] | Promise<readonly Result[]>,
   options: { readonly maxBatch?: number } = {},
 ): GroupCommitter<Op, Result> {
   const maxBatch = options.maxBatch ?? 1000;
@@ -47,14 +48,23 @@ export function createGroupCommitter<Op, Result>(
   const runBatch = (batch: Pending<Op, Result>[]): void => {
     transactions += 1;
     writes += batch.length;
-    let results: readonly Result[];
+    let results: readonly Result[] | Promise<readonly Result[]>;
     try {
       results = commit(batch.map((p) => p.op));
     } catch (error) {
       for (const p of batch) p.reject(error);
       return;
     }
-    batch.forEach((p, i) => p.resolve(results[i]!));
+    if (!(results instanceof Promise)) {
+      const now = results;
+      batch.forEach((p, i) => p.resolve(now[i]!));
+      return;
+    }
+    // A commit whose results wait (for the batch to be durable): the next batch is committed meanwhile.
+    results.then(
+      (settled) => batch.forEach((p, i) => p.resolve(settled[i]!)),
+      (error: unknown) => batch.forEach((p) => p.reject(error)),
+    );
   };
 
   const flush = (): void => {

@@ -54,6 +54,38 @@ describe('sqlite backend', () => {
     }
   });
 
+  test('a write is seen by reads and watches once it is acknowledged, each event once, while later batches sync', async () => {
+    const b = openSqliteBackend({ path: join(dir, 'visible.db') });
+    const watches: { from: number; revisions: number[]; cancel(): void }[] = [];
+    const watchFrom = async (): Promise<void> => {
+      const from = await b.currentRevision();
+      const revisions: number[] = [];
+      const handle = b.watch('/registry/v/', from, { onEvents: (events) => revisions.push(...events.map((e) => e.kv.modRevision)), onError: () => undefined });
+      watches.push({ from, revisions, cancel: () => handle.cancel() });
+    };
+    try {
+      await watchFrom();
+      const writes = Array.from({ length: 300 }, async (_, i) => {
+        // Writes spread over several turns, so that batches commit while earlier ones still sync.
+        for (let t = 0; t < i % 7; t++) await new Promise((resolve) => setImmediate(resolve));
+        const kv = ok(await b.create(`/registry/v/k${i}`, `${i}`));
+        // Acknowledged: a read at the current revision has it.
+        assert.ok((await b.currentRevision()) >= kv.modRevision);
+        assert.equal(ok(await b.get(kv.key)).kv?.modRevision, kv.modRevision);
+        if (i % 10 === 0) await watchFrom();
+        return kv.modRevision;
+      });
+      const revisions = (await Promise.all(writes)).sort((x, y) => x - y);
+      await new Promise((resolve) => setImmediate(resolve));
+      for (const w of watches) {
+        assert.deepEqual(w.revisions, revisions.filter((r) => r > w.from), `watch from ${w.from}`);
+        w.cancel();
+      }
+    } finally {
+      await b.close();
+    }
+  });
+
   test('close commits queued writes first', async () => {
     const path = join(dir, 'close.db');
     const b = openSqliteBackend({ path });

@@ -1,13 +1,18 @@
 /**
  * The embedded Backend: a kine-style revision log in one SQLite file (see `schema.ts`).
  *
- * Durability: WAL with synchronous=FULL, so an acknowledged write survives `kill -9` and power loss; concurrent writes
- * share one transaction (`group-commit.ts`) to pay one fsync per batch. Watchers are told in-process right after the
- * commit (no polling: this process is the only writer). Compaction deletes old history in small transactions so
- * writes wait at most one batch. better-sqlite3 is synchronous: reads run inline (they are index range scans), writes
- * are queued and committed on the next turn of the event loop.
+ * Durability: an acknowledged write survives `kill -9` and power loss. Concurrent writes share one transaction
+ * (`group-commit.ts`) to pay one sync per batch, and the sync runs off the event loop: the WAL is kept with
+ * synchronous=NORMAL (a commit writes its frames, SQLite syncs only around checkpoints, in commit order), and after
+ * each batch's commit the WAL file is fdatasync'ed on libuv's thread pool. Only then is the batch acknowledged, its
+ * revision made the one reads are served at and its events published, so nothing a client or watcher saw can be
+ * lost; the next batch commits while the sync runs (SQLite's own synchronous=FULL would block the event loop for
+ * every sync). Batches become durable and visible in commit order: each sync covers its batch and all before it.
+ * Watchers are told in-process (no polling: this process is the only writer). Compaction deletes old history in
+ * small transactions so writes wait at most one batch. better-sqlite3 is synchronous: reads run inline (they are
+ * index range scans bounded by the visible revision), writes are queued and committed on the next turn of the loop.
  */
-import { mkdirSync } from 'node:fs';
+import { closeSync, fdatasync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import type { Backend, BackendEvent, BackendResult, KeyValue } from '../backend.js';
@@ -68,7 +73,8 @@ export function openSqliteBackend(options: SqliteBackendOptions): SqliteBackend 
   mkdirSync(dirname(options.path), { recursive: true });
   const db = new Database(options.path);
   db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = FULL');
+  // NORMAL: commits do not sync; each batch's WAL frames are synced off the event loop before it is acknowledged.
+  db.pragma('synchronous = NORMAL');
   db.pragma('busy_timeout = 5000');
   const sql = prepareSchema(db);
   const meta = (key: MetaKey): number => sql.getMeta.get(key)?.value ?? 0;
@@ -82,6 +88,8 @@ export function openSqliteBackend(options: SqliteBackendOptions): SqliteBackend 
   // Compaction deletes only rows below the compacted revision, which is at most the current one, so the log's newest
   // row always survives to recover the revision counter from.
   let revision = sql.maxId.get()?.id ?? 0;
+  /** The newest revision committed to the log; it becomes `revision` (visible) once its batch is synced. */
+  let written = revision;
   let compacted = meta('compact_revision');
   let closed = false;
   const compactBatch = options.compactBatch ?? 1000;
@@ -91,7 +99,9 @@ export function openSqliteBackend(options: SqliteBackendOptions): SqliteBackend 
     eventsAfter(prefix, afterRevision) {
       const bad = compactedWatch(afterRevision, compacted);
       if (bad !== undefined) return { ok: false, error: bad };
-      return { ok: true, value: sql.after.all(afterRevision, prefix, rangeEnd(prefix)).map(toEvent) };
+      // Rows of batches still syncing are published when their sync is done, not replayed here.
+      const rows = sql.after.all(afterRevision, prefix, rangeEnd(prefix));
+      return { ok: true, value: (written === revision ? rows : rows.filter((r) => r.id <= revision)).map(toEvent) };
     },
   });
 
@@ -124,12 +134,29 @@ export function openSqliteBackend(options: SqliteBackendOptions): SqliteBackend 
   };
 
   const commitBatch = db.transaction((ops: readonly WriteOp[], events: BackendEvent[]) => {
-    let last = revision;
+    let last = written;
     const results = ops.map((op) => apply(op, () => ++last, events));
     return { results, last };
   });
 
+  let walFd: number | undefined;
+  /** fdatasync of the WAL file on the thread pool (the file exists from the first write, made at open). */
+  const syncLog = (): Promise<void> => new Promise((resolve, reject) => {
+    try {
+      walFd ??= openSync(`${options.path}-wal`, 'r');
+    } catch (error) {
+      reject(error);
+      return;
+    }
+    fdatasync(walFd, (error) => (error ? reject(error) : resolve()));
+  });
+  /** The last batch's sync and publication; each batch waits for the one before it. */
+  let synced: Promise<void> = Promise.resolve();
+  /** Set when a sync failed: what the log holds past `revision` may not be on disk, so no write is taken any more. */
+  let syncFailure: unknown;
+
   const writer = createGroupCommitter<WriteOp, WriteResult>((ops) => {
+    if (syncFailure !== undefined) throw unavailable(syncFailure);
     const events: BackendEvent[] = [];
     let outcome: { results: WriteResult[]; last: number };
     try {
@@ -138,9 +165,24 @@ export function openSqliteBackend(options: SqliteBackendOptions): SqliteBackend 
     } catch (error) {
       throw unavailable(error);
     }
-    revision = outcome.last;
-    hub.publish(events);
-    return outcome.results;
+    const wrote = outcome.last > written;
+    written = outcome.last;
+    // A batch that wrote nothing (every op failed its check) needs no sync, but its answers still wait for the
+    // batches before it: they were decided on rows those batches wrote.
+    const done = synced.then(() => {
+      // After a failed sync no later batch is acknowledged or made visible: it may stand on rows that were lost.
+      if (syncFailure !== undefined) throw syncFailure;
+      return wrote ? syncLog() : undefined;
+    }).then(() => {
+      revision = outcome.last;
+      hub.publish(events);
+      return outcome.results;
+    }, (error: unknown) => {
+      syncFailure ??= error;
+      throw unavailable(syncFailure);
+    });
+    synced = done.then(() => undefined, () => undefined);
+    return done;
   });
 
   const submit = (op: WriteOp): Promise<WriteResult> => {
@@ -234,9 +276,11 @@ export function openSqliteBackend(options: SqliteBackendOptions): SqliteBackend 
       if (closed) return;
       writer.flush();
       closed = true;
+      await synced;
       await compacting.catch(() => undefined);
       hub.closeAll('the store is closed');
       db.close();
+      if (walFd !== undefined) closeSync(walFd);
     },
     stats: () => writer.stats(),
   };
