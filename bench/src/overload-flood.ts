@@ -33,7 +33,7 @@ export type FloodCommand =
   | { readonly type: 'flood'; readonly path: string; readonly headers: Record<string, string>; readonly rate: number; readonly seconds: number }
   | { readonly type: 'close' };
 
-/** The generator's own cost over a command: CPU time and how busy its event loop was. */
+/** The generator's own cost over a command (a flood: while it sent): CPU time and how busy its event loop was. */
 export interface GeneratorCost {
   /** CPU ms (user + system) the generator used. */
   readonly cpuMs: number;
@@ -94,34 +94,35 @@ async function capacity(c: Extract<FloodCommand, { type: 'capacity' }>): Promise
 const rank = (sorted: readonly number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? NaN;
 
 async function flood(c: Extract<FloodCommand, { type: 'flood' }>): Promise<void> {
-  const [reply, cost] = await costed(async () => {
-    const pending: Promise<Sample>[] = [];
-    const lags: number[] = [];
-    const started = performance.now();
-    let sending = 0;
-    for (;;) {
-      const now = performance.now();
-      sending = now - started;
-      if (sending >= c.seconds * 1000) break;
-      // Open loop: every request whose moment has come is sent now, however the earlier ones fare.
-      const due = Math.floor((sending / 1000) * c.rate);
-      while (pending.length < due) {
-        lags.push(sending - (pending.length / c.rate) * 1000);
-        pending.push(get(c.path, c.headers));
-      }
-      await sleep(1);
+  const pending: Promise<Sample>[] = [];
+  const lags: number[] = [];
+  const cpu = process.cpuUsage();
+  const loop = performance.eventLoopUtilization();
+  const started = performance.now();
+  let sending = 0;
+  for (;;) {
+    sending = performance.now() - started;
+    if (sending >= c.seconds * 1000) break;
+    // Open loop: every request whose moment has come is sent now, however the earlier ones fare.
+    const due = Math.floor((sending / 1000) * c.rate);
+    while (pending.length < due) {
+      lags.push(sending - (pending.length / c.rate) * 1000);
+      pending.push(get(c.path, c.headers));
     }
-    const answers = await Promise.all(pending);
-    const latencies: Record<string, number[]> = {};
-    for (const a of answers) (latencies[String(a.status)] ??= []).push(a.ms);
-    lags.sort((a, b) => a - b);
-    return {
-      latencies, sentPerSecond: answers.length / (sending / 1000), seconds: sending / 1000,
-      drained: (answers.reduce((last, a) => Math.max(last, a.at), started) - started) / 1000,
-      lagP50: rank(lags, 0.5), lagP99: rank(lags, 0.99),
-    };
+    await sleep(1);
+  }
+  // The generator's cost while it sent: afterwards it only waits for answers, which would water the figure down.
+  const used = process.cpuUsage(cpu);
+  const cost: GeneratorCost = { cpuMs: (used.user + used.system) / 1000, wallMs: sending, busy: performance.eventLoopUtilization(loop).utilization };
+  const answers = await Promise.all(pending);
+  const latencies: Record<string, number[]> = {};
+  for (const a of answers) (latencies[String(a.status)] ??= []).push(a.ms);
+  lags.sort((a, b) => a - b);
+  say({
+    type: 'flood', latencies, sentPerSecond: answers.length / (sending / 1000), seconds: sending / 1000,
+    drained: (answers.reduce((last, a) => Math.max(last, a.at), started) - started) / 1000,
+    lagP50: rank(lags, 0.5), lagP99: rank(lags, 0.99), cost,
   });
-  say({ type: 'flood', ...reply, cost });
 }
 
 process.on('message', (c: FloodCommand) => {
