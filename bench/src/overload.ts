@@ -111,9 +111,17 @@ async function startGenerator(options: FloodOptions, cpus: string | undefined): 
   return {
     child,
     ask: (command) => new Promise((resolve, reject) => {
+      const { type, seconds } = command as Exclude<FloodCommand, { type: 'close' }>;
       const gone = (code: number | null): void => reject(new Error(`the load generator exited with ${code}`));
+      // Every answer comes within 30 s of its request (overload-requests.ts): a command that takes much longer is a
+      // fault, reported rather than waited for.
+      const limit = setTimeout(() => {
+        child.kill();
+        reject(new Error(`the load generator did not answer ${type} within ${seconds + 90} s`));
+      }, (seconds + 90) * 1000);
       child.once('exit', gone);
       child.once('message', (m: FloodReply) => {
+        clearTimeout(limit);
         child.off('exit', gone);
         resolve(m as never);
       });
