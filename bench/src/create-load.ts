@@ -24,9 +24,9 @@ export interface Target {
   readonly admin: RestClient;
 }
 
-/** A server started with `flags` (pinned to the servers' core), with namespace `bench`. */
-export async function startTarget(dir: string, flags: readonly string[]): Promise<Target> {
-  const server = await launchServer({ dataDir: dir, extraArgs: flags });
+/** A server started with `flags` (and node's `nodeArgs`; pinned to the servers' core), with namespace `bench`. */
+export async function startTarget(dir: string, flags: readonly string[], nodeArgs: readonly string[] = []): Promise<Target> {
+  const server = await launchServer({ dataDir: dir, extraArgs: flags, nodeArgs });
   pinServer(server.child.pid);
   const conn = loadKubeconfig({ path: server.kubeconfigPath });
   if (!conn.ok) throw new Error(conn.error);

@@ -7,9 +7,8 @@
  * Messages: the parent posts `{ type: 'start' }` and later `{ type: 'stop' }`; the thread answers the stop with
  * `{ exempt, livez }`, the samples of each probe since the start. `{ type: 'close' }` ends the thread.
  */
-import { connect, type ClientHttp2Session } from 'node:http2';
 import { parentPort, workerData } from 'node:worker_threads';
-import { h2get, type Sample } from './overload-requests.js';
+import { h2get, sessionPool, type Sample } from './overload-requests.js';
 
 /** What the parent gives the thread. */
 export interface ProbeData {
@@ -31,10 +30,10 @@ export interface ProbeSamples {
 
 const everyMs = 20;
 
-async function probe(session: ClientHttp2Session, path: string, running: () => boolean): Promise<Sample[]> {
+async function probe(sessions: ReturnType<typeof sessionPool>, path: string, running: () => boolean): Promise<Sample[]> {
   const out: Sample[] = [];
   while (running()) {
-    out.push(await h2get(session, path));
+    out.push(await h2get(sessions.next(), path));
     await new Promise((done) => setTimeout(done, everyMs));
   }
   return out;
@@ -43,8 +42,8 @@ async function probe(session: ClientHttp2Session, path: string, running: () => b
 if (parentPort !== null) {
   const port = parentPort;
   const data = workerData as ProbeData;
-  const admin = connect(data.url, data.tls);
-  const anonymous = connect(data.url, data.tls.ca === undefined ? {} : { ca: data.tls.ca });
+  const admin = sessionPool(data.url, data.tls, 1);
+  const anonymous = sessionPool(data.url, data.tls.ca === undefined ? {} : { ca: data.tls.ca }, 1);
   let running = false;
   let period: Promise<[Sample[], Sample[]]> | undefined;
   port.on('message', (m: ProbeCommand) => {

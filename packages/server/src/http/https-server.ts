@@ -21,7 +21,9 @@ import { createRequestContext, type NodeRequest, type NodeResponse, type Request
 import { createLiveRequests } from './live-requests.js';
 import { responded, writeStatus } from './response-writer.js';
 import { watchSessionLiveness } from './session-liveness.js';
-import { parseRequestTarget } from './request-target.js';
+import { parseRequestTarget, type RequestTarget } from './request-target.js';
+import { goesAhead } from './front-lane.js';
+import { createTurnScheduler } from './turn-scheduler.js';
 import {
   answerOnSocket, expectationFailed, invalidTarget, maxHeaderBytes, maxHeaderFields, parserFailure, tooManyHeaderFields,
   writeBareStatus,
@@ -79,6 +81,8 @@ export async function startHttpsServer(options: HttpsServerOptions): Promise<Htt
     liveRequests,
     ...(options.printerFor !== undefined ? { printerFor: options.printerFor } : {}),
   };
+  // The queue of requests that do not go ahead: the filter chain runs for them in budgeted slices of later turns.
+  const front = createTurnScheduler();
   const sockets = new Set<TLSSocket>();
   const sessions = new Set<Http2Session>();
   let inFlight = 0;
@@ -103,6 +107,14 @@ export async function startHttpsServer(options: HttpsServerOptions): Promise<Htt
     const raw = req.url ?? '/';
     const target = parseRequestTarget(raw);
     if (target === undefined) return writeBareStatus(res, invalidTarget(raw));
+    if (goesAhead(req, target.pathname)) return serve(req, res, target);
+    // Queued for a slice of a later turn (see front-lane.ts); a request whose client left meanwhile is not served.
+    void front.run(async () => {
+      if (counted) serve(req, res, target);
+    });
+  };
+
+  const serve = (req: NodeRequest, res: NodeResponse, target: RequestTarget): void => {
     let ctx: RequestContext;
     let served: Promise<void>;
     try {

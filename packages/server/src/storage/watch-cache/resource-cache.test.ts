@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import type { BackendEvent, KeyValue } from '../backend.js';
 import { createResourceCache, type CacheEvent, type CacheWatchSink } from './resource-cache.js';
 import { objectCodec } from './stored-object.js';
@@ -146,4 +148,23 @@ test('stored objects: their bytes are their JSON with kind and apiVersion first,
     assert.equal(bare.objectBytes().toString(), '{"kind":"ConfigMap","apiVersion":"v1","metadata":{"resourceVersion":"4"}}');
     assert.equal(bare.objectJson(), bare.objectBytes().toString());
   }
+});
+
+test('resource cache: an event leaving the window is released at once, not kept until the window array is compacted', async () => {
+  setFlagsFromString('--expose-gc');
+  const gc = runInNewContext('gc') as () => void;
+  const c = createResourceCache(prefix, codec, [], 0, { windowMs: 60_000, maxEvents: 3, seenRevision: () => 0 });
+  const seen: WeakRef<CacheEvent>[] = [];
+  const w = c.watch(prefix, { kind: 'after', revision: 0 }, {
+    event: (e) => void seen.push(new WeakRef(e)), bookmark: () => {}, closed: () => {},
+  });
+  assert.ok(w);
+  // One object rewritten: each event's object is then held only by the events after it, in the window or not.
+  for (let r = 1; r <= 20; r++) c.apply(put(kv('ns', 'big', r, 1, { v: String(r) }), r === 1 ? undefined : kv('ns', 'big', r - 1, 1, { v: String(r - 1) })));
+  w.cancel();
+  // A WeakRef holds its target until the current job ends.
+  await new Promise((resolve) => setImmediate(resolve));
+  gc();
+  const alive = seen.map((ref, i) => (ref.deref() === undefined ? undefined : i + 1)).filter((r) => r !== undefined);
+  assert.deepEqual(alive, [18, 19, 20], 'only the three events of the window stay');
 });

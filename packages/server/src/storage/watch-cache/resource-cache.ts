@@ -130,7 +130,8 @@ export function createResourceCache(
   const now = options.now ?? Date.now;
   const buckets = new Map<string, Bucket>();
   let bucketOrder: string[] | undefined;
-  const events: CacheEvent[] = [];
+  /** The window from `head` on; slots before it are released (undefined) until the array is compacted. */
+  const events: (CacheEvent | undefined)[] = [];
   let head = 0;
   let windowStart = listRevision;
   let applied = listRevision;
@@ -179,6 +180,9 @@ export function createResourceCache(
     const cutoff = now() - options.windowMs;
     while (head < events.length && (events.length - head > options.maxEvents || events[head]!.at < cutoff)) {
       windowStart = events[head]!.revision;
+      // Released now rather than at the next compaction of the array, which may be a thousand events away: an event
+      // holds its object and frames, and large objects written fast would otherwise keep many times the window.
+      events[head] = undefined;
       head++;
     }
     if (head > 1024 && head * 2 > events.length) {
