@@ -111,8 +111,17 @@ export function poolOf(target: TlsSettings): Agent | undefined {
   return same ? agent : undefined;
 }
 
+/** The sessions of each target (null: none), found once per target: targets do not change. */
+const targetSessions = new WeakMap<TlsSettings, Http2Sessions | null>();
+
 /** The HTTP/2 sessions a target's buffered requests try first: its pool's, when the pool offers HTTP/2. */
 export function http2SessionsOf(target: TlsSettings): Http2Sessions | undefined {
-  const agent = poolOf(target);
-  return agent === undefined ? undefined : sessionsOf.get(agent);
+  if (target.offerHttp2 !== true) return undefined;
+  let sessions = targetSessions.get(target);
+  if (sessions === undefined) {
+    const agent = poolOf(target);
+    sessions = (agent === undefined ? undefined : sessionsOf.get(agent)) ?? null;
+    targetSessions.set(target, sessions);
+  }
+  return sessions ?? undefined;
 }

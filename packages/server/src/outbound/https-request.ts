@@ -148,6 +148,27 @@ export async function httpsRequest(
   return http1Request(url, method, target, body, options);
 }
 
+/** The headers of a target as its HTTP/2 calls send them, checked once per target (targets do not change). */
+const http2Headers = new WeakMap<HttpsTarget, Result<OutgoingHttpHeaders, string>>();
+
+/**
+ * The headers of every HTTP/2 call to `target`, or why they cannot be sent: node's HTTP/2 client sends values its
+ * HTTP/1.1 client refuses (a credential with a newline), refused alike here.
+ */
+function http2BaseHeaders(target: HttpsTarget): Result<OutgoingHttpHeaders, string> {
+  let made = http2Headers.get(target);
+  if (made !== undefined) return made;
+  const headers = requestHeaders(target, undefined);
+  try {
+    for (const [name, value] of Object.entries(headers)) if (value !== undefined) validateHeaderValue(name, String(value));
+    made = ok(headers);
+  } catch (e) {
+    made = fail((e as Error).message);
+  }
+  http2Headers.set(target, made);
+  return made;
+}
+
 /** Gives up on `pending` after `ms` with `message` (the call's deadline or idle timeout while connecting). */
 function bounded<T>(pending: Promise<Result<T, string>>, ms: number | undefined, message: string): Promise<Result<T, string>> {
   if (ms === undefined || ms <= 0) return pending;
@@ -168,13 +189,9 @@ async function http2Request(
   const started = performance.now();
   const idleMs = target.timeoutMs ?? 10_000;
   const idleMessage = `request to ${hostOf(u)} timed out after ${idleMs}ms`;
-  const headers = requestHeaders(target, body === undefined ? {} : { 'content-length': Buffer.byteLength(body) });
-  // node's HTTP/2 client sends values its HTTP/1.1 client refuses (a credential with a newline): refused alike.
-  try {
-    for (const [name, value] of Object.entries(headers)) if (value !== undefined) validateHeaderValue(name, String(value));
-  } catch (e) {
-    return fail((e as Error).message);
-  }
+  const base = http2BaseHeaders(target);
+  if (!base.ok) return base;
+  const headers = body === undefined ? base.value : { ...base.value, 'content-length': Buffer.byteLength(body) };
   for (let attempt = 0; attempt < 2; attempt++) {
     const remaining = options.deadlineMs === undefined ? undefined : options.deadlineMs - (performance.now() - started);
     if (remaining !== undefined && remaining <= 0) return fail(deadlineExceeded);
@@ -258,6 +275,15 @@ export async function httpsGetJson(url: string, target: HttpsTarget): Promise<Re
 
 const jsonHeaders = { 'content-type': 'application/json', accept: 'application/json' };
 
+/** Each target with the JSON headers added, made once per target so that its per-target preparations hold. */
+const jsonTargets = new WeakMap<HttpsTarget, HttpsTarget>();
+
+function jsonTargetOf(target: HttpsTarget): HttpsTarget {
+  let json = jsonTargets.get(target);
+  if (json === undefined) jsonTargets.set(target, (json = { ...target, headers: target.headers === undefined ? jsonHeaders : { ...jsonHeaders, ...target.headers } }));
+  return json;
+}
+
 /** POSTs a JSON document and parses the JSON answer of any status (webhook reviews); options as for httpsRequest. */
 export function httpsPostJson(
   url: string | RequestUrl, target: HttpsTarget, document: unknown, options: RequestOptions = {},
@@ -269,7 +295,7 @@ export function httpsPostJson(
 export async function httpsPostJsonText(
   url: string | RequestUrl, target: HttpsTarget, text: string, options: RequestOptions = {},
 ): Promise<Result<{ status: number; body: unknown }, string>> {
-  const res = await httpsRequest(url, 'POST', { ...target, headers: target.headers === undefined ? jsonHeaders : { ...jsonHeaders, ...target.headers } }, text, options);
+  const res = await httpsRequest(url, 'POST', jsonTargetOf(target), text, options);
   if (!res.ok) return res;
   try {
     return ok({ status: res.value.status, body: JSON.parse(res.value.body.toString('utf8')) });
