@@ -142,8 +142,11 @@ export async function httpsRequest(
   if (sessions !== undefined) {
     const parsed = typeof url === 'string' ? parseHttpsUrl(url) : ok(url);
     if (!parsed.ok) return parsed;
-    const answered = await http2Request(sessions, parsed.value, method, target, body, options);
-    if (answered !== undefined) return answered;
+    // A server known to speak only HTTP/1.1 goes straight to the pool's agent.
+    if (sessions.current(parsed.value) !== 'http/1.1') {
+      const answered = await http2Request(sessions, parsed.value, method, target, body, options);
+      if (answered !== undefined) return answered;
+    }
   }
   return http1Request(url, method, target, body, options);
 }
