@@ -32,6 +32,9 @@ export interface SessionAuthority {
 /** A server's protocol as last negotiated: a session to send streams on, or HTTP/1.1 until a time. */
 type Negotiated = { readonly session: ClientHttp2Session } | { readonly http1Until: number };
 
+/** How long a connection may take to be made (Go's dialer and TLS handshake bounds, together). */
+const connectTimeoutMs = 10_000;
+
 /** How long a server that picked HTTP/1.1 is not asked again. */
 const http1RememberedMs = 60_000;
 
@@ -112,7 +115,10 @@ export class Http2Sessions {
         ...(checkServerIdentity !== undefined ? { checkServerIdentity } : {}),
       });
       socket.once('error', (err) => resolve(fail(err.message)));
+      // A server that never completes the handshake must not hold every later call of the endpoint waiting on it.
+      socket.setTimeout(connectTimeoutMs, () => socket.destroy(new Error(`TLS handshake with ${to.host}:${to.port} timed out after ${connectTimeoutMs}ms`)));
       socket.once('secureConnect', () => {
+        socket.setTimeout(0);
         if (socket.alpnProtocol !== 'h2') {
           socket.destroy();
           const negotiated = { http1Until: Date.now() + http1RememberedMs };

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:https';
 import { createSecureServer, type Http2SecureServer, type Http2ServerRequest, type Http2ServerResponse } from 'node:http2';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -328,6 +328,24 @@ describe('HTTP/2', () => {
     assert.equal(untrusted.ok, false);
     assert.equal((await httpsRequest(http2Url('/'), 'GET', { ...target, token: 'bad\ntoken' })).ok, false);
     assert.ok((await httpsRequest(http2Url('/after'), 'GET', target)).ok, 'the session survives its cancelled streams');
+  });
+
+  test('a server that never completes the handshake fails each call at its deadline', async () => {
+    const accepted: Socket[] = [];
+    const silent = createNetServer((socket) => accepted.push(socket.on('error', () => undefined)));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const silentPort = (silent.address() as AddressInfo).port;
+    try {
+      const target = pooledTarget({ ca: ca.certPem, offerHttp2: true });
+      for (let i = 0; i < 2; i++) {
+        const started = Date.now();
+        assert.deepEqual(await httpsRequest(`https://127.0.0.1:${silentPort}/x`, 'GET', target, undefined, { deadlineMs: 150 }), { ok: false, error: deadlineExceeded });
+        assert.ok(Date.now() - started < 2000);
+      }
+    } finally {
+      for (const socket of accepted) socket.destroy();
+      silent.close();
+    }
   });
 
   test('a session the server closes is replaced by the next call', async () => {
