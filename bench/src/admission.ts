@@ -33,6 +33,7 @@ import { configMap, createPlan, createsLine, loadFor, post, profileLines, startT
 import { monotonicMicros } from './cpu-profile-summary.js';
 import type { LoadGenerator } from './load/load-generator.js';
 import { cpuColumn, interleavedWithCpu, type CpuFigures } from './server-cpu.js';
+import { cpuLayout, pinProcess } from './load/cpu-pinning.js';
 
 const names = namesFor('svc');
 const group = names.group('admissionregistration');
@@ -70,6 +71,8 @@ export async function admissionBench(seconds = 3, clients = 64, options: Standal
       const webhook: { child: NodeChild; match: RegExpExecArray } = await startBenchModule('noop-webhook-server',
         [`--cert=${join(dir, 'webhook.crt')}`, `--key=${join(dir, 'webhook.key')}`, ...flags], /noop-webhook: serving on (\d+)/);
       children.push(webhook.child);
+      // A webhook stands for a service elsewhere: it runs beside the load generator, off the core of the servers measured.
+      pinProcess(webhook.child.process.pid, cpuLayout()?.generator);
       return Number(webhook.match[1]);
     };
     const http1Port = await startWebhook([]);
