@@ -10,7 +10,8 @@
  * machine touches each alike. Beside each rate, the server's CPU time per create over the same rounds and its ratio
  * to the baseline's, which other work on the machine hardly moves.
  *
- * Flags: --seconds=<per phase, default 3> --clients=<64>
+ * Flags: --seconds=<per phase, default 3> --clients=<64> --cpu-prof=<dir> (each server under node's CPU profiler, a
+ * summary of its measured rounds after the figures)
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,8 +19,9 @@ import { join } from 'node:path';
 import { namesFor } from '@svc-apiserver/api';
 import type { RestClient } from '@svc-apiserver/client';
 import type { LaunchedServer } from '@svc-apiserver/testing/launch-server';
-import { fmt, runStandalone } from './support.js';
-import { configMap, createPlan, loadFor, startTarget } from './create-load.js';
+import { fmt, runStandalone, type StandaloneOptions } from './support.js';
+import { monotonicMicros } from './cpu-profile-summary.js';
+import { configMap, createPlan, loadFor, profileLines, startTarget } from './create-load.js';
 import type { LoadGenerator } from './load/load-generator.js';
 import { cpuColumn, interleavedWithCpu } from './server-cpu.js';
 
@@ -74,16 +76,17 @@ async function waitFor(probe: () => Promise<boolean>): Promise<void> {
 }
 
 /** Runs both comparisons and returns the report lines. */
-export async function celBench(seconds = 3, clients = 64): Promise<string[]> {
+export async function celBench(seconds = 3, clients = 64, options: StandaloneOptions = {}): Promise<string[]> {
   const dir = mkdtempSync(join(tmpdir(), 'svc-bench-cel-'));
   const children: LaunchedServer[] = [];
   const open: RestClient[] = [];
   const generators: LoadGenerator[] = [];
   try {
     const gates = ['--feature-gates=ValidatingAdmissionPolicy=true', `--runtime-config=${reg}/v1alpha1=true`];
-    const rulesServer = await startTarget(join(dir, 'rules'), []);
-    const policyServer = await startTarget(join(dir, 'policy'), gates);
-    const plainServer = await startTarget(join(dir, 'plain'), gates);
+    const prof = (label: string) => (options.cpuProfDir === undefined ? undefined : join(options.cpuProfDir, label));
+    const rulesServer = await startTarget(join(dir, 'rules'), [], prof('rules'));
+    const policyServer = await startTarget(join(dir, 'policy'), gates, prof('policy'));
+    const plainServer = await startTarget(join(dir, 'plain'), gates, prof('plain'));
     for (const t of [rulesServer, policyServer, plainServer]) {
       children.push(t.server);
       open.push(t.admin);
@@ -120,17 +123,22 @@ export async function celBench(seconds = 3, clients = 64): Promise<string[]> {
       { label: 'configmaps, one policy', load: policyLoad, server: policyServer, path: '/api/v1/namespaces/bench/configmaps', object: configMap },
     ];
     for (const p of phases) await p.load.run(createPlan(p.path, `warm-${phases.indexOf(p)}`, p.object), Math.min(seconds, 2));
+    const measuredFrom = monotonicMicros();
     const totals = await interleavedWithCpu(phases, (p) => [p.server.server.child.pid], seconds,
       (p, round, s) => p.load.run(createPlan(p.path, `r${round}`, p.object), s));
     const rate = totals.map((t) => t.perSecond);
     const line = (i: number, base: number, goal?: number) =>
       `${phases[i]!.label.padEnd(30)}${fmt(rate[i]!).padStart(8)} creates/s   ratio ${fmt(rate[i]! / rate[base]!, 3)}${goal === undefined ? '' : ` (goal ≥ ${goal})`}`
       + `   ${cpuColumn(totals[i]!, totals[base])}`;
-    return [
+    const lines = [
       `expression language: ${clients} HTTPS connections, ${seconds}s per phase in interleaved rounds`,
       line(0, 0), line(1, 0, 0.8), line(2, 2), line(3, 2, 0.85),
       `errors: ${totals.map((t, i) => `${phases[i]!.label} ${t.errors}`).join(', ')}`,
     ];
+    if (options.cpuProfDir === undefined) return lines;
+    // The profiles are written as the servers stop.
+    await Promise.all(children.splice(0).map((c) => c.stop()));
+    return [...lines, ...['rules', 'policy', 'plain'].flatMap((l) => profileLines(l, prof(l)!, measuredFrom))];
   } finally {
     await Promise.all(generators.map((g) => g.close()));
     for (const c of open) c.close();

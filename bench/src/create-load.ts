@@ -2,8 +2,12 @@
  * Creates of configmaps by many keep-alive HTTPS connections (the load generator) against server child processes,
  * the load the admission, audit and expression-language benchmarks compare servers with.
  */
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { createClient, loadKubeconfig, type ConnectionConfig, type RestClient } from '@svc-apiserver/client';
 import { launchServer, type LaunchedServer } from '@svc-apiserver/testing/launch-server';
+import { repoRoot } from '@svc-apiserver/testing/node-child';
+import { monotonicMicros, summarizeProfile } from './cpu-profile-summary.js';
 import { fmt } from './support.js';
 import { pinServer } from './load/cpu-pinning.js';
 import { startLoadGenerator, targetOf, type LoadGenerator, type LoadPlan } from './load/load-generator.js';
@@ -24,9 +28,14 @@ export interface Target {
   readonly admin: RestClient;
 }
 
-/** A server started with `flags` (and node's `nodeArgs`; pinned to the servers' core), with namespace `bench`. */
-export async function startTarget(dir: string, flags: readonly string[], nodeArgs: readonly string[] = []): Promise<Target> {
-  const server = await launchServer({ dataDir: dir, extraArgs: flags, nodeArgs });
+/**
+ * A server started with `flags` (pinned to the servers' core), with namespace `bench`; with `cpuProfDir`, under
+ * node's `--cpu-prof` writing its profile there when it stops ({@link profileLines}).
+ */
+export async function startTarget(dir: string, flags: readonly string[], cpuProfDir?: string): Promise<Target> {
+  const server = await launchServer({
+    dataDir: dir, extraArgs: flags, ...(cpuProfDir === undefined ? {} : { nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${cpuProfDir}`] }),
+  });
   pinServer(server.child.pid);
   const conn = loadKubeconfig({ path: server.kubeconfigPath });
   if (!conn.ok) throw new Error(conn.error);
@@ -47,6 +56,16 @@ export function createPlan(path: string, phase: string, object: (name: string) =
 
 /** A configmap of 64 bytes of data. */
 export const configMap = (name: string): unknown => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data: { k: 'v'.repeat(64) } });
+
+/**
+ * The summary of the profile a server started with `cpuProfDir` wrote when it stopped, over its busy samples
+ * between `fromMicros` and now (the measured rounds: the other servers' rounds are idle time here and left out).
+ */
+export function profileLines(label: string, cpuProfDir: string, fromMicros: number, top = 12): string[] {
+  const profile = readdirSync(cpuProfDir).filter((f) => f.endsWith('.cpuprofile')).map((f) => join(cpuProfDir, f)).sort().at(-1);
+  if (profile === undefined) return [`${label}: no CPU profile was written in ${cpuProfDir}`];
+  return [`${label} (${profile}):`, ...summarizeProfile(profile, { fromMicros, toMicros: monotonicMicros() }, repoRoot, top)];
+}
 
 /**
  * Creates of configmaps against each load's server for `seconds` in all, in interleaved rounds (after a round of

@@ -170,7 +170,7 @@ export async function overloadBench(seconds = 3, clients = 64, profileDir?: stri
   const layout = cpuLayout();
   const layoutWords = describeLayout();
   try {
-    const server = await startTarget(join(dir, 'server'), [], profileDir === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${profileDir}`]);
+    const server = await startTarget(join(dir, 'server'), [], profileDir);
     // The probes (and this process) run on the generator's cores, never on the server's (pinned by startTarget).
     pinProcess(process.pid, layout?.generator);
     children.push(server.server);

@@ -16,16 +16,23 @@ export function isMain(importMetaUrl: string): boolean {
   return process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(importMetaUrl);
 }
 
+/** Options of a standalone run beyond seconds and clients. */
+export interface StandaloneOptions {
+  /** `--cpu-prof=<dir>`: the servers run under node's CPU profiler, their profiles summarized after the figures. */
+  readonly cpuProfDir?: string;
+}
+
 /**
- * Runs `bench` when its module is the one node was started with: `--seconds` per phase (default 3) and `--clients`
- * (default 64), its lines to stdout.
+ * Runs `bench` when its module is the one node was started with: `--seconds` per phase (default 3), `--clients`
+ * (default 64) and `--cpu-prof=<dir>` for the benchmarks that profile their servers, its lines to stdout.
  */
 export async function runStandalone(
-  importMetaUrl: string, bench: (seconds: number, clients: number) => Promise<readonly string[]>,
+  importMetaUrl: string, bench: (seconds: number, clients: number, options: StandaloneOptions) => Promise<readonly string[]>,
 ): Promise<void> {
   if (!isMain(importMetaUrl)) return;
-  const { values } = parseArgs({ options: { seconds: { type: 'string' }, clients: { type: 'string' } } });
-  process.stdout.write(`${(await bench(Number(values.seconds ?? '3'), Number(values.clients ?? '64'))).join('\n')}\n`);
+  const { values } = parseArgs({ options: { seconds: { type: 'string' }, clients: { type: 'string' }, 'cpu-prof': { type: 'string' } } });
+  const options = values['cpu-prof'] === undefined ? {} : { cpuProfDir: resolve(values['cpu-prof']) };
+  process.stdout.write(`${(await bench(Number(values.seconds ?? '3'), Number(values.clients ?? '64'), options)).join('\n')}\n`);
 }
 
 /**

@@ -29,6 +29,8 @@ export interface AdmissionMetrics {
   observeStep(type: StepType, operation: AdmissionOperation, rejected: boolean, seconds: number): void;
   /** One built-in plugin's phase. */
   observeController(name: string, type: StepType, operation: AdmissionOperation, rejected: boolean, seconds: number): void;
+  /** The series of one plugin, phase, operation and outcome, to observe through without finding it again (the chain's). */
+  controllerSeries(name: string, type: StepType, operation: AdmissionOperation, rejected: boolean): { observe(seconds: number): void };
   /** One webhook call. */
   observeWebhook(name: string, type: WebhookType, operation: AdmissionOperation, rejected: boolean, seconds: number): void;
   /** One webhook rejection; codes above 600 count as 600, as kube truncates them. */
@@ -61,6 +63,7 @@ export function admissionMetrics(metrics: MetricsRegistry = serverMetrics): Admi
     observeStep: (type, operation, rejected, seconds) => step.observe({ type, operation, rejected: String(rejected) }, seconds),
     observeController: (name, type, operation, rejected, seconds) =>
       controller.observe({ name, type, operation, rejected: String(rejected) }, seconds),
+    controllerSeries: (name, type, operation, rejected) => controller.with({ name, type, operation, rejected: String(rejected) }),
     observeWebhook: (name, type, operation, rejected, seconds) =>
       webhook.observe({ name, type, operation, rejected: String(rejected) }, seconds),
     observeWebhookRejection: (name, type, operation, errorType, code) => webhookRejection.inc({

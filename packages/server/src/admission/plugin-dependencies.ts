@@ -17,6 +17,11 @@ export interface DependencyHolder {
   informers(): AdmissionInformers;
   /** The synced informer of a served resource, undefined when the resource is not served. */
   informer(group: string, resource: string): Promise<Informer | undefined>;
+  /**
+   * {@link informer} without waiting: the informer when it has synced, undefined when the resource is not served,
+   * `pending` while it syncs (then {@link informer} waits). A request's common path reads it without an await.
+   */
+  syncedInformer(group: string, resource: string): Informer | undefined | 'pending';
   authorizer(): Authorizer | undefined;
 }
 
@@ -44,6 +49,10 @@ export function dependencyHolder(name: string): DependencyHolder {
     },
     informers,
     informer: (group, resource) => informers().synced(group, resource),
+    syncedInformer(group, resource) {
+      const informer = informers().forResource(group, resource);
+      return informer === undefined || informer.hasSynced() ? informer : 'pending';
+    },
     authorizer: () => get().authorizer?.(),
   };
 }

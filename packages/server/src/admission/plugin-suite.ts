@@ -2,7 +2,9 @@
  * The shared suite every admission plugin runs (one suite per pluggable interface, as the storage backends share
  * theirs): the plugin is named in kube's run order with kube's default, and no request shape — objects missing
  * their spec, fields of the wrong type, deletes and connects without objects, cluster-scoped and namespaced
- * resources, subresources — makes either phase throw; every answer is an allowance or a failure Status.
+ * resources, subresources — makes either phase throw; every answer is an allowance or a failure Status. A plugin
+ * that names the resources it acts on (`actsOn`, which lets the chain skip it elsewhere) allows every request of
+ * the others and changes nothing in them.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -72,8 +74,16 @@ export function pluginConformance(name: string, options: Omit<RigOptions, 'plugi
               };
               const where = `${name} ${operation} ${t.resource}/${t.subresource ?? ''} object#${i} as ${user.username || 'nobody'}`;
               if (!plugin.handles(operation)) continue;
-              if (plugin.admit !== undefined) checkAnswer(await plugin.admit(a), `admit ${where}`);
-              if (plugin.validate !== undefined) checkAnswer(await plugin.validate(a), `validate ${where}`);
+              const before = structuredClone(a.object);
+              const answers: (readonly [string, AdmissionResult])[] = [
+                ...(plugin.admit !== undefined ? [['admit', await plugin.admit(a)] as const] : []),
+                ...(plugin.validate !== undefined ? [['validate', await plugin.validate(a)] as const] : []),
+              ];
+              for (const [phase, answer] of answers) checkAnswer(answer, `${phase} ${where}`);
+              if (plugin.actsOn?.(t.group, t.resource) === false) {
+                for (const [phase, answer] of answers) assert.deepEqual(answer, { allowed: true }, `${phase} ${where}: outside actsOn`);
+                assert.deepEqual(a.object, before, `${where}: outside actsOn, unchanged`);
+              }
             }
           }
         }

@@ -23,8 +23,14 @@ export interface AdmissionPlugin {
   readonly name: string;
   /** Whether the plugin runs when no flag names it. */
   readonly enabledByDefault: boolean;
-  /** Whether the plugin cares about this request at all. */
+  /** Whether the plugin cares about requests of this operation at all (the chain asks once per operation). */
   handles(operation: AdmissionOperation): boolean;
+  /**
+   * Whether the plugin can act on requests of this resource at all (any subresource), when it acts on only some
+   * (LimitRanger on pods and claims): the chain asks once per resource and never calls the plugin for others,
+   * which it would answer at once with nothing to do. Absent: every resource.
+   */
+  actsOn?(group: string, resource: string): boolean;
   /** Mutating phase; a plugin may answer at once when it has nothing to wait for. */
   admit?(attributes: AdmissionAttributes): Promise<AdmissionResult> | AdmissionResult;
   /** Validating phase: reads, never changes the object. */

@@ -18,6 +18,11 @@ export interface Program {
   readonly environment: CelEnvironment;
   /** The checked type of the result (`bool`, `string`, `list<string>`, `dyn`...). */
   readonly outputType: string;
+  /**
+   * The names the expression reads as identifiers, macro expansions included: the variables it uses (and the
+   * iteration variables of its comprehensions). Evaluation converts only these (activation in evaluate.ts).
+   */
+  readonly variables: ReadonlySet<string>;
   /** @internal the checked tree and its evaluation hooks. */
   readonly tree: Instrumented;
   /** @internal */
@@ -141,6 +146,7 @@ function compileUncached(expression: string, environment: CelEnvironment): Resul
     expression,
     environment,
     outputType: typeName(root.checkedType),
+    variables: new Set(allNodes(root).flatMap((n) => (n.op === 'id' && typeof n.args === 'string' ? [n.args] : []))),
     tree,
     evaluateTree: (activation) => parsed(activation),
   });

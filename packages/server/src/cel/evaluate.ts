@@ -19,11 +19,15 @@ export interface Activation {
 
 /**
  * The values of an environment's variables, from JSON (and, for `authorizer`, the authorizer value), converted by the
- * declared types. One activation serves every program of its environment.
+ * declared types. One activation serves every program of its environment; given `only` (the variables of the
+ * programs it will serve, Program.variables), it reads and converts just those, so a value no expression reads
+ * is never built (a getter of `values` is not called) nor converted.
  */
-export function activation(environment: CelEnvironment, values: Readonly<Record<string, unknown>>): Activation {
+export function activation(environment: CelEnvironment, values: Readonly<Record<string, unknown>>, only?: Iterable<string>): Activation {
   const out: Record<string, unknown> = {};
-  for (const [name, v] of Object.entries(values)) {
+  for (const name of only ?? Object.keys(values)) {
+    if (!Object.hasOwn(values, name)) continue;
+    const v = values[name];
     if (v === undefined) continue;
     const t = environment.variables.get(name);
     out[name] = t === undefined ? toDynValue(v) : toCelValue(v, t);

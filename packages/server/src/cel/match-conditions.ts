@@ -83,11 +83,13 @@ export async function evaluateMatchConditions(
 ): Promise<MatchConditionsOutcome> {
   if (conditions.length === 0) return { kind: 'match' };
   const env = matchConditionEnvironment(params);
-  const input = activation(env, values);
+  const programs = conditions.map((c) => compile(c.expression, env));
+  // Only the variables the conditions read are built and converted.
+  const input = activation(env, values, new Set(programs.flatMap((p) => (p.ok ? [...p.value.variables] : []))));
   const errors: string[] = [];
   let budget = runtimeCelCostBudgetMatchConditions;
-  for (const c of conditions) {
-    const compiled = compile(c.expression, env);
+  for (const [i, c] of conditions.entries()) {
+    const compiled = programs[i]!;
     if (!compiled.ok) {
       errors.push(`compilation failed: ${compiled.error.message}`);
       continue;

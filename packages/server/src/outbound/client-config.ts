@@ -66,7 +66,8 @@ function hostForUrl(host: string): string {
 /** Prepares a clientConfig (its credentials from `authInfo`); `timeoutMs` bounds each call. */
 export function compileClientConfig(config: ClientConfig, authInfo: AuthInfoResolver, timeoutMs: number): Result<CompiledClientConfig, string> {
   const ca = caPem(config.caBundle);
-  const trust: HttpsTarget = { ...(ca !== undefined ? { ca } : {}), timeoutMs };
+  // Webhooks are offered HTTP/2, as kube's clients of them offer it.
+  const trust: HttpsTarget = { ...(ca !== undefined ? { ca } : {}), timeoutMs, offerHttp2: true };
   if (config.url !== undefined) {
     const parsed = parseHttpsUrl(config.url);
     if (!parsed.ok) return parsed;

@@ -10,6 +10,7 @@
  */
 import { Agent } from 'node:https';
 import { checkServerIdentity, createSecureContext, type PeerCertificate, type SecureContext } from 'node:tls';
+import { Http2Sessions } from './http2-sessions.js';
 
 /** What a TLS connection to a server needs. */
 export interface TlsSettings {
@@ -21,6 +22,11 @@ export interface TlsSettings {
   /** The name the server certificate must carry when it differs from the URL's host (a Service's DNS name). */
   readonly serverName?: string;
   readonly insecureSkipVerify?: boolean;
+  /**
+   * Offer HTTP/2 by ALPN and use it for buffered requests to servers that accept (http2-sessions.ts), as Go's
+   * transport does for webhooks; HTTP/1.1 otherwise.
+   */
+  readonly offerHttp2?: boolean;
   /**
    * The kept-alive connections of these settings ({@link pooledTarget}), which then carry the trust and the client
    * certificate; node's shared agent otherwise.
@@ -46,6 +52,8 @@ export interface PooledTlsOptions {
   readonly servername?: string;
   readonly checkServerIdentity?: (host: string, cert: PeerCertificate) => Error | undefined;
 }
+/** The HTTP/2 sessions of pools made with `offerHttp2`. */
+const sessionsOf = new WeakMap<Agent, Http2Sessions>();
 
 /** Verifies the certificate against `name` instead of the connected host (an endpoint address). */
 export function serverIdentityOf(name: string): (host: string, cert: PeerCertificate) => Error | undefined {
@@ -66,6 +74,12 @@ function makePool(target: TlsSettings): Agent | undefined {
     };
     const agent = new Agent({ keepAlive: true, timeout: idleConnectionMs, scheduling: 'lifo', ...options });
     connectOptionsOf.set(agent, options);
+    if (target.offerHttp2 === true) {
+      sessionsOf.set(agent, new Http2Sessions({
+        secureContext, idleMs: idleConnectionMs, insecureSkipVerify: target.insecureSkipVerify === true,
+        ...(target.serverName !== undefined ? { serverName: target.serverName, checkServerIdentity: serverIdentityOf(target.serverName) } : {}),
+      }));
+    }
     return agent;
   } catch {
     // A CA bundle, certificate or key that does not parse: the request fails on it, as it would without a pool.
@@ -79,7 +93,9 @@ function makePool(target: TlsSettings): Agent | undefined {
  * an APIService) and send every request of it through the returned one.
  */
 export function pooledTarget<T extends TlsSettings>(target: T): T & Pick<TlsSettings, 'agent'> {
-  const key = JSON.stringify([target.ca ?? null, target.cert ?? null, target.key ?? null, target.serverName ?? null, target.insecureSkipVerify === true]);
+  const key = JSON.stringify([
+    target.ca ?? null, target.cert ?? null, target.key ?? null, target.serverName ?? null, target.insecureSkipVerify === true, target.offerHttp2 === true,
+  ]);
   let agent = pools.get(key);
   if (agent !== undefined) {
     pools.delete(key);
@@ -110,4 +126,19 @@ export function poolOf(target: TlsSettings): Agent | undefined {
 export function pooledTlsOptions(target: TlsSettings): PooledTlsOptions | undefined {
   const agent = poolOf(target);
   return agent === undefined ? undefined : connectOptionsOf.get(agent);
+}
+
+/** The sessions of each target (null: none), found once per target: targets do not change. */
+const targetSessions = new WeakMap<TlsSettings, Http2Sessions | null>();
+
+/** The HTTP/2 sessions a target's buffered requests try first: its pool's, when the pool offers HTTP/2. */
+export function http2SessionsOf(target: TlsSettings): Http2Sessions | undefined {
+  if (target.offerHttp2 !== true) return undefined;
+  let sessions = targetSessions.get(target);
+  if (sessions === undefined) {
+    const agent = poolOf(target);
+    sessions = (agent === undefined ? undefined : sessionsOf.get(agent)) ?? null;
+    targetSessions.set(target, sessions);
+  }
+  return sessions ?? undefined;
 }

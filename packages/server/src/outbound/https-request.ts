@@ -7,10 +7,11 @@
  * logs and for the causes clients see). Callers that send many requests to one place parse its URL once
  * ({@link parseHttpsUrl}).
  */
-import type { ClientRequest, IncomingMessage, OutgoingHttpHeaders } from 'node:http';
+import { validateHeaderValue, type ClientRequest, type IncomingMessage, type OutgoingHttpHeaders } from 'node:http';
 import { request } from 'node:https';
 import { fail, ok, type Result } from '@svc-apiserver/api';
-import { poolOf, serverIdentityOf, type TlsSettings } from './connection-pool.js';
+import { http2SessionsOf, poolOf, serverIdentityOf, type TlsSettings } from './connection-pool.js';
+import { sendStream, type Http2Sessions } from './http2-sessions.js';
 
 /** Where and how to connect: the TLS settings (connection-pool.ts), and what each request carries. */
 export interface HttpsTarget extends TlsSettings {
@@ -72,6 +73,16 @@ export interface OpenRequestOptions {
 /** The message of a request given up at its deadline (the words of Go's context, as kube's callers show them). */
 export const deadlineExceeded = 'context deadline exceeded';
 
+/** The headers a request to `target` carries: the target's, the call's, and the target's credentials. */
+function requestHeaders(target: HttpsTarget, own: OutgoingHttpHeaders | undefined): OutgoingHttpHeaders {
+  const headers: OutgoingHttpHeaders = target.headers === undefined ? { ...own } : { ...target.headers, ...own };
+  if (target.token !== undefined) headers.authorization = `Bearer ${target.token}`;
+  else if (target.basicAuth !== undefined) {
+    headers.authorization = `Basic ${Buffer.from(`${target.basicAuth.username}:${target.basicAuth.password}`).toString('base64')}`;
+  }
+  return headers;
+}
+
 /**
  * Opens a request and leaves its body and response to the caller (the aggregator's proxy pipes both); the
  * response and errors arrive on the returned ClientRequest as usual. A URL that is not https, or headers Node
@@ -82,11 +93,7 @@ export function openHttpsRequest(url: string | RequestUrl, options: OpenRequestO
   if (!parsed.ok) return parsed;
   const u = parsed.value;
   const { target } = options;
-  const headers: OutgoingHttpHeaders = target.headers === undefined ? { ...options.headers } : { ...target.headers, ...options.headers };
-  if (target.token !== undefined) headers.authorization = `Bearer ${target.token}`;
-  else if (target.basicAuth !== undefined) {
-    headers.authorization = `Basic ${Buffer.from(`${target.basicAuth.username}:${target.basicAuth.password}`).toString('base64')}`;
-  }
+  const headers = requestHeaders(target, options.headers);
   const agent = poolOf(target);
   try {
     const req = request({
@@ -124,8 +131,97 @@ export interface RequestOptions {
   readonly deadlineMs?: number;
 }
 
-/** Sends one request and buffers the answer (up to {@link maxResponseBytes}). */
-export function httpsRequest(
+/**
+ * Sends one request and buffers the answer (up to {@link maxResponseBytes}): as a stream of an HTTP/2 session when
+ * the target's pool offers HTTP/2 and the server took it, over HTTP/1.1 otherwise.
+ */
+export async function httpsRequest(
+  url: string | RequestUrl, method: string, target: HttpsTarget, body?: string | Uint8Array, options: RequestOptions = {},
+): Promise<Result<HttpsResponse, string>> {
+  const sessions = http2SessionsOf(target);
+  if (sessions !== undefined) {
+    const parsed = typeof url === 'string' ? parseHttpsUrl(url) : ok(url);
+    if (!parsed.ok) return parsed;
+    // A server known to speak only HTTP/1.1 goes straight to the pool's agent.
+    if (sessions.current(parsed.value) !== 'http/1.1') {
+      const answered = await http2Request(sessions, parsed.value, method, target, body, options);
+      if (answered !== undefined) return answered;
+    }
+  }
+  return http1Request(url, method, target, body, options);
+}
+
+/** The headers of a target as its HTTP/2 calls send them, checked once per target (targets do not change). */
+const http2Headers = new WeakMap<HttpsTarget, Result<OutgoingHttpHeaders, string>>();
+
+/**
+ * The headers of every HTTP/2 call to `target`, or why they cannot be sent: node's HTTP/2 client sends values its
+ * HTTP/1.1 client refuses (a credential with a newline), refused alike here.
+ */
+function http2BaseHeaders(target: HttpsTarget): Result<OutgoingHttpHeaders, string> {
+  let made = http2Headers.get(target);
+  if (made !== undefined) return made;
+  const headers = requestHeaders(target, undefined);
+  try {
+    for (const [name, value] of Object.entries(headers)) if (value !== undefined) validateHeaderValue(name, String(value));
+    made = ok(headers);
+  } catch (e) {
+    made = fail((e as Error).message);
+  }
+  http2Headers.set(target, made);
+  return made;
+}
+
+/** Gives up on `pending` after `ms` with `message` (the call's deadline or idle timeout while connecting). */
+function bounded<T>(pending: Promise<Result<T, string>>, ms: number | undefined, message: string): Promise<Result<T, string>> {
+  if (ms === undefined || ms <= 0) return pending;
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<Result<T, string>>((resolve) => {
+    timer = setTimeout(() => resolve(fail(message)), ms);
+  });
+  return Promise.race([pending, expired]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * {@link httpsRequest} over HTTP/2 (http2-sessions.ts): the answer, or undefined when the server speaks only
+ * HTTP/1.1. A stream the server refused unprocessed (its session closing) is sent once more on a new session.
+ */
+async function http2Request(
+  sessions: Http2Sessions, u: RequestUrl, method: string, target: HttpsTarget, body: string | Uint8Array | undefined, options: RequestOptions,
+): Promise<Result<HttpsResponse, string> | undefined> {
+  const started = performance.now();
+  const idleMs = target.timeoutMs ?? 10_000;
+  const idleMessage = `request to ${hostOf(u)} timed out after ${idleMs}ms`;
+  const base = http2BaseHeaders(target);
+  if (!base.ok) return base;
+  const headers = body === undefined ? base.value : { ...base.value, 'content-length': Buffer.byteLength(body) };
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const remaining = options.deadlineMs === undefined ? undefined : options.deadlineMs - (performance.now() - started);
+    if (remaining !== undefined && remaining <= 0) return fail(deadlineExceeded);
+    let session = sessions.current(u);
+    if (session === undefined) {
+      const made = await (remaining === undefined ? bounded(sessions.session(u), idleMs, idleMessage) : bounded(sessions.session(u), remaining, deadlineExceeded));
+      if (!made.ok) return made;
+      session = made.value;
+    }
+    if (session === 'http/1.1') return undefined;
+    if (options.signal?.aborted === true) return fail('The operation was aborted');
+    const done = sessions.track(u, session);
+    const outcome = await sendStream(session, {
+      method, path: u.path, headers, ...(body === undefined ? {} : { body }), ...(options.signal === undefined ? {} : { signal: options.signal }),
+      maxBytes: maxResponseBytes, tooLarge: `response from ${hostOf(u)} is larger than ${maxResponseBytes} bytes`,
+      ...(remaining === undefined ? {} : { deadlineMs: Math.max(1, options.deadlineMs! - (performance.now() - started)) }),
+      deadlineMessage: deadlineExceeded, idleMs, idleMessage,
+    });
+    done();
+    if (outcome !== 'refused') return outcome;
+    sessions.drop(u, session);
+  }
+  return fail(`${hostOf(u)} refused the request`);
+}
+
+/** {@link httpsRequest} over HTTP/1.1 through the target's pool (or node's shared agent). */
+function http1Request(
   url: string | RequestUrl, method: string, target: HttpsTarget, body?: string | Uint8Array, options: RequestOptions = {},
 ): Promise<Result<HttpsResponse, string>> {
   const headers: OutgoingHttpHeaders = body === undefined ? {} : { 'content-length': Buffer.byteLength(body) };
@@ -182,6 +278,15 @@ export async function httpsGetJson(url: string, target: HttpsTarget): Promise<Re
 
 const jsonHeaders = { 'content-type': 'application/json', accept: 'application/json' };
 
+/** Each target with the JSON headers added, made once per target so that its per-target preparations hold. */
+const jsonTargets = new WeakMap<HttpsTarget, HttpsTarget>();
+
+function jsonTargetOf(target: HttpsTarget): HttpsTarget {
+  let json = jsonTargets.get(target);
+  if (json === undefined) jsonTargets.set(target, (json = { ...target, headers: target.headers === undefined ? jsonHeaders : { ...jsonHeaders, ...target.headers } }));
+  return json;
+}
+
 /** POSTs a JSON document and parses the JSON answer of any status (webhook reviews); options as for httpsRequest. */
 export function httpsPostJson(
   url: string | RequestUrl, target: HttpsTarget, document: unknown, options: RequestOptions = {},
@@ -193,7 +298,7 @@ export function httpsPostJson(
 export async function httpsPostJsonText(
   url: string | RequestUrl, target: HttpsTarget, text: string, options: RequestOptions = {},
 ): Promise<Result<{ status: number; body: unknown }, string>> {
-  const res = await httpsRequest(url, 'POST', { ...target, headers: target.headers === undefined ? jsonHeaders : { ...jsonHeaders, ...target.headers } }, text, options);
+  const res = await httpsRequest(url, 'POST', jsonTargetOf(target), text, options);
   if (!res.ok) return res;
   try {
     return ok({ status: res.value.status, body: JSON.parse(res.value.body.toString('utf8')) });

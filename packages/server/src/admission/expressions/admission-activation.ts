@@ -76,19 +76,28 @@ export function celAuthorizerFor(authorizer: Authorizer | undefined, user: UserI
   };
 }
 
-/** The variable values of an admission expression for a request. */
+/**
+ * The variable values of an admission expression for a request. `request` and `authorizer` are built when first
+ * read: an activation given the variables its programs use (evaluate.ts) never builds those no expression reads.
+ */
 export function admissionExpressionValues(
   a: AdmissionAttributes, authorizer: Authorizer | undefined, target: ExpressionTarget = requestTarget(a), params?: unknown,
 ): Record<string, unknown> {
   const object: KubeObject | null = a.operation === 'DELETE' ? null : a.object ?? null;
   const oldObject: KubeObject | null = a.operation === 'CREATE' || a.operation === 'CONNECT' ? null : a.oldObject ?? null;
+  let request: Record<string, unknown> | undefined;
+  let authorizerValue: AuthorizerValue | undefined;
   return {
     object,
     oldObject,
-    request: admissionRequestValue(a, target),
-    authorizer: new AuthorizerValue(celAuthorizerFor(authorizer, a.user), {
-      group: target.group, resource: target.resource, subresource: target.subresource, namespace: a.namespace, name: a.name,
-    }),
+    get request() {
+      return (request ??= admissionRequestValue(a, target));
+    },
+    get authorizer() {
+      return (authorizerValue ??= new AuthorizerValue(celAuthorizerFor(authorizer, a.user), {
+        group: target.group, resource: target.resource, subresource: target.subresource, namespace: a.namespace, name: a.name,
+      }));
+    },
     ...(params !== undefined ? { params } : {}),
   };
 }

@@ -7,10 +7,13 @@
  */
 import { type Names, ok, type Result } from '@svc-apiserver/api';
 import { dependencyHolder } from '../plugin-dependencies.js';
-import { admitted, type AdmissionPlugin, type InitializablePlugin, type PluginConfigurationError, type PluginInit } from '../plugin.js';
+import {
+  admitted, type AdmissionAttributes, type AdmissionResult, type InitializablePlugin, type PluginConfigurationError, type PluginInit,
+} from '../plugin.js';
 import { dispatchMutating, dispatchValidating, exemptFromWebhooks } from '../webhooks/webhook-dispatch.js';
 import { webhookCredentials, webhookEnvironment, type MatchConditionEvaluator, type WebhookEnvironment } from '../webhooks/webhook-environment.js';
 import { webhookSource, type WebhookSource } from '../webhooks/webhook-source.js';
+import type { WebhookAccessor } from '../webhooks/webhook-accessor.js';
 import { celMatchConditionEvaluator } from '../webhooks/webhook-match-conditions.js';
 import { createMetricsRegistry } from '../../metrics/metrics-registry.js';
 import { admissionMetrics } from '../admission-metrics.js';
@@ -36,11 +39,17 @@ function webhookPlugin(type: 'mutating' | 'validating', names: Names, init?: Plu
   let source: WebhookSource | undefined;
   let env: WebhookEnvironment | undefined;
   let evaluator: MatchConditionEvaluator | undefined;
-  const run = async (a: Parameters<NonNullable<AdmissionPlugin['admit']>>[0]) => {
-    if (source === undefined || env === undefined) throw new Error(`${name} used before initialize`);
-    const hooks = await source.webhooks();
+  const dispatch = (a: AdmissionAttributes, hooks: readonly WebhookAccessor[], e: WebhookEnvironment) => {
     if (hooks.length === 0 || exemptFromWebhooks(a, admissionRegistration)) return admitted;
-    return type === 'mutating' ? dispatchMutating(a, hooks, env) : dispatchValidating(a, hooks, env);
+    return type === 'mutating' ? dispatchMutating(a, hooks, e) : dispatchValidating(a, hooks, e);
+  };
+  const run = (a: AdmissionAttributes): AdmissionResult | Promise<AdmissionResult> => {
+    if (source === undefined || env === undefined) throw new Error(`${name} used before initialize`);
+    // Without webhooks (the common case) the answer needs no waiting.
+    const known = source.current();
+    if (known !== undefined) return dispatch(a, known, env);
+    const e = env;
+    return source.webhooks().then((hooks) => dispatch(a, hooks, e));
   };
   return ok({
     name,

@@ -8,6 +8,9 @@ import type { AdmissionAttributes } from '../plugin.js';
 import { certificateApprovalPlugin } from './certificate-approval.js';
 import { certificateSigningPlugin } from './certificate-signing.js';
 import { certificateSubjectRestrictionPlugin } from './certificate-subject-restriction.js';
+import { pluginConformance } from '../plugin-suite.js';
+
+for (const name of ['CertificateApproval', 'CertificateSigning', 'CertificateSubjectRestriction']) pluginConformance(name);
 
 const names = namesFor('svc');
 const group = 'certificates.svc.io';

@@ -26,6 +26,7 @@ export function certificateSubjectRestrictionPlugin(names: Names): AdmissionPlug
     name: certificateSubjectRestrictionPluginName,
     enabledByDefault: true,
     handles: (operation) => operation === 'CREATE',
+    actsOn: (g, resource) => g === group && resource === 'certificatesigningrequests',
     async validate(a) {
       if (a.group !== group || a.resource !== 'certificatesigningrequests' || a.subresource !== '') return allowed;
       const csr = (a.object ?? {}) as CsrObject;

@@ -34,6 +34,7 @@ export function defaultIngressClassPlugin(names: Names): InitializablePlugin {
     enabledByDefault: true,
     initialize: (d) => deps.set(d),
     handles: (operation) => operation === 'CREATE',
+    actsOn: (group, resource) => group === networking && resource === 'ingresses',
     async admit(a) {
       if (a.group !== networking || a.resource !== 'ingresses' || a.subresource !== '' || a.object === undefined) return admitted;
       const spec = childObject(a.object, 'spec');

@@ -25,6 +25,7 @@ export function defaultStorageClassPlugin(names: Names): InitializablePlugin {
     enabledByDefault: true,
     initialize: (d) => deps.set(d),
     handles: (operation) => operation === 'CREATE',
+    actsOn: (group, resource) => group === '' && resource === 'persistentvolumeclaims',
     async admit(a) {
       if (a.group !== '' || a.resource !== 'persistentvolumeclaims' || a.subresource !== '' || a.object === undefined) return admitted;
       const spec = childObject(a.object, 'spec');

@@ -32,6 +32,7 @@ export function defaultTolerationSecondsPlugin(names: Names, init?: PluginInit):
     name: defaultTolerationSecondsPluginName,
     enabledByDefault: true,
     handles: (operation) => operation === 'CREATE' || operation === 'UPDATE',
+    actsOn: (group, resource) => group === '' && resource === 'pods',
     admit(a) {
       if (a.group !== '' || a.resource !== 'pods' || a.subresource !== '' || a.object === undefined) return admitted;
       const spec = childObject(a.object, 'spec');

@@ -185,6 +185,7 @@ export function limitRangerPlugin(names: Names): InitializablePlugin {
     enabledByDefault: true,
     initialize: (d) => deps.set(d),
     handles: (operation) => operation === 'CREATE' || operation === 'UPDATE',
+    actsOn: (group, resource) => group === '' && (resource === 'pods' || resource === 'persistentvolumeclaims'),
     async admit(a) {
       if (!applies(a) || !isPod(a)) return admitted;
       const ranges = await limitRanges(a.namespace);

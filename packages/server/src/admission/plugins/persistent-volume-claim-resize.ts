@@ -35,6 +35,7 @@ export function persistentVolumeClaimResizePlugin(names: Names): InitializablePl
     enabledByDefault: true,
     initialize: (d) => deps.set(d),
     handles: (operation) => operation === 'UPDATE',
+    actsOn: (group, resource) => group === '' && resource === 'persistentvolumeclaims',
     async validate(a) {
       if (a.group !== '' || a.resource !== 'persistentvolumeclaims' || a.subresource !== '' || a.object === undefined) return admitted;
       if (compareQuantities(requestedStorage(a.object), requestedStorage(a.oldObject)) <= 0) return admitted;

@@ -66,12 +66,17 @@ function readConfiguration(names: Names, raw: unknown): Result<PodSecurityConfig
   return ok({ defaults: policy, exemptUsers: lists[0]!, exemptNamespaces: lists[1]!, exemptRuntimeClasses: lists[2]! });
 }
 
+/** Whether a resource is a workload with a pod template (PodSpecExtractor's kinds). */
+function hasPodTemplate(group: string, resource: string): boolean {
+  const apps = group === 'apps' && ['replicasets', 'deployments', 'statefulsets', 'daemonsets'].includes(resource);
+  const core = group === '' && (resource === 'replicationcontrollers' || resource === 'podtemplates');
+  const batch = group === 'batch' && (resource === 'jobs' || resource === 'cronjobs');
+  return apps || core || batch;
+}
+
 /** The pod template of a workload (PodSpecExtractor), undefined for kinds without one. */
 function templateOf(a: AdmissionAttributes): { metadata: unknown; spec: Json } | undefined | 'none' {
-  const apps = a.group === 'apps' && ['replicasets', 'deployments', 'statefulsets', 'daemonsets'].includes(a.resource);
-  const core = a.group === '' && (a.resource === 'replicationcontrollers' || a.resource === 'podtemplates');
-  const batch = a.group === 'batch' && (a.resource === 'jobs' || a.resource === 'cronjobs');
-  if (!apps && !core && !batch) return 'none';
+  if (!hasPodTemplate(a.group, a.resource)) return 'none';
   let template: Json | undefined;
   if (a.resource === 'podtemplates') template = asObject(a.object?.['template']);
   else if (a.resource === 'cronjobs') template = asObject(asObject(asObject(specOf(a.object)['jobTemplate'])?.['spec'])?.['template']);
@@ -232,6 +237,7 @@ export function podSecurityPlugin(names: Names, init?: PluginInit): Result<Initi
     enabledByDefault: true,
     initialize: (d) => deps.set(d),
     handles: (operation) => operation === 'CREATE' || operation === 'UPDATE',
+    actsOn: (group, resource) => (group === '' && (resource === 'namespaces' || resource === 'pods')) || hasPodTemplate(group, resource),
     validate(a) {
       if (a.group === '' && a.resource === 'namespaces') return validateNamespace(a);
       if (a.group === '' && a.resource === 'pods') return validatePod(a);

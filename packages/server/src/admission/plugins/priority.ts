@@ -76,6 +76,7 @@ export function priorityPlugin(names: Names): InitializablePlugin {
     enabledByDefault: true,
     initialize: (d) => deps.set(d),
     handles: (operation) => operation === 'CREATE' || operation === 'UPDATE',
+    actsOn: (group, resource) => (group === '' && resource === 'pods') || (group === scheduling && resource === 'priorityclasses'),
     async admit(a) {
       if (a.group !== '' || a.resource !== 'pods' || a.subresource !== '' || a.object === undefined) return admitted;
       return admitPod(a);

@@ -213,14 +213,19 @@ export function resourceQuotaPlugin(names: Names, init?: PluginInit): Result<Ini
     enabledByDefault: true,
     initialize: (d) => deps.set(d),
     handles: (operation) => operation === 'CREATE' || operation === 'UPDATE',
-    async validate(a) {
+    validate(a) {
       if (a.subresource !== '' || a.namespace === '' || a.object === undefined) return admitted;
       const evaluator = evaluatorFor(a.group, a.resource);
       if (!evaluator.handles(a.operation)) return admitted;
       const relevant = limited.filter((l) => l.apiGroup === a.group && l.resource === a.resource);
-      const informer = await deps.informer('', 'resourcequotas');
-      if (relevant.length === 0 && (informer?.listIn(a.namespace).length ?? 0) === 0) return admitted;
-      return serialized(a.namespace, () => evaluate(a, evaluator, relevant));
+      // A namespace without quotas (the common case) is answered without waiting on anything.
+      const synced = deps.syncedInformer('', 'resourcequotas');
+      if (synced !== 'pending' && relevant.length === 0 && (synced?.listIn(a.namespace).length ?? 0) === 0) return admitted;
+      return (async () => {
+        const informer = await deps.informer('', 'resourcequotas');
+        if (relevant.length === 0 && (informer?.listIn(a.namespace).length ?? 0) === 0) return admitted;
+        return serialized(a.namespace, () => evaluate(a, evaluator, relevant));
+      })();
     },
   });
 }

@@ -46,6 +46,7 @@ export function runtimeClassPlugin(names: Names): InitializablePlugin {
     enabledByDefault: true,
     initialize: (d) => deps.set(d),
     handles: (operation) => operation === 'CREATE',
+    actsOn: (group, resource) => group === '' && resource === 'pods',
     async admit(a) {
       if (ignored(a)) return admitted;
       const found = await runtimeClassOf(a);

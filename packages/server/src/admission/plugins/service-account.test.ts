@@ -153,6 +153,7 @@ test('other resources, subresources and updates of Pods are not touched', async 
   const p = plugin({});
   const cm: AdmissionAttributes = { ...create(podOf({ containers: [] })), resource: 'configmaps', kind: 'ConfigMap' };
   assert.deepEqual(await p.admit!(cm), { allowed: true });
+  assert.deepEqual([p.actsOn?.('', 'configmaps'), p.actsOn?.('', 'pods')], [false, true], 'the chain skips it for resources other than pods');
   const status: AdmissionAttributes = { ...create(podOf({ containers: [] }), 'status'), operation: 'UPDATE' };
   assert.deepEqual(await p.admit!(status), { allowed: true });
   assert.deepEqual(await p.validate!(status), { allowed: true });

@@ -236,6 +236,7 @@ export function serviceAccountPlugin(names: Names, options: ServiceAccountPlugin
       reader = r;
     },
     handles: (operation) => operation === 'CREATE' || operation === 'UPDATE',
+    actsOn: (group, resource) => group === '' && resource === 'pods',
     async admit(a) {
       if (!isPodRequest(a) || a.operation !== 'CREATE' || a.subresource !== '') return allowed;
       const pod = a.object!;

@@ -36,6 +36,7 @@ export function signerPermissionPlugin(names: Names, permission: SignerPermissio
       authorizer = a;
     },
     handles: (operation) => operation === 'UPDATE',
+    actsOn: (g, resource) => g === group && resource === 'certificatesigningrequests',
     async validate(a) {
       if (a.group !== group || a.resource !== 'certificatesigningrequests' || a.subresource !== permission.subresource) return allowed;
       const csr = (a.object ?? {}) as CsrObject;

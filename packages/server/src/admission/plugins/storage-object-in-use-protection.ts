@@ -21,6 +21,7 @@ export function storageObjectInUseProtectionPlugin(names: Names): AdmissionPlugi
     name: storageObjectInUseProtectionPluginName,
     enabledByDefault: true,
     handles: (operation) => operation === 'CREATE',
+    actsOn: (group, resource) => group === '' && (resource === 'persistentvolumeclaims' || resource === 'persistentvolumes'),
     admit(a) {
       if (a.group !== '' || a.subresource !== '' || a.object === undefined) return admitted;
       if (a.resource !== 'persistentvolumeclaims' && a.resource !== 'persistentvolumes') return admitted;

@@ -17,6 +17,7 @@ export function taintNodesByConditionPlugin(names: Names): AdmissionPlugin {
     name: taintNodesByConditionPluginName,
     enabledByDefault: true,
     handles: (operation) => operation === 'CREATE',
+    actsOn: (group, resource) => group === '' && resource === 'nodes',
     admit(a) {
       if (a.group !== '' || a.resource !== 'nodes' || a.subresource !== '' || a.object === undefined) return admitted;
       const spec = childObject(a.object, 'spec');

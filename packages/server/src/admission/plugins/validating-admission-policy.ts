@@ -25,7 +25,7 @@ import { admissionForbidden } from '../admission-errors.js';
 import { admissionMetrics } from '../admission-metrics.js';
 import { admissionExpressionValues } from '../expressions/admission-activation.js';
 import { dependencyHolder, type DependencyHolder } from '../plugin-dependencies.js';
-import { admitted, refused, type AdmissionAttributes, type InitializablePlugin, type PluginInit } from '../plugin.js';
+import { admitted, refused, type AdmissionAttributes, type AdmissionResult, type InitializablePlugin, type PluginInit } from '../plugin.js';
 import { bindingOf, policyOf, type NamedRule, type Policy, type PolicyBinding, type ValidationAction } from '../validating-admission-policy/policy-accessor.js';
 import { compilePolicy, evaluatePolicy, type CompiledPolicy, type PolicyFailure } from '../validating-admission-policy/policy-evaluator.js';
 import { matchResources } from '../validating-admission-policy/policy-matcher.js';
@@ -196,60 +196,71 @@ export function validatingAdmissionPolicyPlugin(names: Names, init?: PluginInit)
       }
     },
     handles: () => enabled,
-    async validate(a) {
+    validate(a) {
       if (!enabled || match === undefined || exemptFromWebhooks(a, group)) return admitted;
-      const policies = await deps.informer(group, 'validatingadmissionpolicies');
-      const bindings = await deps.informer(group, 'validatingadmissionpolicybindings');
+      // A request no policy could select (the common case) is answered without waiting on anything.
+      const policies = deps.syncedInformer(group, 'validatingadmissionpolicies');
+      const bindings = deps.syncedInformer(group, 'validatingadmissionpolicybindings');
       if (policies === undefined || bindings === undefined) return admitted;
-      const candidates = boundPolicies(policies, bindings);
-      if (candidates.length === 0) return admitted;
-      const failures: BindingFailure[] = [];
-      for (const candidate of candidates) {
-        if (!mayMatch(candidate, a, match)) continue;
-        const compiledOne = candidate.compiled;
-        const policy = compiledOne.policy;
-        const matched = await matchResources(policy.matchConstraints!, a, match, policy.name);
-        if (!matched.ok) return refused(matched.error);
-        const target = matched.value;
-        if (target === undefined) continue;
-        for (const binding of candidate.bindings) {
-          if (binding.matchResources !== undefined) {
-            const m = await matchResources(binding.matchResources, a, match, binding.name, true);
-            if (!m.ok) return refused(m.error);
-            if (m.value === undefined) continue;
-          }
-          const p = await params(policy, binding);
-          let outcomeFailures: readonly PolicyFailure[];
-          if (!p.ok) {
-            outcomeFailures = policy.failurePolicy === 'Fail' ? [{ message: `configuration error: ${p.error}`, reason: 'Invalid' }] : [];
-          } else {
-            const values = admissionExpressionValues(a, deps.authorizer(), target, policy.paramKind !== undefined ? p.value : undefined);
-            const outcome = await evaluatePolicy(compiledOne, values);
-            for (const [key, value] of outcome.auditAnnotations) a.recorder?.annotate(`${policy.name}/${key}`, value, 'Metadata');
-            outcomeFailures = outcome.failures;
-          }
-          for (const failure of outcomeFailures) {
-            const f: BindingFailure = { policy: policy.name, binding: binding.name, failure, actions: binding.validationActions };
-            if (binding.validationActions.includes('Warn')) {
-              a.recorder?.warn(`Validation failed for ValidatingAdmissionPolicy '${policy.name}' with binding '${binding.name}': ${failure.message}`);
-            }
-            failures.push(f);
-          }
-        }
-      }
-      const audited = failures.filter((f) => f.actions.includes('Audit'));
-      if (audited.length > 0) {
-        a.recorder?.annotate(failureAnnotation, JSON.stringify(audited.map((f) => ({
-          message: f.failure.message, policy: f.policy, binding: f.binding,
-          ...(f.failure.expressionIndex !== undefined ? { expressionIndex: f.failure.expressionIndex } : {}), validationActions: f.actions,
-        }))), 'Metadata');
-      }
-      const denied = failures.find((f) => f.actions.includes('Deny'));
-      return denied === undefined ? admitted : refused(denial(a, denied));
+      const m = match;
+      if (policies !== 'pending' && bindings !== 'pending' && !boundPolicies(policies, bindings).some((c) => mayMatch(c, a, m))) return admitted;
+      return validateSelected(a, m);
     },
     close() {
       stopTypeChecking?.();
       for (const u of unsubscribe ?? []) u();
     },
   };
+
+  /** The policies that may select the request, evaluated with each of their bindings. */
+  async function validateSelected(a: AdmissionAttributes, match: MatchContext): Promise<AdmissionResult> {
+    const policies = await deps.informer(group, 'validatingadmissionpolicies');
+    const bindings = await deps.informer(group, 'validatingadmissionpolicybindings');
+    if (policies === undefined || bindings === undefined) return admitted;
+    const candidates = boundPolicies(policies, bindings);
+    if (candidates.length === 0) return admitted;
+    const failures: BindingFailure[] = [];
+    for (const candidate of candidates) {
+      if (!mayMatch(candidate, a, match)) continue;
+      const compiledOne = candidate.compiled;
+      const policy = compiledOne.policy;
+      const matched = await matchResources(policy.matchConstraints!, a, match, policy.name);
+      if (!matched.ok) return refused(matched.error);
+      const target = matched.value;
+      if (target === undefined) continue;
+      for (const binding of candidate.bindings) {
+        if (binding.matchResources !== undefined) {
+          const m = await matchResources(binding.matchResources, a, match, binding.name, true);
+          if (!m.ok) return refused(m.error);
+          if (m.value === undefined) continue;
+        }
+        const p = await params(policy, binding);
+        let outcomeFailures: readonly PolicyFailure[];
+        if (!p.ok) {
+          outcomeFailures = policy.failurePolicy === 'Fail' ? [{ message: `configuration error: ${p.error}`, reason: 'Invalid' }] : [];
+        } else {
+          const values = admissionExpressionValues(a, deps.authorizer(), target, policy.paramKind !== undefined ? p.value : undefined);
+          const outcome = await evaluatePolicy(compiledOne, values);
+          for (const [key, value] of outcome.auditAnnotations) a.recorder?.annotate(`${policy.name}/${key}`, value, 'Metadata');
+          outcomeFailures = outcome.failures;
+        }
+        for (const failure of outcomeFailures) {
+          const f: BindingFailure = { policy: policy.name, binding: binding.name, failure, actions: binding.validationActions };
+          if (binding.validationActions.includes('Warn')) {
+            a.recorder?.warn(`Validation failed for ValidatingAdmissionPolicy '${policy.name}' with binding '${binding.name}': ${failure.message}`);
+          }
+          failures.push(f);
+        }
+      }
+    }
+    const audited = failures.filter((f) => f.actions.includes('Audit'));
+    if (audited.length > 0) {
+      a.recorder?.annotate(failureAnnotation, JSON.stringify(audited.map((f) => ({
+        message: f.failure.message, policy: f.policy, binding: f.binding,
+        ...(f.failure.expressionIndex !== undefined ? { expressionIndex: f.failure.expressionIndex } : {}), validationActions: f.actions,
+      }))), 'Metadata');
+    }
+    const denied = failures.find((f) => f.actions.includes('Deny'));
+    return denied === undefined ? admitted : refused(denial(a, denied));
+  }
 }

@@ -1,10 +1,12 @@
 /**
  * Test support: an HTTPS server on 127.0.0.1 (ephemeral port) with its own CA, answering JSON posts through a
- * handler the test gives, recording what it was sent and by whom (client certificate CN, Authorization header).
- * Webhook backends in admission tests are these real servers.
+ * handler the test gives, recording what it was sent, by whom (client certificate CN, Authorization header) and
+ * over which HTTP version. It speaks HTTP/1.1 only, or with `http2` offers HTTP/2 beside it by ALPN. Webhook
+ * backends in admission tests are these real servers.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { createServer, type Server } from 'node:https';
+import { createSecureServer, type Http2ServerRequest, type Http2ServerResponse } from 'node:http2';
+import { createServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import { createCa, issueLeaf, type CertAndKey } from '../../pki/certificates.js';
@@ -15,6 +17,10 @@ export interface ReceivedRequest {
   readonly body: unknown;
   readonly authorization?: string;
   readonly clientCn?: string;
+  /** `1.1` or `2.0`. */
+  readonly httpVersion: string;
+  /** The client's port: requests over one connection share it. */
+  readonly remotePort?: number;
 }
 
 /** What a handler answers: a status, a JSON body (or raw text), or nothing until `delayMs` passed. */
@@ -38,15 +44,21 @@ export interface TestHttpsServer {
   close(): Promise<void>;
 }
 
+/** Options of a test server. */
+export interface TestHttpsServerOptions {
+  /** Offer HTTP/2 by ALPN beside HTTP/1.1. */
+  readonly http2?: boolean;
+}
+
 /** Starts a server whose certificate names 127.0.0.1 and `dnsNames`. */
-export async function startTestHttpsServer(dnsNames: readonly string[] = []): Promise<TestHttpsServer> {
+export async function startTestHttpsServer(dnsNames: readonly string[] = [], options: TestHttpsServerOptions = {}): Promise<TestHttpsServer> {
   const ca = await createCa('webhook-test-ca');
   const serving = await issueLeaf(ca, { commonName: 'webhook', usage: 'server', sans: ['127.0.0.1', ...dnsNames] });
   const received: ReceivedRequest[] = [];
   let handler: (req: ReceivedRequest) => Answer | Promise<Answer> = () => ({ status: 404, json: {} });
   const timers = new Set<NodeJS.Timeout>();
-  const server: Server = createServer({ cert: serving.certPem, key: serving.keyPem, ca: ca.certPem, requestCert: true, rejectUnauthorized: false },
-    (req: IncomingMessage, res: ServerResponse) => {
+  const tls = { cert: serving.certPem, key: serving.keyPem, ca: ca.certPem, requestCert: true, rejectUnauthorized: false };
+  const respond = (req: IncomingMessage | Http2ServerRequest, res: ServerResponse | Http2ServerResponse): void => {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
@@ -62,11 +74,13 @@ export async function startTestHttpsServer(dnsNames: readonly string[] = []): Pr
             path: req.url ?? '', body,
             ...(req.headers.authorization !== undefined ? { authorization: req.headers.authorization } : {}),
             ...(peer?.subject?.CN !== undefined ? { clientCn: String(peer.subject.CN) } : {}),
+            httpVersion: req.httpVersion,
+            ...(req.socket.remotePort !== undefined ? { remotePort: req.socket.remotePort } : {}),
           };
           received.push(got);
           const answer = await handler(got);
           const send = () => {
-            if (res.destroyed) return;
+            if (res.destroyed || ('stream' in res && res.stream.destroyed)) return;
             res.writeHead(answer.status ?? 200, { 'content-type': 'application/json' });
             res.end(answer.raw ?? JSON.stringify(answer.json ?? {}));
           };
@@ -80,7 +94,14 @@ export async function startTestHttpsServer(dnsNames: readonly string[] = []): Pr
           }
         })();
       });
-    });
+  };
+  const server = options.http2 === true ? createSecureServer({ ...tls, allowHTTP1: true }, respond) : createServer(tls, respond);
+  // Every connection, of either version, is cut when the test closes the server.
+  const sockets = new Set<TLSSocket>();
+  server.on('secureConnection', (socket: TLSSocket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
   return {
@@ -90,7 +111,7 @@ export async function startTestHttpsServer(dnsNames: readonly string[] = []): Pr
     },
     async close() {
       for (const t of timers) clearTimeout(t);
-      server.closeAllConnections();
+      for (const socket of sockets) socket.destroy();
       await new Promise((resolve) => server.close(resolve));
     },
   };

@@ -10,7 +10,7 @@
 import { fail, ok, type Result } from '@svc-apiserver/api';
 import { compile, type Program } from '../../cel/compile.js';
 import { admissionVariables } from '../../cel/admission-variables.js';
-import { celEnvironment } from '../../cel/environment.js';
+import { celEnvironment, type CelEnvironment } from '../../cel/environment.js';
 import { activation, evaluateAsync } from '../../cel/evaluate.js';
 import { outOfBudgetMessage, perCallLimit, runtimeCelCostBudget } from '../../cel/limits.js';
 import { evaluateMatchConditions } from '../../cel/match-conditions.js';
@@ -22,6 +22,10 @@ type Compiled = Result<Program, string>;
 /** A policy with its expressions compiled. */
 export interface CompiledPolicy {
   readonly policy: Policy;
+  /** The environment its expressions compiled in. */
+  readonly environment: CelEnvironment;
+  /** The variables its validations, messages and audit annotations read: the only ones converted per request. */
+  readonly variables: ReadonlySet<string>;
   readonly validations: readonly { readonly expression: Compiled; readonly messageExpression?: Compiled }[];
   readonly auditAnnotations: readonly { readonly key: string; readonly value: Compiled }[];
 }
@@ -42,22 +46,22 @@ export interface PolicyOutcome {
   readonly auditAnnotations: ReadonlyMap<string, string>;
 }
 
-function compileIn(expression: string, params: boolean): Compiled {
-  const c = compile(expression, celEnvironment(admissionVariables({ params })));
+function compileIn(expression: string, environment: CelEnvironment): Compiled {
+  const c = compile(expression, environment);
   return c.ok ? ok(c.value) : fail(`compilation error: ${c.error.message}`);
 }
 
 /** Compiles a policy's expressions. */
 export function compilePolicy(policy: Policy): CompiledPolicy {
-  const params = policy.paramKind !== undefined;
-  return {
-    policy,
-    validations: policy.validations.map((v) => ({
-      expression: compileIn(v.expression, params),
-      ...(v.messageExpression !== undefined && v.messageExpression.trim() !== '' ? { messageExpression: compileIn(v.messageExpression, params) } : {}),
-    })),
-    auditAnnotations: policy.auditAnnotations.map((a) => ({ key: a.key, value: compileIn(a.valueExpression, params) })),
-  };
+  const environment = celEnvironment(admissionVariables({ params: policy.paramKind !== undefined }));
+  const validations = policy.validations.map((v) => ({
+    expression: compileIn(v.expression, environment),
+    ...(v.messageExpression !== undefined && v.messageExpression.trim() !== '' ? { messageExpression: compileIn(v.messageExpression, environment) } : {}),
+  }));
+  const auditAnnotations = policy.auditAnnotations.map((a) => ({ key: a.key, value: compileIn(a.valueExpression, environment) }));
+  const programs = [...validations.flatMap((v) => [v.expression, v.messageExpression]), ...auditAnnotations.map((a) => a.value)];
+  const variables = new Set(programs.flatMap((c) => (c?.ok === true ? [...c.value.variables] : [])));
+  return { policy, environment, variables, validations, auditAnnotations };
 }
 
 const noOutcome: PolicyOutcome = { failures: [], auditAnnotations: new Map() };
@@ -70,7 +74,7 @@ export async function evaluatePolicy(compiled: CompiledPolicy, values: Readonly<
   const conditions = await evaluateMatchConditions(policy.matchConditions, values, params);
   if (conditions.kind === 'skip') return noOutcome;
   if (conditions.kind === 'error') return failClosed ? { failures: [{ message: conditions.message, reason: 'Invalid' }], auditAnnotations: new Map() } : noOutcome;
-  const input = activation(celEnvironment(admissionVariables({ params })), values);
+  const input = activation(compiled.environment, values, compiled.variables);
   let budget = runtimeCelCostBudget;
   const failures: PolicyFailure[] = [];
   const run = async (c: Compiled, expression: string): Promise<Result<unknown, string>> => {

@@ -6,21 +6,28 @@ import { startTestHttpsServer, type Answer, type ReceivedRequest, type TestHttps
 
 const group = 'admissionregistration.svc.io';
 let server: TestHttpsServer;
+/** The same answers from a server that speaks HTTP/2. */
+let http2Server: TestHttpsServer;
 let rig: AdmissionRig;
 let next: (req: ReceivedRequest) => Answer = () => ({ json: {} });
 
 before(async () => {
   server = await startTestHttpsServer();
   server.handle((req) => next(req));
+  http2Server = await startTestHttpsServer([], { http2: true });
+  http2Server.handle((req) => next(req));
   rig = await admissionRig({ plugins: ['MutatingAdmissionWebhook', 'ValidatingAdmissionWebhook'] });
-  const hook = (name: string, path: string, failurePolicy: string) => ({
+  const hook = (name: string, path: string, failurePolicy: string, to = server) => ({
     name, admissionReviewVersions: ['v1'], sideEffects: 'None', timeoutSeconds: 1, failurePolicy,
-    clientConfig: { url: `${server.url}${path}`, caBundle: server.caBundle },
+    clientConfig: { url: `${to.url}${path}`, caBundle: to.caBundle },
     rules: [{ operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['configmaps'] }],
   });
   for (const [kind, resource] of [['Mutating', 'mutatingwebhookconfigurations'], ['Validating', 'validatingwebhookconfigurations']]) {
     const created = await rig.call({ verb: 'create', group, resource, body: { apiVersion: `${group}/v1`, kind: `${kind}WebhookConfiguration`, metadata: { name: 'fuzz' },
-      webhooks: [hook(`fail.${kind!.toLowerCase()}.example.com`, '/fail', 'Fail'), hook(`ignore.${kind!.toLowerCase()}.example.com`, '/ignore', 'Ignore')] } });
+      webhooks: [
+        hook(`fail.${kind!.toLowerCase()}.example.com`, '/fail', 'Fail'), hook(`ignore.${kind!.toLowerCase()}.example.com`, '/ignore', 'Ignore'),
+        hook(`fail-h2.${kind!.toLowerCase()}.example.com`, '/fail', 'Fail', http2Server), hook(`ignore-h2.${kind!.toLowerCase()}.example.com`, '/ignore', 'Ignore', http2Server),
+      ] } });
     assert.equal(created.code, 201);
   }
   await new Promise((r) => setTimeout(r, 50));
@@ -28,6 +35,7 @@ before(async () => {
 after(async () => {
   rig.close();
   await server.close();
+  await http2Server.close();
 });
 
 const b64 = (v: unknown) => Buffer.from(typeof v === 'string' ? v : JSON.stringify(v)).toString('base64');
@@ -75,7 +83,7 @@ function review(req: ReceivedRequest, response: Record<string, unknown>): Record
   return { apiVersion: 'admission.svc.io/v1', kind: 'AdmissionReview', response: { uid: body?.request?.uid, ...response } };
 }
 
-test('malformed webhook answers never throw, hang or crash: every request ends with an object or a Status', async () => {
+test('malformed webhook answers, over HTTP/1.1 and HTTP/2, never throw, hang or crash: every request ends with an object or a Status', async () => {
   const random = seededRandom(42);
   let slow = 0;
   for (let i = 0; i < 70; i++) {

@@ -13,6 +13,8 @@ import { webhookAccessors, type WebhookAccessor } from './webhook-accessor.js';
 export interface WebhookSource {
   /** The webhooks in force, in calling order; empty until the configurations are read. */
   webhooks(): Promise<readonly WebhookAccessor[]>;
+  /** {@link webhooks} without waiting, when the configurations are read and the list is built; undefined otherwise. */
+  current(): readonly WebhookAccessor[] | undefined;
   /** Whether the source has read the configurations at least once. */
   hasSynced(): boolean;
 }
@@ -46,6 +48,7 @@ export function webhookSource(informers: AdmissionInformers, names: Names, type:
       }
       return cached;
     },
+    current: () => (informer?.hasSynced() === true ? cached : undefined),
     hasSynced: () => informer?.hasSynced() ?? false,
   };
 }
