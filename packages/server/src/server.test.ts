@@ -70,6 +70,8 @@ test('sqlite storage: a second start reuses the data directory and certificates'
     assert.equal(second.adminCert, first.adminCert);
     assert.notEqual(await readFile(second.kubeconfigPath, 'utf8'), '', 'kubeconfig rewritten');
     assert.ok(kubeconfig.includes('current-context: svc-apiserver'));
+    // The server serves before its post-start hooks are done, as kube-apiserver does: ready once they are.
+    await second.ready();
     assert.equal((await get(second, '/readyz')).body, 'ok');
     // The continue-token key is kept in the data directory: a token issued before the restart still continues.
     const next = await get(second, `/api/v1/namespaces?limit=1&continue=${page.metadata.continue}`);
