@@ -1,17 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { sortRun, sortSteps } from './sort-steps.js';
-import type { Steps } from './turn-budget.js';
-
-/** Runs `steps` to the end, counting the points where it could give the event loop back. */
-function counted<T>(steps: Steps<T>): { value: T; yields: number } {
-  let yields = 0;
-  for (;;) {
-    const step = steps.next();
-    if (step.done === true) return { value: step.value, yields };
-    yields++;
-  }
-}
+import { runStepsCounted } from './turn-budget.js';
 
 /** A deterministic pseudo-random sequence (a linear congruential generator), so a failure repeats. */
 function numbers(seed: number): () => number {
@@ -25,7 +15,7 @@ test('a long list sorted in steps is in the order of one native sort, and yields
   const alphabet = ['a', 'b', 'Z', '\u{1F600}', '\uFF5E', 'é', '0', ''];
   const items = Array.from({ length: 5 * sortRun + 123 }, () =>
     Array.from({ length: 1 + (next() % 4) }, () => alphabet[next() % alphabet.length]).join(''));
-  const { value, yields } = counted(sortSteps([...items]));
+  const { value, yields } = runStepsCounted(sortSteps([...items]));
   assert.deepEqual(value, [...items].sort());
   assert.ok(yields >= 6, `${yields} yields`);
 });
@@ -34,10 +24,10 @@ test('a comparator with ties keeps equal elements in their order, as the native 
   const next = numbers(11);
   const items = Array.from({ length: 3 * sortRun + 5 }, (_, i) => `i:${next() % 500}${i % 2 === 0 ? '' : ' '}`);
   const byNumber = (x: string, y: string): number => parseInt(x.slice(2), 10) - parseInt(y.slice(2), 10);
-  assert.deepEqual(counted(sortSteps([...items], byNumber)).value, [...items].sort(byNumber));
+  assert.deepEqual(runStepsCounted(sortSteps([...items], byNumber)).value, [...items].sort(byNumber));
 });
 
 test('a short list is sorted at once', () => {
   const items = Array.from({ length: sortRun }, (_, i) => `k${(i * 7919) % sortRun}`);
-  assert.deepEqual(counted(sortSteps([...items])), { value: [...items].sort(), yields: 0 });
+  assert.deepEqual(runStepsCounted(sortSteps([...items])), { value: [...items].sort(), yields: 0 });
 });

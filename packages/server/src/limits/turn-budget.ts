@@ -74,6 +74,16 @@ export function runSteps<T>(steps: Steps<T>): T {
   }
 }
 
+/** Runs `steps` to the end at once, counting the points where it could have given the loop back (tests). */
+export function runStepsCounted<T>(steps: Steps<T>): { value: T; yields: number } {
+  let yields = 0;
+  for (;;) {
+    const step = steps.next();
+    if (step.done === true) return { value: step.value, yields };
+    yields++;
+  }
+}
+
 /** Runs `steps`, giving the event loop back between steps whenever a turn's budget is spent. */
 export async function runStepsYielding<T>(steps: Steps<T>): Promise<T> {
   for (;;) {

@@ -1,21 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { fieldErrorMessage } from '@svc-apiserver/api';
-import { runSteps, type Steps } from '../../limits/turn-budget.js';
+import { runSteps, runStepsCounted, type Steps } from '../../limits/turn-budget.js';
 import { validateValue, validateValueSteps } from './value-validation.js';
 import { validateListTypes, validateListTypesSteps } from './list-type-validation.js';
 import { applyDefaults, applyDefaultsSteps } from './defaulting.js';
 import { prune, pruneSteps } from './pruning.js';
-
-/** Runs `steps` to the end, counting the points where it could give the event loop back. */
-function counted<T>(steps: Steps<T>): { value: T; yields: number } {
-  let yields = 0;
-  for (;;) {
-    const step = steps.next();
-    if (step.done === true) return { value: step.value, yields };
-    yields++;
-  }
-}
 
 const wide = 20_000;
 
@@ -49,7 +39,7 @@ function object(n: number): Record<string, unknown> {
 
 test('schema validation in steps: a wide object yields between steps and gets the errors of one whole walk', () => {
   const value = object(wide);
-  const { value: errors, yields } = counted(validateValueSteps(schema, value, '', { root: true }));
+  const { value: errors, yields } = runStepsCounted(validateValueSteps(schema, value, '', { root: true }));
   assert.ok(yields >= (2 * wide) / 256, `${yields} yields`);
   assert.deepEqual(errors, validateValue(schema, value, '', { root: true }));
   assert.deepEqual(errors.map(fieldErrorMessage), [
@@ -57,7 +47,7 @@ test('schema validation in steps: a wide object yields between steps and gets th
     'spec.labels.bad: Invalid value: "integer": spec.labels.bad in body must be of type string: "integer"',
     `spec.ports[${wide - 1}].port: Invalid value: 0: spec.ports[${wide - 1}].port in body should be greater than or equal to 1`,
   ]);
-  const lists = counted(validateListTypesSteps(schema, value));
+  const lists = runStepsCounted(validateListTypesSteps(schema, value));
   assert.ok(lists.yields >= (2 * wide) / 256, `${lists.yields} yields`);
   assert.deepEqual(lists.value, validateListTypes(schema, value));
   assert.deepEqual(lists.value.map(fieldErrorMessage), [
@@ -69,10 +59,10 @@ test('schema validation in steps: a wide object yields between steps and gets th
 test('defaulting and pruning in steps change a wide object as the whole walks do', () => {
   const stepped = object(wide);
   const whole = object(wide);
-  const defaulted = counted(applyDefaultsSteps(schema, stepped));
+  const defaulted = runStepsCounted(applyDefaultsSteps(schema, stepped));
   applyDefaults(schema, whole);
   assert.ok(defaulted.yields >= wide / 256, `${defaulted.yields} yields`);
-  const pruned = counted(pruneSteps(schema, stepped, { root: true }));
+  const pruned = runStepsCounted(pruneSteps(schema, stepped, { root: true }));
   assert.ok(pruned.yields >= wide / 256, `${pruned.yields} yields`);
   assert.deepEqual(pruned.value, prune(schema, whole, { root: true }));
   assert.deepEqual(pruned.value, ['spec.ports[3].extra', 'spec.unknown']);
@@ -86,7 +76,7 @@ test('a small object is walked without a single point to yield', () => {
     validateValueSteps(schema, value, '', { root: true }), validateListTypesSteps(schema, value),
     applyDefaultsSteps(schema, structuredClone(value)), pruneSteps(schema, structuredClone(value), { root: true }),
   ] as Steps<unknown>[]) {
-    assert.equal(counted(steps).yields, 0);
+    assert.equal(runStepsCounted(steps).yields, 0);
   }
   assert.deepEqual(runSteps(validateValueSteps(schema, value, '', { root: true })), validateValue(schema, value, '', { root: true }));
 });
@@ -96,9 +86,9 @@ test('a map that keeps unknown fields and has no schema below it is not listed, 
   const spec: Record<string, unknown> = {};
   for (let i = 0; i < wide; i++) spec[`k${i}`] = { nested: null };
   const value = { apiVersion: 'g/v1', kind: 'Blob', metadata: { name: 'b' }, spec };
-  assert.deepEqual(counted(validateValueSteps(preserving, value, '', { root: true })), { value: [], yields: 0 });
-  assert.deepEqual(counted(validateListTypesSteps(preserving, value)), { value: [], yields: 0 });
-  assert.deepEqual(counted(applyDefaultsSteps(preserving, value)), { value: undefined, yields: 0 });
-  assert.deepEqual(counted(pruneSteps(preserving, value, { root: true })), { value: [], yields: 0 });
+  assert.deepEqual(runStepsCounted(validateValueSteps(preserving, value, '', { root: true })), { value: [], yields: 0 });
+  assert.deepEqual(runStepsCounted(validateListTypesSteps(preserving, value)), { value: [], yields: 0 });
+  assert.deepEqual(runStepsCounted(applyDefaultsSteps(preserving, value)), { value: undefined, yields: 0 });
+  assert.deepEqual(runStepsCounted(pruneSteps(preserving, value, { root: true })), { value: [], yields: 0 });
   assert.deepEqual(spec['k0'], { nested: null });
 });
