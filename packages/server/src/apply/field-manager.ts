@@ -211,24 +211,32 @@ function* withManagedFields(value: Record<string, unknown>, managers: Managers):
 
 /**
  * Structured-merge-diff's `update` step: with the comparison of a write, other managers lose what the write
- * changed (their conflicts, taken by force) and what it removed. Returns the conflicts found.
+ * changed (their conflicts, taken by force) and what it removed. Returns the conflicts found when `conflicts` asks
+ * for them (an apply without force); an update and a forced apply take the changed fields without listing them.
  */
-function takeChanged(managers: Managers, self: string, c: Comparison): { managers: Managers; conflicts: FieldConflict[] } {
+function* takeChanged(
+  managers: Managers, self: string, c: Comparison, conflicts: boolean,
+): Steps<{ managers: Managers; conflicts: FieldConflict[] }> {
   const changed = union(c.modified, c.added);
-  const conflicts: FieldConflict[] = [];
+  const found: FieldConflict[] = [];
   const out: Managers = new Map();
   for (const id of [...managers.keys()].sort()) {
+    // Each manager's sets can be as large as the object: one manager at a step (limits/turn-budget.ts).
+    yield;
     const r = managers.get(id)!;
     if (id === self) {
       out.set(id, r);
       continue;
     }
-    const clash = intersection(r.fields, changed);
-    for (const path of sortedPaths(clash)) conflicts.push({ manager: id, path });
-    const fields = difference(difference(r.fields, clash), c.removed);
+    let taken = changed;
+    if (conflicts) {
+      taken = intersection(r.fields, changed);
+      for (const path of sortedPaths(taken)) found.push({ manager: id, path });
+    }
+    const fields = difference(difference(r.fields, taken), c.removed);
     if (!isEmpty(fields)) out.set(id, withFields(r, fields));
   }
-  return { managers: out, conflicts };
+  return { managers: out, conflicts: found };
 }
 
 /** Managers of an update: new object's managedFields, a reset, or (when those are absent or invalid) the live ones. */
@@ -248,7 +256,7 @@ function* updateManagers(
   const reset = resetBy(scope);
   const c = excludeFrom(yield* compareSteps(liveValue, nextValue, scope.schema, scope.typed), reset);
   const self = managerIdentifier({ manager, operation: 'Update', apiVersion: scope.apiVersion, subresource: scope.subresource });
-  const { managers: out } = takeChanged(managers, '', c);
+  const { managers: out } = yield* takeChanged(managers, '', c, false);
   const gained = reset(difference(union(c.modified, c.added), strippedFields));
   if (isEmpty(gained)) return out;
   const previous = out.get(self);
@@ -314,7 +322,7 @@ export function* applyConfigurationSteps(
   const lastSet = managers.get(self)?.fields;
 
   const merged = (yield* mergeSteps(liveValue, config, schema)) as Record<string, unknown>;
-  const first = takeChanged(managers, self, excludeFrom(yield* compareSteps(liveValue, merged, schema, scope.typed), reset));
+  const first = yield* takeChanged(managers, self, excludeFrom(yield* compareSteps(liveValue, merged, schema, scope.typed), reset), !force);
   if (!force && first.conflicts.length > 0) {
     return fail({ reason: 'conflict', conflicts: first.conflicts, message: conflictMessageFor(first.conflicts) });
   }
@@ -336,7 +344,7 @@ export function* applyConfigurationSteps(
   // What the write changed, again: unless pruning or dropping nulls changed the merged object, it is what the first
   // comparison found, which the managers have taken in already.
   if (kept !== merged || nulls.dropped) {
-    managers = takeChanged(managers, self, excludeFrom(yield* compareSteps(liveValue, pruned, schema, scope.typed), reset)).managers;
+    managers = (yield* takeChanged(managers, self, excludeFrom(yield* compareSteps(liveValue, pruned, schema, scope.typed), reset), false)).managers;
   }
   yield;
   const entry = managers.get(self);

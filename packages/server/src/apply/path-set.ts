@@ -9,6 +9,7 @@
 import { fail, ok, type Result } from '@svc-apiserver/api';
 import type { FieldPath } from './field-path.js';
 import { runSteps, type Steps } from '../limits/turn-budget.js';
+import { sortSteps } from '../limits/sort-steps.js';
 
 /** A set of field paths. No child set is empty. */
 export interface PathSet {
@@ -174,14 +175,20 @@ const rank = (el: string): number => {
   }
 };
 
-/** The elements of a node (members and children) in structured-merge-diff's order. */
-function sortedElements(node: PathSet): string[] {
+/** Index elements (`i:3`) by their number. */
+const byIndex = (x: string, y: string): number => Number(x.slice(2)) - Number(y.slice(2));
+
+/**
+ * The elements of a node (members and children) in structured-merge-diff's order, in steps: a node of a hundred
+ * thousand members is sorted across turns (limits/sort-steps.ts).
+ */
+function* sortedElements(node: PathSet): Steps<string[]> {
   const buckets: string[][] = [[], [], [], [], []];
   for (const el of node.members) buckets[rank(el)]!.push(el);
   for (const el of node.children.keys()) if (!node.members.has(el)) buckets[rank(el)]!.push(el);
   // Within a kind, plain code-unit order (the default sort, much faster than a comparator); indices by number.
-  for (const b of [buckets[0]!, buckets[1]!, buckets[2]!, buckets[4]!]) b.sort();
-  buckets[3]!.sort((x, y) => Number(x.slice(2)) - Number(y.slice(2)));
+  for (const b of [buckets[0]!, buckets[1]!, buckets[2]!, buckets[4]!]) yield* sortSteps(b);
+  yield* sortSteps(buckets[3]!, byIndex);
   return buckets.flat();
 }
 
@@ -199,7 +206,7 @@ export function toFieldsV1Steps(set: PathSet): Steps<Record<string, unknown>> {
 }
 
 function* writeFieldsV1(set: PathSet, out: Record<string, unknown>, count: { visited: number }): Generator<void, Record<string, unknown>, void> {
-  for (const el of sortedElements(set)) {
+  for (const el of yield* sortedElements(set)) {
     if (++count.visited % elementsPerStep === 0) yield;
     const child = set.children.get(el);
     if (child === undefined) out[el] = {};
@@ -212,7 +219,7 @@ function* writeFieldsV1(set: PathSet, out: Record<string, unknown>, count: { vis
 export function sortedPaths(set: PathSet): FieldPath[] {
   const out: FieldPath[] = [];
   const walk = (node: PathSet, prefix: readonly string[]): void => {
-    for (const el of sortedElements(node)) {
+    for (const el of runSteps(sortedElements(node))) {
       const path = [...prefix, el];
       if (node.members.has(el)) out.push(path);
       const child = node.children.get(el);

@@ -3,17 +3,7 @@ import { test } from 'node:test';
 import {
   cloneSteps, cloneYielding, parseJsonSteps, parseSliceChars, sliceMembers, stringifySteps, stringifyYielding,
 } from './json-slices.js';
-import { runSteps, type Steps } from './turn-budget.js';
-
-/** Runs `steps` to the end, counting the points where it may yield. */
-function counted<T>(steps: Steps<T>): { value: T; yields: number } {
-  let yields = 0;
-  for (;;) {
-    const step = steps.next();
-    if (step.done === true) return { value: step.value, yields };
-    yields++;
-  }
-}
+import { runSteps, runStepsCounted } from './turn-budget.js';
 
 const keys = (n: number, value: (i: number) => unknown = () => 'v'): Record<string, unknown> => {
   const out: Record<string, unknown> = {};
@@ -35,7 +25,7 @@ test('large JSON texts parse in slices into exactly what JSON.parse makes, whate
   for (const value of largeValues()) {
     for (const text of [JSON.stringify(value), JSON.stringify(value, undefined, 2), ` \n\t${JSON.stringify(value, undefined, '\t')}\r\n `]) {
       assert.ok(text.length > parseSliceChars);
-      const { value: parsed, yields } = counted(parseJsonSteps(text));
+      const { value: parsed, yields } = runStepsCounted(parseJsonSteps(text));
       assert.deepEqual(parsed, { ok: true, value: JSON.parse(text) as unknown });
       // Key order too (deepEqual does not look at it): the same text again.
       assert.equal(JSON.stringify((parsed as { value: unknown }).value), JSON.stringify(JSON.parse(text)));
@@ -90,7 +80,7 @@ test('large values serialize in slices to the bytes JSON.stringify writes', () =
   const withHoles: unknown[] = Array.from({ length: sliceMembers * 2 }, (_, i) => (i % 5 === 0 ? undefined : i % 7 === 0 ? () => i : i));
   const sparse = { skipped: undefined, fn: () => 1, date: new Date(0), list: withHoles, map: keys(sliceMembers * 2, (i) => (i % 9 === 0 ? undefined : [i, { x: null }])) };
   for (const value of [...largeValues(), sparse]) {
-    const { value: text, yields } = counted(stringifySteps(value));
+    const { value: text, yields } = runStepsCounted(stringifySteps(value));
     assert.equal(text, JSON.stringify(value));
     assert.ok(yields > 0);
   }
@@ -99,7 +89,7 @@ test('large values serialize in slices to the bytes JSON.stringify writes', () =
 
 test('large values are copied in slices to what structuredClone makes, sharing nothing with the original', () => {
   for (const value of largeValues()) {
-    const { value: copy, yields } = counted(cloneSteps(value));
+    const { value: copy, yields } = runStepsCounted(cloneSteps(value));
     assert.deepEqual(copy, structuredClone(value));
     assert.equal(JSON.stringify(copy), JSON.stringify(value));
     assert.ok(yields > 0);

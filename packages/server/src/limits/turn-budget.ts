@@ -57,6 +57,12 @@ export async function yieldIfSpent(since?: number): Promise<void> {
   if (turnSpent(since)) await yieldTurn();
 }
 
+/**
+ * How many items or properties of one list or map a walk in steps visits between two points where it may give
+ * the loop back: few enough that a step over items that are maps themselves stays well inside the budget.
+ */
+export const entriesPerStep = 256;
+
 /** A computation in steps: each `yield` is a point where it may give the event loop back. */
 export type Steps<T> = Generator<void, T, void>;
 
@@ -65,6 +71,16 @@ export function runSteps<T>(steps: Steps<T>): T {
   for (;;) {
     const step = steps.next();
     if (step.done === true) return step.value;
+  }
+}
+
+/** Runs `steps` to the end at once, counting the points where it could have given the loop back (tests). */
+export function runStepsCounted<T>(steps: Steps<T>): { value: T; yields: number } {
+  let yields = 0;
+  for (;;) {
+    const step = steps.next();
+    if (step.done === true) return { value: step.value, yields };
+    yields++;
   }
 }
 

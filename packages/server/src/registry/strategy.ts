@@ -5,12 +5,18 @@
 import type { FieldError, KubeObject, Status } from '@svc-apiserver/api';
 import type { UserInfo } from '../request/user-info.js';
 import type { NameRule } from '../meta/name-rules.js';
+import type { Steps } from '../limits/turn-budget.js';
 
 /** The behaviour of a subresource that writes part of an object (`status`, `finalize`). */
 export interface SubresourceStrategy {
   /** Keeps everything the subresource may not change (status: all but status and metadata). */
   prepareForUpdate(object: KubeObject, old: KubeObject): void;
   validateUpdate(object: KubeObject, old: KubeObject): FieldError[];
+  /**
+   * {@link validateUpdate} in steps, for validation whose work grows with the object (a custom object's schema):
+   * the write path runs it giving the event loop back between steps (limits/turn-budget.ts), with the same errors.
+   */
+  readonly validateUpdateSteps?: (object: KubeObject, old: KubeObject) => Steps<FieldError[]>;
 }
 
 /**
@@ -45,6 +51,8 @@ export interface Strategy {
    * management (operations/defaulting.ts).
    */
   readonly defaults?: (object: KubeObject) => void;
+  /** {@link defaults} in steps, for defaulting whose work grows with the object (a custom object's schema). */
+  readonly defaultsSteps?: (object: KubeObject) => Steps<void>;
   /**
    * Clears what a client may not set on create (e.g. status when a status subresource exists); `user` is the
    * requester (kube's PrepareForCreate reads it from the request context: CertificateSigningRequests record it).
@@ -56,6 +64,10 @@ export interface Strategy {
   validate(object: KubeObject): FieldError[];
   /** Type-specific validation on update (immutable fields and the like). */
   validateUpdate(object: KubeObject, old: KubeObject): FieldError[];
+  /** {@link validate} in steps (as {@link SubresourceStrategy.validateUpdateSteps}). */
+  readonly validateSteps?: (object: KubeObject) => Steps<FieldError[]>;
+  /** {@link validateUpdate} in steps (as {@link SubresourceStrategy.validateUpdateSteps}). */
+  readonly validateUpdateSteps?: (object: KubeObject, old: KubeObject) => Steps<FieldError[]>;
   /** Warnings for a write (returned as `Warning` headers). */
   warnings(object: KubeObject, old?: KubeObject): string[];
   /**

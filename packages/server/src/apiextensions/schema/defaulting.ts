@@ -6,17 +6,27 @@
  * on every write and when objects are read from storage, as kube applies them.
  */
 import { additionalPropertiesOf, isRecord, itemsOf, maxWalkDepth, propertiesOf, type JsonSchemaProps } from './json-schema-props.js';
+import { entriesPerStep, runSteps, type Steps } from '../../limits/turn-budget.js';
 
 /** Applies the schema's defaults to `value` in place. */
 export function applyDefaults(schema: JsonSchemaProps, value: unknown): void {
-  walk(schema, value, 0);
+  runSteps(applyDefaultsSteps(schema, value));
 }
 
-function walk(schema: JsonSchemaProps, value: unknown, depth: number): void {
+/** {@link applyDefaults} in steps (limits/turn-budget.ts): a long list or a wide map is defaulted across turns. */
+export function applyDefaultsSteps(schema: JsonSchemaProps, value: unknown): Steps<void> {
+  return walk(schema, value, 0);
+}
+
+function* walk(schema: JsonSchemaProps, value: unknown, depth: number): Steps<void> {
   if (depth > maxWalkDepth) return;
   if (Array.isArray(value)) {
     const items = itemsOf(schema);
-    if (items !== undefined) for (const item of value) walk(items, item, depth + 1);
+    if (items === undefined) return;
+    for (let i = 0; i < value.length; i++) {
+      if (i % entriesPerStep === entriesPerStep - 1) yield;
+      yield* walk(items, value[i], depth + 1);
+    }
     return;
   }
   if (!isRecord(value)) return;
@@ -32,13 +42,18 @@ function walk(schema: JsonSchemaProps, value: unknown, depth: number): void {
     }
   }
   const additional = additionalPropertiesOf(schema);
-  for (const key of Object.keys(value)) {
+  // Only children with a schema of their own get defaults or lose nulls.
+  if (props === undefined && additional === undefined) return;
+  const keys = Object.keys(value);
+  for (let i = 0; i < keys.length; i++) {
+    if (i % entriesPerStep === entriesPerStep - 1) yield;
+    const key = keys[i]!;
     const sub = props?.get(key) ?? additional;
     if (sub === undefined) continue;
     if (value[key] === null && props?.get(key) === undefined && sub['nullable'] !== true) {
       delete value[key];
       continue;
     }
-    walk(sub, value[key], depth + 1);
+    yield* walk(sub, value[key], depth + 1);
   }
 }

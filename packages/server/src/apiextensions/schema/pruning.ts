@@ -7,31 +7,47 @@
 import {
   additionalPropertiesOf, childPath, flag, isRecord, itemsOf, maxWalkDepth, propertiesOf, type JsonSchemaProps,
 } from './json-schema-props.js';
+import { entriesPerStep, runSteps, type Steps } from '../../limits/turn-budget.js';
 
 const typeMetaFields: ReadonlySet<string> = new Set(['apiVersion', 'kind', 'metadata']);
 
 /** Drops, in place, every field of `value` the schema does not specify; answers their paths. */
 export function prune(schema: JsonSchemaProps, value: unknown, options: { readonly root?: boolean } = {}): string[] {
+  return runSteps(pruneSteps(schema, value, options));
+}
+
+/** {@link prune} in steps (limits/turn-budget.ts): a long list or a wide map is pruned across turns. */
+export function* pruneSteps(schema: JsonSchemaProps, value: unknown, options: { readonly root?: boolean } = {}): Steps<string[]> {
   const pruned: string[] = [];
-  walk(schema, value, '', pruned, options.root === true, 0);
+  yield* walk(schema, value, '', pruned, options.root === true, 0);
   return pruned;
 }
 
-function walk(schema: JsonSchemaProps, value: unknown, path: string, pruned: string[], embedded: boolean, depth: number): void {
+function* walk(schema: JsonSchemaProps, value: unknown, path: string, pruned: string[], embedded: boolean, depth: number): Steps<void> {
   if (depth > maxWalkDepth) return;
   if (Array.isArray(value)) {
     const items = itemsOf(schema);
-    if (items !== undefined) for (let i = 0; i < value.length; i++) walk(items, value[i], `${path}[${i}]`, pruned, flag(items, 'x-kubernetes-embedded-resource'), depth + 1);
+    if (items === undefined) return;
+    const embeddedItems = flag(items, 'x-kubernetes-embedded-resource');
+    for (let i = 0; i < value.length; i++) {
+      if (i % entriesPerStep === entriesPerStep - 1) yield;
+      yield* walk(items, value[i], `${path}[${i}]`, pruned, embeddedItems, depth + 1);
+    }
     return;
   }
   if (!isRecord(value)) return;
   const preserve = flag(schema, 'x-kubernetes-preserve-unknown-fields');
   const props = propertiesOf(schema);
   const additional = additionalPropertiesOf(schema);
-  for (const key of Object.keys(value)) {
+  // A map that keeps unknown fields and has no schema for any child has nothing to prune below it.
+  if (preserve && props === undefined && additional === undefined) return;
+  const keys = Object.keys(value);
+  for (let i = 0; i < keys.length; i++) {
+    if (i % entriesPerStep === entriesPerStep - 1) yield;
+    const key = keys[i]!;
     const sub = props?.get(key) ?? additional;
     if (sub !== undefined) {
-      walk(sub, value[key], childPath(path, key), pruned, flag(sub, 'x-kubernetes-embedded-resource'), depth + 1);
+      yield* walk(sub, value[key], childPath(path, key), pruned, flag(sub, 'x-kubernetes-embedded-resource'), depth + 1);
       continue;
     }
     if (preserve || (embedded && typeMetaFields.has(key))) continue;

@@ -7,6 +7,7 @@
  */
 import { fieldError, goFloat, ofDecodedValue, type FieldError } from '@svc-apiserver/api';
 import { compileRegex, regexMatches } from '../../cel/regex.js';
+import { entriesPerStep, runSteps, type Steps } from '../../limits/turn-budget.js';
 import { matchesFormat } from './formats.js';
 import {
   additionalPropertiesOf, childPath, isRecord, itemsOf, jsonTypeOf, maxWalkDepth, numberOf, propertiesOf, schemaListOf,
@@ -32,8 +33,18 @@ export interface ValueValidationOptions {
  * decoded values kube validates (the schema's bounds are float64s: `should be less than or equal to 1e+06`).
  */
 export function validateValue(schema: JsonSchemaProps, value: unknown, path = '', options: ValueValidationOptions = {}): FieldError[] {
+  return runSteps(validateValueSteps(schema, value, path, options));
+}
+
+/**
+ * {@link validateValue} in steps: it may give the event loop back every {@link entriesPerStep} items or properties
+ * of one list or map (limits/turn-budget.ts), so a map of hundreds of thousands of keys is checked across turns.
+ */
+export function* validateValueSteps(
+  schema: JsonSchemaProps, value: unknown, path = '', options: ValueValidationOptions = {},
+): Steps<FieldError[]> {
   const errors: FieldError[] = [];
-  walk(schema, value, path, errors, 0, options.root === true);
+  yield* walk(schema, value, path, errors, 0, options.root === true);
   return errors.map(ofDecodedValue);
 }
 
@@ -68,7 +79,7 @@ function hasType(type: string, value: unknown): boolean {
   }
 }
 
-function walk(schema: JsonSchemaProps, value: unknown, path: string, errors: FieldError[], depth: number, root: boolean): void {
+function* walk(schema: JsonSchemaProps, value: unknown, path: string, errors: FieldError[], depth: number, root: boolean): Steps<void> {
   if (depth > maxWalkDepth) {
     errors.push(fieldError.invalid(path, '', `exceeds the maximum nesting depth of ${maxWalkDepth}`));
     return;
@@ -93,9 +104,9 @@ function walk(schema: JsonSchemaProps, value: unknown, path: string, errors: Fie
   checkEnum(schema, value, path, errors);
   if (typeof value === 'string') checkString(schema, value, path, errors);
   else if (typeof value === 'number' || typeof value === 'bigint') checkNumber(schema, Number(value), path, errors);
-  else if (Array.isArray(value)) checkArray(schema, value, path, errors, depth);
-  else if (isRecord(value)) checkObject(schema, value, path, errors, depth, root);
-  checkComposition(schema, value, path, errors, depth, root);
+  else if (Array.isArray(value)) yield* checkArray(schema, value, path, errors, depth);
+  else if (isRecord(value)) yield* checkObject(schema, value, path, errors, depth, root);
+  yield* checkComposition(schema, value, path, errors, depth, root);
 }
 
 function checkEnum(schema: JsonSchemaProps, value: unknown, path: string, errors: FieldError[]): void {
@@ -156,7 +167,7 @@ function checkNumber(schema: JsonSchemaProps, value: number, path: string, error
   }
 }
 
-function checkArray(schema: JsonSchemaProps, value: readonly unknown[], path: string, errors: FieldError[], depth: number): void {
+function* checkArray(schema: JsonSchemaProps, value: readonly unknown[], path: string, errors: FieldError[], depth: number): Steps<void> {
   const maxItems = numberOf(schema, 'maxItems');
   if (maxItems !== undefined && value.length > maxItems) errors.push(fieldError.tooMany(path, value.length, maxItems));
   const minItems = numberOf(schema, 'minItems');
@@ -165,8 +176,9 @@ function checkArray(schema: JsonSchemaProps, value: readonly unknown[], path: st
   }
   if (schema['uniqueItems'] === true) {
     const seen = new Set<string>();
-    for (const item of value) {
-      const key = JSON.stringify(item);
+    for (let i = 0; i < value.length; i++) {
+      if (i % entriesPerStep === entriesPerStep - 1) yield;
+      const key = JSON.stringify(value[i]);
       if (seen.has(key)) {
         errors.push(fieldError.invalid(path, value, `${subject(path)}shouldn't contain duplicates`));
         break;
@@ -176,17 +188,22 @@ function checkArray(schema: JsonSchemaProps, value: readonly unknown[], path: st
   }
   const items = itemsOf(schema);
   if (items === undefined) return;
-  for (let i = 0; i < value.length; i++) walk(items, value[i], `${path}[${i}]`, errors, depth + 1, false);
+  for (let i = 0; i < value.length; i++) {
+    if (i % entriesPerStep === entriesPerStep - 1) yield;
+    yield* walk(items, value[i], `${path}[${i}]`, errors, depth + 1, false);
+  }
 }
 
-function checkObject(
+function* checkObject(
   schema: JsonSchemaProps, value: Record<string, unknown>, path: string, errors: FieldError[], depth: number, root: boolean,
-): void {
-  const count = Object.keys(value).length;
+): Steps<void> {
+  // The keys of a wide map are listed once, and only when a count or a child schema needs them.
+  let listed: string[] | undefined;
+  const keysOf = (): string[] => (listed ??= Object.keys(value));
   const maxProperties = numberOf(schema, 'maxProperties');
-  if (maxProperties !== undefined && count > maxProperties) errors.push(fieldError.tooMany(path, count, maxProperties));
+  if (maxProperties !== undefined && keysOf().length > maxProperties) errors.push(fieldError.tooMany(path, keysOf().length, maxProperties));
   const minProperties = numberOf(schema, 'minProperties');
-  if (minProperties !== undefined && count < minProperties) {
+  if (minProperties !== undefined && keysOf().length < minProperties) {
     errors.push(fieldError.invalid(path, value, `${subject(path)}should have at least ${minProperties} properties`));
   }
   const required = schema['required'];
@@ -199,37 +216,50 @@ function checkObject(
   const embedded = root || schema['x-kubernetes-embedded-resource'] === true;
   const props = propertiesOf(schema);
   const additional = additionalPropertiesOf(schema);
-  for (const [key, child] of Object.entries(value)) {
+  // Without a schema for any child there is nothing below this map to check.
+  if (props === undefined && additional === undefined) return;
+  const keys = keysOf();
+  for (let i = 0; i < keys.length; i++) {
+    if (i % entriesPerStep === entriesPerStep - 1) yield;
+    const key = keys[i]!;
+    const child = value[key];
     // ObjectMeta has its own validation; the schema may only constrain name and generateName.
     if (embedded && key === 'metadata' && isRecord(child)) {
       const metaSchema = props?.get('metadata');
-      if (metaSchema !== undefined) checkMetadata(metaSchema, child, childPath(path, key), errors, depth);
+      if (metaSchema !== undefined) yield* checkMetadata(metaSchema, child, childPath(path, key), errors, depth);
       continue;
     }
     if (embedded && typeMetaFields.has(key) && props?.get(key) === undefined) continue;
     const sub = props?.get(key) ?? additional;
-    if (sub !== undefined) walk(sub, child, childPath(path, key), errors, depth + 1, false);
+    if (sub !== undefined) yield* walk(sub, child, childPath(path, key), errors, depth + 1, false);
   }
 }
 
-function checkMetadata(schema: JsonSchemaProps, metadata: Record<string, unknown>, path: string, errors: FieldError[], depth: number): void {
+function* checkMetadata(schema: JsonSchemaProps, metadata: Record<string, unknown>, path: string, errors: FieldError[], depth: number): Steps<void> {
   const props = propertiesOf(schema);
   for (const key of ['name', 'generateName']) {
     const sub = props?.get(key);
-    if (sub !== undefined && metadata[key] !== undefined) walk(sub, metadata[key], childPath(path, key), errors, depth + 1, false);
+    if (sub !== undefined && metadata[key] !== undefined) yield* walk(sub, metadata[key], childPath(path, key), errors, depth + 1, false);
   }
 }
 
-function checkComposition(schema: JsonSchemaProps, value: unknown, path: string, errors: FieldError[], depth: number, root: boolean): void {
+function* checkComposition(
+  schema: JsonSchemaProps, value: unknown, path: string, errors: FieldError[], depth: number, root: boolean,
+): Steps<void> {
   const name = subject(path);
-  const passes = (s: JsonSchemaProps): FieldError[] => {
-    const out: FieldError[] = [];
-    walk(s, value, path, out, depth + 1, root);
+  /** The errors of `value` against each schema, in order. */
+  function* each(schemas: readonly JsonSchemaProps[]): Steps<FieldError[][]> {
+    const out: FieldError[][] = [];
+    for (const s of schemas) {
+      const found: FieldError[] = [];
+      yield* walk(s, value, path, found, depth + 1, root);
+      out.push(found);
+    }
     return out;
-  };
+  }
   const allOf = schemaListOf(schema, 'allOf');
   if (allOf.length > 0) {
-    const failed = allOf.map(passes).filter((e) => e.length > 0);
+    const failed = (yield* each(allOf)).filter((e) => e.length > 0);
     if (failed.length > 0) {
       for (const f of failed) errors.push(...f);
       errors.push(fieldError.invalid(path, shown(value), `${name}must validate all the schemas (allOf)`));
@@ -237,7 +267,7 @@ function checkComposition(schema: JsonSchemaProps, value: unknown, path: string,
   }
   const anyOf = schemaListOf(schema, 'anyOf');
   if (anyOf.length > 0) {
-    const results = anyOf.map(passes);
+    const results = yield* each(anyOf);
     if (!results.some((e) => e.length === 0)) {
       errors.push(...results[0]!);
       errors.push(fieldError.invalid(path, shown(value), `${name}must validate at least one schema (anyOf)`));
@@ -245,11 +275,11 @@ function checkComposition(schema: JsonSchemaProps, value: unknown, path: string,
   }
   const oneOf = schemaListOf(schema, 'oneOf');
   if (oneOf.length > 0) {
-    const valid = oneOf.map(passes).filter((e) => e.length === 0).length;
+    const valid = (yield* each(oneOf)).filter((e) => e.length === 0).length;
     if (valid !== 1) errors.push(fieldError.invalid(path, shown(value), `${name}must validate one and only one schema (oneOf)`));
   }
   const not = schema['not'];
-  if (isRecord(not) && passes(not).length === 0) {
+  if (isRecord(not) && (yield* each([not]))[0]!.length === 0) {
     errors.push(fieldError.invalid(path, shown(value), `${name}must not validate the schema (not)`));
   }
 }

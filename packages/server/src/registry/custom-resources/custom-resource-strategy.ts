@@ -9,9 +9,10 @@ import { defineStrategy, genericStatusStrategy } from '../default-strategy.js';
 import type { CustomScale } from '../resource-def.js';
 import type { Strategy } from '../strategy.js';
 import { isRecord, type JsonSchemaProps } from '../../apiextensions/schema/json-schema-props.js';
-import { applyDefaults } from '../../apiextensions/schema/defaulting.js';
-import { validateListTypes } from '../../apiextensions/schema/list-type-validation.js';
-import { validateValue } from '../../apiextensions/schema/value-validation.js';
+import { applyDefaults, applyDefaultsSteps } from '../../apiextensions/schema/defaulting.js';
+import { validateListTypesSteps } from '../../apiextensions/schema/list-type-validation.js';
+import { validateValueSteps } from '../../apiextensions/schema/value-validation.js';
+import { runSteps, type Steps } from '../../limits/turn-budget.js';
 import type { RuleNode } from '../../apiextensions/validation-rules/compiled-rules.js';
 import { validateRules } from '../../apiextensions/validation-rules/rule-validator.js';
 
@@ -70,9 +71,17 @@ const rulesNotChecked = 'some validation rules were not checked because the obje
  * with the old object for transition rules, and not at all when an error already says a value has the wrong type.
  */
 export function validateCustomObject(object: KubeObject, options: CustomResourceStrategyOptions, old?: KubeObject): FieldError[] {
+  return runSteps(validateCustomObjectSteps(object, options, old));
+}
+
+/**
+ * {@link validateCustomObject} in steps: the schema's walks over a large object may give the event loop back
+ * (limits/turn-budget.ts); the errors are the same.
+ */
+export function* validateCustomObjectSteps(object: KubeObject, options: CustomResourceStrategyOptions, old?: KubeObject): Steps<FieldError[]> {
   const errors = [
-    ...validateValue(options.schema, object, '', { root: true }),
-    ...validateListTypes(options.schema, object),
+    ...(yield* validateValueSteps(options.schema, object, '', { root: true })),
+    ...(yield* validateListTypesSteps(options.schema, object)),
     ...(options.scale !== undefined ? validateScaleFields(object, options.scale) : []),
   ];
   if (options.rules === undefined) return errors;
@@ -101,6 +110,7 @@ function refuseCreates(qualified: QualifiedResource): NonNullable<Strategy['auth
 /** The strategy of one CRD version's objects. */
 export function customResourceStrategy(options: CustomResourceStrategyOptions): Strategy {
   const validate = (object: KubeObject, old?: KubeObject): FieldError[] => validateCustomObject(object, options, old);
+  const validateSteps = (object: KubeObject, old?: KubeObject): Steps<FieldError[]> => validateCustomObjectSteps(object, options, old);
   const strategy = defineStrategy({
     hasStatus: options.hasStatus,
     tracksGeneration: true,
@@ -117,8 +127,20 @@ export function customResourceStrategy(options: CustomResourceStrategyOptions): 
     validate: (object) => validate(object),
     validateUpdate: (object, old) => validate(object, old),
     ...(options.hasStatus
-      ? { status: { prepareForUpdate: genericStatusStrategy.prepareForUpdate, validateUpdate: (object: KubeObject, old: KubeObject) => validate(object, old) } }
+      ? {
+        status: {
+          prepareForUpdate: genericStatusStrategy.prepareForUpdate,
+          validateUpdate: (object: KubeObject, old: KubeObject) => validate(object, old),
+          validateUpdateSteps: (object: KubeObject, old: KubeObject) => validateSteps(object, old),
+        },
+      }
       : {}),
   });
-  return options.terminating === true ? { ...strategy, authorizeWrite: refuseCreates(options.qualified ?? { group: '', resource: '' }) } : strategy;
+  const stepped: Strategy = {
+    ...strategy,
+    defaultsSteps: (object) => applyDefaultsSteps(options.schema, object),
+    validateSteps: (object) => validateSteps(object),
+    validateUpdateSteps: (object, old) => validateSteps(object, old),
+  };
+  return options.terminating === true ? { ...stepped, authorizeWrite: refuseCreates(options.qualified ?? { group: '', resource: '' }) } : stepped;
 }

@@ -6,9 +6,9 @@ import { fail, type KubeObject, type Result } from '@svc-apiserver/api';
 import type { Registry } from '../registry.js';
 import type { ResourceDef } from '../resource-def.js';
 import { admissionAttributes, runAdmission, type OperationContext } from './admission-attributes.js';
-import { beforeCreate } from './prepare.js';
+import { beforeCreateSteps } from './prepare.js';
 import { withWriteHooks } from './write-hooks.js';
-import { yieldAfter } from '../../limits/turn-budget.js';
+import { runStepsYielding, yieldAfter } from '../../limits/turn-budget.js';
 
 /** A create that passed every step before its storage write. */
 export interface PreparedCreate {
@@ -24,9 +24,10 @@ export async function prepareCreate(registry: Registry, def: ResourceDef, object
   if (forbidden !== undefined) return fail(forbidden);
   const refused = await runAdmission(registry, 'admit', attrs(), ctx);
   if (refused !== undefined) return fail(refused);
-  // A step over a large object gives the event loop back after it (limits/turn-budget.ts).
+  // A step over a large object gives the event loop back after it, and validation in steps within it
+  // (limits/turn-budget.ts).
   const validating = performance.now();
-  const prepared = beforeCreate(def, object, ctx.user);
+  const prepared = await runStepsYielding(beforeCreateSteps(def, object, ctx.user));
   if (!prepared.ok) return prepared;
   await yieldAfter(validating);
   const invalid = await runAdmission(registry, 'validate', attrs(), ctx);

@@ -30,8 +30,15 @@
  */
 import type { KubeObject } from '@svc-apiserver/api';
 import type { ResourceDef } from '../resource-def.js';
+import type { Steps } from '../../limits/turn-budget.js';
 
 /** Applies `def`'s kind defaults to `object` in place (kube's scheme defaulter, run on decode). */
 export function applyKindDefaults(def: ResourceDef, object: KubeObject): void {
   def.strategy.defaults?.(object);
+}
+
+/** {@link applyKindDefaults} in steps, where the kind's defaulting has steps (limits/turn-budget.ts). */
+export function* applyKindDefaultsSteps(def: ResourceDef, object: KubeObject): Steps<void> {
+  if (def.strategy.defaultsSteps !== undefined) yield* def.strategy.defaultsSteps(object);
+  else applyKindDefaults(def, object);
 }

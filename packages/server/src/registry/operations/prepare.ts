@@ -10,7 +10,8 @@ import { normalizeObjectMeta } from '../../meta/normalize-object-meta.js';
 import { validateObjectMeta, validateObjectMetaUpdate } from '../../meta/object-meta-validation.js';
 import type { ResourceDef } from '../resource-def.js';
 import type { SubresourceStrategy } from '../strategy.js';
-import { applyKindDefaults } from './defaulting.js';
+import { runSteps, type Steps } from '../../limits/turn-budget.js';
+import { applyKindDefaultsSteps } from './defaulting.js';
 
 let stampedSecond = -1;
 let stamped = '';
@@ -43,6 +44,14 @@ function invalidOutcome(def: ResourceDef, object: KubeObject, errors: FieldError
  * is the requester, for strategies that record it.
  */
 export function beforeCreate(def: ResourceDef, object: KubeObject, user?: UserInfo): Result<{ generatedName: boolean }> {
+  return runSteps(beforeCreateSteps(def, object, user));
+}
+
+/**
+ * {@link beforeCreate} in steps: a strategy whose defaulting and validation have steps (a custom object's schema)
+ * lets the write path give the event loop back between them (limits/turn-budget.ts).
+ */
+export function* beforeCreateSteps(def: ResourceDef, object: KubeObject, user?: UserInfo): Steps<Result<{ generatedName: boolean }>> {
   const meta = (object.metadata ??= {});
   normalizeObjectMeta(meta);
   delete meta.deletionTimestamp;
@@ -50,7 +59,7 @@ export function beforeCreate(def: ResourceDef, object: KubeObject, user?: UserIn
   delete meta.resourceVersion;
   // The uid comes first: a strategy may use it (Job's generated selector, as kube's PrepareForCreate does).
   meta.uid = randomUUID();
-  applyKindDefaults(def, object);
+  yield* applyKindDefaultsSteps(def, object);
   def.strategy.prepareForCreate(object, user);
   meta.creationTimestamp = nowTimestamp();
   if (def.strategy.tracksGeneration) meta.generation = 1;
@@ -62,20 +71,26 @@ export function beforeCreate(def: ResourceDef, object: KubeObject, user?: UserIn
   }
   const errors = [
     ...validateObjectMeta(meta, { namespaced: def.namespaced, nameRule: def.strategy.nameRule }),
-    ...def.strategy.validate(object),
+    ...(def.strategy.validateSteps !== undefined ? yield* def.strategy.validateSteps(object) : def.strategy.validate(object)),
   ];
   const checked = invalidOutcome(def, object, errors);
   return checked.ok ? ok({ generatedName }) : checked;
 }
 
+/** The update steps of the main resource's strategy. */
+function mainUpdateStrategy(def: ResourceDef): SubresourceStrategy {
+  const { prepareForUpdate, validateUpdate, validateUpdateSteps } = def.strategy;
+  return { prepareForUpdate, validateUpdate, ...(validateUpdateSteps !== undefined ? { validateUpdateSteps } : {}) };
+}
+
 /** The strategy of a subresource write, or of the main resource when `subresource` is `''`. */
 export function subresourceStrategy(def: ResourceDef, subresource: string): SubresourceStrategy | undefined {
-  if (subresource === '') return { prepareForUpdate: def.strategy.prepareForUpdate, validateUpdate: def.strategy.validateUpdate };
+  if (subresource === '') return mainUpdateStrategy(def);
   if (subresource === 'status') return def.strategy.status;
   if (subresource === 'finalize') return def.strategy.finalize;
   // kube's scale subresource writes through the main store: the workload's own update strategy runs.
   if (subresource === 'scale' && def.subresources.some((s) => s.name === 'scale')) {
-    return { prepareForUpdate: def.strategy.prepareForUpdate, validateUpdate: def.strategy.validateUpdate };
+    return mainUpdateStrategy(def);
   }
   return def.strategy.subresources?.[subresource];
 }
@@ -85,6 +100,11 @@ export function subresourceStrategy(def: ResourceDef, subresource: string): Subr
  * system fields over, bump generation, validate.
  */
 export function beforeUpdate(def: ResourceDef, subresource: string, object: KubeObject, old: KubeObject): Result<void> {
+  return runSteps(beforeUpdateSteps(def, subresource, object, old));
+}
+
+/** {@link beforeUpdate} in steps (as {@link beforeCreateSteps}). */
+export function* beforeUpdateSteps(def: ResourceDef, subresource: string, object: KubeObject, old: KubeObject): Steps<Result<void>> {
   const meta = (object.metadata ??= {});
   normalizeObjectMeta(meta);
   const oldMeta = old.metadata ?? {};
@@ -92,7 +112,7 @@ export function beforeUpdate(def: ResourceDef, subresource: string, object: Kube
   if (strategy === undefined) throw new Error(`no strategy for subresource ${subresource} of ${def.resource}`);
   if (oldMeta.generation !== undefined) meta.generation = oldMeta.generation;
   else delete meta.generation;
-  applyKindDefaults(def, object);
+  yield* applyKindDefaultsSteps(def, object);
   strategy.prepareForUpdate(object, old);
   if (!meta.uid && oldMeta.uid) meta.uid = oldMeta.uid;
   if (oldMeta.creationTimestamp) meta.creationTimestamp = oldMeta.creationTimestamp;
@@ -101,7 +121,10 @@ export function beforeUpdate(def: ResourceDef, subresource: string, object: Kube
     meta.deletionGracePeriodSeconds = oldMeta.deletionGracePeriodSeconds;
   }
   if (def.strategy.tracksGeneration && specPart(object) !== specPart(old)) meta.generation = (oldMeta.generation ?? 0) + 1;
-  const errors = [...validateObjectMetaUpdate(meta, oldMeta), ...strategy.validateUpdate(object, old)];
+  const errors = [
+    ...validateObjectMetaUpdate(meta, oldMeta),
+    ...(strategy.validateUpdateSteps !== undefined ? yield* strategy.validateUpdateSteps(object, old) : strategy.validateUpdate(object, old)),
+  ];
   return invalidOutcome(def, object, errors);
 }
 

@@ -13,10 +13,10 @@ import type { ResourceDef } from '../resource-def.js';
 import type { WriteResult } from '../store.js';
 import { admissionAttributes, runAdmission, type OperationContext } from './admission-attributes.js';
 import { final } from './guaranteed-update.js';
-import { beforeUpdate, unchanged } from './prepare.js';
+import { beforeUpdateSteps, unchanged } from './prepare.js';
 import { scaleOf, withReplicas } from './scale-subresource.js';
 import { afterRemove, withWriteHooks } from './write-hooks.js';
-import { yieldAfter } from '../../limits/turn-budget.js';
+import { runStepsYielding, yieldAfter } from '../../limits/turn-budget.js';
 
 /**
  * Updates `current` to `object` (`object.metadata.resourceVersion` must be `current`'s); `conflict` in a failure
@@ -38,9 +38,10 @@ export async function updateObject(
   const refused = await runAdmission(registry, 'admit', mutating, ctx);
   if (refused !== undefined) return final(refused);
   const next = asScale ? withReplicas(def, object, mutating.object!) : object;
-  // A step over a large object gives the event loop back after it (limits/turn-budget.ts).
+  // A step over a large object gives the event loop back after it, and validation in steps within it
+  // (limits/turn-budget.ts).
   const validating = performance.now();
-  const prepared = beforeUpdate(def, subresource, next, current);
+  const prepared = await runStepsYielding(beforeUpdateSteps(def, subresource, next, current));
   if (!prepared.ok) return final(prepared.error);
   await yieldAfter(validating);
   const invalid = await runAdmission(registry, 'validate', attrs(next), ctx);
