@@ -5,7 +5,7 @@
  * same-run ratios. Linux only; elsewhere the figure is NaN.
  */
 import { readFileSync } from 'node:fs';
-import { fmt } from './support.js';
+import { fmt, percentile } from './support.js';
 import type { LoadResult } from './load/load-generator.js';
 import { interleaved, type Figures } from './load/phases.js';
 
@@ -44,8 +44,17 @@ export async function withCpu(pids: readonly (number | undefined)[], run: () => 
   return { result, cpuMicros };
 }
 
-/** Figures of a comparison with the server's CPU time per successful request (µs). */
-export type CpuFigures = Figures & { readonly serverMicrosPerRequest: number };
+/** One interleaved round of one target: its rate and its server's CPU time per successful request (µs). */
+export interface RoundFigures {
+  readonly perSecond: number;
+  readonly serverMicrosPerRequest: number;
+}
+
+/**
+ * Figures of a comparison with the server's CPU time per successful request (µs), over all rounds and round by
+ * round (in the order they ran).
+ */
+export type CpuFigures = Figures & { readonly serverMicrosPerRequest: number; readonly rounds: readonly RoundFigures[] };
 
 /**
  * {@link interleaved} with each phase's server CPU time: `pidsOf(target)` names the processes that serve it, and
@@ -55,15 +64,64 @@ export async function interleavedWithCpu<T>(
   targets: readonly T[], pidsOf: (target: T) => readonly (number | undefined)[], seconds: number,
   phase: (target: T, round: number, seconds: number) => Promise<LoadResult>, rounds?: number,
 ): Promise<CpuFigures[]> {
-  const cpu = targets.map(() => ({ micros: 0, ok: 0 }));
+  const cpu = targets.map(() => ({ micros: 0, ok: 0, rounds: [] as RoundFigures[] }));
   const figures = await interleaved(targets, seconds, async (target, round, s) => {
     const measured = await withCpu(pidsOf(target), () => phase(target, round, s));
+    const { ok, seconds: took } = measured.result;
     const total = cpu[targets.indexOf(target)]!;
     total.micros += measured.cpuMicros;
-    total.ok += measured.result.ok;
+    total.ok += ok;
+    total.rounds.push({ perSecond: took > 0 ? ok / took : 0, serverMicrosPerRequest: ok > 0 ? measured.cpuMicros / ok : NaN });
     return measured.result;
   }, rounds);
-  return figures.map((f, i) => ({ ...f, serverMicrosPerRequest: cpu[i]!.ok > 0 ? cpu[i]!.micros / cpu[i]!.ok : NaN }));
+  return figures.map((f, i) => ({ ...f, serverMicrosPerRequest: cpu[i]!.ok > 0 ? cpu[i]!.micros / cpu[i]!.ok : NaN, rounds: cpu[i]!.rounds }));
+}
+
+/** The median and the spread of a set of ratios: quartiles and extremes. */
+export interface RatioSpread {
+  readonly median: number;
+  readonly low: number;
+  readonly q1: number;
+  readonly q3: number;
+  readonly high: number;
+}
+
+/** The spread of `values` (non-finite ones left out); NaNs when none is left. */
+export function spreadOf(values: readonly number[]): RatioSpread {
+  const sorted = values.filter(Number.isFinite).sort((a, b) => a - b);
+  return { median: percentile(sorted, 50), low: sorted[0] ?? NaN, q1: percentile(sorted, 25), q3: percentile(sorted, 75), high: sorted.at(-1) ?? NaN };
+}
+
+/**
+ * The per-round ratios of `f` to `baseline`: round r of one beside round r of the other, which ran next to it, so
+ * a slow spell of the shared machine touches both sides of a ratio; rate (this over the baseline) and CPU per
+ * request (the baseline's over this, the rate ratio a server limited by its CPU would reach).
+ */
+export function roundRatios(f: Pick<CpuFigures, 'rounds'>, baseline: Pick<CpuFigures, 'rounds'>): { rate: RatioSpread; cpu: RatioSpread } {
+  const pairs = f.rounds.map((r, i) => [r, baseline.rounds[i]] as const).filter((p): p is readonly [RoundFigures, RoundFigures] => p[1] !== undefined);
+  return {
+    rate: spreadOf(pairs.map(([r, b]) => r.perSecond / b.perSecond)),
+    cpu: spreadOf(pairs.map(([r, b]) => b.serverMicrosPerRequest / r.serverMicrosPerRequest)),
+  };
+}
+
+/** `median 0.912 [q1 0.880–q3 0.940, 0.850–0.990]`: a spread as a report column. */
+export function spreadColumn(s: RatioSpread): string {
+  return `median ${fmt(s.median, 3)} [quartiles ${fmt(s.q1, 3)}–${fmt(s.q3, 3)}, range ${fmt(s.low, 3)}–${fmt(s.high, 3)}]`;
+}
+
+/**
+ * The per-round ratio columns of a report line beside a baseline, rate then CPU per request, with the goal the
+ * medians are held to: `rounds: rate median 0.912 [...] (goal ≥ 0.9)   cpu median 0.880 [...]`.
+ */
+export function roundRatioColumns(f: Pick<CpuFigures, 'rounds'>, baseline: Pick<CpuFigures, 'rounds'>, goal?: number): string {
+  const { rate, cpu } = roundRatios(f, baseline);
+  return `per round: rate ${spreadColumn(rate)}${goal === undefined ? '' : ` (goal ≥ ${goal})`}   cpu ${spreadColumn(cpu)}`;
+}
+
+/** How many rounds a phase of `seconds` runs in: rounds of about half a second, at least four. */
+export function roundsFor(seconds: number, requested?: number): number {
+  return requested ?? Math.max(4, Math.round(seconds / 0.5));
 }
 
 /**
