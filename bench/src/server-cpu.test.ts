@@ -8,13 +8,18 @@ test('a spread has the median, quartiles and extremes of the finite values', () 
   assert.ok(Number.isNaN(spreadOf([NaN]).median));
 });
 
-test('round ratios pair each round with the baseline round of the same index', () => {
-  const baseline = { rounds: [{ perSecond: 100, serverMicrosPerRequest: 200 }, { perSecond: 50, serverMicrosPerRequest: 400 }, { perSecond: 80, serverMicrosPerRequest: 250 }] };
-  const other = { rounds: [{ perSecond: 90, serverMicrosPerRequest: 250 }, { perSecond: 40, serverMicrosPerRequest: 500 }] };
+test('round ratios set each round beside the baseline rounds just before and after it', () => {
+  const round = (perSecond: number, serverMicrosPerRequest: number, sequence: number) => ({ perSecond, serverMicrosPerRequest, sequence });
+  // Baseline and other alternate: b0 o1 b2 o3 b4 o5.
+  const baseline = { rounds: [round(100, 200, 0), round(25, 400, 2), round(100, 200, 4)] };
+  const other = { rounds: [round(45, 400, 1), round(45, 400, 3), round(90, 250, 5)] };
   const { rate, cpu } = roundRatios(other, baseline);
-  // A slow second round touched both servers: its ratio (0.8) is near the first's (0.9), not 40/100.
-  assert.deepEqual([rate.low, rate.high], [0.8, 0.9]);
-  assert.deepEqual([cpu.low, cpu.high], [0.8, 0.8]);
+  // Rounds 1 and 3 ran beside a slow spell (the geometric mean of 100 and 25 is 50): 0.9, as the last round's
+  // ratio to the one baseline round before it.
+  assert.deepEqual([rate.low, rate.median, rate.high], [0.9, 0.9, 0.9]);
+  const slow = Math.sqrt(200 * 400) / 400;
+  assert.ok(Math.abs(cpu.low - slow) < 1e-9 && Math.abs(cpu.median - slow) < 1e-9);
+  assert.equal(cpu.high, 0.8);
 });
 
 test('phases are split into rounds of about half a second, at least four, unless asked', () => {

@@ -44,10 +44,14 @@ export async function withCpu(pids: readonly (number | undefined)[], run: () => 
   return { result, cpuMicros };
 }
 
-/** One interleaved round of one target: its rate and its server's CPU time per successful request (µs). */
+/**
+ * One interleaved round of one target: its rate, its server's CPU time per successful request (µs), and its place
+ * in the sequence of all targets' rounds.
+ */
 export interface RoundFigures {
   readonly perSecond: number;
   readonly serverMicrosPerRequest: number;
+  readonly sequence: number;
 }
 
 /**
@@ -65,13 +69,14 @@ export async function interleavedWithCpu<T>(
   phase: (target: T, round: number, seconds: number) => Promise<LoadResult>, rounds?: number,
 ): Promise<CpuFigures[]> {
   const cpu = targets.map(() => ({ micros: 0, ok: 0, rounds: [] as RoundFigures[] }));
+  let sequence = 0;
   const figures = await interleaved(targets, seconds, async (target, round, s) => {
     const measured = await withCpu(pidsOf(target), () => phase(target, round, s));
     const { ok, seconds: took } = measured.result;
     const total = cpu[targets.indexOf(target)]!;
     total.micros += measured.cpuMicros;
     total.ok += ok;
-    total.rounds.push({ perSecond: took > 0 ? ok / took : 0, serverMicrosPerRequest: ok > 0 ? measured.cpuMicros / ok : NaN });
+    total.rounds.push({ perSecond: took > 0 ? ok / took : 0, serverMicrosPerRequest: ok > 0 ? measured.cpuMicros / ok : NaN, sequence: sequence++ });
     return measured.result;
   }, rounds);
   return figures.map((f, i) => ({ ...f, serverMicrosPerRequest: cpu[i]!.ok > 0 ? cpu[i]!.micros / cpu[i]!.ok : NaN, rounds: cpu[i]!.rounds }));
@@ -92,17 +97,28 @@ export function spreadOf(values: readonly number[]): RatioSpread {
   return { median: percentile(sorted, 50), low: sorted[0] ?? NaN, q1: percentile(sorted, 25), q3: percentile(sorted, 75), high: sorted.at(-1) ?? NaN };
 }
 
+/** The geometric mean of the finite values of `a` and `b`'s `key` (one when the other is missing). */
+function between(a: RoundFigures | undefined, b: RoundFigures | undefined, key: 'perSecond' | 'serverMicrosPerRequest'): number {
+  const values = [a?.[key], b?.[key]].filter((v): v is number => v !== undefined && Number.isFinite(v) && v > 0);
+  return values.length === 0 ? NaN : values.reduce((x, y) => x * y, 1) ** (1 / values.length);
+}
+
 /**
- * The per-round ratios of `f` to `baseline`: round r of one beside round r of the other, which ran next to it, so
- * a slow spell of the shared machine touches both sides of a ratio; rate (this over the baseline) and CPU per
- * request (the baseline's over this, the rate ratio a server limited by its CPU would reach).
+ * The per-round ratios of `f` to `baseline`: each round of `f` beside the baseline's rounds that ran just before
+ * and just after it (their geometric mean), so a slow spell of the shared machine touches both sides of a ratio;
+ * rate (this over the baseline) and CPU per request (the baseline's over this, the rate ratio a server limited by
+ * its CPU would reach).
  */
 export function roundRatios(f: Pick<CpuFigures, 'rounds'>, baseline: Pick<CpuFigures, 'rounds'>): { rate: RatioSpread; cpu: RatioSpread } {
-  const pairs = f.rounds.map((r, i) => [r, baseline.rounds[i]] as const).filter((p): p is readonly [RoundFigures, RoundFigures] => p[1] !== undefined);
-  return {
-    rate: spreadOf(pairs.map(([r, b]) => r.perSecond / b.perSecond)),
-    cpu: spreadOf(pairs.map(([r, b]) => b.serverMicrosPerRequest / r.serverMicrosPerRequest)),
-  };
+  const rate: number[] = [];
+  const cpu: number[] = [];
+  for (const r of f.rounds) {
+    const before = baseline.rounds.findLast((b) => b.sequence < r.sequence);
+    const after = baseline.rounds.find((b) => b.sequence > r.sequence);
+    rate.push(r.perSecond / between(before, after, 'perSecond'));
+    cpu.push(between(before, after, 'serverMicrosPerRequest') / r.serverMicrosPerRequest);
+  }
+  return { rate: spreadOf(rate), cpu: spreadOf(cpu) };
 }
 
 /** `median 0.912 [q1 0.880–q3 0.940, 0.850–0.990]`: a spread as a report column. */
