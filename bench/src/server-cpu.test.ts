@@ -1,11 +1,22 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { roundRatios, roundsFor, spreadOf } from './server-cpu.js';
+import { roundRatios, roundsFor, spreadOf, verdict } from './server-cpu.js';
 
-test('a spread has the median, quartiles and extremes of the finite values', () => {
+test('a spread has the median, its confidence interval and the extremes of the finite values', () => {
   const s = spreadOf([0.9, NaN, 0.7, 1.1, 0.8, 1.0, Infinity]);
-  assert.deepEqual(s, { median: 0.9, low: 0.7, q1: 0.8, q3: 1.0, high: 1.1 });
+  // Five values are too few for an interval narrower than their range.
+  assert.deepEqual(s, { count: 5, median: 0.9, low: 0.7, ciLow: 0.7, ciHigh: 1.1, high: 1.1 });
   assert.ok(Number.isNaN(spreadOf([NaN]).median));
+  // Sixteen values: the 4th and 13th.
+  const sixteen = spreadOf(Array.from({ length: 16 }, (_, i) => i + 1));
+  assert.deepEqual([sixteen.ciLow, sixteen.median, sixteen.ciHigh], [4, 9, 13]);
+});
+
+test('a goal is decided only when the whole confidence interval is on one side of it', () => {
+  const s = spreadOf(Array.from({ length: 16 }, (_, i) => 0.8 + i / 100));
+  assert.equal(verdict(s, 0.8), 'met');
+  assert.equal(verdict(s, 0.85), 'undecided');
+  assert.equal(verdict(s, 0.95), 'not met');
 });
 
 test('round ratios set each round beside the baseline rounds just before and after it', () => {

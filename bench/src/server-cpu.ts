@@ -82,19 +82,38 @@ export async function interleavedWithCpu<T>(
   return figures.map((f, i) => ({ ...f, serverMicrosPerRequest: cpu[i]!.ok > 0 ? cpu[i]!.micros / cpu[i]!.ok : NaN, rounds: cpu[i]!.rounds }));
 }
 
-/** The median and the spread of a set of ratios: quartiles and extremes. */
+/**
+ * The median of a set of ratios, its 95 % confidence interval (distribution-free: the order statistics whose ranks
+ * the binomial distribution of a median puts 1.96 standard deviations from the middle) and the extremes.
+ */
 export interface RatioSpread {
+  readonly count: number;
   readonly median: number;
   readonly low: number;
-  readonly q1: number;
-  readonly q3: number;
+  readonly ciLow: number;
+  readonly ciHigh: number;
   readonly high: number;
 }
 
 /** The spread of `values` (non-finite ones left out); NaNs when none is left. */
 export function spreadOf(values: readonly number[]): RatioSpread {
   const sorted = values.filter(Number.isFinite).sort((a, b) => a - b);
-  return { median: percentile(sorted, 50), low: sorted[0] ?? NaN, q1: percentile(sorted, 25), q3: percentile(sorted, 75), high: sorted.at(-1) ?? NaN };
+  const n = sorted.length;
+  const half = 0.98 * Math.sqrt(n);
+  // 1-based ranks n/2 ± 0.98·√n (rounded outwards), within the values.
+  const lowRank = Math.max(1, Math.floor(n / 2 - half));
+  const highRank = Math.min(n, Math.ceil(1 + n / 2 + half));
+  return {
+    count: n, median: percentile(sorted, 50), low: sorted[0] ?? NaN, ciLow: sorted[lowRank - 1] ?? NaN, ciHigh: sorted[highRank - 1] ?? NaN,
+    high: sorted.at(-1) ?? NaN,
+  };
+}
+
+/** Whether a spread decides a goal: met when its whole confidence interval is at or above it, not met when below. */
+export function verdict(s: RatioSpread, goal: number): 'met' | 'not met' | 'undecided' {
+  if (s.ciLow >= goal) return 'met';
+  if (s.ciHigh < goal) return 'not met';
+  return 'undecided';
 }
 
 /** The geometric mean of the finite values of `a` and `b`'s `key` (one when the other is missing). */
@@ -121,18 +140,19 @@ export function roundRatios(f: Pick<CpuFigures, 'rounds'>, baseline: Pick<CpuFig
   return { rate: spreadOf(rate), cpu: spreadOf(cpu) };
 }
 
-/** `median 0.912 [q1 0.880–q3 0.940, 0.850–0.990]`: a spread as a report column. */
+/** `median 0.912 (95% CI 0.880–0.940, range 0.850–0.990)`: a spread as a report column. */
 export function spreadColumn(s: RatioSpread): string {
-  return `median ${fmt(s.median, 3)} [quartiles ${fmt(s.q1, 3)}–${fmt(s.q3, 3)}, range ${fmt(s.low, 3)}–${fmt(s.high, 3)}]`;
+  return `median ${fmt(s.median, 3)} (95% CI ${fmt(s.ciLow, 3)}–${fmt(s.ciHigh, 3)}, range ${fmt(s.low, 3)}–${fmt(s.high, 3)})`;
 }
 
 /**
- * The per-round ratio columns of a report line beside a baseline, rate then CPU per request, with the goal the
- * medians are held to: `rounds: rate median 0.912 [...] (goal ≥ 0.9)   cpu median 0.880 [...]`.
+ * The per-round ratio columns of a report line beside a baseline, rate then CPU per request, each with the goal and
+ * whether the run decides it: `per round: rate median 0.912 (...) goal ≥ 0.9 undecided   cpu median 0.880 (...)`.
  */
 export function roundRatioColumns(f: Pick<CpuFigures, 'rounds'>, baseline: Pick<CpuFigures, 'rounds'>, goal?: number): string {
   const { rate, cpu } = roundRatios(f, baseline);
-  return `per round: rate ${spreadColumn(rate)}${goal === undefined ? '' : ` (goal ≥ ${goal})`}   cpu ${spreadColumn(cpu)}`;
+  const judged = (s: RatioSpread): string => (goal === undefined ? '' : ` goal ≥ ${goal}: ${verdict(s, goal)}`);
+  return `per round (${rate.count}): rate ${spreadColumn(rate)}${judged(rate)}   cpu ${spreadColumn(cpu)}${judged(cpu)}`;
 }
 
 /** How many rounds a phase of `seconds` runs in: rounds of about half a second, at least four. */
