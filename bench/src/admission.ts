@@ -9,12 +9,14 @@
  *   only (as webhooks whose framework turns HTTP/2 off), and one offering HTTP/2 by ALPN beside HTTP/1.1 (as Go's
  *   net/http serves by default), which the server then calls over HTTP/2.
  *
- * The four servers run side by side and are measured in interleaved rounds, so drift of the shared machine
- * touches each alike. Beside each rate, the server's CPU time per create (read around the same rounds) and its
- * ratio to the baseline's, which other work on the machine hardly moves.
+ * The servers run side by side and are measured in many short interleaved rounds (A/B/C/..., about half a second
+ * each), so drift of the shared machine touches each alike. Beside each rate, the server's CPU time per create (read
+ * around the same rounds) and its ratio to the baseline's, which other work on the machine hardly moves; and for
+ * both, the ratios round by round (each round beside the baseline's round next to it): their median, which a goal is
+ * held to, and their spread, which tells whether the run can decide it.
  *
- * Flags: --seconds=<per phase, default 3> --clients=<64> --cpu-prof=<dir> (each server under node's CPU profiler, a
- * summary of its measured rounds after the figures)
+ * Flags: --seconds=<per phase, default 3> --rounds=<n, default one per half second> --clients=<64>
+ * --cpu-prof=<dir> (each server under node's CPU profiler, a summary of its measured rounds after the figures)
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -32,7 +34,7 @@ import { runStandalone, startBenchModule, type StandaloneOptions } from './suppo
 import { configMap, createPlan, createsLine, loadFor, post, profileLines, startTarget, type Target } from './create-load.js';
 import { monotonicMicros } from './cpu-profile-summary.js';
 import type { LoadGenerator } from './load/load-generator.js';
-import { cpuColumn, interleavedWithCpu, type CpuFigures } from './server-cpu.js';
+import { cpuColumn, interleavedWithCpu, roundRatioColumns, roundsFor, type CpuFigures } from './server-cpu.js';
 import { cpuLayout, pinProcess } from './load/cpu-pinning.js';
 
 const names = namesFor('svc');
@@ -100,11 +102,13 @@ export async function admissionBench(seconds = 3, clients = 64, options: Standal
     const plan = (phase: string) => createPlan('/api/v1/namespaces/bench/configmaps', phase, configMap);
     for (const s of servers) await s.load.run(plan('warm'), Math.min(seconds, 2));
     const measuredFrom = monotonicMicros();
+    const rounds = roundsFor(seconds, options.rounds);
     const [baseline, defaults, one1, one2, three] = await interleavedWithCpu(servers, (s) => [s.target.server.child.pid], seconds,
-      (s, round, sec) => s.load.run(plan(`r${round}`), sec)) as [CpuFigures, CpuFigures, CpuFigures, CpuFigures, CpuFigures];
-    const line = (label: string, f: CpuFigures, goal?: number) => `${createsLine(label, f, baseline, goal)}   ${cpuColumn(f, baseline)}`;
+      (s, round, sec) => s.load.run(plan(`r${round}`), sec), rounds) as [CpuFigures, CpuFigures, CpuFigures, CpuFigures, CpuFigures];
+    const line = (label: string, f: CpuFigures, goal?: number) => `${createsLine(label, f, baseline, goal)}   ${cpuColumn(f, baseline)}`
+      + (f === baseline ? '' : `\n${''.padEnd(28)}${roundRatioColumns(f, baseline, goal)}`);
     const lines = [
-      `admission: ${clients} HTTPS connections creating configmaps, ${seconds}s per server in interleaved rounds, beside a server without admission plugins`,
+      `admission: ${clients} HTTPS connections creating configmaps, ${seconds}s per server in ${rounds} interleaved rounds, beside a server without admission plugins`,
       line('no admission plugins', baseline),
       line('default plugins', defaults, 0.9),
       line('default + webhook, HTTP/1.1', one1, 0.5),

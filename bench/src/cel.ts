@@ -7,11 +7,12 @@
  *   same gates and no policy (goal: at least 0.85).
  *
  * 64 keep-alive HTTPS connections of the load generator; the phases run in interleaved rounds so drift of the shared
- * machine touches each alike. Beside each rate, the server's CPU time per create over the same rounds and its ratio
- * to the baseline's, which other work on the machine hardly moves.
+ * machine touches each alike (many short rounds, about half a second each). Beside each rate, the server's CPU time
+ * per create over the same rounds and its ratio to the baseline's, which other work on the machine hardly moves; and
+ * for both, the ratios round by round: their median, which a goal is held to, and their spread.
  *
- * Flags: --seconds=<per phase, default 3> --clients=<64> --cpu-prof=<dir> (each server under node's CPU profiler, a
- * summary of its measured rounds after the figures)
+ * Flags: --seconds=<per phase, default 3> --rounds=<n, default one per half second> --clients=<64>
+ * --cpu-prof=<dir> (each server under node's CPU profiler, a summary of its measured rounds after the figures)
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -23,7 +24,7 @@ import { fmt, runStandalone, type StandaloneOptions } from './support.js';
 import { monotonicMicros } from './cpu-profile-summary.js';
 import { configMap, createPlan, loadFor, profileLines, startTarget } from './create-load.js';
 import type { LoadGenerator } from './load/load-generator.js';
-import { cpuColumn, interleavedWithCpu } from './server-cpu.js';
+import { cpuColumn, interleavedWithCpu, roundRatioColumns, roundsFor } from './server-cpu.js';
 
 const names = namesFor('svc');
 const reg = names.group('admissionregistration');
@@ -124,14 +125,15 @@ export async function celBench(seconds = 3, clients = 64, options: StandaloneOpt
     ];
     for (const p of phases) await p.load.run(createPlan(p.path, `warm-${phases.indexOf(p)}`, p.object), Math.min(seconds, 2));
     const measuredFrom = monotonicMicros();
+    const rounds = roundsFor(seconds, options.rounds);
     const totals = await interleavedWithCpu(phases, (p) => [p.server.server.child.pid], seconds,
-      (p, round, s) => p.load.run(createPlan(p.path, `r${round}`, p.object), s));
+      (p, round, s) => p.load.run(createPlan(p.path, `r${round}`, p.object), s), rounds);
     const rate = totals.map((t) => t.perSecond);
     const line = (i: number, base: number, goal?: number) =>
       `${phases[i]!.label.padEnd(30)}${fmt(rate[i]!).padStart(8)} creates/s   ratio ${fmt(rate[i]! / rate[base]!, 3)}${goal === undefined ? '' : ` (goal ≥ ${goal})`}`
-      + `   ${cpuColumn(totals[i]!, totals[base])}`;
+      + `   ${cpuColumn(totals[i]!, totals[base])}` + (i === base ? '' : `\n${''.padEnd(30)}${roundRatioColumns(totals[i]!, totals[base]!, goal)}`);
     const lines = [
-      `expression language: ${clients} HTTPS connections, ${seconds}s per phase in interleaved rounds`,
+      `expression language: ${clients} HTTPS connections, ${seconds}s per phase in ${rounds} interleaved rounds`,
       line(0, 0), line(1, 0, 0.8), line(2, 2), line(3, 2, 0.85),
       `errors: ${totals.map((t, i) => `${phases[i]!.label} ${t.errors}`).join(', ')}`,
     ];

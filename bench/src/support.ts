@@ -20,18 +20,24 @@ export function isMain(importMetaUrl: string): boolean {
 export interface StandaloneOptions {
   /** `--cpu-prof=<dir>`: the servers run under node's CPU profiler, their profiles summarized after the figures. */
   readonly cpuProfDir?: string;
+  /** `--rounds=<n>`: the interleaved rounds each phase's seconds are split into (benchmarks that interleave). */
+  readonly rounds?: number;
 }
 
 /**
  * Runs `bench` when its module is the one node was started with: `--seconds` per phase (default 3), `--clients`
- * (default 64) and `--cpu-prof=<dir>` for the benchmarks that profile their servers, its lines to stdout.
+ * (default 64), `--cpu-prof=<dir>` for the benchmarks that profile their servers and `--rounds=<n>` for those that
+ * interleave, its lines to stdout.
  */
 export async function runStandalone(
   importMetaUrl: string, bench: (seconds: number, clients: number, options: StandaloneOptions) => Promise<readonly string[]>,
 ): Promise<void> {
   if (!isMain(importMetaUrl)) return;
-  const { values } = parseArgs({ options: { seconds: { type: 'string' }, clients: { type: 'string' }, 'cpu-prof': { type: 'string' } } });
-  const options = values['cpu-prof'] === undefined ? {} : { cpuProfDir: resolve(values['cpu-prof']) };
+  const { values } = parseArgs({ options: { seconds: { type: 'string' }, clients: { type: 'string' }, 'cpu-prof': { type: 'string' }, rounds: { type: 'string' } } });
+  const options: StandaloneOptions = {
+    ...(values['cpu-prof'] === undefined ? {} : { cpuProfDir: resolve(values['cpu-prof']) }),
+    ...(values.rounds === undefined ? {} : { rounds: Number(values.rounds) }),
+  };
   process.stdout.write(`${(await bench(Number(values.seconds ?? '3'), Number(values.clients ?? '64'), options)).join('\n')}\n`);
 }
 

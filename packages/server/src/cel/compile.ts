@@ -23,6 +23,12 @@ export interface Program {
    * iteration variables of its comprehensions). Evaluation converts only these (activation in evaluate.ts).
    */
   readonly variables: ReadonlySet<string>;
+  /**
+   * The fields selected from each variable that the expression reads only through field selections (`object.data`,
+   * `has(object.data)`): evaluation converts just those fields of it. A variable read any other way (whole, indexed,
+   * passed to a function) is not here.
+   */
+  readonly fieldsRead: ReadonlyMap<string, ReadonlySet<string>>;
   /** @internal the checked tree and its evaluation hooks. */
   readonly tree: Instrumented;
   /** @internal */
@@ -111,6 +117,23 @@ export function typeName(t: EngineType | undefined): string {
   return t.name.replace(/google\.protobuf\.Timestamp/g, 'timestamp').replace(/google\.protobuf\.Duration/g, 'duration');
 }
 
+/** {@link Program.fieldsRead} of the tree under `root`. */
+function fieldsReadOf(root: AstNode): Map<string, Set<string>> {
+  const nodes = allNodes(root);
+  const selectedBy = new Map<AstNode, AstNode>();
+  for (const n of nodes) if (n.op === '.' || n.op === '.?') selectedBy.set(n.args[0] as AstNode, n);
+  const fields = new Map<string, Set<string>>();
+  const whole = new Set<string>();
+  for (const n of nodes) {
+    if (n.op !== 'id' || typeof n.args !== 'string') continue;
+    const select = selectedBy.get(n);
+    if (select === undefined || typeof select.args[1] !== 'string') whole.add(n.args);
+    else fields.set(n.args, (fields.get(n.args) ?? new Set()).add(select.args[1]));
+  }
+  for (const name of whole) fields.delete(name);
+  return fields;
+}
+
 /**
  * Compiles `expression` in `environment`: parses it, type-checks it against the declared variables and libraries,
  * and prepares it for evaluation. Results (errors too) are cached per environment.
@@ -147,6 +170,7 @@ function compileUncached(expression: string, environment: CelEnvironment): Resul
     environment,
     outputType: typeName(root.checkedType),
     variables: new Set(allNodes(root).flatMap((n) => (n.op === 'id' && typeof n.args === 'string' ? [n.args] : []))),
+    fieldsRead: fieldsReadOf(root),
     tree,
     evaluateTree: (activation) => parsed(activation),
   });

@@ -23,16 +23,33 @@ export interface Activation {
  * programs it will serve, Program.variables), it reads and converts just those, so a value no expression reads
  * is never built (a getter of `values` is not called) nor converted.
  */
-export function activation(environment: CelEnvironment, values: Readonly<Record<string, unknown>>, only?: Iterable<string>): Activation {
+export function activation(
+  environment: CelEnvironment, values: Readonly<Record<string, unknown>>, only?: Iterable<string>,
+  fieldsRead?: ReadonlyMap<string, ReadonlySet<string>>,
+): Activation {
   const out: Record<string, unknown> = {};
   for (const name of only ?? Object.keys(values)) {
     if (!Object.hasOwn(values, name)) continue;
-    const v = values[name];
+    let v = values[name];
     if (v === undefined) continue;
+    const fields = fieldsRead?.get(name);
+    if (fields !== undefined) v = selectedFields(v, fields);
     const t = environment.variables.get(name);
     out[name] = t === undefined ? toDynValue(v) : toCelValue(v, t);
   }
   return { values: out };
+}
+
+/**
+ * The `fields` of JSON object `v` (others as they are): for a variable read only through those field selections,
+ * the rest of it would be converted for nothing (a large object's metadata, say).
+ */
+function selectedFields(v: unknown, fields: ReadonlySet<string>): unknown {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return v;
+  const source = v as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const f of fields) if (Object.hasOwn(source, f)) out[f] = source[f];
+  return out;
 }
 
 /** Why an evaluation failed. */

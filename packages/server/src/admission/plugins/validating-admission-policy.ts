@@ -203,8 +203,10 @@ export function validatingAdmissionPolicyPlugin(names: Names, init?: PluginInit)
       const bindings = deps.syncedInformer(group, 'validatingadmissionpolicybindings');
       if (policies === undefined || bindings === undefined) return admitted;
       const m = match;
-      if (policies !== 'pending' && bindings !== 'pending' && !boundPolicies(policies, bindings).some((c) => mayMatch(c, a, m))) return admitted;
-      return validateSelected(a, m);
+      if (policies === 'pending' || bindings === 'pending') return validateSelected(a, m);
+      const candidates = boundPolicies(policies, bindings);
+      if (!candidates.some((c) => mayMatch(c, a, m))) return admitted;
+      return validateCandidates(a, m, candidates);
     },
     close() {
       stopTypeChecking?.();
@@ -212,12 +214,16 @@ export function validatingAdmissionPolicyPlugin(names: Names, init?: PluginInit)
     },
   };
 
-  /** The policies that may select the request, evaluated with each of their bindings. */
+  /** {@link validateCandidates} once the policy and binding informers have synced. */
   async function validateSelected(a: AdmissionAttributes, match: MatchContext): Promise<AdmissionResult> {
     const policies = await deps.informer(group, 'validatingadmissionpolicies');
     const bindings = await deps.informer(group, 'validatingadmissionpolicybindings');
     if (policies === undefined || bindings === undefined) return admitted;
-    const candidates = boundPolicies(policies, bindings);
+    return validateCandidates(a, match, boundPolicies(policies, bindings));
+  }
+
+  /** The policies of `candidates` that may select the request, evaluated with each of their bindings. */
+  async function validateCandidates(a: AdmissionAttributes, match: MatchContext, candidates: readonly BoundPolicy[]): Promise<AdmissionResult> {
     if (candidates.length === 0) return admitted;
     const failures: BindingFailure[] = [];
     for (const candidate of candidates) {

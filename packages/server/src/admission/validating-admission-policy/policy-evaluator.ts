@@ -10,6 +10,7 @@
 import { fail, ok, type Result } from '@svc-apiserver/api';
 import { compile, type Program } from '../../cel/compile.js';
 import { admissionVariables } from '../../cel/admission-variables.js';
+import { fieldsReadByAll } from '../../cel/references.js';
 import { celEnvironment, type CelEnvironment } from '../../cel/environment.js';
 import { activation, evaluateAsync } from '../../cel/evaluate.js';
 import { outOfBudgetMessage, perCallLimit, runtimeCelCostBudget } from '../../cel/limits.js';
@@ -26,6 +27,8 @@ export interface CompiledPolicy {
   readonly environment: CelEnvironment;
   /** The variables its validations, messages and audit annotations read: the only ones converted per request. */
   readonly variables: ReadonlySet<string>;
+  /** The fields of variables they read only through field selections: the only ones converted of those. */
+  readonly fieldsRead: ReadonlyMap<string, ReadonlySet<string>>;
   readonly validations: readonly { readonly expression: Compiled; readonly messageExpression?: Compiled }[];
   readonly auditAnnotations: readonly { readonly key: string; readonly value: Compiled }[];
 }
@@ -60,8 +63,9 @@ export function compilePolicy(policy: Policy): CompiledPolicy {
   }));
   const auditAnnotations = policy.auditAnnotations.map((a) => ({ key: a.key, value: compileIn(a.valueExpression, environment) }));
   const programs = [...validations.flatMap((v) => [v.expression, v.messageExpression]), ...auditAnnotations.map((a) => a.value)];
-  const variables = new Set(programs.flatMap((c) => (c?.ok === true ? [...c.value.variables] : [])));
-  return { policy, environment, variables, validations, auditAnnotations };
+  const compiled = programs.flatMap((c) => (c?.ok === true ? [c.value] : []));
+  const variables = new Set(compiled.flatMap((p) => [...p.variables]));
+  return { policy, environment, variables, fieldsRead: fieldsReadByAll(compiled), validations, auditAnnotations };
 }
 
 const noOutcome: PolicyOutcome = { failures: [], auditAnnotations: new Map() };
@@ -74,7 +78,7 @@ export async function evaluatePolicy(compiled: CompiledPolicy, values: Readonly<
   const conditions = await evaluateMatchConditions(policy.matchConditions, values, params);
   if (conditions.kind === 'skip') return noOutcome;
   if (conditions.kind === 'error') return failClosed ? { failures: [{ message: conditions.message, reason: 'Invalid' }], auditAnnotations: new Map() } : noOutcome;
-  const input = activation(compiled.environment, values, compiled.variables);
+  const input = activation(compiled.environment, values, compiled.variables, compiled.fieldsRead);
   let budget = runtimeCelCostBudget;
   const failures: PolicyFailure[] = [];
   const run = async (c: Compiled, expression: string): Promise<Result<unknown, string>> => {
