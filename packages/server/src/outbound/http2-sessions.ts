@@ -68,8 +68,8 @@ export interface StreamRequest {
   readonly signal?: AbortSignal;
   /** Fails the stream with `message` after `ms` without activity, waiting for the answer's head included. */
   readonly idle?: { readonly ms: number; readonly message: string };
-  /** Fails the stream with `message` after `ms`, an answer trickling in included. */
-  readonly deadline?: { readonly ms: number; readonly message: string };
+  /** Fails the stream with `message` at `at` (a `performance.now()` time), an answer trickling in included. */
+  readonly deadline?: { readonly at: number; readonly message: string };
 }
 
 /** An answer's head; its body follows on `body` ('data', 'end', 'error', 'close'; pause and resume for backpressure). */
@@ -158,7 +158,7 @@ export class Http2Sessions {
     }
     const session = s.session;
     if (s.open++ === 0) session.ref();
-    const timer = r.deadline === undefined ? undefined : setTimeout(() => stream.destroy(new Error(r.deadline!.message)), r.deadline.ms);
+    const timer = r.deadline === undefined ? undefined : setTimeout(() => stream.destroy(new Error(r.deadline!.message)), Math.max(1, r.deadline.at - performance.now()));
     if (r.idle !== undefined && r.idle.ms > 0) stream.setTimeout(r.idle.ms, () => stream.destroy(new Error(r.idle!.message)));
     stream.once('close', () => {
       clearTimeout(timer);

@@ -52,6 +52,12 @@ function hostOf(url: RequestUrl): string {
   return `${url.host.includes(':') ? `[${url.host}]` : url.host}${url.port === 443 ? '' : `:${url.port}`}`;
 }
 
+/** How long a request to `u` may go without activity (the target's timeout, 10 s by default; 0: no limit), and the message past it. */
+function idleTimeoutOf(target: HttpsTarget, u: RequestUrl): { readonly ms: number; readonly message: string } | undefined {
+  const ms = target.timeoutMs ?? 10_000;
+  return ms > 0 ? { ms, message: `request to ${hostOf(u)} timed out after ${ms}ms` } : undefined;
+}
+
 /** A buffered response: status, headers and body. */
 export interface HttpsResponse {
   readonly status: number;
@@ -110,10 +116,8 @@ export function openHttpsRequest(url: string | RequestUrl, options: OpenRequestO
         ...(target.serverName !== undefined ? { checkServerIdentity: serverIdentityOf(target.serverName) } : {}),
       }),
     });
-    const timeoutMs = target.timeoutMs ?? 10_000;
-    if (timeoutMs > 0) {
-      req.setTimeout(timeoutMs, () => req.destroy(new Error(`request to ${hostOf(u)} timed out after ${timeoutMs}ms`)));
-    }
+    const idle = idleTimeoutOf(target, u);
+    if (idle !== undefined) req.setTimeout(idle.ms, () => req.destroy(new Error(idle.message)));
     return ok(req);
   } catch (e) {
     // Bad header values (a credential with a newline) and bad PEM throw synchronously.
@@ -183,24 +187,20 @@ function bounded<T>(pending: Promise<Result<T, string>>, ms: number | undefined,
   return Promise.race([pending, expired]).finally(() => clearTimeout(timer));
 }
 
-/** How long a request over HTTP/2 may wait for its session, and what it fails with past that. */
-interface ConnectBound {
-  readonly ms: number | undefined;
-  readonly message: string;
-}
-
 /**
  * Sends a request as a stream of one of `sessions` (http2-sessions.ts): the answer's head, or undefined when the
- * server speaks only HTTP/1.1. A stream the server refused unprocessed (its session closing) is sent once more on
- * a new session, as Go's transport retries it.
+ * server speaks only HTTP/1.1. The request's deadline, or else its idle timeout, bounds the wait for a session. A
+ * stream the server refused unprocessed (its session closing) is sent once more on a new session, as Go's
+ * transport retries it.
  */
-async function http2Exchange(
-  sessions: Http2Sessions, u: RequestUrl, request: StreamRequest, connect: ConnectBound,
-): Promise<Result<StreamAnswer, string> | undefined> {
+async function http2Exchange(sessions: Http2Sessions, u: RequestUrl, request: StreamRequest): Promise<Result<StreamAnswer, string> | undefined> {
   for (let attempt = 0; attempt < 2; attempt++) {
     let session = sessions.current(u);
     if (session === undefined) {
-      const made = await bounded(sessions.session(u), connect.ms, connect.message);
+      const { deadline, idle } = request;
+      const ms = deadline !== undefined ? deadline.at - performance.now() : idle?.ms;
+      if (deadline !== undefined && ms! <= 0) return fail(deadline.message);
+      const made = await bounded(sessions.session(u), ms, (deadline ?? idle)?.message ?? '');
       if (!made.ok) return made;
       session = made.value;
     }
@@ -253,17 +253,15 @@ function readBody(body: Readable, maxBytes: number, tooLarge: string): Promise<R
 async function http2Request(
   sessions: Http2Sessions, u: RequestUrl, method: string, target: HttpsTarget, body: string | Uint8Array | undefined, options: RequestOptions,
 ): Promise<Result<HttpsResponse, string> | undefined> {
-  const started = performance.now();
-  const idleMs = target.timeoutMs ?? 10_000;
-  const idle = { ms: idleMs, message: `request to ${hostOf(u)} timed out after ${idleMs}ms` };
+  const idle = idleTimeoutOf(target, u);
   const base = http2BaseHeaders(target);
   if (!base.ok) return base;
   const headers = body === undefined ? base.value : { ...base.value, 'content-length': Buffer.byteLength(body) };
   const deadlineMs = options.deadlineMs;
   const answered = await http2Exchange(sessions, u, {
     method, path: u.path, headers, ...(body === undefined ? {} : { body }), ...(options.signal === undefined ? {} : { signal: options.signal }),
-    ...(deadlineMs === undefined ? { idle } : { deadline: { ms: Math.max(1, deadlineMs - (performance.now() - started)), message: deadlineExceeded } }),
-  }, deadlineMs === undefined ? idle : { ms: Math.max(1, deadlineMs), message: deadlineExceeded });
+    ...(deadlineMs === undefined ? (idle === undefined ? {} : { idle }) : { deadline: { at: performance.now() + deadlineMs, message: deadlineExceeded } }),
+  });
   if (answered === undefined || !answered.ok) return answered;
   const { status, headers: answerHeaders, body: stream } = answered.value;
   const read = await readBody(stream, maxResponseBytes, `response from ${hostOf(u)} is larger than ${maxResponseBytes} bytes`);
@@ -297,13 +295,12 @@ export interface ExchangeResponse {
 export async function httpsExchange(u: RequestUrl, request: ExchangeRequest, target: HttpsTarget): Promise<Result<ExchangeResponse, string>> {
   const sessions = http2SessionsOf(target);
   if (sessions !== undefined && sessions.current(u) !== 'http/1.1') {
-    const timeoutMs = target.timeoutMs ?? 10_000;
-    const idle = { ms: timeoutMs, message: `request to ${hostOf(u)} timed out after ${timeoutMs}ms` };
+    const idle = idleTimeoutOf(target, u);
     const answered = await http2Exchange(sessions, u, {
       method: request.method, path: u.path, headers: requestHeaders(target, request.headers),
       ...(request.body === undefined ? {} : { body: request.body }), ...(request.signal === undefined ? {} : { signal: request.signal }),
-      ...(timeoutMs > 0 ? { idle } : {}),
-    }, timeoutMs > 0 ? idle : { ms: undefined, message: '' });
+      ...(idle === undefined ? {} : { idle }),
+    });
     if (answered !== undefined) return answered.ok ? ok({ ...answered.value, httpVersion: '2' }) : answered;
   }
   const opened = openHttpsRequest(u, {
