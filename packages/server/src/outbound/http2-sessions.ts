@@ -39,6 +39,8 @@ export interface SessionAuthority {
 export interface Http2Session {
   readonly session: ClientHttp2Session;
   open: number;
+  /** The idle timeout fired while streams were open (a quiet watch): it is armed again when they end. */
+  idleWhileOpen: boolean;
 }
 
 /** How long a connection may take to be made (Go's dialer and TLS handshake bounds, together). */
@@ -164,8 +166,12 @@ export class Http2Sessions {
       clearTimeout(timer);
       if (--s.open > 0 || session.closed || session.destroyed) return;
       session.unref();
-      // Re-armed: a timeout that fired while streams were open (a quiet watch) does not fire again by itself.
-      session.setTimeout(this.settings.idleMs);
+      // A timeout that fired while streams were open does not fire again by itself; re-arming only then spares
+      // every other request a timer.
+      if (s.idleWhileOpen) {
+        s.idleWhileOpen = false;
+        session.setTimeout(this.settings.idleMs);
+      }
     });
     if (r.body !== undefined) stream.end(r.body);
     return new Promise((resolve) => {
@@ -223,7 +229,7 @@ export class Http2Sessions {
   #start(to: SessionAuthority, e: Endpoint, socket: TLSSocket): Http2Session {
     const authority = `https://${to.host.includes(':') ? `[${to.host}]` : to.host}:${to.port}`;
     const session = http2Connect(authority, { createConnection: () => socket });
-    const s: Http2Session = { session, open: 0 };
+    const s: Http2Session = { session, open: 0, idleWhileOpen: false };
     e.sessions.push(s);
     const forget = (): void => {
       const i = e.sessions.indexOf(s);
@@ -237,7 +243,10 @@ export class Http2Sessions {
       session.close();
     });
     session.setTimeout(this.settings.idleMs, () => {
-      if (s.open > 0) return;
+      if (s.open > 0) {
+        s.idleWhileOpen = true;
+        return;
+      }
       forget();
       session.close();
     });
