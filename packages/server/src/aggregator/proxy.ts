@@ -10,8 +10,7 @@
 import { serviceUnavailable } from '@svc-apiserver/api';
 import type { RequestContext } from '../http/context.js';
 import { pooledTarget } from '../outbound/connection-pool.js';
-import type { HttpsTarget } from '../outbound/https-request.js';
-import { negotiatedTransport, type NegotiatedTransport } from '../outbound/negotiated-transport.js';
+import { httpsExchange, type HttpsTarget } from '../outbound/https-request.js';
 import type { ServiceResolver } from '../outbound/service-resolver.js';
 import type { UserInfo } from '../request/user-info.js';
 import { apiServiceSpec, availableCondition, type ApiService } from './apiservice.js';
@@ -47,16 +46,16 @@ export function apiServiceTrust(a: ApiService): { ca?: string; insecureSkipVerif
 }
 
 /**
- * Targets and transports by APIService object: the informer replaces the object when it changes, and its target
- * goes with it (the old transport's sessions close once idle).
+ * Targets by APIService object: the informer replaces the object when it changes, and its target goes with it
+ * (connections of settings no longer used close once idle).
  */
 const targets = new WeakMap<ApiService, HttpsTarget>();
-const transports = new WeakMap<ApiService, NegotiatedTransport>();
 
 /**
  * How the aggregator reaches an APIService's server (its trust, the Service's DNS name, the front-proxy client
  * certificate), made once per APIService version with a kept-alive connection pool, as kube-aggregator keeps one
- * transport per APIService; requests of it only choose an endpoint. No timeout: watches are long.
+ * transport per APIService; requests of it only choose an endpoint. The pool offers HTTP/2 by ALPN (every API
+ * server built on kube's library takes it) and speaks HTTP/1.1 to servers that do not. No timeout: watches are long.
  */
 export function apiServiceTarget(a: ApiService, frontProxy: FrontProxy): HttpsTarget {
   let target = targets.get(a);
@@ -64,24 +63,11 @@ export function apiServiceTarget(a: ApiService, frontProxy: FrontProxy): HttpsTa
     const ref = apiServiceSpec(a).service ?? {};
     target = pooledTarget({
       ...apiServiceTrust(a), serverName: `${ref.name ?? ''}.${ref.namespace ?? ''}.svc`,
-      cert: frontProxy.clientCertPem, key: frontProxy.clientKeyPem, timeoutMs: 0,
+      cert: frontProxy.clientCertPem, key: frontProxy.clientKeyPem, timeoutMs: 0, offerHttp2: true,
     });
     targets.set(a, target);
   }
   return target;
-}
-
-/**
- * The APIService's HTTP/2-capable transport over {@link apiServiceTarget}: HTTP/2 to a server that offers it by
- * ALPN (every API server built on kube's library does), its keep-alive HTTP/1.1 pool otherwise.
- */
-export function apiServiceTransport(a: ApiService, frontProxy: FrontProxy): NegotiatedTransport {
-  let transport = transports.get(a);
-  if (transport === undefined) {
-    transport = negotiatedTransport(apiServiceTarget(a, frontProxy));
-    transports.set(a, transport);
-  }
-  return transport;
 }
 
 /** Proxies the request to the APIService's server. */
@@ -103,9 +89,10 @@ export async function proxyToApiService(ctx: RequestContext, apiService: ApiServ
   Object.assign(headers, identityHeaders(ctx.user));
   if (body !== undefined) headers['content-length'] = String(body.length);
   const query = ctx.query.toString();
-  const answered = await apiServiceTransport(apiService, options.frontProxy).request(
+  const answered = await httpsExchange(
     { host: address.value.host, port: address.value.port, path: `${ctx.path}${query === '' ? '' : `?${query}`}` },
     { method: ctx.method, headers, signal: ctx.signal, ...(body !== undefined ? { body } : {}) },
+    apiServiceTarget(apiService, options.frontProxy),
   );
   if (!answered.ok) {
     if (!responded(ctx)) writeStatus(ctx, serviceUnavailable(`error trying to reach service: ${answered.error}`));

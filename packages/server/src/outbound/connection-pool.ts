@@ -9,7 +9,7 @@
  * for the most recently used settings; the connections of a pool nobody uses any more close once idle.
  */
 import { Agent } from 'node:https';
-import { checkServerIdentity, createSecureContext, type PeerCertificate, type SecureContext } from 'node:tls';
+import { checkServerIdentity, createSecureContext, type PeerCertificate } from 'node:tls';
 import { Http2Sessions } from './http2-sessions.js';
 
 /** What a TLS connection to a server needs. */
@@ -23,8 +23,8 @@ export interface TlsSettings {
   readonly serverName?: string;
   readonly insecureSkipVerify?: boolean;
   /**
-   * Offer HTTP/2 by ALPN and use it for buffered requests to servers that accept (http2-sessions.ts), as Go's
-   * transport does for webhooks; HTTP/1.1 otherwise.
+   * Offer HTTP/2 by ALPN and use it for requests to servers that accept (http2-sessions.ts), as Go's transport
+   * does for webhooks and the aggregator's proxy; HTTP/1.1 otherwise.
    */
   readonly offerHttp2?: boolean;
   /**
@@ -42,16 +42,6 @@ const maxPools = 256;
 const pools = new Map<string, Agent>();
 /** The settings each pool was made for. */
 const settingsOf = new WeakMap<Agent, TlsSettings>();
-/** The TLS options each pool connects with (its secure context made once), for connections made beside it. */
-const connectOptionsOf = new WeakMap<Agent, PooledTlsOptions>();
-
-/** The options a pool's TLS connections are made with. */
-export interface PooledTlsOptions {
-  readonly secureContext: SecureContext;
-  readonly rejectUnauthorized: boolean;
-  readonly servername?: string;
-  readonly checkServerIdentity?: (host: string, cert: PeerCertificate) => Error | undefined;
-}
 /** The HTTP/2 sessions of pools made with `offerHttp2`. */
 const sessionsOf = new WeakMap<Agent, Http2Sessions>();
 
@@ -67,13 +57,11 @@ function makePool(target: TlsSettings): Agent | undefined {
       ...(target.cert !== undefined ? { cert: target.cert } : {}),
       ...(target.key !== undefined ? { key: target.key } : {}),
     });
-    const options: PooledTlsOptions = {
-      secureContext, rejectUnauthorized: target.insecureSkipVerify !== true,
+    const agent = new Agent({
+      keepAlive: true, timeout: idleConnectionMs, scheduling: 'lifo', secureContext, rejectUnauthorized: target.insecureSkipVerify !== true,
       // A Service's DNS name is verified against the certificate although the connection goes to an endpoint.
       ...(target.serverName !== undefined ? { servername: target.serverName, checkServerIdentity: serverIdentityOf(target.serverName) } : {}),
-    };
-    const agent = new Agent({ keepAlive: true, timeout: idleConnectionMs, scheduling: 'lifo', ...options });
-    connectOptionsOf.set(agent, options);
+    });
     if (target.offerHttp2 === true) {
       sessionsOf.set(agent, new Http2Sessions({
         secureContext, idleMs: idleConnectionMs, insecureSkipVerify: target.insecureSkipVerify === true,
@@ -122,16 +110,10 @@ export function poolOf(target: TlsSettings): Agent | undefined {
   return same ? agent : undefined;
 }
 
-/** The TLS options of the pool a target's requests go through (see {@link poolOf}); undefined without one. */
-export function pooledTlsOptions(target: TlsSettings): PooledTlsOptions | undefined {
-  const agent = poolOf(target);
-  return agent === undefined ? undefined : connectOptionsOf.get(agent);
-}
-
 /** The sessions of each target (null: none), found once per target: targets do not change. */
 const targetSessions = new WeakMap<TlsSettings, Http2Sessions | null>();
 
-/** The HTTP/2 sessions a target's buffered requests try first: its pool's, when the pool offers HTTP/2. */
+/** The HTTP/2 sessions a target's requests try first: its pool's, when the pool offers HTTP/2. */
 export function http2SessionsOf(target: TlsSettings): Http2Sessions | undefined {
   if (target.offerHttp2 !== true) return undefined;
   let sessions = targetSessions.get(target);

@@ -7,11 +7,12 @@
  * logs and for the causes clients see). Callers that send many requests to one place parse its URL once
  * ({@link parseHttpsUrl}).
  */
-import { validateHeaderValue, type ClientRequest, type IncomingMessage, type OutgoingHttpHeaders } from 'node:http';
+import { validateHeaderValue, type ClientRequest, type IncomingHttpHeaders, type IncomingMessage, type OutgoingHttpHeaders } from 'node:http';
 import { request } from 'node:https';
 import { fail, ok, type Result } from '@svc-apiserver/api';
 import { http2SessionsOf, poolOf, serverIdentityOf, type TlsSettings } from './connection-pool.js';
-import { sendStream, type Http2Sessions } from './http2-sessions.js';
+import type { Readable } from 'node:stream';
+import type { Http2Sessions, StreamAnswer, StreamRequest } from './http2-sessions.js';
 
 /** Where and how to connect: the TLS settings (connection-pool.ts), and what each request carries. */
 export interface HttpsTarget extends TlsSettings {
@@ -49,6 +50,12 @@ export function parseHttpsUrl(url: string): Result<RequestUrl, string> {
 /** The `host:port` of a request URL, as messages name it. */
 function hostOf(url: RequestUrl): string {
   return `${url.host.includes(':') ? `[${url.host}]` : url.host}${url.port === 443 ? '' : `:${url.port}`}`;
+}
+
+/** How long a request to `u` may go without activity (the target's timeout, 10 s by default; 0: no limit), and the message past it. */
+function idleTimeoutOf(target: HttpsTarget, u: RequestUrl): { readonly ms: number; readonly message: string } | undefined {
+  const ms = target.timeoutMs ?? 10_000;
+  return ms > 0 ? { ms, message: `request to ${hostOf(u)} timed out after ${ms}ms` } : undefined;
 }
 
 /** A buffered response: status, headers and body. */
@@ -109,10 +116,8 @@ export function openHttpsRequest(url: string | RequestUrl, options: OpenRequestO
         ...(target.serverName !== undefined ? { checkServerIdentity: serverIdentityOf(target.serverName) } : {}),
       }),
     });
-    const timeoutMs = target.timeoutMs ?? 10_000;
-    if (timeoutMs > 0) {
-      req.setTimeout(timeoutMs, () => req.destroy(new Error(`request to ${hostOf(u)} timed out after ${timeoutMs}ms`)));
-    }
+    const idle = idleTimeoutOf(target, u);
+    if (idle !== undefined) req.setTimeout(idle.ms, () => req.destroy(new Error(idle.message)));
     return ok(req);
   } catch (e) {
     // Bad header values (a credential with a newline) and bad PEM throw synchronously.
@@ -172,7 +177,7 @@ function http2BaseHeaders(target: HttpsTarget): Result<OutgoingHttpHeaders, stri
   return made;
 }
 
-/** Gives up on `pending` after `ms` with `message` (the call's deadline or idle timeout while connecting). */
+/** Gives up on `pending` after `ms` with `message` (a request's deadline or idle timeout while connecting). */
 function bounded<T>(pending: Promise<Result<T, string>>, ms: number | undefined, message: string): Promise<Result<T, string>> {
   if (ms === undefined || ms <= 0) return pending;
   let timer: NodeJS.Timeout | undefined;
@@ -183,41 +188,132 @@ function bounded<T>(pending: Promise<Result<T, string>>, ms: number | undefined,
 }
 
 /**
- * {@link httpsRequest} over HTTP/2 (http2-sessions.ts): the answer, or undefined when the server speaks only
- * HTTP/1.1. A stream the server refused unprocessed (its session closing) is sent once more on a new session.
+ * Sends a request as a stream of one of `sessions` (http2-sessions.ts): the answer's head, or undefined when the
+ * server speaks only HTTP/1.1. The request's deadline, or else its idle timeout, bounds the wait for a session. A
+ * stream the server refused unprocessed (its session closing) is sent once more on a new session, as Go's
+ * transport retries it.
  */
-async function http2Request(
-  sessions: Http2Sessions, u: RequestUrl, method: string, target: HttpsTarget, body: string | Uint8Array | undefined, options: RequestOptions,
-): Promise<Result<HttpsResponse, string> | undefined> {
-  const started = performance.now();
-  const idleMs = target.timeoutMs ?? 10_000;
-  const idleMessage = `request to ${hostOf(u)} timed out after ${idleMs}ms`;
-  const base = http2BaseHeaders(target);
-  if (!base.ok) return base;
-  const headers = body === undefined ? base.value : { ...base.value, 'content-length': Buffer.byteLength(body) };
+async function http2Exchange(sessions: Http2Sessions, u: RequestUrl, request: StreamRequest): Promise<Result<StreamAnswer, string> | undefined> {
   for (let attempt = 0; attempt < 2; attempt++) {
-    const remaining = options.deadlineMs === undefined ? undefined : options.deadlineMs - (performance.now() - started);
-    if (remaining !== undefined && remaining <= 0) return fail(deadlineExceeded);
     let session = sessions.current(u);
     if (session === undefined) {
-      const made = await (remaining === undefined ? bounded(sessions.session(u), idleMs, idleMessage) : bounded(sessions.session(u), remaining, deadlineExceeded));
+      const { deadline, idle } = request;
+      const ms = deadline !== undefined ? deadline.at - performance.now() : idle?.ms;
+      if (deadline !== undefined && ms! <= 0) return fail(deadline.message);
+      const made = await bounded(sessions.session(u), ms, (deadline ?? idle)?.message ?? '');
       if (!made.ok) return made;
       session = made.value;
     }
     if (session === 'http/1.1') return undefined;
-    if (options.signal?.aborted === true) return fail('The operation was aborted');
-    const done = sessions.track(u, session);
-    const outcome = await sendStream(session, {
-      method, path: u.path, headers, ...(body === undefined ? {} : { body }), ...(options.signal === undefined ? {} : { signal: options.signal }),
-      maxBytes: maxResponseBytes, tooLarge: `response from ${hostOf(u)} is larger than ${maxResponseBytes} bytes`,
-      ...(remaining === undefined ? {} : { deadlineMs: Math.max(1, options.deadlineMs! - (performance.now() - started)) }),
-      deadlineMessage: deadlineExceeded, idleMs, idleMessage,
-    });
-    done();
+    if (request.signal?.aborted === true) return fail('The operation was aborted');
+    const outcome = await sessions.open(session, request);
     if (outcome !== 'refused') return outcome;
     sessions.drop(u, session);
   }
   return fail(`${hostOf(u)} refused the request`);
+}
+
+/** `resolve` that takes the first outcome only (the events of a failing exchange race), after `cleanup`. */
+function settleOnce<T>(resolve: (outcome: T) => void, cleanup?: () => void): (outcome: T) => void {
+  let settled = false;
+  return (outcome) => {
+    if (settled) return;
+    settled = true;
+    cleanup?.();
+    resolve(outcome);
+  };
+}
+
+/** Reads an answer's body whole, up to `maxBytes` (past that, fails with `tooLarge` and ends the body's stream). */
+function readBody(body: Readable, maxBytes: number, tooLarge: string): Promise<Result<Buffer, string>> {
+  return new Promise((resolve) => {
+    const settle = settleOnce(resolve);
+    const chunks: Buffer[] = [];
+    let size = 0;
+    body.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size > maxBytes) {
+        settle(fail(tooLarge));
+        body.destroy();
+        return;
+      }
+      chunks.push(c);
+    });
+    body.on('end', () => settle(ok(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size))));
+    body.on('error', (e) => settle(fail(e.message)));
+    body.on('close', () => settle(fail(`stream closed with error code ${(body as { rstCode?: number }).rstCode ?? 0}`)));
+  });
+}
+
+/**
+ * {@link httpsRequest} over HTTP/2: the answer buffered, or undefined when the server speaks only HTTP/1.1. The
+ * target's idle timeout bounds the wait for a session and the stream's silences; a deadline, when given, bounds
+ * the whole exchange instead.
+ */
+async function http2Request(
+  sessions: Http2Sessions, u: RequestUrl, method: string, target: HttpsTarget, body: string | Uint8Array | undefined, options: RequestOptions,
+): Promise<Result<HttpsResponse, string> | undefined> {
+  const idle = idleTimeoutOf(target, u);
+  const base = http2BaseHeaders(target);
+  if (!base.ok) return base;
+  const headers = body === undefined ? base.value : { ...base.value, 'content-length': Buffer.byteLength(body) };
+  const deadlineMs = options.deadlineMs;
+  const answered = await http2Exchange(sessions, u, {
+    method, path: u.path, headers, ...(body === undefined ? {} : { body }), ...(options.signal === undefined ? {} : { signal: options.signal }),
+    ...(deadlineMs === undefined ? (idle === undefined ? {} : { idle }) : { deadline: { at: performance.now() + deadlineMs, message: deadlineExceeded } }),
+  });
+  if (answered === undefined || !answered.ok) return answered;
+  const { status, headers: answerHeaders, body: stream } = answered.value;
+  const read = await readBody(stream, maxResponseBytes, `response from ${hostOf(u)} is larger than ${maxResponseBytes} bytes`);
+  return read.ok ? ok({ status, headers: answerHeaders, body: read.value }) : read;
+}
+
+/** What a streamed request ({@link httpsExchange}) carries. */
+export interface ExchangeRequest {
+  readonly method: string;
+  readonly headers: OutgoingHttpHeaders;
+  readonly body?: Uint8Array;
+  /** Ends the exchange (a proxied client going away). */
+  readonly signal?: AbortSignal;
+}
+
+/** A streamed answer's head; its body follows on `body`. */
+export interface ExchangeResponse {
+  readonly status: number;
+  readonly headers: IncomingHttpHeaders;
+  /** The body as it arrives ('data', 'end', 'error', 'close'; pause and resume for backpressure). */
+  readonly body: Readable;
+  /** The protocol the answer came by: `2` or `1.1`. */
+  readonly httpVersion: '2' | '1.1';
+}
+
+/**
+ * Sends a request and returns the answer's head with its body streaming (the aggregator's proxy relays it, watches
+ * included): as a stream of an HTTP/2 session when the target's pool offers HTTP/2 and the server took it, over
+ * the pool's HTTP/1.1 connections otherwise, as Go's transport does with HTTP/2 enabled.
+ */
+export async function httpsExchange(u: RequestUrl, request: ExchangeRequest, target: HttpsTarget): Promise<Result<ExchangeResponse, string>> {
+  const sessions = http2SessionsOf(target);
+  if (sessions !== undefined && sessions.current(u) !== 'http/1.1') {
+    const idle = idleTimeoutOf(target, u);
+    const answered = await http2Exchange(sessions, u, {
+      method: request.method, path: u.path, headers: requestHeaders(target, request.headers),
+      ...(request.body === undefined ? {} : { body: request.body }), ...(request.signal === undefined ? {} : { signal: request.signal }),
+      ...(idle === undefined ? {} : { idle }),
+    });
+    if (answered !== undefined) return answered.ok ? ok({ ...answered.value, httpVersion: '2' }) : answered;
+  }
+  const opened = openHttpsRequest(u, {
+    method: request.method, headers: request.headers, target, ...(request.signal !== undefined ? { signal: request.signal } : {}),
+  });
+  if (!opened.ok) return opened;
+  const req = opened.value;
+  return new Promise((resolve) => {
+    req.on('response', (res) => resolve(ok({ status: res.statusCode ?? 502, headers: res.headers, body: res, httpVersion: '1.1' })));
+    // After the answer began, errors end its body ('close' without 'end'), which the caller sees.
+    req.on('error', (e) => resolve(fail(e.message)));
+    req.end(request.body);
+  });
 }
 
 /** {@link httpsRequest} over HTTP/1.1 through the target's pool (or node's shared agent). */
@@ -233,31 +329,14 @@ function http1Request(
   if (!opened.ok) return Promise.resolve(opened);
   const req = opened.value;
   return new Promise((resolve) => {
-    let settled = false;
-    const settle = (result: Result<HttpsResponse, string>): void => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      resolve(result);
-    };
+    const settle = settleOnce(resolve, () => clearTimeout(timer));
     const timer = deadlineMs === undefined ? undefined : setTimeout(() => {
       settle(fail(deadlineExceeded));
       req.destroy();
     }, deadlineMs);
     req.on('response', (res: IncomingMessage) => {
-      const chunks: Buffer[] = [];
-      let size = 0;
-      res.on('data', (c: Buffer) => {
-        size += c.length;
-        if (size > maxResponseBytes) {
-          settle(fail(`response from ${typeof url === 'string' ? new URL(url).host : hostOf(url)} is larger than ${maxResponseBytes} bytes`));
-          req.destroy();
-          return;
-        }
-        chunks.push(c);
-      });
-      res.on('end', () => settle(ok({ status: res.statusCode ?? 0, headers: res.headers, body: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size) })));
-      res.on('error', (e) => settle(fail(e.message)));
+      const tooLarge = `response from ${typeof url === 'string' ? new URL(url).host : hostOf(url)} is larger than ${maxResponseBytes} bytes`;
+      void readBody(res, maxResponseBytes, tooLarge).then((read) => settle(read.ok ? ok({ status: res.statusCode ?? 0, headers: res.headers, body: read.value }) : read));
     });
     req.on('error', (e) => settle(fail(e.message)));
     req.end(body);

@@ -5,9 +5,8 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:https';
-import { createSecureServer, type Http2SecureServer, type Http2ServerRequest, type Http2ServerResponse } from 'node:http2';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -28,7 +27,6 @@ interface Seen {
   readonly body: string;
   /** The client's port: requests on one kept-alive connection share it. */
   readonly remotePort: number | undefined;
-  readonly httpVersion: string;
 }
 
 let ca: CertAndKey;
@@ -36,33 +34,25 @@ let otherCa: CertAndKey;
 let client: CertAndKey;
 let server: Server;
 let port = 0;
-/** The same handler on a server offering HTTP/2 beside HTTP/1.1. */
-let http2Server: Http2SecureServer;
-let http2Port = 0;
 let seen: Seen[] = [];
 const dir = tempDir({ after }, 'outbound-');
 
-function handle(req: IncomingMessage | Http2ServerRequest, res: ServerResponse | Http2ServerResponse): void {
+function handle(req: IncomingMessage, res: ServerResponse): void {
   const chunks: Buffer[] = [];
   req.on('data', (c: Buffer) => chunks.push(c));
   req.on('end', () => {
     const peer = (req.socket as TLSSocket).getPeerCertificate();
     seen.push({
       authorization: req.headers.authorization, clientCn: [peer?.subject?.CN].flat()[0], url: req.url, body: Buffer.concat(chunks).toString(),
-      remotePort: req.socket.remotePort, httpVersion: req.httpVersion,
+      remotePort: req.socket.remotePort,
     });
     if (req.url === '/slow') return; // never answers
-    if (req.url === '/goaway' && 'stream' in req) {
-      // Answers, then closes the connection (GOAWAY): the client's next call needs a new one.
-      res.end('{}', () => req.stream.session?.close());
-      return;
-    }
     if (req.url === '/huge') {
       res.end(Buffer.alloc(maxResponseBytes + 1, 'a'));
       return;
     }
     if (req.url === '/stream') {
-      (res as ServerResponse).write('first\n');
+      res.write('first\n');
       setTimeout(() => res.end('second\n'), 20);
       return;
     }
@@ -79,18 +69,11 @@ before(async () => {
   server = createServer({ cert: serving.certPem, key: serving.keyPem, ca: ca.certPem, requestCert: true, rejectUnauthorized: false }, handle);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   port = (server.address() as AddressInfo).port;
-  http2Server = createSecureServer({ cert: serving.certPem, key: serving.keyPem, ca: ca.certPem, requestCert: true, rejectUnauthorized: false, allowHTTP1: true }, handle);
-  http2Server.on('secureConnection', (socket: TLSSocket) => http2Sockets.add(socket));
-  await new Promise<void>((resolve) => http2Server.listen(0, '127.0.0.1', resolve));
-  http2Port = (http2Server.address() as AddressInfo).port;
 });
-const http2Sockets = new Set<TLSSocket>();
 
 after(async () => {
   server.closeAllConnections();
   await new Promise((resolve) => server.close(resolve));
-  for (const s of http2Sockets) s.destroy();
-  await new Promise((resolve) => http2Server.close(resolve));
 });
 
 const b64 = (s: string): string => Buffer.from(s).toString('base64');
@@ -290,71 +273,5 @@ describe('connection pools', () => {
     const slow = await httpsRequest(`https://127.0.0.1:${port}/slow`, 'GET', target, undefined, { deadlineMs: 150 });
     assert.deepEqual(slow, { ok: false, error: deadlineExceeded });
     assert.ok(Date.now() - started < 5000);
-  });
-});
-
-describe('HTTP/2', () => {
-  const http2Url = (path: string) => `https://127.0.0.1:${http2Port}${path}`;
-
-  test('a pool offering HTTP/2 uses it where the server takes it: concurrent calls share one connection, with the credentials', async () => {
-    const target = pooledTarget({ ca: ca.certPem, cert: client.certPem, key: client.keyPem, token: 'h2-token', offerHttp2: true });
-    assert.notEqual(target.agent, pooledTarget({ ca: ca.certPem, cert: client.certPem, key: client.keyPem }).agent, 'a pool of its own');
-    seen = [];
-    const answers = await Promise.all(['/a', '/b', '/c'].map((p) => httpsPostJson(http2Url(p), target, { p })));
-    assert.deepEqual(answers.map((a) => a.ok && a.value), ['/a', '/b', '/c'].map((path) => ({ status: 200, body: { path } })));
-    assert.deepEqual(seen.map((s) => [s.httpVersion, s.clientCn, s.authorization]), Array(3).fill(['2.0', 'apiserver-client', 'Bearer h2-token']));
-    assert.equal(new Set(seen.map((s) => s.remotePort)).size, 1);
-    assert.deepEqual(new Set(seen.map((s) => s.body)), new Set(['{"p":"/a"}', '{"p":"/b"}', '{"p":"/c"}']));
-  });
-
-  test('a server offering only HTTP/1.1 is called over HTTP/1.1; pools that do not offer HTTP/2 never use it', async () => {
-    seen = [];
-    assert.ok((await httpsRequest(`https://127.0.0.1:${port}/h1`, 'GET', pooledTarget({ ca: ca.certPem, offerHttp2: true }))).ok);
-    assert.ok((await httpsRequest(`https://127.0.0.1:${port}/h1-again`, 'GET', pooledTarget({ ca: ca.certPem, offerHttp2: true }))).ok);
-    assert.ok((await httpsRequest(http2Url('/plain'), 'GET', pooledTarget({ ca: ca.certPem }))).ok);
-    assert.deepEqual(seen.map((s) => s.httpVersion), ['1.1', '1.1', '1.1']);
-  });
-
-  test('failures are values: timeouts, deadlines, oversized answers, wrong trust, header values refused', async () => {
-    const target = pooledTarget({ ca: ca.certPem, offerHttp2: true });
-    const slow = await httpsRequest(http2Url('/slow'), 'GET', { ...target, timeoutMs: 100 });
-    assert.match(!slow.ok ? slow.error : '', /timed out after 100ms/);
-    const started = Date.now();
-    assert.deepEqual(await httpsRequest(http2Url('/slow'), 'GET', target, undefined, { deadlineMs: 150 }), { ok: false, error: deadlineExceeded });
-    assert.ok(Date.now() - started < 5000);
-    const huge = await httpsRequest(http2Url('/huge'), 'GET', target);
-    assert.match(!huge.ok ? huge.error : '', /larger than/);
-    const untrusted = await httpsRequest(http2Url('/ok'), 'GET', pooledTarget({ ca: otherCa.certPem, offerHttp2: true }));
-    assert.equal(untrusted.ok, false);
-    assert.equal((await httpsRequest(http2Url('/'), 'GET', { ...target, token: 'bad\ntoken' })).ok, false);
-    assert.ok((await httpsRequest(http2Url('/after'), 'GET', target)).ok, 'the session survives its cancelled streams');
-  });
-
-  test('a server that never completes the handshake fails each call at its deadline', async () => {
-    const accepted: Socket[] = [];
-    const silent = createNetServer((socket) => accepted.push(socket.on('error', () => undefined)));
-    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
-    const silentPort = (silent.address() as AddressInfo).port;
-    try {
-      const target = pooledTarget({ ca: ca.certPem, offerHttp2: true });
-      for (let i = 0; i < 2; i++) {
-        const started = Date.now();
-        assert.deepEqual(await httpsRequest(`https://127.0.0.1:${silentPort}/x`, 'GET', target, undefined, { deadlineMs: 150 }), { ok: false, error: deadlineExceeded });
-        assert.ok(Date.now() - started < 2000);
-      }
-    } finally {
-      for (const socket of accepted) socket.destroy();
-      silent.close();
-    }
-  });
-
-  test('a session the server closes is replaced by the next call', async () => {
-    const target = pooledTarget({ ca: ca.certPem, offerHttp2: true, headers: { 'x-case': 'goaway' } });
-    seen = [];
-    assert.ok((await httpsRequest(http2Url('/goaway'), 'GET', target)).ok);
-    await new Promise((r) => setTimeout(r, 20));
-    assert.ok((await httpsRequest(http2Url('/next'), 'GET', target)).ok);
-    assert.deepEqual(seen.map((s) => s.httpVersion), ['2.0', '2.0']);
-    assert.notEqual(seen[0]!.remotePort, seen[1]!.remotePort, 'a new connection');
   });
 });
