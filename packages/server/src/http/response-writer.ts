@@ -82,11 +82,74 @@ export function writeBytes(ctx: RequestContext, code: number, contentType: strin
 export function writeStatus(ctx: RequestContext, failed: Status): void {
   const status = boundStatus(failed);
   ctx.record.responseObject = status;
+  const encoded = encodeStatus(ctx, status);
+  writeStatusBytes(ctx, status.code, encoded.contentType, encoded.body, retryAfterOf(status));
+}
+
+/** A Status in the request's negotiated encoding, or JSON when nothing it asked for can be written. */
+function encodeStatus(ctx: RequestContext, status: Status): { readonly contentType: string; readonly body: string | Uint8Array } {
   const encoded = responseEncoding(ctx.names).encodeObject(ctx.headers.accept, ctx.query, status, endpointOf(ctx));
+  return encoded.ok ? encoded.value : { contentType: 'application/json', body: encodeBody(status, 'application/json', false) };
+}
+
+/** The `Retry-After` value of a Status's `details.retryAfterSeconds`, when it asks clients to wait. */
+function retryAfterOf(status: Status): string | undefined {
   const retry = status.details?.retryAfterSeconds;
-  const extra = retry !== undefined && retry > 0 ? { 'Retry-After': String(retry) } : undefined;
-  if (encoded.ok) writeBytes(ctx, status.code, encoded.value.contentType, encoded.value.body, extra);
-  else writeBytes(ctx, status.code, 'application/json', encodeBody(status, 'application/json', false), extra);
+  return retry !== undefined && retry > 0 ? String(retry) : undefined;
+}
+
+/** Writes an encoded Status: the writer's own headers, so the request's are added as they are to any response. */
+function writeStatusBytes(ctx: RequestContext, code: number, contentType: string, body: string | Uint8Array, retryAfter: string | undefined): void {
+  const transport = ctx.transport;
+  if (transport.responded || transport.closed) return;
+  const length = typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength;
+  const headers: ResponseHeaders = retryAfter === undefined
+    ? { 'Content-Length': String(length), 'Content-Type': contentType }
+    : { 'Retry-After': retryAfter, 'Content-Length': String(length), 'Content-Type': contentType };
+  startResponse(ctx, code, headers, false);
+  ctx.record.responseBytes = length;
+  transport.end(ctx.method === 'HEAD' || length === 0 ? undefined : body);
+}
+
+/** The most encodings of one prepared Status kept: Accept is the client's to choose, and the rest are encoded anew. */
+const preparedEncodingLimit = 32;
+
+/**
+ * A Status answered to many requests (the 429 of flow control and of the max-in-flight limit): bounded once, and
+ * encoded once per way of asking for it (Accept and `?pretty`), so that refusing a flood does not negotiate,
+ * encode and measure the same answer for every request. The bytes are those {@link writeStatus} writes.
+ */
+export interface PreparedStatus {
+  readonly status: Status;
+  readonly retryAfter: string | undefined;
+  /** Per flavour, the encoded answer by the way it was asked for. */
+  readonly encodings: WeakMap<object, Map<string, { readonly contentType: string; readonly body: string | Uint8Array }>>;
+}
+
+/** Prepares a Status for {@link writePreparedStatus}. */
+export function prepareStatus(failed: Status): PreparedStatus {
+  const status = boundStatus(failed);
+  return { status, retryAfter: retryAfterOf(status), encodings: new WeakMap() };
+}
+
+/** Writes a prepared Status, as {@link writeStatus} writes it. */
+export function writePreparedStatus(ctx: RequestContext, prepared: PreparedStatus): void {
+  const accept = ctx.headers.accept;
+  const status = prepared.status;
+  // A conversion (`as=Table`) depends on the endpoint's printer: it is negotiated for each request.
+  if (accept !== undefined && accept.includes('as=')) return writeStatus(ctx, status);
+  ctx.record.responseObject = status;
+  let byFlavour = prepared.encodings.get(ctx.names);
+  if (byFlavour === undefined) prepared.encodings.set(ctx.names, (byFlavour = new Map()));
+  const key = `${ctx.info.isResourceRequest ? 'r' : 'n'}${ctx.query.get('pretty') ?? ''}\u0000${accept ?? ''}`;
+  let encoded = byFlavour.get(key);
+  if (encoded === undefined) {
+    const fresh = encodeStatus(ctx, status);
+    // Bytes once, rather than a string written out as UTF-8 for every request.
+    encoded = { contentType: fresh.contentType, body: typeof fresh.body === 'string' ? Buffer.from(fresh.body) : fresh.body };
+    if (byFlavour.size < preparedEncodingLimit) byFlavour.set(key, encoded);
+  }
+  writeStatusBytes(ctx, status.code, encoded.contentType, encoded.body, prepared.retryAfter);
 }
 
 /** Writes an object with a status code in the negotiated media type; 406 NotAcceptable when there is none. */

@@ -42,3 +42,23 @@ test('turn scheduler: once a slice is spent, the rest of the turn moves on witho
   // Each turn reads the clock for its marker, the two tasks that fit and the one that finds the slice spent.
   assert.ok(reads <= 3 * tasks, `${reads} clock reads for ${tasks} tasks`);
 });
+
+test('turn scheduler: the CPU clock is read only once the wall clock says the slice could be spent', async () => {
+  // Reading the process's CPU time is a system call; a flood of cheap requests made one each.
+  let cpu = 0;
+  let wall = 0;
+  let reads = 0;
+  const scheduler = createTurnScheduler({ budgetMs: 5, now: () => (reads++, cpu), wall: () => wall });
+  const started: number[] = [];
+  await Promise.all(Array.from({ length: 100 }, (_, i) => scheduler.run(async () => {
+    started.push(i);
+    // Each task takes 0.5 ms of wall time, half of it on the CPU: ten fit a slice of wall time, twenty of CPU time.
+    wall += 0.5;
+    cpu += 0.25;
+  })));
+  assert.deepEqual(started, Array.from({ length: 100 }, (_, i) => i), 'first come, first served');
+  // A slice reads the clock at its marker, once its wall budget is used (5 ms: 1.25 ms of CPU left), and again each
+  // time the wall clock passes what was left: far fewer reads than tasks.
+  assert.ok(reads < 40, `${reads} CPU clock reads for 100 tasks`);
+  assert.ok(reads >= 5, `${reads} CPU clock reads: the budget was never checked`);
+});

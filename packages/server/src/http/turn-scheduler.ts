@@ -22,6 +22,11 @@ export interface TurnSchedulerOptions {
   readonly budgetMs?: number;
   /** The clock the budget is measured on, in ms (default: the process's CPU time). */
   readonly now?: () => number;
+  /**
+   * The wall clock in ms (default performance.now): the CPU clock is read only once it could have spent the slice.
+   * An injected `now` without an injected `wall` is read for every task.
+   */
+  readonly wall?: () => number;
 }
 
 /** CPU time the process has used, in ms. */
@@ -34,6 +39,12 @@ function cpuMs(): number {
 export function createTurnScheduler(options: TurnSchedulerOptions = {}): TurnScheduler {
   const budgetMs = options.budgetMs ?? 10;
   const now = options.now ?? cpuMs;
+  // Reading the process's CPU time is a system call, and every queued request would make one. The thread running
+  // the requests cannot use more CPU time than wall time passes, so the CPU clock is read only once as much wall
+  // time has passed as the slice had budget left at the last reading (an injected clock is read every time).
+  const wallGated = options.now === undefined || options.wall !== undefined;
+  const wall = options.wall ?? (() => performance.now());
+  let readAt = 0;
   let sliceStart = 0;
   /** Set once this turn's slice is spent: the remaining tasks move on without reading the clock again. */
   let spent = false;
@@ -44,6 +55,18 @@ export function createTurnScheduler(options: TurnSchedulerOptions = {}): TurnSch
     markerQueued = false;
     spent = false;
     sliceStart = now();
+    readAt = wall() + budgetMs;
+  };
+  /** True once this turn's slice is spent. */
+  const isSpent = (): boolean => {
+    if (spent) return true;
+    if (!wallGated) return (spent = now() - sliceStart >= budgetMs);
+    const at = wall();
+    if (at < readAt) return false;
+    const used = now() - sliceStart;
+    if (used >= budgetMs) return (spent = true);
+    readAt = at + (budgetMs - used);
+    return false;
   };
   const queue = (attempt: () => void): void => {
     if (!markerQueued) {
@@ -56,10 +79,7 @@ export function createTurnScheduler(options: TurnSchedulerOptions = {}): TurnSch
     run<T>(task: () => Promise<T>): Promise<T> {
       return new Promise<T>((resolve, reject) => {
         const attempt = (): void => {
-          if (spent || now() - sliceStart >= budgetMs) {
-            spent = true;
-            return queue(attempt);
-          }
+          if (isSpent()) return queue(attempt);
           // Started inside this callback: its synchronous part and the microtasks after it count against this slice
           // before the next task's callback looks at the clock.
           task().then(resolve, reject);

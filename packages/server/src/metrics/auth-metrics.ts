@@ -40,12 +40,24 @@ export const authMetrics = metricSet((registry): AuthMetrics => {
   const userRequests = registry.counter('authenticated_user_requests', 'Counter of authenticated requests broken out by username.', ['username'], 'ALPHA');
   const decisions = registry.counter('apiserver_authorization_decisions_total',
     'Total number of terminal decisions made by an authorizer split by authorizer type, name, and decision.', ['type', 'name', 'decision'], 'ALPHA');
+  // Every request is counted here, refused ones too: the series of each result and user label are found once.
+  const resultSeries = new Map<AuthenticationResult, {
+    readonly attempts: ReturnType<typeof attempts.with>; readonly duration: ReturnType<typeof duration.with>;
+  }>();
+  const userSeries = new Map<string, ReturnType<typeof userRequests.with>>();
   return {
     attempts, duration, userRequests, decisions,
     observeAuthentication(result, seconds, username) {
-      if (result === 'success' && username !== undefined) userRequests.inc({ username: compressUsername(username) });
-      attempts.inc({ result });
-      duration.observe({ result }, seconds);
+      if (result === 'success' && username !== undefined) {
+        const name = compressUsername(username);
+        let users = userSeries.get(name);
+        if (users === undefined) userSeries.set(name, (users = userRequests.with({ username: name })));
+        users.inc();
+      }
+      let series = resultSeries.get(result);
+      if (series === undefined) resultSeries.set(result, (series = { attempts: attempts.with({ result }), duration: duration.with({ result }) }));
+      series.attempts.inc();
+      series.duration.observe(seconds);
     },
     observeDecision: (type, name, allowed) => decisions.inc({ type, name, decision: allowed ? 'allowed' : 'denied' }),
   };

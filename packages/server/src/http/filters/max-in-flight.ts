@@ -16,7 +16,7 @@ import { systemPrivilegedGroup } from '../../auth/authz/privileged-groups.js';
 import type { Filter, RequestContext } from '../context.js';
 import { isLongRunning } from '../long-running.js';
 import { createTurnScheduler } from '../turn-scheduler.js';
-import { writeStatus } from '../response-writer.js';
+import { prepareStatus, writePreparedStatus } from '../response-writer.js';
 
 /** kube-apiserver's default of `--max-requests-inflight`. */
 export const defaultMaxRequestsInFlight = 400;
@@ -63,13 +63,15 @@ export function maxInFlight(options: MaxInFlightOptions): MaxInFlight {
   const readOnly: Pool = { limit: options.maxRequestsInFlight, count: 0 };
   const mutating: Pool = { limit: options.maxMutatingRequestsInFlight, count: 0 };
   const scheduler = createTurnScheduler();
+  // One answer for every refusal: a flood is refused at the cost of writing it, not of making it.
+  const refusal = prepareStatus(tooManyRequests());
   const filter: Filter = async (ctx, next) => {
     const pool = nonMutatingVerbs.has(ctx.info.verb) ? readOnly : mutating;
     if (pool.limit === 0 || isLongRunning(ctx.info)) return next();
     const privileged = ctx.user.groups.includes(systemPrivilegedGroup);
     if (pool.count >= pool.limit) {
       if (privileged) return next();
-      writeStatus(ctx, tooManyRequests());
+      writePreparedStatus(ctx, refusal);
       options.onDropped?.(ctx);
       return;
     }

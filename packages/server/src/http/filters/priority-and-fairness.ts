@@ -25,7 +25,7 @@ import { createInitializationSignal } from '../../flowcontrol/initialization-sig
 import type { Filter, RequestContext } from '../context.js';
 import { isLongRunning } from '../long-running.js';
 import { createTurnScheduler } from '../turn-scheduler.js';
-import { writeStatus } from '../response-writer.js';
+import { prepareStatus, writePreparedStatus } from '../response-writer.js';
 import { parseListQuery } from '../handlers/request-options.js';
 
 /** The response header naming the FlowSchema's UID. */
@@ -48,6 +48,8 @@ function listLimit(ctx: RequestContext): number | undefined {
 /** The filter; `onDropped` counts each request it refuses with 429 (the request metrics). */
 export function priorityAndFairness(controller: FlowController, onDropped?: (ctx: RequestContext) => void): Filter {
   const scheduler = createTurnScheduler();
+  // One answer for every refusal, encoded once per way of asking: a flood is refused at the cost of writing it.
+  const refusal = prepareStatus(tooManyRequests());
   return async (ctx, next) => {
     const info = ctx.info;
     const watch = info.verb === 'watch';
@@ -61,7 +63,7 @@ export function priorityAndFairness(controller: FlowController, onDropped?: (ctx
     ctx.record.latency.apfQueueWaitSeconds += admission.waitedMs / 1000;
     if (admission.kind === 'reject') {
       if (admission.reason !== 'cancelled') {
-        writeStatus(ctx, tooManyRequests());
+        writePreparedStatus(ctx, refusal);
         onDropped?.(ctx);
       }
       return;

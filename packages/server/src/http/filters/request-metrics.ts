@@ -88,6 +88,7 @@ class RequestSeries {
   readonly longRunningLabels: Readonly<Record<string, string>>;
   private readonly requests = new Map<string, CounterSeries>();
   private readonly durations = new Map<string, HistogramSeries>();
+  private readonly terminations = new Map<number, CounterSeries>();
 
   constructor(private readonly m: EndpointMetrics, private readonly labels: Readonly<Record<string, string>>) {
     this.sli = m.sliDuration.with(labels);
@@ -103,6 +104,16 @@ class RequestSeries {
     if (s === undefined) {
       s = this.m.requests.with({ ...this.labels, dry_run: dryRun, code: String(code) });
       this.requests.set(key, s);
+    }
+    return s;
+  }
+
+  /** `apiserver_request_terminations_total` of a code. */
+  termination(code: number): CounterSeries {
+    let s = this.terminations.get(code);
+    if (s === undefined) {
+      s = this.m.terminations.with({ ...this.labels, code: String(code) });
+      this.terminations.set(code, s);
     }
     return s;
   }
@@ -177,9 +188,10 @@ export function requestMetrics(options: RequestMetricsOptions): RequestMetrics {
   };
   const terminated = (ctx: RequestContext, code: number, dropped: boolean): void => {
     if (!counted(ctx.info)) return;
-    const labels = requestLabelsOf(ctx);
-    if (dropped) m.requests.inc({ ...labels, dry_run: metricDryRun(ctx.query), code: String(code) });
-    m.terminations.inc({ ...labels, code: String(code) });
+    // Through the cached series: a flood's every refusal is counted here, and label objects per request add up.
+    const series = seriesOf(ctx);
+    if (dropped) series.counter(metricDryRun(ctx.query), code).inc();
+    series.termination(code).inc();
   };
   return { filter, dropped: (ctx) => terminated(ctx, 429, true), terminated: (ctx, code) => terminated(ctx, code, false) };
 }
