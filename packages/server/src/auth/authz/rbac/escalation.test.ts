@@ -4,7 +4,7 @@ import { namesFor, type Status } from '@svc-apiserver/api';
 import type { Authorizer } from '../../../request/authorizer.js';
 import { authorizerUnion } from '../authorizer-union.js';
 import { suiteUser } from '../authorizer-suite.js';
-import { compactRuleString, confirmNoEscalation, covers, createRbacWriteGuard, onlyGcFieldsChanged } from './escalation.js';
+import { compactRuleString, confirmNoEscalation, covers, createRbacWriteGuard } from './escalation.js';
 import { staticPolicySource, type PolicyObjects } from './policy-source.js';
 import { rbacAuthorizer } from './rbac-authorizer.js';
 import type { PolicyRule } from '../../../registry/resources/rbac-types.js';
@@ -173,12 +173,4 @@ test('bindings: binding what you hold is allowed, more is refused, bind allows',
   const stored = { ...bindingOf('ClusterRole', 'secret-reader', 'ns'), metadata: { name: 'b', namespace: 'ns', resourceVersion: '3' } };
   assert.ok(await guard.checkBinding('rolebindings', { ...stored, subjects: [...stored.subjects!, user(names, 'x')] }, stored, w));
   assert.equal(await guard.checkBinding('rolebindings', { ...stored, metadata: { ...stored.metadata, finalizers: ['f'] } }, stored, w), undefined);
-});
-
-test('only garbage-collection fields changed: semantic comparison', () => {
-  const a = { metadata: { name: 'x', resourceVersion: '1' }, rules: [{ verbs: ['get'] }] };
-  assert.ok(onlyGcFieldsChanged({ metadata: { name: 'x', ownerReferences: [] }, rules: [{ verbs: ['get'] }] }, a));
-  assert.ok(onlyGcFieldsChanged({ metadata: { name: 'x', labels: {} }, rules: [{ verbs: ['get'] }], aggregationRule: null }, a));
-  assert.ok(!onlyGcFieldsChanged({ metadata: { name: 'x' }, rules: [{ verbs: ['get', 'list'] }] }, a));
-  assert.ok(!onlyGcFieldsChanged({ metadata: { name: 'x', annotations: { k: 'v' } }, rules: [{ verbs: ['get'] }] }, a));
 });

@@ -13,6 +13,7 @@ import type { Authorizer } from '../../../request/authorizer.js';
 import { rbacGroupKey, type RoleGetter } from './policy-source.js';
 import type { BindingObject, PolicyRule, RoleObject } from '../../../registry/resources/rbac-types.js';
 import type { RbacWriteGuard } from '../../../registry/resources/rbac-write-guard.js';
+import { onlyGcFieldsChanged } from '../../../registry/gc-fields.js';
 import { aggregateErrors, type RuleResolver } from './rule-resolver.js';
 import { ruleWildcard } from './rule-matching.js';
 
@@ -156,36 +157,6 @@ export interface RbacWriteGuardDeps {
    * which may lag a role written just before.
    */
   readonly getRole?: RoleGetter;
-}
-
-const gcMetadataFields = ['ownerReferences', 'finalizers', 'managedFields', 'selfLink', 'resourceVersion', 'uid', 'creationTimestamp', 'generation'];
-
-/** A canonical form for semantic equality: sorted keys; nulls, empty lists and empty maps dropped (as unset). */
-function canonical(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(canonical);
-  if (value === null || typeof value !== 'object') return value;
-  const out: Record<string, unknown> = {};
-  for (const key of Object.keys(value).sort()) {
-    const v = canonical((value as Record<string, unknown>)[key]);
-    if (v === null || v === undefined) continue;
-    if (Array.isArray(v) && v.length === 0) continue;
-    if (typeof v === 'object' && !Array.isArray(v) && Object.keys(v).length === 0) continue;
-    out[key] = v;
-  }
-  return out;
-}
-
-/**
- * kube's IsOnlyMutatingGCFields: an update that changes only what garbage collection writes (owner references,
- * finalizers; here also fields the server manages and the update cannot change) needs no escalation check.
- */
-export function onlyGcFieldsChanged(object: KubeObject, old: KubeObject): boolean {
-  const strip = (o: KubeObject): unknown => {
-    const metadata: Record<string, unknown> = { ...(o.metadata ?? {}) };
-    for (const f of gcMetadataFields) delete metadata[f];
-    return canonical({ ...o, metadata });
-  };
-  return JSON.stringify(strip(object)) === JSON.stringify(strip(old));
 }
 
 function hasAggregationRule(role: RoleObject | undefined): boolean {
