@@ -265,6 +265,8 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       featureGates: o.featureGates,
     });
     if (!admission.ok) throw new Error(admission.error.message ?? 'invalid admission configuration');
+    // kube warns as it constructs an enabled deprecated plugin.
+    for (const p of admission.value.plugins) if (p.deprecationWarning !== undefined) logger.warning(p.deprecationWarning);
     const enabledControllers = selectControllers(o.controllers);
     if (!enabledControllers.ok) throw new Error(enabledControllers.error);
     const runtimeConfig = parseRuntimeConfig(o.runtimeConfig);

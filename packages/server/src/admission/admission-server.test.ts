@@ -4,6 +4,7 @@ import { request as httpsRequest } from 'node:https';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { tempDir } from '@svc-apiserver/testing/temp-dir';
+import { createLogger } from '../logging/logger.js';
 import { startServer, type RunningServer } from '../server.js';
 
 function send(server: RunningServer, method: string, path: string, body?: unknown): Promise<{ status: number; body: Record<string, unknown>; warnings: string[] }> {
@@ -65,4 +66,23 @@ test('an unknown plugin, a missing configuration and a bad configuration file ea
   const file = join(dir, 'admission.yaml');
   await writeFile(file, 'apiVersion: apiserver.config.svc.io/v1\nkind: Wrong\n');
   await assert.rejects(start({ admissionControlConfigFile: file }), /no kind "Wrong" is registered/);
+});
+
+test('a deprecated plugin enabled starts the server with kube\'s warning; AlwaysDeny then refuses writes', async (t) => {
+  const dir = tempDir(t, 'admission-server-');
+  const lines: string[] = [];
+  const server = await startServer({
+    dataDir: dir, securePort: 0, storage: 'memory', log: () => {}, enableAdmissionPlugins: ['AlwaysAdmit', 'AlwaysDeny'],
+    logger: createLogger({ format: 'text', verbosity: 0, write: (line) => lines.push(line) }),
+  });
+  try {
+    for (const plugin of ['AlwaysAdmit', 'AlwaysDeny']) {
+      assert.ok(lines.some((l) => l.startsWith('W') && l.includes(`${plugin} admission controller is deprecated. Please remove this controller`)), plugin);
+    }
+    const res = await send(server, 'POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'refused' } });
+    assert.equal(res.status, 403);
+    assert.equal(res.body['message'], 'namespaces "refused" is forbidden: admission control is denying all modifications');
+  } finally {
+    await server.close();
+  }
 });

@@ -23,6 +23,8 @@ export interface AdmissionPlugin {
   readonly name: string;
   /** Whether the plugin runs when no flag names it. */
   readonly enabledByDefault: boolean;
+  /** kube's klog warning when a deprecated plugin is enabled (AlwaysAdmit, AlwaysDeny). */
+  readonly deprecationWarning?: string;
   /** Whether the plugin cares about requests of this operation at all (the chain asks once per operation). */
   handles(operation: AdmissionOperation): boolean;
   /**

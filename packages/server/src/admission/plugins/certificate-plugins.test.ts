@@ -9,8 +9,12 @@ import { certificateApprovalPlugin } from './certificate-approval.js';
 import { certificateSigningPlugin } from './certificate-signing.js';
 import { certificateSubjectRestrictionPlugin } from './certificate-subject-restriction.js';
 import { pluginConformance } from '../plugin-suite.js';
+import { admissionMetrics } from '../admission-metrics.js';
+import { defaultAdmissionFlags, type PluginInit } from '../plugin.js';
+import { defaultFeatureGates } from '../../feature-gates.js';
+import { clusterTrustBundleAttestPlugin } from './cluster-trust-bundle-attest.js';
 
-for (const name of ['CertificateApproval', 'CertificateSigning', 'CertificateSubjectRestriction']) pluginConformance(name);
+for (const name of ['CertificateApproval', 'CertificateSigning', 'CertificateSubjectRestriction', 'ClusterTrustBundleAttest']) pluginConformance(name);
 
 const names = namesFor('svc');
 const group = 'certificates.svc.io';
@@ -85,4 +89,43 @@ test('CertificateSubjectRestriction: system:masters is refused for the API clien
     'certificatesigningrequests.certificates.svc.io "c" is forbidden: use of svc.io/api-client signer with system:masters group is not allowed');
   assert.deepEqual(await p.validate!(create('svc.io/api-client', plain)), { allowed: true });
   assert.deepEqual(await p.validate!(create('example.com/signer', masters)), { allowed: true });
+});
+
+test('ClusterTrustBundleAttest: a bundle naming a signer needs attest on it, while the ClusterTrustBundle gate is on', async () => {
+  const init = (gate: boolean): PluginInit => ({
+    configuration: () => undefined, flags: defaultAdmissionFlags, metrics: admissionMetrics(),
+    featureGates: { ...defaultFeatureGates, ClusterTrustBundle: gate },
+  });
+  const bundle = (name: string, signerName?: string, extra: Record<string, unknown> = {}): KubeObject => ({
+    apiVersion: `${group}/v1alpha1`, kind: 'ClusterTrustBundle', metadata: { name, ...extra },
+    spec: { trustBundle: 'pem', ...(signerName === undefined ? {} : { signerName }) },
+  });
+  const write = (operation: 'CREATE' | 'UPDATE', user: UserInfo, object: KubeObject, oldObject?: KubeObject): AdmissionAttributes => ({
+    operation, group, version: 'v1alpha1', resource: 'clustertrustbundles', subresource: '', kind: 'ClusterTrustBundle',
+    namespace: '', name: object.metadata?.name ?? '', object, ...(oldObject === undefined ? {} : { oldObject }), dryRun: false, user,
+  });
+  const nobody = { username: 'nobody', groups: [] };
+  const signed = bundle('example.com:foo:1', 'example.com/foo');
+
+  const off = clusterTrustBundleAttestPlugin(names, init(false));
+  off.setAuthorizer(signersAuthorizer({}));
+  assert.equal(off.actsOn!(group, 'clustertrustbundles'), false, 'the gate off: nothing to do');
+  assert.deepEqual(await off.validate!(write('CREATE', nobody, signed)), { allowed: true });
+
+  const asked: string[] = [];
+  const p = clusterTrustBundleAttestPlugin(names, init(true));
+  p.setAuthorizer(signersAuthorizer({ exact: ['attest example.com/foo'], wild: ['attest example.com/*'] }, asked));
+  assert.ok(p.actsOn!(group, 'clustertrustbundles'));
+  assert.equal(p.actsOn!(group, 'certificatesigningrequests'), false);
+  for (const username of ['exact', 'wild']) assert.deepEqual(await p.validate!(write('CREATE', { username, groups: [] }, signed)), { allowed: true }, username);
+  const refused = await p.validate!(write('CREATE', nobody, signed));
+  assert.equal(refused.allowed ? 0 : refused.status.code, 403);
+  assert.equal(refused.allowed ? '' : refused.status.message,
+    'clustertrustbundles.certificates.svc.io "example.com:foo:1" is forbidden: user not permitted to attest for signerName "example.com/foo"');
+  assert.deepEqual(asked.slice(-2), [`nobody attest ${group}/signers example.com/foo`, `nobody attest ${group}/signers example.com/*`]);
+  assert.deepEqual(await p.validate!(write('CREATE', nobody, bundle('plain'))), { allowed: true }, 'no signer: no check');
+  const gcOnly = bundle('example.com:foo:1', 'example.com/foo', { finalizers: ['f'], ownerReferences: [{ uid: 'u' }] });
+  assert.deepEqual(await p.validate!(write('UPDATE', nobody, gcOnly, signed)), { allowed: true }, 'garbage-collection fields only');
+  const changed = { ...signed, spec: { trustBundle: 'other', signerName: 'example.com/foo' } };
+  assert.equal((await p.validate!(write('UPDATE', nobody, changed, signed))).allowed, false, 'a real change is checked');
 });

@@ -4,6 +4,9 @@
  */
 import { ok, type Names } from '@svc-apiserver/api';
 import type { AdmissionPlugin, PluginFactory, PluginInit } from '../plugin.js';
+import { alwaysAdmitPlugin } from './always-admit.js';
+import { alwaysDenyPlugin } from './always-deny.js';
+import { clusterTrustBundleAttestPlugin } from './cluster-trust-bundle-attest.js';
 import { certificateApprovalPlugin } from './certificate-approval.js';
 import { certificateSigningPlugin } from './certificate-signing.js';
 import { certificateSubjectRestrictionPlugin } from './certificate-subject-restriction.js';
@@ -49,6 +52,9 @@ export const pluginFactories: readonly PluginFactory[] = [
   plain(certificateApprovalPlugin),
   plain(certificateSigningPlugin),
   plain(certificateSubjectRestrictionPlugin),
+  plain(clusterTrustBundleAttestPlugin),
+  plain(alwaysAdmitPlugin),
+  plain(alwaysDenyPlugin),
   mutatingAdmissionWebhookPlugin,
   validatingAdmissionWebhookPlugin,
   plain(alwaysPullImagesPlugin),

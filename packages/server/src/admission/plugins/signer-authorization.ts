@@ -1,5 +1,5 @@
 /**
- * Whether a user may act for a signer (kube's certificates.IsAuthorizedForSignerName): the verb (`approve`, `sign`)
+ * Whether a user may act for a signer (kube's certificates.IsAuthorizedForSignerName): the verb (`approve`, `sign`, `attest`)
  * on the `signers` resource of the certificates group named `<signerName>`, or else named `<domain>/*` for the
  * signer's domain. Only an allow counts: a deny, no opinion or an evaluation error is no.
  */
