@@ -43,8 +43,11 @@ const table = {
   initialEventsEndAnnotation: { svc: 'svc.io/initial-events-end', k8s: 'k8s.io/initial-events-end' },
   /** Prefix of the x-kubernetes-group-version-kind style field managers and user agents the server reports. */
   serverName: { svc: 'svc-apiserver', k8s: 'kube-apiserver' },
-  /** The Lease in the system namespace whose holder runs the controllers (kube-controller-manager `--leader-elect`). */
-  controllerManagerLease: { svc: 'svc-controller-manager', k8s: 'kube-controller-manager' },
+  /**
+   * The controller manager's name: the Lease in the system namespace whose holder runs the controllers
+   * (kube-controller-manager `--leader-elect`), and the field manager its controllers' writes record.
+   */
+  controllerManagerName: { svc: 'svc-controller-manager', k8s: 'kube-controller-manager' },
 } as const satisfies Record<string, Pair>;
 
 /** Keys of names renamed one by one. */

@@ -11,7 +11,7 @@ import { builtinPriority, customResourcePriority } from './priorities.js';
 import { createObject } from '../registry/operations/create-object.js';
 import { deleteObject } from '../registry/operations/delete-object.js';
 import { updateObject } from '../registry/operations/update-object.js';
-import { loopbackUser } from '../registry/operations/loopback.js';
+import { loopbackContext } from '../registry/operations/loopback.js';
 import { done, retry, runController, type Controller, type ControllerContext, type SyncResult } from '../controllers/kit/controller.js';
 import { createWorkQueue } from '../controllers/kit/work-queue.js';
 import { apiServiceResource } from './apiservice-conditions.js';
@@ -28,7 +28,7 @@ export function startApiServiceAutoregistration(context: ControllerContext): Con
   const { registry, names } = context;
   const def = apiServiceResource(registry);
   const label = names.fromUpstream('kube-aggregator.kubernetes.io/automanaged');
-  const op = { user: loopbackUser, dryRun: false };
+  const op = loopbackContext(registry.names, 'apiserver');
   const wanted = (): Map<string, Wanted> => {
     const out = new Map<string, Wanted>();
     for (const d of registry.all()) {

@@ -9,7 +9,7 @@ import { updateObject } from '../registry/operations/update-object.js';
 import type { Registry } from '../registry/registry.js';
 import type { ResourceDef } from '../registry/resource-def.js';
 import type { WriteResult } from '../registry/store.js';
-import { loopbackUser } from '../registry/operations/loopback.js';
+import { loopbackContext } from '../registry/operations/loopback.js';
 
 /** True when the APIService already says this. */
 export function sameAvailability(a: ApiService, wanted: ApiServiceCondition): boolean {
@@ -23,7 +23,7 @@ export function writeAvailability(registry: Registry, def: ResourceDef, current:
   const time = old !== undefined && old.status === wanted.status && old.lastTransitionTime !== undefined ? old.lastTransitionTime : nowTimestamp();
   const others = (current.status?.conditions ?? []).filter((c) => c.type !== 'Available');
   const next = { ...structuredClone(current), status: { ...(current.status ?? {}), conditions: [...others, { ...wanted, lastTransitionTime: time }] } };
-  return updateObject(registry, def, 'status', next as KubeObject, current as KubeObject, { user: loopbackUser, dryRun: false });
+  return updateObject(registry, def, 'status', next as KubeObject, current as KubeObject, loopbackContext(registry.names, 'apiserver'));
 }
 
 /** The APIService resource of the registry. */

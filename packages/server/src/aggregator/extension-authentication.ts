@@ -8,7 +8,7 @@
  */
 import type { KubeObject, Names } from '@svc-apiserver/api';
 import { runPostStartHook, type PostStartHook } from '../controllers/post-start-hook.js';
-import { loopbackUser } from '../registry/operations/loopback.js';
+import { loopbackContext } from '../registry/operations/loopback.js';
 import { createObject } from '../registry/operations/create-object.js';
 import { updateObject } from '../registry/operations/update-object.js';
 import type { Registry } from '../registry/registry.js';
@@ -43,7 +43,7 @@ export async function extensionAuthenticationData(auth: ExtensionAuthentication)
 /** Starts publishing. */
 export function publishExtensionAuthentication(registry: Registry, names: Names, auth: ExtensionAuthentication, retryMs = 1000): PostStartHook & { name: string } {
   const namespace = names.name('systemNamespace');
-  const op = { user: loopbackUser, dryRun: false };
+  const op = loopbackContext(registry.names, 'apiserver');
   const hook = runPostStartHook(async () => {
     const def = registry.lookup('', 'v1', 'configmaps');
     if (def === undefined) return undefined;

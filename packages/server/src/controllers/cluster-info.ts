@@ -12,13 +12,12 @@ import { createObject } from '../registry/operations/create-object.js';
 import { updateObject } from '../registry/operations/update-object.js';
 import type { Registry } from '../registry/registry.js';
 import { clusterInfoName } from './bootstrapsigner/bootstrap-signer.js';
-import { loopbackUser } from '../registry/operations/loopback.js';
+import { loopbackContext } from '../registry/operations/loopback.js';
 import { runPostStartHook } from './post-start-hook.js';
 
 /** The name of the Role and RoleBinding that open `cluster-info` to anonymous readers. */
 export const clusterInfoViewerName = 'system:bootstrap-signer-clusterinfo';
 
-const op = { user: loopbackUser, dryRun: false };
 
 /** What the hook writes. */
 export interface ClusterInfoOptions {
@@ -49,11 +48,11 @@ export function startClusterInfo(registry: Registry, names: Names, options: Clus
     if (got.ok) {
       const next = stale?.(got.value);
       if (next === undefined) return undefined;
-      const updated = await updateObject(registry, def, '', next, got.value, op);
+      const updated = await updateObject(registry, def, '', next, got.value, loopbackContext(registry.names, 'apiserver'));
       return updated.ok ? undefined : `updating ${resource} ${object.metadata?.name ?? ''}: ${updated.error.message ?? 'failed'}`;
     }
     if (got.error.code !== 404) return `reading ${resource} ${object.metadata?.name ?? ''}: ${got.error.message ?? 'failed'}`;
-    const created = await createObject(registry, def, object, op);
+    const created = await createObject(registry, def, object, loopbackContext(registry.names, 'apiserver'));
     if (created.ok || created.error.reason === 'AlreadyExists') return undefined;
     return `creating ${resource} ${object.metadata?.name ?? ''}: ${created.error.message ?? 'failed'}`;
   };

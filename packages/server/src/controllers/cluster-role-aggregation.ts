@@ -5,17 +5,23 @@
  * queues every aggregated role; a sync writes only when the rules differ, so direct edits of an aggregated role's
  * rules are overwritten. Failed syncs are retried with back-off (client-go's default controller rate limiter).
  */
-import { labelSelectorFromMeta, matchesLabels, type KubeObject, type Names } from '@svc-apiserver/api';
+import { labelSelectorFromMeta, matchesLabels, ok, type KubeObject, type Names } from '@svc-apiserver/api';
 import type { PolicyRule, RoleObject } from '../registry/resources/rbac-types.js';
 import { updateObject } from '../registry/operations/update-object.js';
 import type { Registry } from '../registry/registry.js';
 import type { ResourceDef } from '../registry/resource-def.js';
+import { applyKindDefaults } from '../registry/operations/defaulting.js';
+import { fieldManagerScope } from '../registry/operations/field-management.js';
 import { loopbackUser } from '../registry/operations/loopback.js';
+import { applyMechanism } from '../registry/operations/patch-mechanisms/apply.js';
 import { done, retry, runController, type Controller, type ControllerContext, type SyncResult } from './kit/controller.js';
 import { createWorkQueue } from './kit/work-queue.js';
 
 /** Options of {@link startClusterRoleAggregation}. */
 export type ClusterRoleAggregationOptions = Omit<ControllerContext, 'registry' | 'names'>;
+
+/** The field manager of the aggregated rules (kube's controller applies them under this name, not its client's). */
+export const aggregationFieldManager = 'clusterrole-aggregation-controller';
 
 /** The aggregation controller's workers (kube-controller-manager starts it with 5). */
 const workers = 5;
@@ -70,10 +76,16 @@ export function startClusterRoleAggregation(registry: Registry, names: Names, op
       if (current === undefined) return done;
       const wanted = aggregatedRules(current, roles());
       if (wanted === undefined || sameRules(wanted, current.rules ?? [])) return done;
-      // Written over the informer's state: a conflict means a newer one is coming, and the retry reads it.
-      const updated = await updateObject(registry, def, '', { ...structuredClone(current), rules: wanted } as KubeObject, current, {
-        user: loopbackUser, dryRun: false,
-      });
+      // kube's controller applies the rules, forced, as its own field manager; written over the informer's state:
+      // a conflict means a newer one is coming, and the retry reads it.
+      const applied = await applyMechanism({
+        configuration: { apiVersion: `${def.group}/${def.version}`, kind: 'ClusterRole', metadata: { name }, rules: wanted } as KubeObject,
+        fieldManager: aggregationFieldManager, force: true, scope: fieldManagerScope(def, ''),
+        lastAppliedAnnotation: registry.names.domain('last-applied-configuration', 'kubectl'),
+        fieldValidation: ok([]), defaults: (object) => applyKindDefaults(def, object),
+      }).next(structuredClone(current));
+      if (!applied.ok) return retry(`aggregating ClusterRole ${name}: ${applied.error.message ?? 'apply failed'}`);
+      const updated = await updateObject(registry, def, '', applied.value.object, current, { user: loopbackUser, dryRun: false });
       if (!updated.ok && updated.error.code !== 404) return retry(`aggregating ClusterRole ${name}: ${updated.error.message ?? 'update failed'}`);
       return done;
     };

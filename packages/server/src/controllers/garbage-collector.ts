@@ -27,7 +27,7 @@ import { updateObject } from '../registry/operations/update-object.js';
 import type { Registry } from '../registry/registry.js';
 import type { InformerChange } from '../registry/informer.js';
 import type { ResourceDef } from '../registry/resource-def.js';
-import { loopbackUser } from '../registry/operations/loopback.js';
+import { loopbackContext } from '../registry/operations/loopback.js';
 import { done, retry, runController, type Controller, type ControllerContext, type SyncResult } from './kit/controller.js';
 import { createWorkQueue } from './kit/work-queue.js';
 
@@ -57,7 +57,7 @@ const uidOf = (o: KubeObject): string => o.metadata?.uid ?? '';
 
 /** Starts the collector. */
 export function startGarbageCollector(registry: Registry, options: GarbageCollectorOptions = {}): Controller {
-  const op = { user: loopbackUser, dryRun: false };
+  const op = loopbackContext(registry.names, 'controller-manager');
   const nodes = new Map<string, GraphNode>();
   /** Owner uid → uids of the observed objects that reference it (the owner itself may be absent). */
   const dependentsOf = new Map<string, Set<string>>();

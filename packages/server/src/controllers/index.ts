@@ -155,7 +155,7 @@ export async function startControllers(options: ControllerOptions): Promise<Cont
   const elector = startLeaderElection({
     registry: options.registry,
     names: options.names,
-    leaseName: options.names.name('controllerManagerLease'),
+    leaseName: options.names.name('controllerManagerName'),
     leaseDurationMs: election.leaseDurationMs,
     renewDeadlineMs: election.renewDeadlineMs,
     retryPeriodMs: election.retryPeriodMs,

@@ -15,7 +15,7 @@ import type { HealthCheck } from '../health/health-check.js';
 import { createObject } from '../registry/operations/create-object.js';
 import { updateObject } from '../registry/operations/update-object.js';
 import type { Registry } from '../registry/registry.js';
-import { loopbackUser } from '../registry/operations/loopback.js';
+import { loopbackContext } from '../registry/operations/loopback.js';
 
 /** Options of {@link startLeaderElection}. */
 export interface LeaderElectionOptions {
@@ -101,7 +101,7 @@ export function startLeaderElection(options: LeaderElectionOptions): LeaderElect
       if (got.error.code !== 404) throw new Error(got.error.message ?? 'cannot read the lease');
       const created = await createObject(registry, def, {
         apiVersion: `${group}/v1`, kind: 'Lease', metadata: { name: options.leaseName, namespace }, spec: fresh(),
-      }, { user: loopbackUser, dryRun: false });
+      }, loopbackContext(registry.names, 'controller-manager'));
       if (!created.ok) return false;
       observed = { key: created.value.metadata?.resourceVersion ?? '', at: t };
       return true;
@@ -113,7 +113,7 @@ export function startLeaderElection(options: LeaderElectionOptions): LeaderElect
     const held = (spec.holderIdentity ?? '') !== '' && spec.holderIdentity !== identity;
     const durationMs = (spec.leaseDurationSeconds ?? 0) * 1000;
     if (held && observed.at + durationMs > t) return false;
-    const updated = await updateObject(registry, def, '', { ...current, spec: fresh(spec) }, current, { user: loopbackUser, dryRun: false });
+    const updated = await updateObject(registry, def, '', { ...current, spec: fresh(spec) }, current, loopbackContext(registry.names, 'controller-manager'));
     if (!updated.ok) return false;
     observed = { key: updated.value.metadata?.resourceVersion ?? '', at: t };
     return true;
@@ -178,7 +178,7 @@ export function startLeaderElection(options: LeaderElectionOptions): LeaderElect
     await updateObject(registry, def, '', {
       ...got.value,
       spec: { ...specOf(got.value), holderIdentity: '', leaseDurationSeconds: 1, renewTime: t, acquireTime: t },
-    }, got.value, { user: loopbackUser, dryRun: false });
+    }, got.value, loopbackContext(registry.names, 'controller-manager'));
   };
 
   return {

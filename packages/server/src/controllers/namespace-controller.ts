@@ -10,7 +10,7 @@ import { deleteObject } from '../registry/operations/delete-object.js';
 import { updateObject } from '../registry/operations/update-object.js';
 import type { Registry } from '../registry/registry.js';
 import { selectEverything } from '../registry/selection.js';
-import { loopbackUser } from '../registry/operations/loopback.js';
+import { loopbackContext } from '../registry/operations/loopback.js';
 import { done, retry, retryAfter, runController, type Controller, type ControllerContext, type SyncResult } from './kit/controller.js';
 import { controllerRateLimiter } from './kit/rate-limiter.js';
 import { createWorkQueue } from './kit/work-queue.js';
@@ -20,7 +20,6 @@ const workers = 10;
 /** The health check's name, as this server has always served it. */
 const healthCheckName = 'namespace-controller';
 
-const op = { user: loopbackUser, dryRun: false };
 
 /** What deleting a namespace's content came to: objects still there (being finalized) and failed calls. */
 interface ContentLeft {
@@ -40,7 +39,7 @@ async function removeContent(registry: Registry, namespace: string): Promise<Con
     }
     for (const item of listed.value.items) {
       const name = item.metadata?.name ?? '';
-      const result = await deleteObject(registry, def, namespace, name, op);
+      const result = await deleteObject(registry, def, namespace, name, loopbackContext(registry.names, 'controller-manager'));
       if (!result.ok && result.error.code !== 404) left.failures.push(`deleting ${def.resource} ${name}: ${result.error.message ?? 'failed'}`);
       else if (result.ok && !result.value.removed) left.remaining++;
     }
@@ -68,14 +67,14 @@ export function startNamespaceController(context: ControllerContext): Controller
     if ((spec.finalizers ?? []).includes(finalizer)) {
       const next: KubeObject = structuredClone(ns);
       (next.spec as { finalizers?: string[] }).finalizers = (spec.finalizers ?? []).filter((f) => f !== finalizer);
-      const finalized = await updateObject(registry, nsDef, 'finalize', next, ns, op);
+      const finalized = await updateObject(registry, nsDef, 'finalize', next, ns, loopbackContext(registry.names, 'controller-manager'));
       if (!finalized.ok) return retry(`finalizing: ${finalized.error.message ?? 'failed'}`);
       // Other finalizers are left to their owners; the namespace goes once they are done.
       if (((finalized.value.spec ?? {}) as { finalizers?: string[] }).finalizers?.length) return done;
     } else if ((spec.finalizers ?? []).length > 0) {
       return done;
     }
-    const deleted = await deleteObject(registry, nsDef, '', name, op, ns.metadata?.uid ? { uid: ns.metadata.uid } : undefined);
+    const deleted = await deleteObject(registry, nsDef, '', name, loopbackContext(registry.names, 'controller-manager'), ns.metadata?.uid ? { uid: ns.metadata.uid } : undefined);
     if (!deleted.ok && deleted.error.code !== 404) return retry(`deleting: ${deleted.error.message ?? 'failed'}`);
     return done;
   };

@@ -20,7 +20,7 @@ import type { Registry } from '../registry/registry.js';
 import type { ResourceDef } from '../registry/resource-def.js';
 import type { WriteFailure, WriteResult } from '../registry/store.js';
 import { selectEverything } from '../registry/selection.js';
-import { loopbackUser } from '../registry/operations/loopback.js';
+import { loopbackContext } from '../registry/operations/loopback.js';
 import { runPostStartHook } from './post-start-hook.js';
 import { directWriter, type StartupWriter } from './startup-batch.js';
 import type { CreateItem } from '../registry/operations/create-objects.js';
@@ -45,7 +45,6 @@ export interface RbacBootstrapOptions {
   readonly writer?: StartupWriter;
 }
 
-const ctx = { user: loopbackUser, dryRun: false } as const;
 
 /**
  * Makes sure a namespace exists before a role or binding is created in it (kube's reconciliation tryEnsureNamespace):
@@ -59,7 +58,7 @@ async function tryEnsureNamespace(registry: Registry, namespace: string): Promis
   const got = await registry.store.get(def, '', namespace);
   if (got.ok || got.error.code === 403) return ok(undefined);
   if (got.error.code !== 404) return fail(got.error);
-  const created = await createObject(registry, def, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace } }, ctx);
+  const created = await createObject(registry, def, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace } }, loopbackContext(registry.names, 'apiserver'));
   return created.ok || created.error.reason === 'AlreadyExists' || created.error.code === 403 ? ok(undefined) : fail(created.error);
 }
 
@@ -89,19 +88,19 @@ function ensureObject<T extends KubeObject>(
       if (got.error.code !== 404) return final(got.error);
       const ns = def.namespaced ? await ensureNamespace(namespace) : ok(undefined);
       if (!ns.ok) return final(ns.error);
-      const created = await createObject(registry, def, structuredClone(expected), ctx);
+      const created = await createObject(registry, def, structuredClone(expected), loopbackContext(registry.names, 'apiserver'));
       return created.ok ? ok(1) : retryIf(created.error.reason === 'AlreadyExists', created.error);
     }
     const existing = got.value as T;
     const result = reconcile(existing, expected);
     if (result.protected || result.operation === 'none') return ok(0);
     if (result.operation === 'update') {
-      const updated = await updateObject(registry, def, '', result.object, existing, ctx);
+      const updated = await updateObject(registry, def, '', result.object, existing, loopbackContext(registry.names, 'apiserver'));
       return updated.ok ? ok(1) : retryIf(updated.conflict || updated.error.reason === 'Conflict', updated.error);
     }
     // recreate: delete at this resourceVersion, then create the reconciled object afresh.
     const rv = existing.metadata?.resourceVersion;
-    const removed = await deleteObject(registry, def, namespace, name, ctx, {
+    const removed = await deleteObject(registry, def, namespace, name, loopbackContext(registry.names, 'apiserver'), {
       ...(existing.metadata?.uid !== undefined ? { uid: existing.metadata.uid } : {}),
       ...(rv !== undefined ? { resourceVersion: rv } : {}),
     });
@@ -116,7 +115,7 @@ function ensureObject<T extends KubeObject>(
       ...(meta.labels !== undefined ? { labels: meta.labels } : {}),
       ...(meta.annotations !== undefined ? { annotations: meta.annotations } : {}),
     };
-    const created = await createObject(registry, def, fresh, ctx);
+    const created = await createObject(registry, def, fresh, loopbackContext(registry.names, 'apiserver'));
     return created.ok ? ok(2) : retryIf(created.error.reason === 'AlreadyExists', created.error);
   });
 }

@@ -13,7 +13,7 @@ import { quotaEvaluators, quotaScopes, resourceOfQuotaName, sameUsage } from '..
 import { addQuantities, zeroQuantity } from '../meta/quantity.js';
 import type { Informer } from '../registry/informer.js';
 import { updateObject } from '../registry/operations/update-object.js';
-import { loopbackUser } from '../registry/operations/loopback.js';
+import { loopbackContext } from '../registry/operations/loopback.js';
 import { done, retry, runController, type Controller, type ControllerContext, type SyncResult } from './kit/controller.js';
 import { createWorkQueue } from './kit/work-queue.js';
 
@@ -109,7 +109,7 @@ export function startResourceQuotaController(context: ControllerContext, options
       const status = { hard: listToJson(hard), used: listToJson(used) };
       if (jsonEqual(status, { hard: previous['hard'] ?? {}, used: previous['used'] ?? {} })) return done;
       const next = { ...structuredClone(quota), status };
-      const written = await updateObject(registry, quotaDef, 'status', next, quota, { user: loopbackUser, dryRun: false });
+      const written = await updateObject(registry, quotaDef, 'status', next, quota, loopbackContext(registry.names, 'controller-manager'));
       if (!written.ok) return written.error.code === 404 ? done : retry(`updating status: ${written.error.message ?? 'failed'}`);
       return done;
     };

@@ -12,7 +12,7 @@
  */
 import type { KubeObject, Result } from '@svc-apiserver/api';
 import { createObjects, type CreateItem } from '../registry/operations/create-objects.js';
-import { loopbackUser } from '../registry/operations/loopback.js';
+import { loopbackContext } from '../registry/operations/loopback.js';
 import type { Registry } from '../registry/registry.js';
 
 /** One writer's place in the batch. */
@@ -31,7 +31,6 @@ export interface StartupBatch {
   seal(): void;
 }
 
-const ctx = { user: loopbackUser, dryRun: false } as const;
 
 /**
  * Creates `items` in two waves: the cluster-scoped objects (namespaces among them) first, then the namespaced ones,
@@ -41,7 +40,7 @@ async function createInWaves(registry: Registry, items: readonly CreateItem[]): 
   const results = new Map<CreateItem, Result<KubeObject>>();
   for (const wave of [items.filter((i) => !i.def.namespaced), items.filter((i) => i.def.namespaced)]) {
     if (wave.length === 0) continue;
-    const created = await createObjects(registry, wave, ctx);
+    const created = await createObjects(registry, wave, loopbackContext(registry.names, 'apiserver'));
     wave.forEach((item, i) => results.set(item, created[i]!));
   }
   return items.map((item) => results.get(item)!);

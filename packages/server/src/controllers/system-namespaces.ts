@@ -8,7 +8,7 @@ import type { Names } from '@svc-apiserver/api';
 import type { HealthCheck } from '../health/health-check.js';
 import { createObject } from '../registry/operations/create-object.js';
 import type { Registry } from '../registry/registry.js';
-import { loopbackUser } from '../registry/operations/loopback.js';
+import { loopbackContext } from '../registry/operations/loopback.js';
 import { runPostStartHook } from './post-start-hook.js';
 import { directWriter, type StartupWriter } from './startup-batch.js';
 
@@ -26,7 +26,7 @@ export async function ensureNamespace(registry: Registry, name: string): Promise
   if (def === undefined) return undefined;
   const got = await registry.store.get(def, '', name);
   if (got.ok) return undefined;
-  const created = await createObject(registry, def, { apiVersion: 'v1', kind: 'Namespace', metadata: { name } }, { user: loopbackUser, dryRun: false });
+  const created = await createObject(registry, def, { apiVersion: 'v1', kind: 'Namespace', metadata: { name } }, loopbackContext(registry.names, 'apiserver'));
   return created.ok || created.error.reason === 'AlreadyExists' ? undefined : created.error.message ?? 'namespace creation failed';
 }
 

@@ -10,7 +10,7 @@ import { protectionFinalizers } from '../admission/plugins/storage-object-in-use
 import type { ResourceDef } from '../registry/resource-def.js';
 import { updateObject } from '../registry/operations/update-object.js';
 import type { Registry } from '../registry/registry.js';
-import { loopbackUser } from '../registry/operations/loopback.js';
+import { loopbackContext } from '../registry/operations/loopback.js';
 import { done, retry, runController, type Controller, type ControllerContext, type SyncResult } from './kit/controller.js';
 import { createWorkQueue } from './kit/work-queue.js';
 
@@ -18,7 +18,7 @@ import { createWorkQueue } from './kit/work-queue.js';
 async function removeFinalizer(registry: Registry, def: ResourceDef, object: KubeObject, finalizer: string): Promise<SyncResult> {
   const next = structuredClone(object);
   next.metadata = { ...next.metadata, finalizers: (next.metadata?.finalizers ?? []).filter((f) => f !== finalizer) };
-  const written = await updateObject(registry, def, '', next, object, { user: loopbackUser, dryRun: false });
+  const written = await updateObject(registry, def, '', next, object, loopbackContext(registry.names, 'controller-manager'));
   if (!written.ok && written.error.code !== 404) return retry(`removing ${finalizer}: ${written.error.message ?? 'failed'}`);
   return done;
 }

@@ -5,7 +5,7 @@
  */
 import type { Names } from '@svc-apiserver/api';
 import { createObject } from '../../registry/operations/create-object.js';
-import { loopbackUser } from '../../registry/operations/loopback.js';
+import { loopbackContext } from '../../registry/operations/loopback.js';
 import { admissionForbidden } from '../admission-errors.js';
 import { dependencyHolder } from '../plugin-dependencies.js';
 import { admitted, refused, type InitializablePlugin } from '../plugin.js';
@@ -28,7 +28,7 @@ export function namespaceAutoProvisionPlugin(_names: Names): InitializablePlugin
       const def = registry.lookup('', 'v1', 'namespaces');
       if (def === undefined) return admitted;
       const created = await createObject(registry, def, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: a.namespace } },
-        { user: loopbackUser, dryRun: false });
+        loopbackContext(registry.names, 'apiserver'));
       if (created.ok || created.error.reason === 'AlreadyExists') return admitted;
       // kube wraps the failure of the create in the request's own Forbidden.
       return refused(admissionForbidden(a, created.error.message ?? 'namespace could not be created'));

@@ -10,7 +10,7 @@
  */
 import { failure, type KubeObject, type Names, ok, type Result } from '@svc-apiserver/api';
 import { updateObject } from '../../registry/operations/update-object.js';
-import { loopbackUser } from '../../registry/operations/loopback.js';
+import { loopbackContext } from '../../registry/operations/loopback.js';
 import { compareQuantities } from '../../meta/quantity.js';
 import { selectEverything } from '../../registry/selection.js';
 import { admissionForbidden } from '../admission-errors.js';
@@ -189,7 +189,7 @@ export function resourceQuotaPlugin(names: Names, init?: PluginInit): Result<Ini
       let conflicted = false;
       for (const next of outcome) {
         const current = quotas.find((q) => q.metadata?.name === next.metadata?.name)!;
-        const result = await updateObject(registry, def, 'status', next, current, { user: loopbackUser, dryRun: false });
+        const result = await updateObject(registry, def, 'status', next, current, loopbackContext(registry.names, 'apiserver'));
         if (result.ok) {
           written.set(`${a.namespace}/${next.metadata?.name}`, result.value);
           continue;

@@ -17,7 +17,7 @@
 import { fail, type KubeObject, type Names, ok, type Result, type Status, type StatusReason, statusReasonCodes } from '@svc-apiserver/api';
 import { anonymousAuthInfo } from '../../outbound/auth-info-resolver.js';
 import type { Informer } from '../../registry/informer.js';
-import { loopbackUser } from '../../registry/operations/loopback.js';
+import { loopbackContext } from '../../registry/operations/loopback.js';
 import { updateObject } from '../../registry/operations/update-object.js';
 import type { ResourceDef } from '../../registry/resource-def.js';
 import { createMetricsRegistry } from '../../metrics/metrics-registry.js';
@@ -176,7 +176,7 @@ export function validatingAdmissionPolicyPlugin(names: Names, init?: PluginInit)
         ...structuredClone(object),
         status: { ...status, observedGeneration: generation, typeChecking: warnings.length > 0 ? { expressionWarnings: warnings } : {} },
       } as KubeObject;
-      await updateObject(registry, policies.def, 'status', next, object, { user: loopbackUser, dryRun: false });
+      await updateObject(registry, policies.def, 'status', next, object, loopbackContext(registry.names, 'apiserver'));
     };
     stopTypeChecking = policies.onChange((change, object) => {
       if (change !== 'DELETED') void check(object).catch(() => undefined);

@@ -14,7 +14,7 @@ import { nowTimestamp } from '../../registry/operations/prepare.js';
 import { crdCleanupFinalizer } from '../../registry/resources/customresourcedefinitions.js';
 import type { ResourceDef } from '../../registry/resource-def.js';
 import { selectEverything } from '../../registry/selection.js';
-import { loopbackUser } from '../../registry/operations/loopback.js';
+import { loopbackContext } from '../../registry/operations/loopback.js';
 import { done, retry, retryAfter, runController, type Controller, type ControllerContext, type SyncResult } from '../kit/controller.js';
 import { createWorkQueue } from '../kit/work-queue.js';
 import { crdResource, updateCrdStatus } from './crd-status.js';
@@ -25,7 +25,7 @@ export function startCrdFinalizer(context: ControllerContext): Controller {
   const def = crdResource(registry);
   const finalizer = crdCleanupFinalizer(context.names);
   const retryMs = context.retryMs ?? 1000;
-  const op = { user: loopbackUser, dryRun: false };
+  const op = loopbackContext(registry.names, 'apiserver');
 
   /** Deletes every custom object; the condition to report and whether some are still there. */
   const deleteInstances = async (resource: ResourceDef): Promise<{ condition: CrdCondition; remaining: boolean; error?: string }> => {

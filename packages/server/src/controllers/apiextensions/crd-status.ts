@@ -8,13 +8,13 @@ import { updateObject } from '../../registry/operations/update-object.js';
 import type { Registry } from '../../registry/registry.js';
 import type { ResourceDef } from '../../registry/resource-def.js';
 import type { WriteResult } from '../../registry/store.js';
-import { loopbackUser } from '../../registry/operations/loopback.js';
+import { loopbackContext } from '../../registry/operations/loopback.js';
 
 /** Writes `next` as the status of `current` (a CRD). */
 export function updateCrdStatus(
   registry: Registry, def: ResourceDef, next: CustomResourceDefinition, current: CustomResourceDefinition,
 ): Promise<WriteResult> {
-  return updateObject(registry, def, 'status', next as KubeObject, current as KubeObject, { user: loopbackUser, dryRun: false });
+  return updateObject(registry, def, 'status', next as KubeObject, current as KubeObject, loopbackContext(registry.names, 'apiserver'));
 }
 
 /** The CRD definition of the registry (`customresourcedefinitions` of apiextensions v1). */

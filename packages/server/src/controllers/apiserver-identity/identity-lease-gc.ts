@@ -8,7 +8,7 @@
 import type { KubeObject, Names } from '@svc-apiserver/api';
 import type { HealthCheck } from '../../health/health-check.js';
 import { deleteObject } from '../../registry/operations/delete-object.js';
-import { loopbackUser } from '../../registry/operations/loopback.js';
+import { loopbackContext } from '../../registry/operations/loopback.js';
 import type { Registry } from '../../registry/registry.js';
 import { parseSelection } from '../../registry/selection.js';
 import type { Clock } from '../kit/clock.js';
@@ -71,7 +71,7 @@ export function startIdentityLeaseGc(options: IdentityLeaseGcOptions): IdentityL
         const current = await registry.store.get(def, namespace, name);
         if (!current.ok || !leaseExpired(current.value, clock.now())) continue;
         const rv = current.value.metadata?.resourceVersion;
-        const removed = await deleteObject(registry, def, namespace, name, { user: loopbackUser, dryRun: false },
+        const removed = await deleteObject(registry, def, namespace, name, loopbackContext(registry.names, 'apiserver'),
           rv === undefined ? undefined : { resourceVersion: rv });
         if (removed.ok) deleted.push(name);
         else if (removed.error.code !== 404 && removed.error.code !== 409) log(`error deleting lease ${namespace}/${name}: ${removed.error.message ?? ''}`);

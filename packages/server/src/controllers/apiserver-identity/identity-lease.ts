@@ -12,7 +12,7 @@ import type { KubeObject, Names } from '@svc-apiserver/api';
 import type { HealthCheck } from '../../health/health-check.js';
 import { createObject } from '../../registry/operations/create-object.js';
 import { updateObject } from '../../registry/operations/update-object.js';
-import { loopbackUser } from '../../registry/operations/loopback.js';
+import { loopbackContext } from '../../registry/operations/loopback.js';
 import type { Registry } from '../../registry/registry.js';
 import type { Clock } from '../kit/clock.js';
 import { realClock } from '../kit/clock.js';
@@ -90,7 +90,7 @@ export function startIdentityLease(options: IdentityLeaseOptions): IdentityLease
   const sync = async (): Promise<string | undefined> => {
     const def = registry.lookup(names.group('coordination'), 'v1', 'leases');
     if (def === undefined) return undefined;
-    const ctx = { user: loopbackUser, dryRun: false } as const;
+    const ctx = loopbackContext(registry.names, 'apiserver');
     const got = await registry.store.get(def, namespace, id);
     if (!got.ok) {
       if (got.error.code !== 404) return got.error.message ?? 'failed to read the lease';

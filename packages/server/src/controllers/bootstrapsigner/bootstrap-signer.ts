@@ -11,7 +11,7 @@ import { updateObject } from '../../registry/operations/update-object.js';
 import type { Registry } from '../../registry/registry.js';
 import type { ResourceDef } from '../../registry/resource-def.js';
 import { bootstrapTokenExpiration, isBootstrapTokenSecret, signingToken } from '../bootstrap-token-secret.js';
-import { loopbackUser } from '../../registry/operations/loopback.js';
+import { loopbackContext } from '../../registry/operations/loopback.js';
 import { realClock, type Clock } from '../kit/clock.js';
 import { done, retry, runController, type Controller, type ControllerContext, type SyncResult } from '../kit/controller.js';
 import { createWorkQueue, type WorkQueue } from '../kit/work-queue.js';
@@ -22,7 +22,6 @@ export const clusterInfoName = 'cluster-info';
 /** Prefix of the signature keys. */
 export const signatureKeyPrefix = 'jws-kubeconfig-';
 
-const op = { user: loopbackUser, dryRun: false };
 
 /** The sync of `cluster-info`, over informers of ConfigMaps and Secrets. */
 export function bootstrapSignerSync(
@@ -57,7 +56,7 @@ export function bootstrapSignerSync(
     }
     const sorted = (o: Record<string, string>) => JSON.stringify(Object.entries(o).sort(([a], [b]) => (a < b ? -1 : 1)));
     if (sorted(data) === sorted(cm.data ?? {})) return done;
-    const updated = await updateObject(registry, cmDef, '', { ...structuredClone(cm), data } as KubeObject, cm, op);
+    const updated = await updateObject(registry, cmDef, '', { ...structuredClone(cm), data } as KubeObject, cm, loopbackContext(registry.names, 'controller-manager'));
     if (!updated.ok && updated.error.code !== 404 && !updated.conflict) return retry(`signing ${clusterInfoName}: ${updated.error.message ?? 'failed'}`);
     return done;
   };

@@ -21,7 +21,7 @@ import {
   approvalState, bytesField, csrConditionTypes, issuedCertificate, signerNameOf, usagesOf, type CsrObject,
 } from '../../pki/csr-object.js';
 import { nodeClientViolation } from '../csrsigning/signer-rules.js';
-import { loopbackUser } from '../../registry/operations/loopback.js';
+import { loopbackContext } from '../../registry/operations/loopback.js';
 import { done, retry, runController, type Controller, type ControllerContext, type SyncResult } from '../kit/controller.js';
 import { required } from '../kit/controller-config.js';
 import { createWorkQueue } from '../kit/work-queue.js';
@@ -33,7 +33,6 @@ interface Recognizer {
   readonly message: string;
 }
 
-const op = { user: loopbackUser, dryRun: false };
 
 const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
 
@@ -92,7 +91,7 @@ export function csrApprovingSync(registry: Registry, names: Names, def: Resource
       (next.status ??= {}).conditions = [...(next.status.conditions ?? []), {
         type: csrConditionTypes.approved, status: 'True', reason: 'AutoApproved', message: r.message, lastUpdateTime: now, lastTransitionTime: now,
       }];
-      const updated = await updateObject(registry, def, 'approval', next, csr, op);
+      const updated = await updateObject(registry, def, 'approval', next, csr, loopbackContext(registry.names, 'controller-manager'));
       if (!updated.ok && updated.error.code !== 404 && !updated.conflict) return retry(`approving ${name}: ${updated.error.message ?? 'failed'}`);
       return done;
     }

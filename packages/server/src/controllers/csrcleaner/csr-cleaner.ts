@@ -12,7 +12,7 @@ import { deleteObject } from '../../registry/operations/delete-object.js';
 import type { Registry } from '../../registry/registry.js';
 import type { ResourceDef } from '../../registry/resource-def.js';
 import { csrConditions, csrConditionTypes, issuedCertificate, type CsrObject } from '../../pki/csr-object.js';
-import { loopbackUser } from '../../registry/operations/loopback.js';
+import { loopbackContext } from '../../registry/operations/loopback.js';
 import { realClock, type Clock } from '../kit/clock.js';
 import { done, retry, runController, type Controller, type ControllerContext, type SyncResult } from '../kit/controller.js';
 import { createWorkQueue, type WorkQueue } from '../kit/work-queue.js';
@@ -22,7 +22,6 @@ export const decidedRetentionMs = 60 * 60_000;
 /** How long a pending request is kept. */
 export const pendingRetentionMs = 24 * 60 * 60_000;
 
-const op = { user: loopbackUser, dryRun: false };
 
 const timeOf = (value: unknown): number | undefined => {
   if (typeof value !== 'string') return undefined;
@@ -76,7 +75,7 @@ export function csrCleanerSync(registry: Registry, def: ResourceDef, requests: I
       return done;
     }
     const uid = (csr as KubeObject).metadata?.uid;
-    const deleted = await deleteObject(registry, def, '', name, op, uid === undefined ? undefined : { uid });
+    const deleted = await deleteObject(registry, def, '', name, loopbackContext(registry.names, 'controller-manager'), uid === undefined ? undefined : { uid });
     if (!deleted.ok && deleted.error.code !== 404 && deleted.error.code !== 409) return retry(`deleting ${name}: ${deleted.error.message ?? 'failed'}`);
     return done;
   };

@@ -16,7 +16,7 @@ import type { ResourceDef } from '../../registry/resource-def.js';
 import {
   approvalState, bytesField, csrConditionTypes, hasTrueCondition, issuedCertificate, signerNameOf, usagesOf, type CsrObject,
 } from '../../pki/csr-object.js';
-import { loopbackUser } from '../../registry/operations/loopback.js';
+import { loopbackContext } from '../../registry/operations/loopback.js';
 import type { Clock } from '../kit/clock.js';
 import { realClock } from '../kit/clock.js';
 import { done, retry, runController, type Controller, type ControllerContext, type SyncResult } from '../kit/controller.js';
@@ -27,7 +27,6 @@ import { signerVerdict } from './signer-rules.js';
 /** The shortest lifetime issued (kube: twice its 5 minute backdate). */
 const minimumDurationMs = 10 * 60_000;
 
-const op = { user: loopbackUser, dryRun: false };
 
 /** The lifetime granted: the configured one, or the requested one when shorter, at least 10 minutes. */
 export function grantedDurationMs(configuredMs: number, expirationSeconds: unknown): number {
@@ -40,7 +39,7 @@ export function grantedDurationMs(configuredMs: number, expirationSeconds: unkno
 /** The sync of one request, over the CSR informer. */
 export function csrSigningSync(registry: Registry, names: Names, def: ResourceDef, requests: Informer, signing: CsrSigningConfig, clock: Clock): (name: string) => Promise<SyncResult> {
   const writeStatus = async (current: CsrObject, next: CsrObject, what: string): Promise<SyncResult> => {
-    const updated = await updateObject(registry, def, 'status', next, current, op);
+    const updated = await updateObject(registry, def, 'status', next, current, loopbackContext(registry.names, 'controller-manager'));
     // A conflict or a deletion: a newer state comes through the informer and is synced in its turn.
     if (!updated.ok && updated.error.code !== 404 && !updated.conflict) return retry(`${what}: ${updated.error.message ?? 'failed'}`);
     return done;

@@ -25,14 +25,13 @@ import { deleteObject } from '../../registry/operations/delete-object.js';
 import { updateObject } from '../../registry/operations/update-object.js';
 import type { Registry } from '../../registry/registry.js';
 import type { ResourceDef } from '../../registry/resource-def.js';
-import { loopbackUser } from '../../registry/operations/loopback.js';
+import { loopbackContext } from '../../registry/operations/loopback.js';
 import { runPostStartHook } from '../post-start-hook.js';
 import { directWriter, type StartupWriter } from '../startup-batch.js';
 import { startObjectCounting } from './object-counts.js';
 
 /** The flowcontrol version the configuration is written and read in (1.27's preferred one). */
 const version = 'v1beta3';
-const op = { user: loopbackUser, dryRun: false };
 
 /** Options of {@link startApfConfiguration}. */
 export interface ApfConfigurationOptions {
@@ -99,7 +98,7 @@ export function startApfConfiguration(registry: Registry, names: Names, controll
       spec: structuredClone(wanted.spec),
       metadata: { ...structuredClone(stored.metadata), annotations: { ...(current.metadata.annotations ?? {}), [autoUpdate]: 'true' } },
     } as KubeObject;
-    const updated = await updateObject(registry, def, '', next, stored, op);
+    const updated = await updateObject(registry, def, '', next, stored, loopbackContext(registry.names, 'apiserver'));
     return updated.ok || updated.error.code === 409 ? undefined : `updating ${def.resource} ${name}: ${updated.error.message ?? ''}`;
   };
 
@@ -141,7 +140,7 @@ export function startApfConfiguration(registry: Registry, names: Names, controll
     for (const o of informer.list()) {
       const name = o.metadata?.name ?? '';
       if (known.has(name) || o.metadata?.annotations?.[autoUpdate] !== 'true') continue;
-      const removed = await deleteObject(registry, informer.def, '', name, op, { uid: o.metadata?.uid ?? '' });
+      const removed = await deleteObject(registry, informer.def, '', name, loopbackContext(registry.names, 'apiserver'), { uid: o.metadata?.uid ?? '' });
       if (!removed.ok && removed.error.code !== 404 && removed.error.code !== 409) return `deleting ${informer.def.resource} ${name}: ${removed.error.message ?? ''}`;
     }
     return undefined;
@@ -180,7 +179,7 @@ export function startApfConfiguration(registry: Registry, names: Names, controll
       const lastTransitionTime = previous !== undefined && previous.status === wanted.status && previous.lastTransitionTime !== undefined
         ? previous.lastTransitionTime : new Date().toISOString().replace(/\.\d+Z$/, 'Z');
       const next = { ...structuredClone(got.value), status: { conditions: [...others, { ...wanted, lastTransitionTime }] } } as KubeObject;
-      const updated = await updateObject(registry, fsDef, 'status', next, got.value, op);
+      const updated = await updateObject(registry, fsDef, 'status', next, got.value, loopbackContext(registry.names, 'apiserver'));
       if (!updated.ok && updated.error.code !== 409 && updated.error.code !== 404) log(`writing the status of flowschema ${name}: ${updated.error.message ?? ''}`);
     })().catch((e: unknown) => log(`writing the status of flowschema ${name}: ${String(e)}`)).finally(() => statusWrites.delete(name));
     statusWrites.set(name, write);

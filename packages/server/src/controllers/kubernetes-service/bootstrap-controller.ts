@@ -14,7 +14,7 @@ import { fail, internalError, ok, type KubeObject, type Names, type Result } fro
 import type { HealthCheck } from '../../health/health-check.js';
 import { createObject } from '../../registry/operations/create-object.js';
 import { updateObject } from '../../registry/operations/update-object.js';
-import { loopbackUser } from '../../registry/operations/loopback.js';
+import { loopbackContext } from '../../registry/operations/loopback.js';
 import type { Registry } from '../../registry/registry.js';
 import { ensureNamespace } from '../system-namespaces.js';
 import { endpointReconciler, type EndpointPort } from './endpoint-reconciler.js';
@@ -53,7 +53,6 @@ export interface KubernetesService {
   stop(): Promise<void>;
 }
 
-const ctx = { user: loopbackUser, dryRun: false } as const;
 
 interface ServicePort {
   name?: string;
@@ -94,7 +93,7 @@ export function startKubernetesService(options: KubernetesServiceOptions): Kuber
         if (!reconcile || formatCorrect(got.value)) return ok(undefined);
         log(`Resetting master service "${kubernetesServiceName}" to its ports and type`);
         const spec = { ...(got.value['spec'] as Record<string, unknown>), ports: servicePorts, type: 'ClusterIP' };
-        const updated = await updateObject(registry, def, '', { ...got.value, spec }, got.value, ctx);
+        const updated = await updateObject(registry, def, '', { ...got.value, spec }, got.value, loopbackContext(registry.names, 'apiserver'));
         return updated.ok ? ok(undefined) : fail(updated.error);
       }
       if (got.error.code !== 404) return got;
@@ -102,7 +101,7 @@ export function startKubernetesService(options: KubernetesServiceOptions): Kuber
         apiVersion: 'v1', kind: 'Service',
         metadata: { name: kubernetesServiceName, namespace: 'default', labels: { provider: 'kubernetes', component: 'apiserver' } },
         spec: { ports: servicePorts, clusterIP: options.serviceIp, ipFamilyPolicy: 'SingleStack', sessionAffinity: 'None', type: 'ClusterIP' },
-      }, ctx);
+      }, loopbackContext(registry.names, 'apiserver'));
       if (created.ok) return ok(undefined);
       // Another replica created it meanwhile: read it again (and reconcile it).
       if (created.error.reason !== 'AlreadyExists') return created;

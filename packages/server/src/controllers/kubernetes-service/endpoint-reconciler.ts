@@ -9,7 +9,7 @@ import { fail, internalError, ok, type KubeObject, type Names, type Result } fro
 import { createObject } from '../../registry/operations/create-object.js';
 import { deleteObject } from '../../registry/operations/delete-object.js';
 import { updateObject } from '../../registry/operations/update-object.js';
-import { loopbackUser } from '../../registry/operations/loopback.js';
+import { loopbackContext } from '../../registry/operations/loopback.js';
 import type { Registry } from '../../registry/registry.js';
 import type { ResourceDef } from '../../registry/resource-def.js';
 import type { MasterLeases } from './master-leases.js';
@@ -29,7 +29,6 @@ export interface EndpointReconciler {
   removeEndpoints(ip: string, ports: readonly EndpointPort[]): Promise<Result<boolean>>;
 }
 
-const ctx = { user: loopbackUser, dryRun: false } as const;
 
 interface Subset {
   addresses?: { ip: string }[];
@@ -63,22 +62,22 @@ export function endpointReconciler(registry: Registry, names: Names, leases: Mas
     const got = await registry.store.get(def, 'default', serviceName);
     if (!got.ok) {
       if (got.error.code !== 404) return got;
-      const created = await createObject(registry, def, wanted, ctx);
+      const created = await createObject(registry, def, wanted, loopbackContext(registry.names, 'apiserver'));
       return created.ok || created.error.reason === 'AlreadyExists' ? ok(undefined) : created;
     }
     const current = got.value;
     const same = (k: string) => JSON.stringify(current[k] ?? null) === JSON.stringify(wanted[k] ?? null);
     if (current['addressType'] !== 'IPv4') {
       // The address type is immutable: kube deletes and creates the slice again.
-      const removed = await deleteObject(registry, def, 'default', serviceName, ctx);
+      const removed = await deleteObject(registry, def, 'default', serviceName, loopbackContext(registry.names, 'apiserver'));
       if (!removed.ok && removed.error.code !== 404) return removed;
-      const created = await createObject(registry, def, wanted, ctx);
+      const created = await createObject(registry, def, wanted, loopbackContext(registry.names, 'apiserver'));
       return created.ok ? ok(undefined) : created;
     }
     if (same('endpoints') && same('ports') && JSON.stringify(current.metadata?.labels ?? {}) === JSON.stringify(labels)) return ok(undefined);
     const updated = await updateObject(registry, def, '', {
       ...current, endpoints: wanted['endpoints'], ports: wanted['ports'], metadata: { ...current.metadata, labels },
-    }, current, ctx);
+    }, current, loopbackContext(registry.names, 'apiserver'));
     return updated.ok ? ok(undefined) : fail(updated.error);
   };
 
@@ -108,7 +107,7 @@ export function endpointReconciler(registry: Registry, names: Names, leases: Mas
     if (!formatCorrect || !ipsCorrect) subset.addresses = masterIps.map((ip) => ({ ip }));
     if (!portsCorrect) subset.ports = [...ports];
     const next: KubeObject = { ...current, metadata: { ...current.metadata, labels: { ...labels, [skipMirror]: 'true' } }, subsets: [subset] };
-    const written = got.ok ? await updateObject(registry, def, '', next, got.value, ctx) : await createObject(registry, def, next, ctx);
+    const written = got.ok ? await updateObject(registry, def, '', next, got.value, loopbackContext(registry.names, 'apiserver')) : await createObject(registry, def, next, loopbackContext(registry.names, 'apiserver'));
     if (!written.ok) return written.error.reason === 'AlreadyExists' ? ok(undefined) : fail(written.error);
     return slices === undefined ? ok(undefined) : ensureSlice(slices, written.value);
   };

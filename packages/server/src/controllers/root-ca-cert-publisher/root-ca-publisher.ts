@@ -10,7 +10,7 @@ import { createObject } from '../../registry/operations/create-object.js';
 import { updateObject } from '../../registry/operations/update-object.js';
 import type { Registry } from '../../registry/registry.js';
 import type { ResourceDef } from '../../registry/resource-def.js';
-import { loopbackUser } from '../../registry/operations/loopback.js';
+import { loopbackContext } from '../../registry/operations/loopback.js';
 import { ignorableCreateFailure } from '../create-failures.js';
 import { done, retry, runController, type Controller, type ControllerContext, type SyncResult } from '../kit/controller.js';
 import { required } from '../kit/controller-config.js';
@@ -20,7 +20,6 @@ import { createWorkQueue } from '../kit/work-queue.js';
 export const rootCaDescription =
   'Contains a CA bundle that can be used to verify the API server when using internal endpoints such as the internal service IP. No other usage is guaranteed across distributions of clusters.';
 
-const op = { user: loopbackUser, dryRun: false };
 
 /** The sync of one namespace, over informers of namespaces and ConfigMaps. */
 export function rootCaSync(registry: Registry, names: Names, cmDef: ResourceDef, namespaces: Informer, configMaps: Informer, rootCaPem: string): (namespace: string) => Promise<SyncResult> {
@@ -33,7 +32,7 @@ export function rootCaSync(registry: Registry, names: Names, cmDef: ResourceDef,
     if (current === undefined) {
       const created = await createObject(registry, cmDef, {
         apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace, annotations: { [descriptionKey]: rootCaDescription } }, data,
-      }, op);
+      }, loopbackContext(registry.names, 'controller-manager'));
       if (!created.ok && !ignorableCreateFailure(created.error)) return retry(`creating ${namespace}/${name}: ${created.error.message ?? 'failed'}`);
       return done;
     }
@@ -44,7 +43,7 @@ export function rootCaSync(registry: Registry, names: Names, cmDef: ResourceDef,
     next.data = data;
     next.metadata = { ...next.metadata, annotations: { ...next.metadata?.annotations, [descriptionKey]: rootCaDescription } };
     // Written over the informer's state: a conflict means a newer state is coming, and the retry reads it.
-    const updated = await updateObject(registry, cmDef, '', next, current, op);
+    const updated = await updateObject(registry, cmDef, '', next, current, loopbackContext(registry.names, 'controller-manager'));
     if (!updated.ok && updated.error.code !== 404) return retry(`updating ${namespace}/${name}: ${updated.error.message ?? 'failed'}`);
     return done;
   };

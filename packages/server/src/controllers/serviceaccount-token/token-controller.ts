@@ -25,13 +25,12 @@ import { updateObject } from '../../registry/operations/update-object.js';
 import type { Registry } from '../../registry/registry.js';
 import type { ResourceDef } from '../../registry/resource-def.js';
 import { serviceAccountTokenNames } from '../../registry/resources/secrets.js';
-import { loopbackUser } from '../../registry/operations/loopback.js';
+import { loopbackContext } from '../../registry/operations/loopback.js';
 import { ignorableCreateFailure } from '../create-failures.js';
 import { done, retry, runController, type Controller, type ControllerContext, type SyncResult } from '../kit/controller.js';
 import { required } from '../kit/controller-config.js';
 import { createWorkQueue } from '../kit/work-queue.js';
 
-const op = { user: loopbackUser, dryRun: false };
 
 type Secret = KubeObject & { type?: string; data?: Record<string, string> };
 type Account = KubeObject & { secrets?: { name?: string }[] };
@@ -88,7 +87,7 @@ export function tokenControllerSyncs(p: TokenControllerParts): { syncAccount(key
   };
 
   const deleteToken = async (namespace: string, name: string, uid: string): Promise<string | undefined> => {
-    const deleted = await deleteObject(p.registry, p.secretDef, namespace, name, op, uid === '' ? undefined : { uid });
+    const deleted = await deleteObject(p.registry, p.secretDef, namespace, name, loopbackContext(p.registry.names, 'controller-manager'), uid === '' ? undefined : { uid });
     if (deleted.ok || deleted.error.code === 404 || deleted.error.code === 409) return undefined;
     return `deleting token ${namespace}/${name}: ${deleted.error.message ?? 'failed'}`;
   };
@@ -104,7 +103,7 @@ export function tokenControllerSyncs(p: TokenControllerParts): { syncAccount(key
       if (uid !== '' && got.value.metadata?.uid !== uid) return undefined;
       const next = structuredClone(got.value) as Account;
       if (!change(next)) return undefined;
-      const updated = await updateObject(p.registry, p.accountDef, '', next, got.value, op);
+      const updated = await updateObject(p.registry, p.accountDef, '', next, got.value, loopbackContext(p.registry.names, 'controller-manager'));
       if (updated.ok || updated.error.code === 404) return undefined;
       if (!updated.conflict) return `updating service account ${namespace}/${name}: ${updated.error.message ?? 'failed'}`;
     }
@@ -129,7 +128,7 @@ export function tokenControllerSyncs(p: TokenControllerParts): { syncAccount(key
       metadata: { name, namespace, annotations: { [tokenNames.nameAnnotation]: accountName, [tokenNames.uidAnnotation]: accountUid } },
       data: { token: Buffer.from(token).toString('base64'), namespace: Buffer.from(namespace).toString('base64'), ...(rootCa === '' ? {} : { 'ca.crt': rootCa }) },
     };
-    const created = await createObject(p.registry, p.secretDef, secret, op);
+    const created = await createObject(p.registry, p.secretDef, secret, loopbackContext(p.registry.names, 'controller-manager'));
     if (created.ok || created.error.reason === 'AlreadyExists') return ok(name);
     if (ignorableCreateFailure(created.error)) return ok(undefined);
     return fail(`creating a replacement token for ${namespace}/${accountName}: ${created.error.message ?? 'failed'}`);
@@ -160,7 +159,7 @@ export function tokenControllerSyncs(p: TokenControllerParts): { syncAccount(key
       if (now.namespace) data['namespace'] = Buffer.from(namespace).toString('base64');
       if (now.token) data['token'] = Buffer.from(await p.issuer.issueLegacy(namespace, { name: accountName, uid: accountUid }, name)).toString('base64');
       live.metadata = { ...live.metadata, annotations: { ...live.metadata?.annotations, [tokenNames.nameAnnotation]: accountName, [tokenNames.uidAnnotation]: accountUid } };
-      const updated = await updateObject(p.registry, p.secretDef, '', live, got.value, op);
+      const updated = await updateObject(p.registry, p.secretDef, '', live, got.value, loopbackContext(p.registry.names, 'controller-manager'));
       if (!updated.ok && updated.error.code !== 404 && !updated.conflict) return retry(`filling token ${namespace}/${name}: ${updated.error.message ?? 'failed'}`);
     }
     if (references(account, name)) return done;

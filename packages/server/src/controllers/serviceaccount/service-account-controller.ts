@@ -10,7 +10,7 @@ import { createObject } from '../../registry/operations/create-object.js';
 import type { Registry } from '../../registry/registry.js';
 import type { ResourceDef } from '../../registry/resource-def.js';
 import { defaultServiceAccountName } from '../../admission/plugins/service-account.js';
-import { loopbackUser } from '../../registry/operations/loopback.js';
+import { loopbackContext } from '../../registry/operations/loopback.js';
 import { ignorableCreateFailure } from '../create-failures.js';
 import { done, retry, runController, type Controller, type ControllerContext, type SyncResult } from '../kit/controller.js';
 import { createWorkQueue } from '../kit/work-queue.js';
@@ -28,7 +28,7 @@ export function serviceAccountSync(registry: Registry, saDef: ResourceDef, names
     for (const name of accountsToEnsure) {
       if (accounts.get(namespace, name) !== undefined) continue;
       const account: KubeObject = { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name, namespace } };
-      const created = await createObject(registry, saDef, account, { user: loopbackUser, dryRun: false });
+      const created = await createObject(registry, saDef, account, loopbackContext(registry.names, 'controller-manager'));
       if (!created.ok && !ignorableCreateFailure(created.error)) failures.push(`creating service account ${namespace}/${name}: ${created.error.message ?? 'failed'}`);
     }
     return failures.length === 0 ? done : retry(failures.join('; '));

@@ -9,12 +9,11 @@ import { deleteObject } from '../../registry/operations/delete-object.js';
 import type { Registry } from '../../registry/registry.js';
 import type { ResourceDef } from '../../registry/resource-def.js';
 import { bootstrapTokenExpiration, isBootstrapTokenSecret } from '../bootstrap-token-secret.js';
-import { loopbackUser } from '../../registry/operations/loopback.js';
+import { loopbackContext } from '../../registry/operations/loopback.js';
 import { realClock, type Clock } from '../kit/clock.js';
 import { done, retry, runController, type Controller, type ControllerContext, type SyncResult } from '../kit/controller.js';
 import { createWorkQueue, type WorkQueue } from '../kit/work-queue.js';
 
-const op = { user: loopbackUser, dryRun: false };
 
 /** The sync of one Secret (key: its name in the system namespace). */
 export function tokenCleanerSync(registry: Registry, names: Names, secretDef: ResourceDef, secrets: Informer, queue: WorkQueue, clock: Clock): (name: string) => Promise<SyncResult> {
@@ -36,7 +35,7 @@ export function tokenCleanerSync(registry: Registry, names: Names, secretDef: Re
       return done;
     }
     const uid = secret.metadata?.uid;
-    const deleted = await deleteObject(registry, secretDef, namespace, name, op, uid === undefined ? undefined : { uid });
+    const deleted = await deleteObject(registry, secretDef, namespace, name, loopbackContext(registry.names, 'controller-manager'), uid === undefined ? undefined : { uid });
     if (!deleted.ok && deleted.error.code !== 404 && deleted.error.code !== 409) return retry(`deleting ${namespace}/${name}: ${deleted.error.message ?? 'failed'}`);
     return done;
   };

@@ -21,6 +21,12 @@ export interface OperationContext {
   readonly admitted?: boolean;
   /** Where admission's warnings (and audit annotations) go: the request's response. */
   readonly recorder?: AdmissionRecorder;
+  /**
+   * The field manager a write the server makes itself records (its controllers and post-start hooks, as kube's
+   * loopback and controller-manager clients are recorded by their user agents): create and update track the
+   * object's managedFields for it first. Absent for requests, whose handlers track their own manager.
+   */
+  readonly fieldManager?: string;
 }
 
 /** The kind a request on `subresource` of `def` carries (kube's RequestScope.Kind): the subresource's own or the resource's. */

@@ -6,6 +6,7 @@ import { fail, type KubeObject, type Result } from '@svc-apiserver/api';
 import type { Registry } from '../registry.js';
 import type { ResourceDef } from '../resource-def.js';
 import { admissionAttributes, runAdmission, type OperationContext } from './admission-attributes.js';
+import { trackForContext } from './field-management.js';
 import { beforeCreateSteps } from './prepare.js';
 import { withWriteHooks } from './write-hooks.js';
 import { runStepsYielding, yieldAfter } from '../../limits/turn-budget.js';
@@ -43,7 +44,8 @@ export function writeCreate(registry: Registry, def: ResourceDef, object: KubeOb
 
 /** Creates `object` (its namespace already reconciled with the request's). */
 export async function createObject(registry: Registry, def: ResourceDef, object: KubeObject, ctx: OperationContext): Promise<Result<KubeObject>> {
-  const prepared = await prepareCreate(registry, def, object, ctx);
+  const tracked = await trackForContext(def, '', undefined, object, ctx);
+  const prepared = await prepareCreate(registry, def, tracked, ctx);
   if (!prepared.ok) return prepared;
-  return writeCreate(registry, def, object, prepared.value, ctx);
+  return writeCreate(registry, def, tracked, prepared.value, ctx);
 }

@@ -10,6 +10,7 @@ import type { Registry } from '../registry.js';
 import type { ResourceDef } from '../resource-def.js';
 import type { OperationContext } from './admission-attributes.js';
 import { prepareCreate, writeCreate } from './create-object.js';
+import { trackForContext } from './field-management.js';
 
 /** One object to create, with its resource. */
 export interface CreateItem {
@@ -19,9 +20,10 @@ export interface CreateItem {
 
 /** Creates the objects; the results are in the order of `items`. */
 export async function createObjects(registry: Registry, items: readonly CreateItem[], ctx: OperationContext): Promise<Result<KubeObject>[]> {
-  const prepared = await Promise.all(items.map((item) => prepareCreate(registry, item.def, item.object, ctx)));
+  const objects = await Promise.all(items.map((item) => trackForContext(item.def, '', undefined, item.object, ctx)));
+  const prepared = await Promise.all(items.map((item, i) => prepareCreate(registry, item.def, objects[i]!, ctx)));
   return Promise.all(items.map((item, i) => {
     const p = prepared[i]!;
-    return p.ok ? writeCreate(registry, item.def, item.object, p.value, ctx) : p;
+    return p.ok ? writeCreate(registry, item.def, objects[i]!, p.value, ctx) : p;
   }));
 }

@@ -24,9 +24,10 @@
  * - mutating webhooks: their patched object is decoded, so defaulted, again.
  *
  * The handlers default decoded bodies and patch results before field management (create, update and the patch
- * mechanisms), and the write path defaults again after mutating admission: that stands for kube's defaulting of a
- * webhook's answer and of the bodies kube's controllers send through a client, where the controllers here write
- * in-process. Defaulting only sets what is unset, so an object defaulted on decode is left as it is.
+ * mechanisms); the server's own writes (controllers, post-start hooks) are defaulted before theirs
+ * (`field-management.ts`), as kube's codec defaults what their clients send; and the write path defaults again
+ * after mutating admission, which stands for kube's defaulting of a webhook's answer. Defaulting only sets what is
+ * unset, so an object defaulted on decode is left as it is.
  */
 import type { KubeObject } from '@svc-apiserver/api';
 import type { ResourceDef } from '../resource-def.js';

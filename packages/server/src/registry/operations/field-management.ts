@@ -8,6 +8,8 @@ import { updateManagedFieldsSteps, type FieldManagerScope, type ManagedObject } 
 import { runStepsYielding } from '../../limits/turn-budget.js';
 import { patchSchemaOf } from '../../patch/patch-schema-of.js';
 import type { ResourceDef } from '../resource-def.js';
+import type { OperationContext } from './admission-attributes.js';
+import { applyKindDefaults } from './defaulting.js';
 import { nowTimestamp } from './prepare.js';
 
 /** The field-manager scope of `def` written through `subresource` (`''` for the resource itself). */
@@ -29,4 +31,15 @@ export function fieldManagerScope(def: ResourceDef, subresource: string): FieldM
 export async function trackUpdate(def: ResourceDef, subresource: string, live: KubeObject | undefined, next: KubeObject, manager: string): Promise<KubeObject> {
   const steps = updateManagedFieldsSteps(live as ManagedObject | undefined, next as ManagedObject, manager, fieldManagerScope(def, subresource));
   return (await runStepsYielding(steps)) as KubeObject;
+}
+
+/**
+ * A write the server makes itself (its context names a field manager): `next` defaulted, as kube's codec defaults
+ * what a loopback or controller-manager client sends, then tracked for that manager. Else `next` as it is (a
+ * request's handler has done both).
+ */
+export function trackForContext(def: ResourceDef, subresource: string, live: KubeObject | undefined, next: KubeObject, ctx: OperationContext): Promise<KubeObject> | KubeObject {
+  if (ctx.fieldManager === undefined) return next;
+  applyKindDefaults(def, next);
+  return trackUpdate(def, subresource, live, next, ctx.fieldManager);
 }

@@ -12,6 +12,7 @@ import type { Registry } from '../registry.js';
 import type { ResourceDef } from '../resource-def.js';
 import type { WriteResult } from '../store.js';
 import { admissionAttributes, runAdmission, type OperationContext } from './admission-attributes.js';
+import { trackForContext } from './field-management.js';
 import { final } from './guaranteed-update.js';
 import { beforeUpdateSteps, unchanged } from './prepare.js';
 import { scaleOf, withReplicas } from './scale-subresource.js';
@@ -23,8 +24,9 @@ import { runStepsYielding, yieldAfter } from '../../limits/turn-budget.js';
  * means `current` is stale and the caller may read again and retry.
  */
 export async function updateObject(
-  registry: Registry, def: ResourceDef, subresource: string, object: KubeObject, current: KubeObject, ctx: OperationContext,
+  registry: Registry, def: ResourceDef, subresource: string, requested: KubeObject, current: KubeObject, ctx: OperationContext,
 ): Promise<WriteResult> {
+  const object = await trackForContext(def, subresource, current, requested, ctx);
   const namespace = current.metadata?.namespace ?? '';
   const name = current.metadata?.name ?? '';
   const asScale = subresource === 'scale';
