@@ -2,8 +2,8 @@
  * kube-controller-manager's clusterrole-aggregation controller: every ClusterRole with an `aggregationRule` has as
  * `rules` the union of the rules of the ClusterRoles its selectors match (itself excluded) — per selector the
  * matched roles in name order, each rule appended unless an equal rule is already there. Any ClusterRole change
- * queues every aggregated role; a sync writes only when the rules differ, so direct edits of an aggregated role's
- * rules are overwritten. Failed syncs are retried with back-off (client-go's default controller rate limiter).
+ * queues every aggregated role; a sync writes only when the rules differ, applying them (forced) as the field manager
+ * `clusterrole-aggregation-controller`, so direct edits of an aggregated role's rules are overwritten. Failed syncs are retried with back-off (client-go's default controller rate limiter).
  */
 import { labelSelectorFromMeta, matchesLabels, ok, type KubeObject, type Names } from '@svc-apiserver/api';
 import type { PolicyRule, RoleObject } from '../registry/resources/rbac-types.js';
