@@ -279,6 +279,11 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     const servedStored = servedSet.value.filter((r) => {
       // kube installs SelfSubjectReview only with its gate on (beta in 1.27, on by default).
       if (r.groupKey === 'authentication' && r.resource === 'selfsubjectreviews' && !o.featureGates.APISelfSubjectReview) return false;
+      // Likewise ClusterTrustBundles, with kube's warning when the version is enabled but the gate is not.
+      if (r.groupKey === 'certificates' && r.resource === 'clustertrustbundles' && !o.featureGates.ClusterTrustBundle) {
+        logger.warning('ClusterTrustBundle storage is disabled because the ClusterTrustBundle feature gate is disabled');
+        return false;
+      }
       const entry = catalog.resources.find((c) => c.groupKey === r.groupKey && c.version === r.version && c.resource === r.resource);
       const createOnly = entry !== undefined && entry.verbs.length === 1 && entry.verbs[0] === 'create';
       return !createOnly || virtualResourceKeys.has(virtualKey(r.groupKey, r.version, r.resource));

@@ -59,10 +59,13 @@ export function isLabelValue(value: string): string[] {
   return labelValueErrors(value);
 }
 
-/** The name rule a resource applies to `metadata.name` (a strategy names its rule). */
-export type NameRule = 'dns1123Subdomain' | 'dns1123Label' | 'dns1035Label' | 'pathSegment';
+/** A name check of a type's own (kube's ValidateNameFunc): the problems of a name, or of a generateName prefix. */
+export type NameCheck = (value: string, prefix: boolean) => string[];
 
-const ruleChecks: Record<NameRule, (value: string) => string[]> = {
+/** The name rule a resource applies to `metadata.name`: one of the common rules, or a check of its own. */
+export type NameRule = 'dns1123Subdomain' | 'dns1123Label' | 'dns1035Label' | 'pathSegment' | NameCheck;
+
+const ruleChecks: Record<Exclude<NameRule, NameCheck>, (value: string) => string[]> = {
   dns1123Subdomain: isDns1123Subdomain,
   dns1123Label: isDns1123Label,
   dns1035Label: isDns1035Label,
@@ -74,6 +77,7 @@ const ruleChecks: Record<NameRule, (value: string) => string[]> = {
  * allowed, as kube's maskTrailingDash allows it, since a random suffix follows).
  */
 export function checkName(rule: NameRule, value: string, prefix: boolean): string[] {
+  if (typeof rule === 'function') return rule(value, prefix);
   const masked = prefix && value.length > 1 && value.endsWith('-') ? `${value.slice(0, -1)}a` : value;
   return ruleChecks[rule](masked);
 }

@@ -11,6 +11,8 @@ import type { Strategy, SubresourceStrategy } from './strategy.js';
 export interface StrategyOptions {
   /** Default `dns1123Subdomain` (kube's NameIsDNSSubdomain, the most common rule). */
   readonly nameRule?: NameRule;
+  /** The name rule where it depends on the object (Strategy.nameRuleOf). */
+  readonly nameRuleOf?: (object: KubeObject) => NameRule;
   /** The resource has a `status` subresource: main writes keep status, `/status` writes keep the rest. */
   readonly hasStatus?: boolean;
   /** With `hasStatus`: a create drops the status a client sent (default true). */
@@ -85,8 +87,9 @@ export function defineStrategy(options: StrategyOptions = {}): Strategy {
     validateUpdate: (object, old) => options.validateUpdate?.(object, old) ?? [],
     warnings: (object, old) => options.warnings?.(object, old) ?? [],
   };
-  const extra: { -readonly [K in 'defaults' | 'status' | 'finalize' | 'selectableFields' | 'holdOnDelete' | 'subresources']?: Strategy[K] } = {};
+  const extra: { -readonly [K in 'defaults' | 'status' | 'finalize' | 'selectableFields' | 'holdOnDelete' | 'subresources' | 'nameRuleOf']?: Strategy[K] } = {};
   if (options.defaults) extra.defaults = options.defaults;
+  if (options.nameRuleOf) extra.nameRuleOf = options.nameRuleOf;
   if (options.subresources) extra.subresources = options.subresources;
   if (options.selectableFields) extra.selectableFields = options.selectableFields;
   if (hasStatus) extra.status = options.status ?? genericStatusStrategy;

@@ -41,6 +41,8 @@ export interface Strategy {
   readonly allowUnconditionalUpdate: boolean;
   /** The rule `metadata.name` must follow (kube's ValidateNameFunc of the type). */
   readonly nameRule: NameRule;
+  /** The rule for this object's name where it depends on the object (ClusterTrustBundles on their signer). */
+  nameRuleOf?(object: KubeObject): NameRule;
   /** `metadata.generation` is 1 on create and bumps when anything but metadata and status changes. */
   readonly tracksGeneration: boolean;
   /** A delete that removes the object answers with the object (kube's ReturnDeletedObject), else a Success Status. */

@@ -70,7 +70,7 @@ export function* beforeCreateSteps(def: ResourceDef, object: KubeObject, user?: 
     generatedName = true;
   }
   const errors = [
-    ...validateObjectMeta(meta, { namespaced: def.namespaced, nameRule: def.strategy.nameRule }),
+    ...validateObjectMeta(meta, { namespaced: def.namespaced, nameRule: def.strategy.nameRuleOf?.(object) ?? def.strategy.nameRule }),
     ...(def.strategy.validateSteps !== undefined ? yield* def.strategy.validateSteps(object) : def.strategy.validate(object)),
   ];
   const checked = invalidOutcome(def, object, errors);

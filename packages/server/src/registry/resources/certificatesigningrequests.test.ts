@@ -5,7 +5,7 @@ import { testRegistry } from '../../testing/test-registry.js';
 import { createCa } from '../../pki/certificates.js';
 import { encodePem } from '../../pki/pem.js';
 import { testCertificateRequest } from '../../testing/test-requests.js';
-import { validateSignerName } from './certificatesigningrequests.js';
+import { validateSignerName } from './signer-name.js';
 
 const group = 'certificates.svc.io';
 const b64 = (text: string): string => Buffer.from(text).toString('base64');

@@ -41,6 +41,7 @@ import { networkPolicyStrategy } from './networkpolicies.js';
 import { priorityClassStrategy } from './priorityclasses.js';
 import { priorityLevelStrategy } from './prioritylevelconfigurations.js';
 import { runtimeClassStrategy } from './runtimeclasses.js';
+import { clusterTrustBundleStrategy } from './clustertrustbundles.js';
 import { storageClassStrategy } from './storageclasses.js';
 import { podDisruptionBudgetStrategy } from './poddisruptionbudgets.js';
 import { roleStrategy } from './roles.js';
@@ -93,6 +94,7 @@ export const strategyFactories: ResourceTable<StrategyFactory> = {
   'autoscaling/v1/horizontalpodautoscalers': hpaV1Strategy,
   'autoscaling/v2/horizontalpodautoscalers': hpaV2Strategy,
   'certificates/certificatesigningrequests': certificateSigningRequestStrategy,
+  'certificates/clustertrustbundles': clusterTrustBundleStrategy,
   'storage/storageclasses': storageClassStrategy,
   'storage/csidrivers': csiDriverStrategy,
   'storage/csinodes': csiNodeStrategy,
