@@ -10,6 +10,7 @@ import assert from 'node:assert/strict';
 import { call, type Reply } from './http.js';
 import { serverForFile } from './server-process.js';
 import { cronTabCrd, establish } from './crd-fixtures.js';
+import { leaves, type Entry } from './managed-fields.js';
 
 const ns = 'e2e-defaults';
 const server = serverForFile({}, ns);
@@ -18,21 +19,6 @@ const pods = `/api/v1/namespaces/${ns}/pods`;
 const services = `/api/v1/namespaces/${ns}/services`;
 const jobs = `/apis/batch/v1/namespaces/${ns}/jobs`;
 const applyType = { 'content-type': 'application/apply-patch+yaml' };
-
-type Fields = { [key: string]: Fields };
-interface Entry { manager: string; operation: string; apiVersion: string; fieldsV1: Fields }
-
-/** The leaf paths of a FieldsV1 set (its `.` markers left out), each path joined by spaces. */
-function leaves(fields: Fields | undefined, prefix = ''): string[] {
-  const out: string[] = [];
-  for (const [key, child] of Object.entries(fields ?? {})) {
-    if (key === '.') continue;
-    const path = prefix === '' ? key : `${prefix} ${key}`;
-    if (Object.keys(child).some((k) => k !== '.')) out.push(...leaves(child, path));
-    else out.push(path);
-  }
-  return out.sort();
-}
 
 /** The managedFields entry of `manager`. */
 function entryOf(reply: Reply, manager: string): Entry {

@@ -9,24 +9,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { call, eventually } from './http.js';
 import { serverForFile } from './server-process.js';
+import { leaves, type Entry } from './managed-fields.js';
 
 const ns = 'e2e-field-managers';
 const server = serverForFile({}, ns);
-
-type Fields = { [key: string]: Fields };
-interface Entry { manager: string; operation: string; apiVersion: string; fieldsV1: Fields }
-
-/** The leaf paths of a FieldsV1 set, each joined by spaces. */
-function leaves(fields: Fields | undefined, prefix = ''): string[] {
-  const out: string[] = [];
-  for (const [key, child] of Object.entries(fields ?? {})) {
-    if (key === '.') continue;
-    const path = prefix === '' ? key : `${prefix} ${key}`;
-    if (Object.keys(child).some((k) => k !== '.')) out.push(...leaves(child, path));
-    else out.push(path);
-  }
-  return out.sort();
-}
 
 /** The managedFields entries of the object at `path`, as [manager, operation, leaves]. */
 async function entries(path: string): Promise<[string, string, string[]][]> {
