@@ -45,6 +45,14 @@ const ended = new WeakMap<ClientHttp2Session, Outcome>();
  */
 export const streamsPerSession = 1000;
 
+/** Options of {@link sessionPool}. */
+export interface PoolOptions {
+  /** Streams open on a session before another is opened (default {@link streamsPerSession}). */
+  readonly maxStreams?: number;
+  /** How long an answer is awaited (default {@link answerTimeoutMs}). */
+  readonly answerTimeoutMs?: number;
+}
+
 /** Sessions to one server. */
 export interface SessionPool {
   /** A GET of `path` with `headers` on a session with room for another stream. */
@@ -64,7 +72,9 @@ interface Pooled {
  * when none has, a new session is opened, as Go's transport does. A session that ended (closed, destroyed, or told
  * GOAWAY: it takes no new streams then) is left to finish its streams and replaced.
  */
-export function sessionPool(url: string, tls: SecureClientSessionOptions, count: number, maxStreams = streamsPerSession): SessionPool {
+export function sessionPool(url: string, tls: SecureClientSessionOptions, count: number, options: PoolOptions = {}): SessionPool {
+  const maxStreams = options.maxStreams ?? streamsPerSession;
+  const timeoutMs = options.answerTimeoutMs ?? answerTimeoutMs;
   let extra = -count;
   const connectOne = (): Pooled => {
     extra++;
@@ -96,7 +106,7 @@ export function sessionPool(url: string, tls: SecureClientSessionOptions, count:
       const p = pick();
       p.open++;
       try {
-        return await h2get(p.session, path, headers);
+        return await h2get(p.session, path, headers, timeoutMs);
       } finally {
         p.open--;
       }
@@ -108,8 +118,8 @@ export function sessionPool(url: string, tls: SecureClientSessionOptions, count:
   };
 }
 
-/** A GET of `path` with `headers` over `session`. */
-export function h2get(session: ClientHttp2Session, path: string, headers: Record<string, string> = {}): Promise<Sample> {
+/** A GET of `path` with `headers` over `session`, awaited at most `timeoutMs`. */
+export function h2get(session: ClientHttp2Session, path: string, headers: Record<string, string> = {}, timeoutMs = answerTimeoutMs): Promise<Sample> {
   const started = performance.now();
   return new Promise((resolve) => {
     let status = 0;
@@ -132,7 +142,7 @@ export function h2get(session: ClientHttp2Session, path: string, headers: Record
       // A pending stream emits 'close' only once its session connects or ends: the request settles now regardless.
       req?.close(constants.NGHTTP2_CANCEL);
       done();
-    }, answerTimeoutMs);
+    }, timeoutMs);
     try {
       req = session.request({ ':path': path, accept: 'application/json', ...headers }, { endStream: true });
     } catch (error) {
