@@ -3,7 +3,8 @@
  * cores) so that neither the benchmark nor its probes share its event loop, and so that its CPU time is its own and
  * can be reported: a generator that uses its whole core measures itself, not the server.
  *
- * It holds `sessions` HTTP/2 connections to one server (a session the server closes is replaced) and runs, on
+ * It holds `sessions` HTTP/2 connections to one server (a session the server closes is replaced, and more are
+ * opened when those have 1,000 streams open each, as client-go's transport does) and runs, on
  * command:
  *
  * - `capacity`: a closed loop of `clients` concurrent GETs for `seconds` — the server's sustainable rate of that
@@ -13,12 +14,14 @@
  *
  * A flood request's latency runs from the moment it is handed to its HTTP/2 session to its last byte. How late the
  * generator was in sending (its schedule lag) is reported apart: that wait is the generator's, not the server's,
- * and when it grows, the rate asked for was not offered. Answers are tallied by status with their latencies.
+ * and when it grows, the rate asked for was not offered. Answers are tallied by status with their latencies, and
+ * every request by its outcome (status, timeout, GOAWAY, reset, session error, not sent), so that a run whose
+ * requests got neither 200 nor 429 says what they got.
  *
  * Started with its options as JSON (`FloodOptions`); says `{ type: 'ready' }`, answers each command with one reply
  * and exits on `{ type: 'close' }` or when the parent goes.
  */
-import { h2get, sessionPool, type Sample } from './overload-requests.js';
+import { notSent, sessionPool, type Sample } from './overload-requests.js';
 
 /** What the generator is started with. */
 export interface FloodOptions {
@@ -51,6 +54,12 @@ export type FloodReply =
     readonly type: 'flood';
     /** Latencies (ms) of the answers, by status (0: no answer). */
     readonly latencies: Record<string, number[]>;
+    /** How many requests ended each way (overload-requests.ts's outcomes: status codes, timeouts, GOAWAY, ...). */
+    readonly outcomes: Record<string, number>;
+    /** Requests the generator could not send (their session refused the stream); counted among the outcomes. */
+    readonly notSent: number;
+    /** Sessions opened over the flood: for more streams than those open could take, or in place of ones that ended. */
+    readonly sessionsOpened: number;
     /** Requests sent per second over the sending period. */
     readonly sentPerSecond: number;
     readonly seconds: number;
@@ -65,7 +74,7 @@ export type FloodReply =
 const options = JSON.parse(process.argv[2] ?? '{}') as FloodOptions;
 const say = (m: FloodReply): void => void process.send?.(m);
 const sessions = sessionPool(options.url, options.tls, options.sessions);
-const get = (path: string, headers: Record<string, string>): Promise<Sample> => h2get(sessions.next(), path, headers);
+const get = (path: string, headers: Record<string, string>): Promise<Sample> => sessions.get(path, headers);
 
 /** Measures the generator's own cost around `work`. */
 async function costed<T>(work: () => Promise<T>): Promise<[T, GeneratorCost]> {
@@ -95,6 +104,7 @@ const rank = (sorted: readonly number[], p: number): number => sorted[Math.min(s
 
 async function flood(c: Extract<FloodCommand, { type: 'flood' }>): Promise<void> {
   const pending: Promise<Sample>[] = [];
+  const openedBefore = sessions.opened();
   const lags: number[] = [];
   const cpu = process.cpuUsage();
   const loop = performance.eventLoopUtilization();
@@ -116,10 +126,17 @@ async function flood(c: Extract<FloodCommand, { type: 'flood' }>): Promise<void>
   const cost: GeneratorCost = { cpuMs: (used.user + used.system) / 1000, wallMs: sending, busy: performance.eventLoopUtilization(loop).utilization };
   const answers = await Promise.all(pending);
   const latencies: Record<string, number[]> = {};
-  for (const a of answers) (latencies[String(a.status)] ??= []).push(a.ms);
+  const outcomes: Record<string, number> = {};
+  let unsent = 0;
+  for (const a of answers) {
+    outcomes[a.outcome] = (outcomes[a.outcome] ?? 0) + 1;
+    if (notSent(a.outcome)) unsent++;
+    else (latencies[String(a.status)] ??= []).push(a.ms);
+  }
   lags.sort((a, b) => a - b);
   say({
-    type: 'flood', latencies, sentPerSecond: answers.length / (sending / 1000), seconds: sending / 1000,
+    type: 'flood', latencies, outcomes, notSent: unsent, sessionsOpened: sessions.opened() - openedBefore,
+    sentPerSecond: (answers.length - unsent) / (sending / 1000), seconds: sending / 1000,
     drained: (answers.reduce((last, a) => Math.max(last, a.at), started) - started) / 1000,
     lagP50: rank(lags, 0.5), lagP99: rank(lags, 0.99), cost,
   });

@@ -8,7 +8,7 @@
  * `{ exempt, livez }`, the samples of each probe since the start. `{ type: 'close' }` ends the thread.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { h2get, sessionPool, type Sample } from './overload-requests.js';
+import { sessionPool, type Sample } from './overload-requests.js';
 
 /** What the parent gives the thread. */
 export interface ProbeData {
@@ -33,7 +33,7 @@ const everyMs = 20;
 async function probe(sessions: ReturnType<typeof sessionPool>, path: string, running: () => boolean): Promise<Sample[]> {
   const out: Sample[] = [];
   while (running()) {
-    out.push(await h2get(sessions.next(), path));
+    out.push(await sessions.get(path));
     await new Promise((done) => setTimeout(done, everyMs));
   }
   return out;

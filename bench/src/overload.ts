@@ -134,13 +134,26 @@ async function startGenerator(options: FloodOptions, cpus: string | undefined): 
 }
 
 /** What an open-loop flood got back, with the server's CPU time over it. */
-type Flood = Extract<FloodReply, { type: 'flood' }> & { readonly serverCpuMicros: number | undefined };
+type Flood = Extract<FloodReply, { type: 'flood' }> & {
+  readonly serverCpuMicros: number | undefined;
+  /**
+   * The share of its core the server used from the flood's start to its last answer. Well under 1 while answers
+   * came late means they waited outside the server: in the generator, which read them late.
+   */
+  readonly serverBusy: number | undefined;
+};
 
 async function flood(generator: Generator, rate: number, seconds: number, headers: Record<string, string>, serverPid: number | undefined): Promise<Flood> {
   const before = processCpuMs(serverPid);
+  const started = performance.now();
   const reply = await generator.ask({ type: 'flood', path: target, headers, rate, seconds });
+  const wallMs = performance.now() - started;
+  const after = processCpuMs(serverPid);
   const answers = Object.values(reply.latencies).reduce((n, l) => n + l.length, 0);
-  return { ...reply, serverCpuMicros: cpuPerRequest(before, processCpuMs(serverPid), answers) };
+  return {
+    ...reply, serverCpuMicros: cpuPerRequest(before, after, answers),
+    serverBusy: before === undefined || after === undefined ? undefined : (after - before) / wallMs,
+  };
 }
 
 /** CPU µs per request between two readings of {@link processCpuMs}. */
@@ -158,6 +171,17 @@ const generatorWords = (cost: GeneratorCost, f?: Pick<Flood, 'lagP50' | 'lagP99'
   `generator CPU ${fmt((cost.cpuMs / cost.wallMs) * 100)}% of a core, event loop ${fmt(cost.busy * 100)}% busy` +
   (f === undefined ? '' : `, sends ${fmt(f.lagP50, 1)}/${fmt(f.lagP99, 1)} ms behind schedule p50/p99`) +
   `${cost.cpuMs / cost.wallMs > 0.9 ? ' — the generator is saturated: the figures include its own queue' : ''}`;
+
+/** The outcomes other than 200 and 429, requests not sent and sessions opened, in words ('' when none). */
+function outcomeWords(f: Pick<Flood, 'outcomes' | 'notSent' | 'sessionsOpened'>): string {
+  const others = Object.entries(f.outcomes).filter(([o]) => o !== '200' && o !== '429').sort(([, a], [, b]) => b - a);
+  const parts = [
+    ...others.map(([o, n]) => `${n} ${o}`),
+    ...(f.notSent > 0 ? [`${f.notSent} not sent (counted in none of the figures)`] : []),
+    ...(f.sessionsOpened > 0 ? [`${f.sessionsOpened} sessions opened`] : []),
+  ];
+  return parts.length === 0 ? '' : ` (${parts.join(', ')})`;
+}
 
 /** Runs the overload phases and returns the report lines. */
 export async function overloadBench(seconds = 3, clients = 64, profileDir?: string): Promise<string[]> {
@@ -234,12 +258,12 @@ export async function overloadBench(seconds = 3, clients = 64, profileDir?: stri
     const lines = [
       `overload (${layoutWords}; load average ${loadavg().map((l) => fmt(l, 2)).join(' ')} at the end)`,
       `capacity ${fmt(capacity)} GETs/s of one global-default user (${clients} closed-loop HTTP/2 streams), server CPU ${cpu(servingCpu)} per GET; ${generatorWords(measured.cost)}; then ${seconds}s offered at 10× over HTTP/2`,
-      `offered ${fmt(f.sentPerSecond)} req/s (goal ${fmt(offered)}) for ${fmt(f.seconds, 1)}s: ${ok.length} served (${fmt(ok.length / f.drained)}/s, the last ${fmt(f.drained, 1)}s after the start), ${rejected.length} answered 429, ${other} other; ${generatorWords(f.cost, f)}`,
+      `offered ${fmt(f.sentPerSecond)} req/s (goal ${fmt(offered)}) for ${fmt(f.seconds, 1)}s: ${ok.length} served (${fmt(ok.length / f.drained)}/s, the last ${fmt(f.drained, 1)}s after the start), ${rejected.length} answered 429, ${other} other${outcomeWords(f)}; ${generatorWords(f.cost, f)}`,
       `429 latency p50/p99 ${latencies(rejected)} ms (goal p99 ≤ 100); 200 latency p50/p99 ${latencies(ok)} ms`,
       `/livez p99 ${fmt(p99(livez), 1)} ms over ${livez.length} probes (goal ≤ 100); all 200: ${livez.every((s) => s.status === 200)}`,
       `exempt GET p99 ${fmt(p99(exempt), 1)} ms beside ${fmt(idleP99, 1)} ms idle: ${fmt(p99(exempt) / idleP99, 2)}× (goal ≤ 3×); all 200: ${exempt.every((s) => s.status === 200)}`,
-      `server CPU ${cpu(f.serverCpuMicros)} per flood request${servingCpu === undefined || f.serverCpuMicros === undefined ? '' : ` (${fmt(f.serverCpuMicros / servingCpu, 2)}× a served GET; refusing 10× in time needs under 0.1×)`}`,
-      `baseline node:http2 refusing everything at the same rate: offered ${fmt(baseline.sentPerSecond)} req/s, 429 latency p50/p99 ${latencies(baseline.latencies['429'] ?? [])} ms, ` +
+      `server CPU ${cpu(f.serverCpuMicros)} per flood request, the server ${f.serverBusy === undefined ? 'unknown' : `${fmt(f.serverBusy * 100)}%`} busy over the flood${servingCpu === undefined || f.serverCpuMicros === undefined ? '' : ` (${fmt(f.serverCpuMicros / servingCpu, 2)}× a served GET; refusing 10× in time needs under 0.1×)`}`,
+      `baseline node:http2 refusing everything at the same rate: offered ${fmt(baseline.sentPerSecond)} req/s${outcomeWords(baseline)}, 429 latency p50/p99 ${latencies(baseline.latencies['429'] ?? [])} ms, ` +
         `CPU ${cpu(baseline.serverCpuMicros)} per request${baseline.serverCpuMicros === undefined || f.serverCpuMicros === undefined ? '' : `; the API server's flood request ${fmt(f.serverCpuMicros / baseline.serverCpuMicros, 2)}× that`}; ${generatorWords(baseline.cost, baseline)}`,
     ];
     if (profileDir !== undefined) {

@@ -49,6 +49,7 @@ import type { RequestInfo } from '../request/request-info.js';
 import type { ServedGroup } from './routes/discovery.js';
 import type { OpenApiSource } from './routes/openapi.js';
 import { startHttpsServer, type HttpsServerOptions } from './https-server.js';
+import { createTurnLanes } from './turn-scheduler.js';
 import type { IssuerDiscovery } from '../auth/serviceaccount/issuer-discovery.js';
 
 /** File name of the admin kubeconfig in the data directory. */
@@ -183,6 +184,9 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
   });
   const authn = options.authentication?.(pki.ca.certPem);
   const authorizer = options.authorizer ?? authorizerUnion([alwaysAllow()]);
+  // Requests wait for the chain on the urgent lane, admitted work on the deferred one: under saturation the excess
+  // is refused, and exempt requests served, ahead of the admitted work (see turn-scheduler.ts).
+  const lanes = createTurnLanes();
   const handler = buildChain(
     [
       auditId(),
@@ -199,11 +203,12 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
       audit(options.auditor),
       impersonation(authorizer, names),
       options.flowController !== undefined
-        ? priorityAndFairness(options.flowController, metered?.dropped)
+        ? priorityAndFairness(options.flowController, metered?.dropped, lanes.deferred)
         : maxInFlight({
           maxRequestsInFlight: options.maxRequestsInFlight ?? defaultMaxRequestsInFlight,
           maxMutatingRequestsInFlight: options.maxMutatingRequestsInFlight ?? defaultMaxMutatingRequestsInFlight,
           ...(metered === undefined ? {} : { onDropped: metered.dropped }),
+          scheduler: lanes.deferred,
         }).filter,
       authorization(authorizer),
       ...(metered === undefined ? [] : [metered.filter]),
@@ -224,6 +229,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
     maxRequestBodyBytes: options.maxRequestBodyBytes,
     handler,
     log,
+    scheduler: lanes.urgent,
     ...(options.printerFor !== undefined ? { printerFor: options.printerFor } : {}),
   });
   port = https.port;

@@ -23,7 +23,7 @@ import { responded, writeStatus } from './response-writer.js';
 import { watchSessionLiveness } from './session-liveness.js';
 import { parseRequestTarget, type RequestTarget } from './request-target.js';
 import { goesAhead } from './front-lane.js';
-import { createTurnScheduler } from './turn-scheduler.js';
+import { createTurnScheduler, type TurnScheduler } from './turn-scheduler.js';
 import {
   answerOnSocket, expectationFailed, invalidTarget, maxHeaderBytes, maxHeaderFields, parserFailure, tooManyHeaderFields,
   writeBareStatus,
@@ -58,6 +58,11 @@ export interface HttpsServerOptions {
   readonly printerFor?: RequestContextOptions['printerFor'];
   /** Reports failures outside any request (TLS errors are not reported: clients cause them). */
   readonly log: (message: string, error?: unknown) => void;
+  /**
+   * The lane of the turn scheduler requests wait in until the chain runs for them (default: a scheduler of its own);
+   * the server passes the urgent lane, ahead of the admitted work flow control runs on the deferred one.
+   */
+  readonly scheduler?: TurnScheduler;
 }
 
 /** A listening server. */
@@ -82,7 +87,7 @@ export async function startHttpsServer(options: HttpsServerOptions): Promise<Htt
     ...(options.printerFor !== undefined ? { printerFor: options.printerFor } : {}),
   };
   // The queue of requests that do not go ahead: the filter chain runs for them in budgeted slices of later turns.
-  const front = createTurnScheduler();
+  const front = options.scheduler ?? createTurnScheduler();
   const sockets = new Set<TLSSocket>();
   const sessions = new Set<Http2Session>();
   let inFlight = 0;

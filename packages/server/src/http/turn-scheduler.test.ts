@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { createTurnScheduler } from './turn-scheduler.js';
+import { createTurnLanes, createTurnScheduler } from './turn-scheduler.js';
 
 /** Holds the thread for `ms`, as a request served from memory does. */
 function busy(ms: number): void {
@@ -61,4 +61,45 @@ test('turn scheduler: the CPU clock is read only once the wall clock says the sl
   // time the wall clock passes what was left: far fewer reads than tasks.
   assert.ok(reads < 40, `${reads} CPU clock reads for 100 tasks`);
   assert.ok(reads >= 5, `${reads} CPU clock reads: the budget was never checked`);
+});
+
+test('turn lanes: urgent tasks start before deferred ones queued earlier, each lane in order', async () => {
+  // Under saturation the requests still to be refused must not wait behind admitted work queued before them.
+  let clock = 0;
+  const lanes = createTurnLanes({ budgetMs: 5, now: () => clock });
+  const order: string[] = [];
+  const task = (name: string) => async (): Promise<void> => {
+    order.push(name);
+    clock += 1;
+  };
+  const runs = [
+    ...Array.from({ length: 6 }, (_, i) => lanes.deferred.run(task(`d${i}`))),
+    ...Array.from({ length: 6 }, (_, i) => lanes.urgent.run(task(`u${i}`))),
+  ];
+  await Promise.all(runs);
+  // Five tasks of 1 ms fit a slice of 5 ms; every eighth start of a slice would be deferred, and none is reached.
+  assert.deepEqual(order, ['u0', 'u1', 'u2', 'u3', 'u4', 'u5', 'd0', 'd1', 'd2', 'd3', 'd4', 'd5']);
+});
+
+test('turn lanes: while both lanes wait, deferred work gets every n-th start, so it never stops', async () => {
+  let clock = 0;
+  const lanes = createTurnLanes({ budgetMs: 1000, now: () => clock, deferredEvery: 4 });
+  const order: string[] = [];
+  const task = (name: string) => async (): Promise<void> => {
+    order.push(name);
+    clock += 1;
+  };
+  await Promise.all([
+    ...Array.from({ length: 4 }, (_, i) => lanes.deferred.run(task(`d${i}`))),
+    ...Array.from({ length: 9 }, (_, i) => lanes.urgent.run(task(`u${i}`))),
+  ]);
+  assert.deepEqual(order, ['u0', 'u1', 'u2', 'd0', 'u3', 'u4', 'u5', 'd1', 'u6', 'u7', 'u8', 'd2', 'd3']);
+});
+
+test('turn lanes: results and failures of deferred tasks reach their callers', async () => {
+  const lanes = createTurnLanes();
+  assert.equal(await lanes.deferred.run(async () => 'admitted'), 'admitted');
+  await assert.rejects(lanes.deferred.run(async () => {
+    throw new Error('deferred task failed');
+  }), /deferred task failed/);
 });

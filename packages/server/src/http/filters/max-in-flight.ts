@@ -15,7 +15,7 @@ import { failure, type Status } from '@svc-apiserver/api';
 import { systemPrivilegedGroup } from '../../auth/authz/privileged-groups.js';
 import type { Filter, RequestContext } from '../context.js';
 import { isLongRunning } from '../long-running.js';
-import { createTurnScheduler } from '../turn-scheduler.js';
+import { createTurnScheduler, type TurnScheduler } from '../turn-scheduler.js';
 import { prepareStatus, writePreparedStatus } from '../response-writer.js';
 
 /** kube-apiserver's default of `--max-requests-inflight`. */
@@ -31,6 +31,8 @@ export interface MaxInFlightOptions {
   readonly maxMutatingRequestsInFlight: number;
   /** Counts each request refused with 429 (the request metrics). */
   readonly onDropped?: (ctx: RequestContext) => void;
+  /** Where admitted requests start (the server's deferred lane; default: a scheduler of their own). */
+  readonly scheduler?: TurnScheduler;
 }
 
 /** The requests served at once, per pool (tests, metrics). */
@@ -62,7 +64,7 @@ interface Pool {
 export function maxInFlight(options: MaxInFlightOptions): MaxInFlight {
   const readOnly: Pool = { limit: options.maxRequestsInFlight, count: 0 };
   const mutating: Pool = { limit: options.maxMutatingRequestsInFlight, count: 0 };
-  const scheduler = createTurnScheduler();
+  const scheduler = options.scheduler ?? createTurnScheduler();
   // One answer for every refusal: a flood is refused at the cost of writing it, not of making it.
   const refusal = prepareStatus(tooManyRequests());
   const filter: Filter = async (ctx, next) => {

@@ -24,7 +24,7 @@ import type { FlowController } from '../../flowcontrol/flow-controller.js';
 import { createInitializationSignal } from '../../flowcontrol/initialization-signal.js';
 import type { Filter, RequestContext } from '../context.js';
 import { isLongRunning } from '../long-running.js';
-import { createTurnScheduler } from '../turn-scheduler.js';
+import { createTurnScheduler, type TurnScheduler } from '../turn-scheduler.js';
 import { prepareStatus, writePreparedStatus } from '../response-writer.js';
 import { parseListQuery } from '../handlers/request-options.js';
 
@@ -45,9 +45,11 @@ function listLimit(ctx: RequestContext): number | undefined {
   return options.ok ? options.value.limit : undefined;
 }
 
-/** The filter; `onDropped` counts each request it refuses with 429 (the request metrics). */
-export function priorityAndFairness(controller: FlowController, onDropped?: (ctx: RequestContext) => void): Filter {
-  const scheduler = createTurnScheduler();
+/**
+ * The filter; `onDropped` counts each request it refuses with 429 (the request metrics); admitted requests of limited
+ * levels start on `scheduler` (the server's deferred lane; default: a scheduler of their own).
+ */
+export function priorityAndFairness(controller: FlowController, onDropped?: (ctx: RequestContext) => void, scheduler: TurnScheduler = createTurnScheduler()): Filter {
   // One answer for every refusal, encoded once per way of asking: a flood is refused at the cost of writing it.
   const refusal = prepareStatus(tooManyRequests());
   return async (ctx, next) => {

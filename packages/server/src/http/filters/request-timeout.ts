@@ -33,6 +33,18 @@ export type LateFailureLogger = (message: string, error: unknown) => void;
  * `onExpired` counts each request answered 504 (the request metrics).
  */
 export function requestTimeout(maxMs: number, log: LateFailureLogger, onExpired?: (ctx: RequestContext, code: number) => void): Filter {
+  // The deadline timers are armed once a turn, for the requests of the turn before still unanswered: under a flood
+  // most requests are refused (429) within the turn their chain started in and never need one. Armed late, a timer
+  // still fires at the deadline counted from the request's start.
+  let toArm: (() => void)[] = [];
+  const armAll = (): void => {
+    const due = toArm;
+    toArm = [];
+    for (const a of due) a();
+  };
+  const arm = (a: () => void): void => {
+    if (toArm.push(a) === 1) setImmediate(armAll);
+  };
   return (ctx, next) => {
     if (isLongRunning(ctx.info)) return next();
     let deadlineMs = maxMs;
@@ -47,24 +59,28 @@ export function requestTimeout(maxMs: number, log: LateFailureLogger, onExpired?
       if (parsed.value > 0 && (maxMs === 0 || parsed.value < maxMs)) deadlineMs = parsed.value;
     }
     if (deadlineMs <= 0) return next();
+    const deadlineAt = performance.now() + deadlineMs;
     // One promise settled by whichever comes first, the work or the deadline (no race of two promises per request).
     return new Promise<void>((resolve, reject) => {
       let settled = false;
-      const timer = setTimeout(() => {
+      let timer: NodeJS.Timeout | undefined;
+      const expireNow = (): void => {
         settled = true;
         const timedOut = requestTimedOut();
         expire(ctx, timedOut);
         onExpired?.(ctx, timedOut.code);
         resolve();
-      }, deadlineMs);
+      };
       let work: Promise<void>;
       try {
         work = next();
       } catch (error) {
-        clearTimeout(timer);
         reject(error);
         return;
       }
+      arm(() => {
+        if (!settled) timer = setTimeout(expireNow, Math.max(0, deadlineAt - performance.now()));
+      });
       work.then(
         () => {
           if (settled) return;
