@@ -37,6 +37,8 @@ let pki: Pki;
 let server: HttpsServer;
 /** The paths in the order the handler started them. */
 const started: string[] = [];
+/** By path: how long the request had waited since it arrived when the handler started it (ms). */
+const waited = new Map<string, number>();
 
 before(async () => {
   dir = await mkdtemp(join(tmpdir(), 'front-lane-'));
@@ -46,6 +48,7 @@ before(async () => {
     names, maxRequestBodyBytes: 1024, log: () => {},
     async handler(ctx) {
       started.push(ctx.path);
+      waited.set(ctx.path, performance.now() - ctx.record.receivedAt);
       // Each queued request holds the loop past a slice's budget, so the queue runs one of them per turn.
       const end = performance.now() + 15;
       while (performance.now() < end);
@@ -83,6 +86,8 @@ test('front lane: requests that arrive together are queued, a health check and a
     assert.deepEqual(await Promise.all(answers), [200, 200, 200, 200, 200, 200]);
     assert.deepEqual(started.slice(0, 2).sort(), ['/admin', '/livez'], `order: ${started.join(' ')}`);
     assert.deepEqual(started.slice(2), ['/queued-0', '/queued-1', '/queued-2', '/queued-3'], 'the queue keeps arrival order');
+    // Latency is counted from arrival, as kube counts it: the last queued request waited behind five others of 15 ms.
+    assert.ok(waited.get('/queued-3')! >= 5 * 15, `the last queued request had waited ${waited.get('/queued-3')} ms`);
   } finally {
     session.close();
   }

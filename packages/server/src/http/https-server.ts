@@ -94,6 +94,7 @@ export async function startHttpsServer(options: HttpsServerOptions): Promise<Htt
   let idleWaiters: (() => void)[] = [];
 
   const onRequest = (req: NodeRequest, res: NodeResponse): void => {
+    const receivedAt = performance.now();
     inFlight++;
     let counted = true;
     const done = (): void => {
@@ -112,18 +113,18 @@ export async function startHttpsServer(options: HttpsServerOptions): Promise<Htt
     const raw = req.url ?? '/';
     const target = parseRequestTarget(raw);
     if (target === undefined) return writeBareStatus(res, invalidTarget(raw));
-    if (goesAhead(req, target.pathname)) return serve(req, res, target);
+    if (goesAhead(req, target.pathname)) return serve(req, res, target, receivedAt);
     // Queued for a slice of a later turn (see front-lane.ts); a request whose client left meanwhile is not served.
     void front.run(async () => {
-      if (counted) serve(req, res, target);
+      if (counted) serve(req, res, target, receivedAt);
     });
   };
 
-  const serve = (req: NodeRequest, res: NodeResponse, target: RequestTarget): void => {
+  const serve = (req: NodeRequest, res: NodeResponse, target: RequestTarget, receivedAt: number): void => {
     let ctx: RequestContext;
     let served: Promise<void>;
     try {
-      ctx = createRequestContext(req, res, target, contextOptions);
+      ctx = createRequestContext(req, res, target, contextOptions, receivedAt);
       served = options.handler(ctx);
     } catch (error) {
       options.log(`panic serving ${req.method ?? ''} ${target.pathname}`, error);

@@ -323,7 +323,7 @@ class NodeRequestContext implements RequestContext {
   readonly printerFor: ((info: RequestInfo) => TablePrinter | undefined) | undefined;
   readonly transport: NodeTransport;
 
-  constructor(req: NodeRequest, res: NodeResponse, url: RequestTarget, options: RequestContextOptions) {
+  constructor(req: NodeRequest, res: NodeResponse, url: RequestTarget, options: RequestContextOptions, receivedAt: number) {
     this.method = (req.method ?? 'GET').toUpperCase();
     this.path = url.pathname;
     this.query = url.searchParams;
@@ -331,7 +331,7 @@ class NodeRequestContext implements RequestContext {
     this.rawHeaders = req.rawHeaders;
     this.names = options.names;
     this.info = emptyInfo(url.pathname, this.method);
-    this.record = createRequestRecord(req.socket?.remoteAddress ?? '');
+    this.record = createRequestRecord(req.socket?.remoteAddress ?? '', receivedAt);
     this.printerFor = options.printerFor;
     this.transport = new NodeTransport(req, res, options.maxRequestBodyBytes, options.liveRequests);
   }
@@ -345,7 +345,12 @@ class NodeRequestContext implements RequestContext {
   }
 }
 
-/** Builds the context of one request whose target is already read. */
-export function createRequestContext(req: NodeRequest, res: NodeResponse, url: RequestTarget, options: RequestContextOptions): RequestContext {
-  return new NodeRequestContext(req, res, url, options);
+/**
+ * Builds the context of one request whose target is already read; `receivedAt` (performance.now()) is when its
+ * headers arrived, before any wait in the listener's queue: latency is counted from there, as kube counts it.
+ */
+export function createRequestContext(
+  req: NodeRequest, res: NodeResponse, url: RequestTarget, options: RequestContextOptions, receivedAt = performance.now(),
+): RequestContext {
+  return new NodeRequestContext(req, res, url, options, receivedAt);
 }

@@ -39,8 +39,8 @@ export interface RequestRecord {
   responseBytes: number;
 }
 
-/** A fresh record. */
-export function createRequestRecord(remoteAddress: string): RequestRecord {
+/** A fresh record of a request that arrived at `receivedAt` (performance.now(); default now). */
+export function createRequestRecord(remoteAddress: string, receivedAt = performance.now()): RequestRecord {
   return {
     auditID: '',
     remoteAddress,
@@ -52,7 +52,7 @@ export function createRequestRecord(remoteAddress: string): RequestRecord {
     responseObject: undefined,
     onResponseStart: undefined,
     audited: false,
-    receivedAt: performance.now(),
+    receivedAt,
     latency: createLatencyTrackers(),
     responseBytes: 0,
   };

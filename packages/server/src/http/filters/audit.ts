@@ -9,7 +9,7 @@
 import type { Status } from '@svc-apiserver/api';
 import type { UserInfo } from '../../request/user-info.js';
 import { auditMetrics } from '../../audit/audit-metrics.js';
-import { auditEvent, emitEvent, preciseNow, type AuditedRequest, type Auditor, type StageDetails } from '../../audit/auditor.js';
+import { auditEvent, emitEvent, type AuditedRequest, type Auditor, type StageDetails } from '../../audit/auditor.js';
 import type { AuditObjectRef, AuditResponseStatus, AuditStage, AuditUser } from '../../audit/event.js';
 import type { Filter, RequestContext } from '../context.js';
 import type { RequestInfo } from '../../request/request-info.js';
@@ -93,7 +93,7 @@ function auditedRequest(ctx: RequestContext, user: AuditUser, receivedAt: number
 export function failedAuthenticationAudit(auditor: Auditor | undefined): Filter {
   if (auditor === undefined) return (_ctx, next) => next();
   return async (ctx, next) => {
-    const receivedAt = preciseNow();
+    const receivedAt = receivedAtOf(ctx);
     await next();
     if (ctx.record.audited || ctx.record.responseCode !== 401) return;
     const evaluation = auditor.evaluate(noUser, ctx.info);
@@ -105,11 +105,16 @@ export function failedAuthenticationAudit(auditor: Auditor | undefined): Filter 
   };
 }
 
+/** When the request arrived, in epoch ms (kube's RequestReceivedTimestamp, taken before any queue). */
+function receivedAtOf(ctx: RequestContext): number {
+  return performance.timeOrigin + ctx.record.receivedAt;
+}
+
 /** The audit filter; without an auditor (no policy file) it only passes the request on. */
 export function audit(auditor: Auditor | undefined): Filter {
   if (auditor === undefined) return (_ctx, next) => next();
   return async (ctx, next) => {
-    const receivedAt = preciseNow();
+    const receivedAt = receivedAtOf(ctx);
     const { info, user } = ctx;
     const evaluation = auditor.evaluate(user, info);
     auditMetrics().levels.inc({ level: evaluation.level });
