@@ -16,12 +16,16 @@
  *   front's front-proxy certificate and identity headers; the ratio is what a user of an aggregated API sees.
  * Loopback only, bounded in time.
  *
- * Standalone: `node bench/dist/extensions.js [--seconds=3] [--clients=64] [--items=3000]`.
+ * Standalone: `node bench/dist/extensions.js [--seconds=3] [--clients=64] [--items=3000] [--cpu-prof=<dir>]`. With
+ * `--cpu-prof`, the front server runs under node's CPU profiler and, after the measured rounds, serves each kind of
+ * GET alone for a phase (proxied to the real extension server, proxied to the canned one, a ConfigMap it stores):
+ * a summary of each phase follows the figures, and `<profile>.phases.json` beside the profile lets
+ * `cpu-profile-summary.js` print them again with their flame graphs.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createSecureServer, type Http2SecureServer } from 'node:http2';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { namesFor } from '@svc-apiserver/api';
 import { createClient, loadKubeconfig, type RestClient } from '@svc-apiserver/client';
@@ -32,6 +36,8 @@ import { LatencyHistogram } from './load/latency-histogram.js';
 import { startLoadGenerator, targetOf, type LoadGenerator, type LoadPlan, type LoadResult } from './load/load-generator.js';
 import { expectOk, interleaved } from './load/phases.js';
 import { processCpuMicros } from './server-cpu.js';
+import { monotonicMicros, summarizeProfile } from './cpu-profile-summary.js';
+import { repoRoot } from '@svc-apiserver/testing/node-child';
 
 const names = namesFor('svc');
 const json = { 'content-type': 'application/json', accept: 'application/json' };
@@ -136,14 +142,14 @@ function startBackend(certPem: string, keyPem: string): Promise<Http2SecureServe
 }
 
 /** Runs the measurements and returns the report lines. */
-export async function extensionsBench(seconds: number, clients: number, items = 3000): Promise<string[]> {
+export async function extensionsBench(seconds: number, clients: number, items = 3000, cpuProfDir?: string): Promise<string[]> {
   const open: RestClient[] = [];
   const generators: LoadGenerator[] = [];
   let api: LaunchedServer | undefined;
   let backend: Http2SecureServer | undefined;
   let real: LaunchedServer | undefined;
   try {
-    api = await launchServer({ storage: 'sqlite' });
+    api = await launchServer({ storage: 'sqlite', ...(cpuProfDir === undefined ? {} : { nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${cpuProfDir}`] }) });
     pinServer(api.child.pid);
     const dataDir = api.dataDir;
     const conn = loadKubeconfig({ path: api.kubeconfigPath });
@@ -233,7 +239,7 @@ export async function extensionsBench(seconds: number, clients: number, items = 
 
     const row = (label: string, value: string, baseLabel: string, base: string, ratio: number, goal?: number) =>
       `${label.padEnd(28)}${value.padStart(10)}   ${baseLabel.padEnd(24)}${base.padStart(10)}   ratio ${fmt(ratio, 3)}${goal === undefined ? '' : ` (goal ≥ ${goal})`}`;
-    return [
+    const lines = [
       `extending the API (${clients} HTTPS connections, ${seconds}s per phase after ${warm}s of warm-up; the canned extension server runs in the benchmark's process):`,
       row('custom object creates/s', fmt(crCreates.perSecond), 'ConfigMap creates/s', fmt(cmCreates.perSecond), crCreates.perSecond / cmCreates.perSecond, 0.8),
       row(`custom list(${items}) p50 ms`, fmt(crList, 1), `ConfigMap list(${items}) ms`, fmt(cmList, 1), cmList / crList, 0.8),
@@ -245,6 +251,21 @@ export async function extensionsBench(seconds: number, clients: number, items = 
       `  cpu µs per GET: front ${fmt(realProxied.micros[0]!)} proxied; extension svc-apiserver ${fmt(realDirect.micros[0]!)} direct, ${fmt(realProxied.micros[1]!)} proxied`,
       `errors: creates ${cmCreates.errors}/${crCreates.errors}, gets ${cannedDirect.errors}/${cannedProxied.errors}/${localGets.errors}/${realDirect.errors}/${realProxied.errors}`,
     ];
+    if (cpuProfDir === undefined) return lines;
+    // Each kind of GET alone, so that the front's profile can be cut into one window per kind.
+    const phases: { label: string; fromMicros: number; toMicros: number }[] = [];
+    for (const [label, plan] of [['proxied GET, svc-apiserver behind', gadgetGet], ['proxied GET, canned server behind', get], ['ConfigMap GET', configMapGet]] as const) {
+      const fromMicros = monotonicMicros();
+      const r = await load.run(plan, seconds);
+      phases.push({ label: `${label} (${r.ok} requests, ${r.errors} errors)`, fromMicros, toMicros: monotonicMicros() });
+    }
+    // The profile is written as the server stops.
+    await api.stop();
+    api = undefined;
+    const profile = readdirSync(cpuProfDir).filter((f) => f.endsWith('.cpuprofile')).map((f) => join(cpuProfDir, f)).sort().at(-1);
+    if (profile === undefined) return [...lines, `no CPU profile was written in ${cpuProfDir}`];
+    writeFileSync(`${profile}.phases.json`, JSON.stringify(phases));
+    return [...lines, `front server profile ${profile}:`, ...phases.flatMap((p) => [`${p.label}:`, ...summarizeProfile(profile, p, repoRoot, 20)])];
   } finally {
     await Promise.all(generators.map((g) => g.close()));
     for (const c of open) c.close();
@@ -257,6 +278,7 @@ export async function extensionsBench(seconds: number, clients: number, items = 
 }
 
 if (isMain(import.meta.url)) {
-  const { values } = parseArgs({ options: { seconds: { type: 'string' }, clients: { type: 'string' }, items: { type: 'string' } } });
-  process.stdout.write(`${(await extensionsBench(Number(values.seconds ?? '3'), Number(values.clients ?? '64'), Number(values.items ?? '3000'))).join('\n')}\n`);
+  const { values } = parseArgs({ options: { seconds: { type: 'string' }, clients: { type: 'string' }, items: { type: 'string' }, 'cpu-prof': { type: 'string' } } });
+  const cpuProfDir = values['cpu-prof'] === undefined ? undefined : resolve(values['cpu-prof']);
+  process.stdout.write(`${(await extensionsBench(Number(values.seconds ?? '3'), Number(values.clients ?? '64'), Number(values.items ?? '3000'), cpuProfDir)).join('\n')}\n`);
 }
