@@ -18,7 +18,8 @@
  *
  * Standalone: `node bench/dist/extensions.js [--seconds=3] [--clients=64] [--items=3000] [--cpu-prof=<dir>]`. With
  * `--cpu-prof`, the front server runs under node's CPU profiler and, after the measured rounds, serves each kind of
- * GET alone for a phase (proxied to the real extension server, proxied to the canned one, a ConfigMap it stores):
+ * GET alone for a phase (proxied to the real extension server, proxied to the canned one, a ConfigMap it stores,
+ * then 40 lists of each kind one after another):
  * a summary of each phase follows the figures, and `<profile>.phases.json` beside the profile lets
  * `cpu-profile-summary.js` print them again with their flame graphs.
  */
@@ -254,9 +255,13 @@ export async function extensionsBench(seconds: number, clients: number, items = 
     if (cpuProfDir === undefined) return lines;
     // Each kind of GET alone, so that the front's profile can be cut into one window per kind.
     const phases: { label: string; fromMicros: number; toMicros: number }[] = [];
-    for (const [label, plan] of [['proxied GET, svc-apiserver behind', gadgetGet], ['proxied GET, canned server behind', get], ['ConfigMap GET', configMapGet]] as const) {
+    const listOf = (path: string): LoadPlan => ({ method: 'GET', path, headers: { accept: 'application/json' }, expect: 200, count: 40, connections: 1 });
+    for (const [label, plan] of [
+      ['proxied GET, svc-apiserver behind', gadgetGet], ['proxied GET, canned server behind', get], ['ConfigMap GET', configMapGet],
+      [`ConfigMap list(${items})`, listOf(cmListPath)], [`custom list(${items})`, listOf(crListPath)],
+    ] as const) {
       const fromMicros = monotonicMicros();
-      const r = await load.run(plan, seconds);
+      const r = await load.run(plan, plan.count === undefined ? seconds : 120);
       phases.push({ label: `${label} (${r.ok} requests, ${r.errors} errors)`, fromMicros, toMicros: monotonicMicros() });
     }
     // The profile is written as the server stops.
