@@ -1,9 +1,9 @@
 /**
  * Extending the API, measured beside what it extends in the same run on the same server (SQLite, 64 keep-alive HTTPS connections of the load generator):
  * creates of custom objects against creates of ConfigMaps, a list of 3,000 custom objects against a list of 3,000
- * ConfigMaps (goal ≥ 0.8× for both; the lists alternate, one client reading them one after another), and GETs
- * through the APIService proxy against the same GETs sent to the extension server directly, in interleaved rounds,
- * with the CPU time per GET of each process.
+ * ConfigMaps (goal ≥ 0.8× for both; 30 lists of each kind in alternating rounds, one client reading them one after
+ * another), and GETs through the APIService proxy against the same GETs sent to the extension server directly, in
+ * interleaved rounds, with the CPU time per GET of each process.
  *
  * Two extension servers, two meanings:
  * - a canned one (in this process) that answers fixed bytes at once: the ratio against it (goal ≥ 0.7×) is the
@@ -176,13 +176,16 @@ export async function extensionsBench(seconds: number, clients: number, items = 
     const fill = (path: string, make: (n: string) => unknown): LoadPlan => ({ ...create(path, make), body: JSON.stringify(make('i-{n}')), count: items });
     expectOk(await load.run(fill('/api/v1/namespaces/cm-list/configmaps', configMap), 120), 'filling the configmap list');
     expectOk(await load.run(fill(`/apis/${group}/v1/namespaces/cr-list/widgets`, widget), 120), 'filling the custom object list');
-    // Lists one after another, as one client reads them, the two kinds alternating so that drift touches both alike.
+    // Lists one after another, as one client reads them: 30 of each kind in 15 rounds of two, the kinds alternating
+    // and the first of each round alternating too, so that the machine's drift and bursts touch both alike.
     const cmListPath = '/api/v1/namespaces/cm-list/configmaps';
     const crListPath = `/apis/${group}/v1/namespaces/cr-list/widgets`;
     const listHistograms = [new LatencyHistogram(), new LatencyHistogram()];
-    for (let round = 0; round < 4; round++) {
-      for (const [i, path] of [cmListPath, crListPath].entries()) {
-        const r = expectOk(await load.run({ method: 'GET', path, headers: { accept: 'application/json' }, expect: 200, count: 5, connections: 1 }, 120), `list ${path}`);
+    for (let round = 0; round < 15; round++) {
+      const order = round % 2 === 0 ? [0, 1] : [1, 0];
+      for (const i of order) {
+        const path = [cmListPath, crListPath][i]!;
+        const r = expectOk(await load.run({ method: 'GET', path, headers: { accept: 'application/json' }, expect: 200, count: 2, connections: 1 }, 120), `list ${path}`);
         listHistograms[i]!.add(r.histogram);
       }
     }
