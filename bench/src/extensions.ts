@@ -1,9 +1,9 @@
 /**
  * Extending the API, measured beside what it extends in the same run on the same server (SQLite, 64 keep-alive HTTPS connections of the load generator):
  * creates of custom objects against creates of ConfigMaps, a list of 3,000 custom objects against a list of 3,000
- * ConfigMaps (goal ≥ 0.8× for both; the lists alternate, one client reading them one after another), and GETs
- * through the APIService proxy against the same GETs sent to the extension server directly, in interleaved rounds,
- * with the CPU time per GET of each process.
+ * ConfigMaps (goal ≥ 0.8× for both; 30 lists of each kind in alternating rounds, one client reading them one after
+ * another), and GETs through the APIService proxy against the same GETs sent to the extension server directly, in
+ * interleaved rounds, with the CPU time per GET of each process.
  *
  * Two extension servers, two meanings:
  * - a canned one (in this process) that answers fixed bytes at once: the ratio against it (goal ≥ 0.7×) is the
@@ -14,14 +14,23 @@
  *   request-header authentication (`--requestheader-*`), as aggregated API servers built on the API server library
  *   (metrics-server, sample-apiserver) are. Direct GETs carry its own admin client certificate, proxied ones the
  *   front's front-proxy certificate and identity headers; the ratio is what a user of an aggregated API sees.
+ *   Both servers run on the servers' core, so the ratio is bounded by their CPU per GET: the extension server's
+ *   direct over the front's and its own proxied, printed beside it.
+ * The front's CPU per proxied GET is also printed as a ratio to its CPU per ConfigMap GET in the same rounds, which
+ * the load on a shared machine moves less than either figure alone.
  * Loopback only, bounded in time.
  *
- * Standalone: `node bench/dist/extensions.js [--seconds=3] [--clients=64] [--items=3000]`.
+ * Standalone: `node bench/dist/extensions.js [--seconds=3] [--clients=64] [--items=3000] [--cpu-prof=<dir>]`. With
+ * `--cpu-prof`, the front server runs under node's CPU profiler and, after the measured rounds, serves each kind of
+ * GET alone for a phase (proxied to the real extension server, proxied to the canned one, a ConfigMap it stores,
+ * then 40 lists of each kind one after another):
+ * a summary of each phase follows the figures, and `<profile>.phases.json` beside the profile lets
+ * `cpu-profile-summary.js` print them again with their flame graphs.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createSecureServer, type Http2SecureServer } from 'node:http2';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { namesFor } from '@svc-apiserver/api';
 import { createClient, loadKubeconfig, type RestClient } from '@svc-apiserver/client';
@@ -32,6 +41,8 @@ import { LatencyHistogram } from './load/latency-histogram.js';
 import { startLoadGenerator, targetOf, type LoadGenerator, type LoadPlan, type LoadResult } from './load/load-generator.js';
 import { expectOk, interleaved } from './load/phases.js';
 import { processCpuMicros } from './server-cpu.js';
+import { monotonicMicros, summarizeProfile } from './cpu-profile-summary.js';
+import { repoRoot } from '@svc-apiserver/testing/node-child';
 
 const names = namesFor('svc');
 const json = { 'content-type': 'application/json', accept: 'application/json' };
@@ -136,14 +147,14 @@ function startBackend(certPem: string, keyPem: string): Promise<Http2SecureServe
 }
 
 /** Runs the measurements and returns the report lines. */
-export async function extensionsBench(seconds: number, clients: number, items = 3000): Promise<string[]> {
+export async function extensionsBench(seconds: number, clients: number, items = 3000, cpuProfDir?: string): Promise<string[]> {
   const open: RestClient[] = [];
   const generators: LoadGenerator[] = [];
   let api: LaunchedServer | undefined;
   let backend: Http2SecureServer | undefined;
   let real: LaunchedServer | undefined;
   try {
-    api = await launchServer({ storage: 'sqlite' });
+    api = await launchServer({ storage: 'sqlite', ...(cpuProfDir === undefined ? {} : { nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${cpuProfDir}`] }) });
     pinServer(api.child.pid);
     const dataDir = api.dataDir;
     const conn = loadKubeconfig({ path: api.kubeconfigPath });
@@ -165,13 +176,16 @@ export async function extensionsBench(seconds: number, clients: number, items = 
     const fill = (path: string, make: (n: string) => unknown): LoadPlan => ({ ...create(path, make), body: JSON.stringify(make('i-{n}')), count: items });
     expectOk(await load.run(fill('/api/v1/namespaces/cm-list/configmaps', configMap), 120), 'filling the configmap list');
     expectOk(await load.run(fill(`/apis/${group}/v1/namespaces/cr-list/widgets`, widget), 120), 'filling the custom object list');
-    // Lists one after another, as one client reads them, the two kinds alternating so that drift touches both alike.
+    // Lists one after another, as one client reads them: 30 of each kind in 15 rounds of two, the kinds alternating
+    // and the first of each round alternating too, so that the machine's drift and bursts touch both alike.
     const cmListPath = '/api/v1/namespaces/cm-list/configmaps';
     const crListPath = `/apis/${group}/v1/namespaces/cr-list/widgets`;
     const listHistograms = [new LatencyHistogram(), new LatencyHistogram()];
-    for (let round = 0; round < 4; round++) {
-      for (const [i, path] of [cmListPath, crListPath].entries()) {
-        const r = expectOk(await load.run({ method: 'GET', path, headers: { accept: 'application/json' }, expect: 200, count: 5, connections: 1 }, 120), `list ${path}`);
+    for (let round = 0; round < 15; round++) {
+      const order = round % 2 === 0 ? [0, 1] : [1, 0];
+      for (const i of order) {
+        const path = [cmListPath, crListPath][i]!;
+        const r = expectOk(await load.run({ method: 'GET', path, headers: { accept: 'application/json' }, expect: 200, count: 2, connections: 1 }, 120), `list ${path}`);
         listHistograms[i]!.add(r.histogram);
       }
     }
@@ -233,18 +247,42 @@ export async function extensionsBench(seconds: number, clients: number, items = 
 
     const row = (label: string, value: string, baseLabel: string, base: string, ratio: number, goal?: number) =>
       `${label.padEnd(28)}${value.padStart(10)}   ${baseLabel.padEnd(24)}${base.padStart(10)}   ratio ${fmt(ratio, 3)}${goal === undefined ? '' : ` (goal ≥ ${goal})`}`;
-    return [
+    const lines = [
       `extending the API (${clients} HTTPS connections, ${seconds}s per phase after ${warm}s of warm-up; the canned extension server runs in the benchmark's process):`,
       row('custom object creates/s', fmt(crCreates.perSecond), 'ConfigMap creates/s', fmt(cmCreates.perSecond), crCreates.perSecond / cmCreates.perSecond, 0.8),
       row(`custom list(${items}) p50 ms`, fmt(crList, 1), `ConfigMap list(${items}) ms`, fmt(cmList, 1), cmList / crList, 0.8),
       `  list bytes: custom ${fmt(crListBytes)}, ConfigMap ${fmt(cmListBytes)} (custom items carry kind and apiVersion)`,
       row('proxied GET/s (APIService)', fmt(cannedProxied.perSecond), 'direct GET/s', fmt(cannedDirect.perSecond), cannedProxied.perSecond / cannedDirect.perSecond, 0.7),
-      `  cpu µs per GET: API server ${fmt(cannedProxied.micros[0]!)} proxied, ${fmt(localGets.micros[0]!)} for a ConfigMap it stores; `
-        + `extension server ${fmt(cannedDirect.micros[0]!)} direct, ${fmt(cannedProxied.micros[1]!)} proxied`,
+      `  cpu µs per GET: API server ${fmt(cannedProxied.micros[0]!)} proxied (${fmt(cannedProxied.micros[0]! / localGets.micros[0]!, 2)}× the `
+        + `${fmt(localGets.micros[0]!)} of a ConfigMap GET it serves); extension server ${fmt(cannedDirect.micros[0]!)} direct, ${fmt(cannedProxied.micros[1]!)} proxied`,
       row('proxied GET/s (svc-apiserver)', fmt(realProxied.perSecond), 'direct GET/s', fmt(realDirect.perSecond), realProxied.perSecond / realDirect.perSecond),
-      `  cpu µs per GET: front ${fmt(realProxied.micros[0]!)} proxied; extension svc-apiserver ${fmt(realDirect.micros[0]!)} direct, ${fmt(realProxied.micros[1]!)} proxied`,
+      `  cpu µs per GET: front ${fmt(realProxied.micros[0]!)} proxied (${fmt(realProxied.micros[0]! / localGets.micros[0]!, 2)}× a ConfigMap GET); `
+        + `extension svc-apiserver ${fmt(realDirect.micros[0]!)} direct, ${fmt(realProxied.micros[1]!)} proxied`,
+      // Both servers share the servers' core: a proxied GET costs that core the front's time and the extension
+      // server's, a direct one only the extension server's, which bounds the ratio by their CPU alone.
+      `  bound by CPU on the servers' shared core: direct µs / (front + extension server µs proxied) = `
+        + `${fmt(realDirect.micros[0]! / (realProxied.micros[0]! + realProxied.micros[1]!), 3)}`,
       `errors: creates ${cmCreates.errors}/${crCreates.errors}, gets ${cannedDirect.errors}/${cannedProxied.errors}/${localGets.errors}/${realDirect.errors}/${realProxied.errors}`,
     ];
+    if (cpuProfDir === undefined) return lines;
+    // Each kind of GET alone, so that the front's profile can be cut into one window per kind.
+    const phases: { label: string; fromMicros: number; toMicros: number }[] = [];
+    const listOf = (path: string): LoadPlan => ({ method: 'GET', path, headers: { accept: 'application/json' }, expect: 200, count: 40, connections: 1 });
+    for (const [label, plan] of [
+      ['proxied GET, svc-apiserver behind', gadgetGet], ['proxied GET, canned server behind', get], ['ConfigMap GET', configMapGet],
+      [`ConfigMap list(${items})`, listOf(cmListPath)], [`custom list(${items})`, listOf(crListPath)],
+    ] as const) {
+      const fromMicros = monotonicMicros();
+      const r = await load.run(plan, plan.count === undefined ? seconds : 120);
+      phases.push({ label: `${label} (${r.ok} requests, ${r.errors} errors)`, fromMicros, toMicros: monotonicMicros() });
+    }
+    // The profile is written as the server stops.
+    await api.stop();
+    api = undefined;
+    const profile = readdirSync(cpuProfDir).filter((f) => f.endsWith('.cpuprofile')).map((f) => join(cpuProfDir, f)).sort().at(-1);
+    if (profile === undefined) return [...lines, `no CPU profile was written in ${cpuProfDir}`];
+    writeFileSync(`${profile}.phases.json`, JSON.stringify(phases));
+    return [...lines, `front server profile ${profile}:`, ...phases.flatMap((p) => [`${p.label}:`, ...summarizeProfile(profile, p, repoRoot, 20)])];
   } finally {
     await Promise.all(generators.map((g) => g.close()));
     for (const c of open) c.close();
@@ -257,6 +295,7 @@ export async function extensionsBench(seconds: number, clients: number, items = 
 }
 
 if (isMain(import.meta.url)) {
-  const { values } = parseArgs({ options: { seconds: { type: 'string' }, clients: { type: 'string' }, items: { type: 'string' } } });
-  process.stdout.write(`${(await extensionsBench(Number(values.seconds ?? '3'), Number(values.clients ?? '64'), Number(values.items ?? '3000'))).join('\n')}\n`);
+  const { values } = parseArgs({ options: { seconds: { type: 'string' }, clients: { type: 'string' }, items: { type: 'string' }, 'cpu-prof': { type: 'string' } } });
+  const cpuProfDir = values['cpu-prof'] === undefined ? undefined : resolve(values['cpu-prof']);
+  process.stdout.write(`${(await extensionsBench(Number(values.seconds ?? '3'), Number(values.clients ?? '64'), Number(values.items ?? '3000'), cpuProfDir)).join('\n')}\n`);
 }

@@ -25,6 +25,26 @@ export interface Aggregator {
   openapiV2(): readonly { json: string; hash: string }[];
 }
 
+/**
+ * The group and version of a path under `/apis/<group>/<version>` (empty segments skipped, as kube's path split
+ * does), or undefined. Every request passes here: only its first three segments are cut out of the path.
+ */
+function apisGroupVersion(path: string): [string, string] | undefined {
+  const segments: string[] = [];
+  let at = 0;
+  while (segments.length < 3 && at < path.length) {
+    let end = path.indexOf('/', at);
+    if (end < 0) end = path.length;
+    if (end > at) {
+      const segment = path.slice(at, end);
+      if (segments.length === 0 && segment !== 'apis') return undefined;
+      segments.push(segment);
+    }
+    at = end + 1;
+  }
+  return segments.length === 3 ? [segments[1]!, segments[2]!] : undefined;
+}
+
 /** Builds the aggregator over the APIServices. */
 export function createAggregator(remote: RemoteApis, options: ProxyOptions): Aggregator {
   const hashes = new Map<string, { json: string; hash: string }>();
@@ -40,9 +60,9 @@ export function createAggregator(remote: RemoteApis, options: ProxyOptions): Agg
   };
   return {
     async handle(ctx) {
-      const parts = ctx.path.split('/').filter(Boolean);
-      if (parts[0] !== 'apis' || parts.length < 3) return false;
-      const apiService = remote.lookup(parts[1]!, parts[2]!);
+      const groupVersion = apisGroupVersion(ctx.path);
+      if (groupVersion === undefined) return false;
+      const apiService = remote.lookup(groupVersion[0], groupVersion[1]);
       if (apiService === undefined || isLocal(apiService)) return false;
       await proxyToApiService(ctx, apiService, options);
       return true;

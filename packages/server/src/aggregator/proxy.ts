@@ -17,19 +17,58 @@ import { apiServiceSpec, availableCondition, type ApiService } from './apiservic
 import type { FrontProxy } from './front-proxy.js';
 import { responded, startRelay, writeBytes, writeStatus } from '../http/response-writer.js';
 
-/** Headers never passed on: hop-by-hop ones, the caller's credentials, and identity headers a caller might forge. */
-const droppedRequestHeaders = /^(connection|keep-alive|proxy-connection|transfer-encoding|upgrade|te|trailer|host|authorization|content-length|impersonate-.*|x-remote-.*|:.*)$/i;
-const droppedResponseHeaders = /^(connection|keep-alive|transfer-encoding|content-length|trailer|upgrade|proxy-connection|:.*)$/i;
+/**
+ * Headers never passed on: hop-by-hop ones, the caller's credentials, and identity headers a caller might forge
+ * (with the prefixes below). Names are lowercase: node gives every incoming header so, on both protocols.
+ */
+const droppedRequestHeaders = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade', 'te', 'trailer', 'host', 'authorization', 'content-length']);
+const droppedRequestPrefixes = ['impersonate-', 'x-remote-', ':'];
+const droppedResponseHeaders = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-length', 'trailer', 'upgrade', 'proxy-connection']);
 
 /** Answers up to this size are relayed in one write; larger ones, or of unknown size (watches), stream. */
 const bufferedAnswerBytes = 1024 * 1024;
 
+/** True for an answer's header the proxy relays (not hop-by-hop, not a pseudo-header). */
+function relayedAnswerHeader(name: string): boolean {
+  return !droppedResponseHeaders.has(name) && name.charCodeAt(0) !== 0x3a;
+}
+
+/** True for a request header the proxy passes on. */
+function passedOn(name: string): boolean {
+  if (droppedRequestHeaders.has(name)) return false;
+  for (const prefix of droppedRequestPrefixes) if (name.startsWith(prefix)) return false;
+  return true;
+}
+
+/**
+ * The headers of the proxied request, made in one pass: the caller's own that are passed on, and the caller's
+ * identity (kube's transport.SetAuthProxyHeaders). The outbound client adds nothing to it: its only other copy is
+ * the stream's own header list.
+ */
+function proxiedRequestHeaders(ctx: RequestContext, bodyLength: number | undefined): Record<string, string | string[]> {
+  const headers: Record<string, string | string[]> = {};
+  const given = ctx.headers;
+  for (const name in given) {
+    const value = given[name];
+    if (value !== undefined && passedOn(name)) headers[name] = value;
+  }
+  addIdentityHeaders(headers, ctx.user);
+  if (bodyLength !== undefined) headers['content-length'] = String(bodyLength);
+  return headers;
+}
+
+/** Adds the identity headers of a user to `headers`, as kube's transport.SetAuthProxyHeaders writes them. */
+function addIdentityHeaders(headers: Record<string, string | string[]>, user: Pick<UserInfo, 'username' | 'groups' | 'extra'>): Record<string, string | string[]> {
+  headers['x-remote-user'] = user.username;
+  // The user's own lists, not copies: the request only reads them.
+  if (user.groups.length > 0) headers['x-remote-group'] = user.groups as string[];
+  if (user.extra !== undefined) for (const k in user.extra) headers[`x-remote-extra-${encodeURIComponent(k)}`] = user.extra[k] as string[];
+  return headers;
+}
+
 /** The identity headers of a user, as kube's transport.SetAuthProxyHeaders writes them. */
 export function identityHeaders(user: Pick<UserInfo, 'username' | 'groups' | 'extra'>): Record<string, string | string[]> {
-  const headers: Record<string, string | string[]> = { 'X-Remote-User': user.username };
-  if (user.groups.length > 0) headers['X-Remote-Group'] = [...user.groups];
-  for (const [k, values] of Object.entries(user.extra ?? {})) headers[`X-Remote-Extra-${encodeURIComponent(k)}`] = [...values];
-  return headers;
+  return addIdentityHeaders({}, user);
 }
 
 /** What the proxy needs. */
@@ -84,14 +123,11 @@ export async function proxyToApiService(ctx: RequestContext, apiService: ApiServ
     if (!read.ok) return writeStatus(ctx, read.error);
     body = read.value;
   }
-  const headers: Record<string, string | string[]> = {};
-  for (const [k, v] of Object.entries(ctx.headers)) if (v !== undefined && !droppedRequestHeaders.test(k)) headers[k] = v;
-  Object.assign(headers, identityHeaders(ctx.user));
-  if (body !== undefined) headers['content-length'] = String(body.length);
   const query = ctx.query.toString();
   const answered = await httpsExchange(
-    { host: address.value.host, port: address.value.port, path: `${ctx.path}${query === '' ? '' : `?${query}`}` },
-    { method: ctx.method, headers, signal: ctx.signal, ...(body !== undefined ? { body } : {}) },
+    { host: address.value.host, port: address.value.port, path: query === '' ? ctx.path : `${ctx.path}?${query}` },
+    // The client going away ends the stream; told by the transport, so that no AbortSignal is made per request.
+    { method: ctx.method, headers: proxiedRequestHeaders(ctx, body?.length), onAbort: (stop) => ctx.transport.onAbort(stop), ...(body !== undefined ? { body } : {}) },
     apiServiceTarget(apiService, options.frontProxy),
   );
   if (!answered.ok) {
@@ -99,8 +135,6 @@ export async function proxyToApiService(ctx: RequestContext, apiService: ApiServ
     return;
   }
   const res = answered.value;
-  const relayed: Record<string, string | string[]> = {};
-  for (const [k, v] of Object.entries(res.headers)) if (v !== undefined && !droppedResponseHeaders.test(k)) relayed[k] = v;
   const length = Number(res.headers['content-length'] ?? NaN);
   await new Promise<void>((resolve) => {
     if (Number.isFinite(length) && length <= bufferedAnswerBytes) {
@@ -122,9 +156,16 @@ export async function proxyToApiService(ctx: RequestContext, apiService: ApiServ
         if ((announcesBody && received !== length) || res.body.errored) {
           writeStatus(ctx, serviceUnavailable('error trying to reach service: the answer was cut off'));
         } else {
-          const { 'content-type': type, ...rest } = relayed;
-          const flat = Object.fromEntries(Object.entries(rest).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : v]));
-          writeBytes(ctx, res.status, typeof type === 'string' ? type : '', chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, received), flat);
+          // The answer's headers in one pass: the relayed ones (lists joined), its Content-Type apart for the writer.
+          let type = '';
+          const relayed: Record<string, string> = {};
+          for (const name in res.headers) {
+            const value = res.headers[name];
+            if (value === undefined || !relayedAnswerHeader(name)) continue;
+            if (name === 'content-type') type = String(value);
+            else relayed[name] = Array.isArray(value) ? value.join(', ') : value;
+          }
+          writeBytes(ctx, res.status, type, chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, received), relayed);
         }
         resolve();
       };
@@ -132,6 +173,11 @@ export async function proxyToApiService(ctx: RequestContext, apiService: ApiServ
       res.body.on('close', settle);
       res.body.on('error', settle);
       return;
+    }
+    const relayed: Record<string, string | string[]> = {};
+    for (const name in res.headers) {
+      const value = res.headers[name];
+      if (value !== undefined && relayedAnswerHeader(name)) relayed[name] = value;
     }
     const stream = startRelay(ctx, res.status, relayed);
     res.body.on('data', (chunk: Buffer) => {

@@ -52,6 +52,11 @@ export interface Transport {
    * response under way is cut off, later writes are dropped, the signal aborts and a body read still waiting fails.
    */
   expire(status: Status): void;
+  /**
+   * Calls `listener` once when the request's signal aborts (at once if it has): for work that only needs stopping
+   * then (the aggregator's proxied stream), without making the signal and its listener bookkeeping per request.
+   */
+  onAbort(listener: () => void): void;
 }
 
 /** The writer side of a watch or another streamed body: headers are sent when it is created, before the first part. */

@@ -56,6 +56,20 @@ test('a signal read before a shutdown is aborted by it', async () => {
   assert.equal(code, 503);
 });
 
+test('abort listeners are told once, without a signal; one added after the abort is told at once', async () => {
+  const code = await serveOne((ctx, live) => {
+    const told: string[] = [];
+    ctx.transport.onAbort(() => told.push('before'));
+    live.abortAll();
+    live.abortAll();
+    ctx.transport.onAbort(() => told.push('after'));
+    assert.deepEqual(told, ['before', 'after']);
+    assert.equal(ctx.signal.aborted, true, 'a signal made later is born aborted');
+    writeStatus(ctx, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'gone', reason: 'ServiceUnavailable', code: 503 });
+  });
+  assert.equal(code, 503);
+});
+
 test('an HTTP/2 watch response dropped before its client took its end is reset with CANCEL, never seen as complete', async () => {
   const live = createLiveRequests();
   const server = createHttp2Server((req, res) => {

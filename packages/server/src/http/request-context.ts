@@ -77,8 +77,10 @@ export function peerCertificates(req: NodeRequest): readonly Buffer[] {
 class NodeTransport implements Transport {
   /** Made when someone reads the signal (watches, long reads): most requests never do. */
   private controller: AbortController | undefined;
-  /** An abort before the signal was read: the signal is born aborted. */
-  private abortedEarly = false;
+  /** The request aborted: a signal made later is born aborted. */
+  private aborted = false;
+  /** Who is told of the abort without the signal ({@link onAbort}). */
+  private abortListeners: (() => void)[] | undefined;
   private started = false;
   private ended = false;
   /** Set once the request timed out: its answer is out and nothing more is written. */
@@ -109,15 +111,24 @@ class NodeTransport implements Transport {
   signal(): AbortSignal {
     if (this.controller === undefined) {
       this.controller = new AbortController();
-      if (this.abortedEarly) this.controller.abort();
+      if (this.aborted) this.controller.abort();
     }
     return this.controller.signal;
   }
 
+  onAbort(listener: () => void): void {
+    if (this.aborted) listener();
+    else (this.abortListeners ??= []).push(listener);
+  }
+
   /** Aborts the request's signal (the client left, the server shuts down, the request expired). */
   abort(): void {
-    if (this.controller !== undefined) this.controller.abort();
-    else this.abortedEarly = true;
+    if (this.aborted) return;
+    this.aborted = true;
+    this.controller?.abort();
+    const listeners = this.abortListeners;
+    this.abortListeners = undefined;
+    if (listeners !== undefined) for (const listener of listeners) listener();
   }
 
   private responseClosed(): void {

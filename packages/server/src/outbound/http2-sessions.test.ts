@@ -15,6 +15,7 @@ import type { Readable } from 'node:stream';
 import type { TLSSocket } from 'node:tls';
 import { createCa, issueLeaf, type CertAndKey } from '../pki/certificates.js';
 import { http2SessionsOf, pooledTarget, type TlsSettings } from './connection-pool.js';
+import { abortedMessage, type AbortHook } from './http2-sessions.js';
 import { deadlineExceeded, httpsExchange, httpsPostJson, httpsRequest, maxResponseBytes, type ExchangeRequest, type HttpsTarget, type RequestUrl } from './https-request.js';
 
 let ca: CertAndKey;
@@ -97,6 +98,27 @@ function negotiatedTransport(target: HttpsTarget & TlsSettings) {
     request: (url: RequestUrl, request: ExchangeRequest) => httpsExchange(url, request, target),
     close: () => http2SessionsOf(target)?.close(),
   };
+}
+
+/** An abort hook, and the call that fires it (as a request's transport tells the proxy its client left). */
+function abortHook(): { hook: AbortHook; abort: () => void } {
+  const stops: (() => void)[] = [];
+  let aborted = false;
+  return {
+    hook: (stop) => (aborted ? stop() : stops.push(stop)),
+    abort: () => {
+      aborted = true;
+      for (const stop of stops.splice(0)) stop();
+    },
+  };
+}
+
+/** Sends `path` with an abort hook fired `afterMs` later (0: fired before the request is sent). */
+async function givenUp(transport: ReturnType<typeof negotiatedTransport>, to: RequestUrl, afterMs: number) {
+  const { hook, abort } = abortHook();
+  if (afterMs === 0) abort();
+  else setTimeout(abort, afterMs);
+  return transport.request(to, { method: 'GET', headers: {}, onAbort: hook });
 }
 
 /** The server allows this many streams per session. */
@@ -182,6 +204,16 @@ describe('a server offering HTTP/2', () => {
     assert.notEqual((await read(third.value.body)).remotePort, againPort, 'another connection beside the full one');
     for (const a of aborts) a.abort();
     for (const h of await Promise.all(held)) assert.equal(h.ok, false, 'an aborted request fails');
+    transport.close();
+  });
+
+  test('streamed: an exchange its caller gives up through the abort hook fails, before or while it waits', async () => {
+    const transport = negotiatedTransport(targetFor());
+    assert.deepEqual(await givenUp(transport, url('/hold'), 50), { ok: false, error: abortedMessage });
+    assert.deepEqual(await givenUp(transport, url('/hold'), 0), { ok: false, error: abortedMessage });
+    const after = await transport.request(url('/after'), { method: 'GET', headers: {} });
+    assert.ok(after.ok, 'the session survives its given-up streams');
+    await read(after.value.body);
     transport.close();
   });
 
@@ -297,6 +329,9 @@ test('a server offering HTTP/1.1 only is sent HTTP/1.1 on kept-alive connections
     // One connection to learn the protocol, one kept alive: the second request did not ask again.
     assert.equal(connections, 2);
     transport.close();
+
+    const given = await givenUp(transport, { host: '127.0.0.1', port, path: '/hold' }, 50);
+    assert.deepEqual(given, { ok: false, error: abortedMessage }, 'an HTTP/1.1 exchange is given up through the abort hook too');
 
     seen = [];
     const buffered = pooledTarget({ ca: ca.certPem, offerHttp2: true });

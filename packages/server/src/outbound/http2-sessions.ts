@@ -59,6 +59,15 @@ interface Endpoint {
   connecting: Promise<Result<Http2Session | 'http/1.1', string>> | undefined;
 }
 
+/**
+ * Registers `stop`, to be called once when the caller gives up (at once if it has): an abort without an
+ * AbortSignal, whose listener bookkeeping costs a short proxied request more than the rest of its stream set-up.
+ */
+export type AbortHook = (stop: () => void) => void;
+
+/** The message of a stream its caller gave up, as node words an aborted request. */
+export const abortedMessage = 'The operation was aborted';
+
 /** What one stream is sent, and how it is bounded. */
 export interface StreamRequest {
   readonly method: string;
@@ -68,6 +77,8 @@ export interface StreamRequest {
   readonly body?: string | Uint8Array;
   /** Ends the stream (a proxied client going away, a caller giving up). */
   readonly signal?: AbortSignal;
+  /** Ends the stream as `signal` does, for callers told of their end without a signal ({@link AbortHook}). */
+  readonly onAbort?: AbortHook;
   /** Fails the stream with `message` after `ms` without activity, waiting for the answer's head included. */
   readonly idle?: { readonly ms: number; readonly message: string };
   /** Fails the stream with `message` at `at` (a `performance.now()` time), an answer trickling in included. */
@@ -158,6 +169,7 @@ export class Http2Sessions {
       const closing = s.session.closed || s.session.destroyed || (e as { code?: string }).code === 'ERR_HTTP2_OUT_OF_STREAMS';
       return Promise.resolve(closing ? 'refused' : fail((e as Error).message));
     }
+    r.onAbort?.(() => stream.destroy(new Error(abortedMessage)));
     const session = s.session;
     if (s.open++ === 0) session.ref();
     const timer = r.deadline === undefined ? undefined : setTimeout(() => stream.destroy(new Error(r.deadline!.message)), Math.max(1, r.deadline.at - performance.now()));

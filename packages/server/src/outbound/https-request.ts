@@ -12,7 +12,7 @@ import { request } from 'node:https';
 import { fail, ok, type Result } from '@svc-apiserver/api';
 import { http2SessionsOf, poolOf, serverIdentityOf, type TlsSettings } from './connection-pool.js';
 import type { Readable } from 'node:stream';
-import type { Http2Sessions, StreamAnswer, StreamRequest } from './http2-sessions.js';
+import { abortedMessage, type AbortHook, type Http2Sessions, type StreamAnswer, type StreamRequest } from './http2-sessions.js';
 
 /** Where and how to connect: the TLS settings (connection-pool.ts), and what each request carries. */
 export interface HttpsTarget extends TlsSettings {
@@ -82,6 +82,8 @@ export const deadlineExceeded = 'context deadline exceeded';
 
 /** The headers a request to `target` carries: the target's, the call's, and the target's credentials. */
 function requestHeaders(target: HttpsTarget, own: OutgoingHttpHeaders | undefined): OutgoingHttpHeaders {
+  // A target that adds nothing (the aggregator's) sends the call's own headers as they are: no copy per request.
+  if (target.headers === undefined && target.token === undefined && target.basicAuth === undefined) return own ?? {};
   const headers: OutgoingHttpHeaders = target.headers === undefined ? { ...own } : { ...target.headers, ...own };
   if (target.token !== undefined) headers.authorization = `Bearer ${target.token}`;
   else if (target.basicAuth !== undefined) {
@@ -205,7 +207,7 @@ async function http2Exchange(sessions: Http2Sessions, u: RequestUrl, request: St
       session = made.value;
     }
     if (session === 'http/1.1') return undefined;
-    if (request.signal?.aborted === true) return fail('The operation was aborted');
+    if (request.signal?.aborted === true) return fail(abortedMessage);
     const outcome = await sessions.open(session, request);
     if (outcome !== 'refused') return outcome;
     sessions.drop(u, session);
@@ -275,6 +277,8 @@ export interface ExchangeRequest {
   readonly body?: Uint8Array;
   /** Ends the exchange (a proxied client going away). */
   readonly signal?: AbortSignal;
+  /** Ends the exchange as `signal` does, for a caller told of its end without a signal (the aggregator's proxy). */
+  readonly onAbort?: AbortHook;
 }
 
 /** A streamed answer's head; its body follows on `body`. */
@@ -299,7 +303,7 @@ export async function httpsExchange(u: RequestUrl, request: ExchangeRequest, tar
     const answered = await http2Exchange(sessions, u, {
       method: request.method, path: u.path, headers: requestHeaders(target, request.headers),
       ...(request.body === undefined ? {} : { body: request.body }), ...(request.signal === undefined ? {} : { signal: request.signal }),
-      ...(idle === undefined ? {} : { idle }),
+      ...(request.onAbort === undefined ? {} : { onAbort: request.onAbort }), ...(idle === undefined ? {} : { idle }),
     });
     if (answered !== undefined) return answered.ok ? ok({ ...answered.value, httpVersion: '2' }) : answered;
   }
@@ -308,6 +312,7 @@ export async function httpsExchange(u: RequestUrl, request: ExchangeRequest, tar
   });
   if (!opened.ok) return opened;
   const req = opened.value;
+  request.onAbort?.(() => req.destroy(new Error(abortedMessage)));
   return new Promise((resolve) => {
     req.on('response', (res) => resolve(ok({ status: res.statusCode ?? 502, headers: res.headers, body: res, httpVersion: '1.1' })));
     // After the answer began, errors end its body ('close' without 'end'), which the caller sees.

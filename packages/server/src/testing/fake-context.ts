@@ -100,6 +100,12 @@ function capturingTransport(req: FakeRequest, raw: Buffer, response: FakeRespons
   let jsonLines = false;
   return {
     readBody: (): Promise<Result<Buffer>> => Promise.resolve(ok(raw)),
+    onAbort(listener) {
+      // The request's signal, when the test gave one, is the only way a fake request aborts.
+      const signal = req.signal;
+      if (signal?.aborted === true) listener();
+      else signal?.addEventListener('abort', listener, { once: true });
+    },
     get responded() {
       return started || expired;
     },

@@ -28,23 +28,6 @@ const listTail = Buffer.from(']}\n');
 /** Each stored object version's protobuf message, made the first time a protobuf list holds it. */
 const protobufItems = new WeakMap<StoredObject, Uint8Array>();
 
-/**
- * Each custom object version's list item (its bytes behind the list's kind and apiVersion), made the first time a
- * list holds it, with the type head it was made for: later lists write it whole, as typed lists write their items.
- */
-const typedItems = new WeakMap<StoredObject, { readonly head: Buffer; readonly bytes: Buffer }>();
-
-/** The item of `o` behind `head` (`{"kind":..,"apiVersion":..,`), made once per object version and head. */
-function typedItemBytes(o: StoredObject, head: Buffer): Buffer {
-  const known = typedItems.get(o);
-  if (known !== undefined && (known.head === head || known.head.equals(head))) return known.bytes;
-  const item = o.itemBytes();
-  // An item is never `{}` (it holds metadata with the resourceVersion): its `{` gives way to the head.
-  const bytes = Buffer.concat([head, item.subarray(1)], head.length + item.length - 1);
-  typedItems.set(o, { head, bytes });
-  return bytes;
-}
-
 /** The type heads of custom resource list items, one per kind and apiVersion, shared so they compare by identity. */
 const typeHeads = new Map<string, Buffer>();
 
@@ -135,7 +118,7 @@ export async function writeListPage(ctx: RequestContext, def: ResourceDef, page:
       parts.push(comma);
       size++;
     }
-    const bytes = typePrefix !== undefined ? typedItemBytes(items[i]!, typePrefix) : items[i]!.itemBytes();
+    const bytes = typePrefix !== undefined ? items[i]!.itemBytesBehind(typePrefix) : items[i]!.itemBytes();
     parts.push(bytes);
     size += bytes.length;
     if (size >= streamChunkBytes) {

@@ -150,6 +150,21 @@ test('stored objects: their bytes are their JSON with kind and apiVersion first,
   }
 });
 
+test('stored objects: a list item behind a type head is made once per head, and anew for another head', () => {
+  const o = codec.decode(kv('ns', 'x', 7, 5, { k: 'é' }));
+  const v1 = Buffer.from('{"kind":"Widget","apiVersion":"example.com/v1",');
+  const item = o.itemBytesBehind(v1);
+  assert.deepEqual(JSON.parse(item.toString()), {
+    kind: 'Widget', apiVersion: 'example.com/v1', metadata: { name: 'x', namespace: 'ns', resourceVersion: '7' }, data: { k: 'é' },
+  });
+  assert.equal(o.itemBytesBehind(v1), item, 'kept for the same head');
+  assert.equal(o.itemBytesBehind(Buffer.from(v1)), item, 'an equal head is the same head');
+  const v2 = o.itemBytesBehind(Buffer.from('{"kind":"Widget","apiVersion":"example.com/v2",'));
+  assert.equal((JSON.parse(v2.toString()) as { apiVersion: string }).apiVersion, 'example.com/v2');
+  assert.notEqual(o.itemBytesBehind(v1), item, 'made again after another head');
+  assert.equal(o.itemBytesBehind(v1).toString(), item.toString());
+});
+
 test('resource cache: an event leaving the window is released at once, not kept until the window array is compacted', async () => {
   setFlagsFromString('--expose-gc');
   const gc = runInNewContext('gc') as () => void;

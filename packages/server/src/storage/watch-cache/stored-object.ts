@@ -25,6 +25,12 @@ export interface StoredObject {
   itemJson(): string;
   /** The same as `itemJson`, UTF-8 encoded once: streamed lists copy these bytes into their writes as they are. */
   itemBytes(): Uint8Array;
+  /**
+   * The item's bytes behind `head` (`{"kind":..,"apiVersion":..,`: a custom resource list's items carry the list's
+   * kind and apiVersion, as kube's UnstructuredList writes them), made once per object version and kept for the
+   * same head: every later list writes them whole, as typed lists write their items.
+   */
+  itemBytesBehind(head: Buffer): Buffer;
   /** The object's JSON with kind and apiVersion first (get and watch). */
   objectJson(): string;
   /**
@@ -72,6 +78,8 @@ class CodecObject implements StoredObject {
   /** The stored value until the item is made (then dropped: the item is the only form kept). */
   private raw: string | undefined;
   private item: Buffer | undefined;
+  /** The item behind a list's type head, with that head ({@link itemBytesBehind}); a field, not a map: lists of thousands look it up per item. */
+  private headed: { readonly head: Buffer; readonly bytes: Buffer } | undefined;
   memo?: unknown;
 
   constructor(
@@ -115,6 +123,16 @@ class CodecObject implements StoredObject {
 
   itemJson(): string {
     return this.itemBytes().toString('utf8');
+  }
+
+  itemBytesBehind(head: Buffer): Buffer {
+    const known = this.headed;
+    if (known !== undefined && (known.head === head || known.head.equals(head))) return known.bytes;
+    const item = this.itemBytes();
+    // The item is never `{}` (it holds metadata with the resourceVersion): its `{` gives way to the head.
+    const bytes = Buffer.concat([head, item.subarray(1)], head.length + item.length - 1);
+    this.headed = { head, bytes };
+    return bytes;
   }
 
   objectJson(): string {
