@@ -79,6 +79,7 @@ test('a connection the server closes answers status 0 with the reason, at once f
     const r = await pending;
     assert.equal(r.status, 0);
     assert.ok(r.body);
+    assert.equal(c.failed, true, 'it says so, for the worker to open another');
     assert.equal((await send(c, 'GET / HTTP/1.1\r\nhost: x\r\n\r\n')).status, 0);
   } finally {
     c.close();

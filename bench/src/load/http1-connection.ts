@@ -74,6 +74,11 @@ export class Http1Connection {
     this.socket.write(request);
   }
 
+  /** Whether the connection has failed or was closed (by either side); it answers every request at once then. */
+  get failed(): boolean {
+    return this.failure !== undefined;
+  }
+
   /** Closes the connection. */
   close(): void {
     this.failure ??= new Error('closed');

@@ -18,8 +18,21 @@ function reply(message: WorkerReply): void {
   process.send!(message);
 }
 
-/** Runs a plan on every connection of this worker for `ms`. */
-function run(plan: LoadPlan, ms: number): Promise<RunFigures> {
+/**
+ * Opens again the connections that ended since the last run: the server closes a keep-alive connection left idle
+ * (node's 5 s keep-alive timeout) between phases, and a client then connects again, as any HTTP client does.
+ */
+async function reconnect(): Promise<void> {
+  connections = await Promise.all(connections.map((c) => (c.failed ? Http1Connection.open(target!) : c)));
+}
+
+/** Runs a plan on every connection of this worker for `ms`, after opening again those that ended. */
+async function run(plan: LoadPlan, ms: number): Promise<RunFigures> {
+  await reconnect();
+  return runOnOpenConnections(plan, ms);
+}
+
+function runOnOpenConnections(plan: LoadPlan, ms: number): Promise<RunFigures> {
   const histogram = new LatencyHistogram();
   const statuses: Record<string, number> = {};
   const perConnection = connections.map(() => 0);
@@ -104,7 +117,10 @@ process.on('message', (message: WorkerCommand) => {
       return;
     }
     case 'run':
-      void run(message.plan, message.ms).then((figures) => reply({ type: 'ran', figures }));
+      run(message.plan, message.ms).then(
+        (figures) => reply({ type: 'ran', figures }),
+        (e: Error) => reply({ type: 'failed', message: `reconnecting: ${e.message}` }),
+      );
       return;
     case 'close':
       process.disconnect();
