@@ -582,6 +582,14 @@ test('strategic merge patch in steps: directives over long lists give the same r
   assert.ok(stepped.yields > 0);
 });
 
+test('strategic merge patch: $setElementOrder with 20,000 deletions from a list of 40,000 keeps the rest in live order', () => {
+  const original = withEnv(envItems(0, 40_000, 'v'));
+  const patch = spec({
+    containers: [{ name: 'c', '$setElementOrder/env': [{ name: 'E0' }], env: Array.from({ length: 20_000 }, (_, i) => ({ name: `E${39_999 - i}`, $patch: 'delete' })) }],
+  });
+  assert.deepEqual(strategicMergePatch(original, patch, pod), { ok: true, value: withEnv(envItems(0, 20_000, 'v')) });
+});
+
 test('strategic merge patch in steps: a failure deep in a long list is the same error value, after yielding', () => {
   const original = withEnv(envItems(0, 20_000, 'v'));
   const patch = withEnv([...envItems(0, 15_000, 'w'), { value: 'no name' }]);

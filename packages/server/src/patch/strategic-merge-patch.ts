@@ -262,26 +262,46 @@ function* mergePatchIntoOriginal(original: JsonMap, patch: JsonMap, schema: Patc
  * were added, copies of the last items). Reproduced because it decides where server-only items land.
  */
 function* liveListAfterInPlaceMerge(original: readonly unknown[], patch: readonly unknown[], mergeKey: string): Steps<unknown[]> {
-  const backing = [...original];
-  const hasKey = (item: unknown, value: unknown) =>
-    isMap(item) && Object.hasOwn(item, mergeKey) && sameScalar(item[mergeKey], value);
-  let length = backing.length;
+  // Where each merge key sits in the live list, in order: shifting the list once per deleted item, as upstream
+  // does, would take quadratic time.
+  const positions = new Map<unknown, number[]>();
+  for (let i = 0; i < original.length; i++) {
+    if (due()) yield;
+    const item = original[i];
+    if (!isMap(item) || !Object.hasOwn(item, mergeKey)) continue;
+    const key = scalarKey(item[mergeKey]);
+    const at = positions.get(key);
+    if (at === undefined) positions.set(key, [i]);
+    else at.push(i);
+  }
+  // Upstream's shifts leave, past the list's end, the item that was last when the list lost that slot: the slot
+  // `length - 1` keeps the last item of the list as it was before each deletion.
+  const deleted = new Uint8Array(original.length);
+  const leftBehind = new Array<unknown>(original.length);
+  let length = original.length;
+  let last = original.length - 1;
   let replaced = false;
   for (const item of patch) {
     if (due()) yield;
     if (!isMap(item) || !Object.hasOwn(item, directiveMarker)) continue;
     if (item[directiveMarker] === replaceDirective) replaced = true;
     if (item[directiveMarker] !== deleteDirective) continue;
-    for (let at = 0; at < length;) {
+    const key = scalarKey(item[mergeKey]);
+    for (const at of positions.get(key) ?? []) {
       if (due()) yield;
-      if (!hasKey(backing[at], item[mergeKey])) {
-        at++;
-        continue;
-      }
-      backing.copyWithin(at, at + 1, length);
+      leftBehind[length - 1] = original[last];
+      deleted[at] = 1;
       length--;
+      while (last >= 0 && deleted[last] === 1) last--;
     }
+    positions.delete(key);
   }
+  const backing: unknown[] = [];
+  for (let i = 0; i < original.length; i++) {
+    if (due()) yield;
+    if (deleted[i] === 0) backing.push(original[i]);
+  }
+  for (let i = length; i < original.length; i++) backing.push(leftBehind[i]);
   if (replaced) return backing;
   const list = backing.slice(0, length);
   // The merge keys the list holds: looking each patch item up in the list would take quadratic time.
