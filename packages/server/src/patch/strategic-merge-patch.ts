@@ -129,7 +129,7 @@ const badPatchType = (directive: unknown, m: JsonMap) =>
 function* mergeMap(original: JsonMap, patch: JsonMap, schema: PatchSchema): Steps<JsonMap> {
   if (Object.hasOwn(patch, directiveMarker)) return yield* handleDirectiveInMergeMap(patch[directiveMarker], patch);
 
-  yield* applyRetainKeysDirective(original, patch);
+  if (Object.hasOwn(patch, retainKeysDirective)) yield* applyRetainKeysDirective(original, patch);
   yield* mergePatchIntoOriginal(original, patch, schema);
 
   for (const patchKey of Object.keys(patch)) {
@@ -725,19 +725,27 @@ function patchStrategyOf(field: PatchSchema): string {
   throw fail(`unexpected patch strategy: [${strategies.join(' ')}]`);
 }
 
-/** Removes null-valued keys at every depth of a value taken whole from the patch (typed decoding drops them too). */
+/**
+ * Removes null-valued keys at every depth of a value taken whole from the patch (typed decoding drops them too).
+ * One walk with a stack of the objects and lists still to visit: a generator per nested value would cost a patch of
+ * many small items more than its items do.
+ */
 function* discardNullValues(value: unknown): Steps<unknown> {
-  if (Array.isArray(value)) {
-    for (const v of value) {
-      if (due()) yield;
-      if (typeof v === 'object' && v !== null) yield* discardNullValues(v);
-    }
-  } else if (isMap(value)) {
-    for (const k of Object.keys(value)) {
-      if (due()) yield;
-      const v = value[k];
-      if (v === null) delete value[k];
-      else if (typeof v === 'object') yield* discardNullValues(v);
+  const pending: unknown[] = [value];
+  while (pending.length > 0) {
+    const next = pending.pop();
+    if (Array.isArray(next)) {
+      for (const v of next) {
+        if (due()) yield;
+        if (typeof v === 'object' && v !== null) pending.push(v);
+      }
+    } else if (isMap(next)) {
+      for (const k of Object.keys(next)) {
+        if (due()) yield;
+        const v = next[k];
+        if (v === null) delete next[k];
+        else if (typeof v === 'object') pending.push(v);
+      }
     }
   }
   return value;
@@ -747,25 +755,40 @@ function isMap(value: unknown): value is JsonMap {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** A deep copy of a decoded value, in one walk with a stack of the copies still to fill (as discardNullValues). */
 function* cloneJson(value: unknown): Steps<unknown> {
-  if (Array.isArray(value)) {
-    const out: unknown[] = [];
-    for (const v of value) {
-      if (due()) yield;
-      out.push(typeof v === 'object' && v !== null ? yield* cloneJson(v) : v);
+  const copyOf = (v: object): object => (Array.isArray(v) ? [] : {});
+  if (typeof value !== 'object' || value === null) return value;
+  const root = copyOf(value);
+  const pending: [object, object][] = [[value, root]];
+  while (pending.length > 0) {
+    const [from, to] = pending.pop()!;
+    if (Array.isArray(from)) {
+      for (const v of from) {
+        if (due()) yield;
+        if (typeof v !== 'object' || v === null) {
+          (to as unknown[]).push(v);
+          continue;
+        }
+        const copy = copyOf(v);
+        (to as unknown[]).push(copy);
+        pending.push([v, copy]);
+      }
+      continue;
     }
-    return out;
-  }
-  if (isMap(value)) {
-    const out: JsonMap = {};
-    for (const k of Object.keys(value)) {
+    for (const k of Object.keys(from)) {
       if (due()) yield;
-      const v = value[k];
-      out[k] = typeof v === 'object' && v !== null ? yield* cloneJson(v) : v;
+      const v = (from as JsonMap)[k];
+      if (typeof v !== 'object' || v === null) {
+        (to as JsonMap)[k] = v;
+        continue;
+      }
+      const copy = copyOf(v);
+      (to as JsonMap)[k] = copy;
+      pending.push([v, copy]);
     }
-    return out;
   }
-  return value;
+  return root;
 }
 
 /** Go's dynamic type of a decoded JSON value (integers decode as int64 in kube-apiserver). */
