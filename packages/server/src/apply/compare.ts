@@ -73,13 +73,18 @@ export function* compareSteps(lhs: unknown, rhs: unknown, schema: Schema, typed 
   return out;
 }
 
-/** Indexes a list's items by path element (the first of duplicates wins). */
-export function indexItems(list: readonly unknown[], kind: ListKind): Map<string, unknown> {
+/**
+ * Indexes a list's items by path element (the first of duplicates wins), in steps of {@link itemsPerStep} items:
+ * naming the items of a list of tens of thousands (a key element is JSON text) takes a turn's budget.
+ */
+export function* indexItemsSteps(list: readonly unknown[], kind: ListKind): Steps<Map<string, unknown>> {
   const out = new Map<string, unknown>();
-  list.forEach((item, i) => {
+  for (let i = 0; i < list.length; i++) {
+    if (i > 0 && i % itemsPerStep === 0) yield;
+    const item = list[i];
     const el = itemElement(item, kind, i);
     if (!out.has(el)) out.set(el, item);
-  });
+  }
   return out;
 }
 
@@ -137,8 +142,8 @@ function* walk(lhs: unknown, rhs: unknown, schema: Schema, path: string[], out: 
     && ((lhs as unknown[] | undefined)?.length ?? 0) + ((rhs as unknown[] | undefined)?.length ?? 0) > 0) {
     const kind = listKindOf(schema);
     if (kind.kind !== 'atomic') {
-      const l = indexItems(lhs ?? [], kind);
-      const r = indexItems(rhs ?? [], kind);
+      const l = yield* indexItemsSteps(lhs ?? [], kind);
+      const r = yield* indexItemsSteps(rhs ?? [], kind);
       const items = itemSchemaOf(schema);
       for (const el of new Set([...l.keys(), ...r.keys()])) {
         if (++out.visited % itemsPerStep === 0) yield;

@@ -4,7 +4,7 @@
  * live order of items the configuration does not name and the configuration's order among the items it names.
  * Atomic lists and maps are replaced whole.
  */
-import { indexItems, itemsPerStep } from './compare.js';
+import { indexItemsSteps, itemsPerStep } from './compare.js';
 import { fieldSchemaOf, isAtomicMap, isObject, itemElement, itemSchemaOf, listKindOf, type ListKind, type Schema } from './schema-view.js';
 import { runSteps, type Steps } from '../limits/turn-budget.js';
 
@@ -57,8 +57,8 @@ function* mergeValues(lhs: unknown, rhs: unknown, schema: Schema, count: Count):
 function* mergeLists(lhs: readonly unknown[], rhs: readonly unknown[], kind: ListKind, items: Schema, count: Count): Generator<void, unknown[], void> {
   const lEls = lhs.map((item, i) => itemElement(item, kind, i));
   const rEls = rhs.map((item, i) => itemElement(item, kind, i));
-  const lByEl = indexItems(lhs, kind);
-  const rByEl = indexItems(rhs, kind);
+  const lByEl = yield* indexItemsSteps(lhs, kind);
+  const rByEl = yield* indexItemsSteps(rhs, kind);
   const shared = rEls.filter((el) => lByEl.has(el));
   let nextShared = 0;
   const done = new Set<string>();

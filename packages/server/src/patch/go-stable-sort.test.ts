@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { goStableSort } from './go-stable-sort.js';
+import { runStepsCounted } from '../limits/turn-budget.js';
+import { goStableSort, goStableSortSteps } from './go-stable-sort.js';
 
 /** A seeded generator, so the cases are the same every run. */
 function random(seed: number): () => number {
@@ -41,4 +42,17 @@ test('Go\'s stable sort: 100,000 items with a comparison that is no order end as
   const items = Array.from({ length: 100_000 }, (_, i) => (i % 3 === 0 ? -1 : i));
   goStableSort(items, (a, b) => (a >= 0 && b >= 0 ? a < b : true));
   assert.deepEqual([...items].sort((a, b) => a - b), Array.from({ length: 100_000 }, (_, i) => (i % 3 === 0 ? -1 : i)).sort((a, b) => a - b));
+});
+
+test('Go\'s stable sort in steps: the same order as in one go, with points to yield between blocks and merges', () => {
+  const r = random(13);
+  const items = Array.from({ length: 30_000 }, () => (r() < 0.2 ? -1 : Math.floor(r() * 5000)));
+  const less = (a: number, b: number): boolean => (a >= 0 && b >= 0 ? a < b : true);
+  const whole = [...items];
+  goStableSort(whole, less);
+  const stepped = [...items];
+  const { yields } = runStepsCounted(goStableSortSteps(stepped, less));
+  assert.deepEqual(stepped, whole);
+  assert.ok(yields >= 30_000 / 4096, `${yields} yields`);
+  assert.equal(runStepsCounted(goStableSortSteps(Array.from({ length: 100 }, (_, i) => 100 - i), (a, b) => a < b)).yields, 0);
 });

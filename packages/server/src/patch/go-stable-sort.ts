@@ -4,10 +4,22 @@
  * than anything, and anything "less" than it), so its result depends on the exact sequence of comparisons and
  * swaps kube-apiserver's sort makes; this makes the same ones, in O(n log² n), where a plain insertion sort would
  * agree only up to 20 items and take quadratic time beyond. No library sorts as Go does, so it is written here.
+ *
+ * A long list is sorted in steps (limits/turn-budget.ts): between blocks and between the merges of a pass, never
+ * inside one merge, so the comparisons and swaps are exactly those of one run.
  */
+import { runSteps, type Steps } from '../limits/turn-budget.js';
+
+/** How many items the sort moves through (in insertion blocks or merges) between two points where it may yield. */
+const itemsPerStep = 4096;
 
 /** Sorts `items` in place as Go's sort.SliceStable(items, less) does. */
 export function goStableSort<T>(items: T[], less: (a: T, b: T) => boolean): void {
+  runSteps(goStableSortSteps(items, less));
+}
+
+/** {@link goStableSort} in steps: the same comparisons and swaps, with points between blocks and merges to yield at. */
+export function* goStableSortSteps<T>(items: T[], less: (a: T, b: T) => boolean): Steps<void> {
   const n = items.length;
   const lessAt = (i: number, j: number): boolean => less(items[i]!, items[j]!);
   const swap = (i: number, j: number): void => {
@@ -83,11 +95,21 @@ export function goStableSort<T>(items: T[], less: (a: T, b: T) => boolean): void
     if (mid < end && end < b) symMerge(mid, end, b);
   };
 
+  /** Items moved through since the last point to yield at. */
+  let moved = 0;
+  const due = (count: number): boolean => {
+    moved += count;
+    if (moved < itemsPerStep) return false;
+    moved = 0;
+    return true;
+  };
+
   let blockSize = 20;
   let a = 0;
   let b = blockSize;
   while (b <= n) {
     insertionSort(a, b);
+    if (due(blockSize)) yield;
     a = b;
     b += blockSize;
   }
@@ -97,11 +119,13 @@ export function goStableSort<T>(items: T[], less: (a: T, b: T) => boolean): void
     b = 2 * blockSize;
     while (b <= n) {
       symMerge(a, a + blockSize, b);
+      if (due(2 * blockSize)) yield;
       a = b;
       b += 2 * blockSize;
     }
     const m = a + blockSize;
     if (m < n) symMerge(a, m, n);
+    if (due(n - a)) yield;
     blockSize *= 2;
   }
 }

@@ -1,8 +1,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { maxNestingDepth } from '@svc-apiserver/api';
+import { entriesPerStep, runStepsCounted } from '../limits/turn-budget.js';
 import { patchSchemaFromOpenApi, permissivePatchSchema, type PatchSchema } from './patch-schema.js';
-import { strategicMergePatch, type StrategicMergePatchErrorCode } from './strategic-merge-patch.js';
+import { strategicMergePatch, strategicMergePatchSteps, type StrategicMergePatchErrorCode } from './strategic-merge-patch.js';
 
 const ref = (name: string) => ({ allOf: [{ $ref: `#/components/schemas/${name}` }], default: {} });
 const mergeList = (item: string, mergeKey: string, strategy = 'merge') => ({
@@ -531,6 +533,80 @@ test('strategic merge patch over the published core/v1 Pod schema (kubectl edit 
       },
     },
   });
+});
+
+test('strategic merge patch in steps: every case gives the same result as in one go, without yielding', () => {
+  for (const tc of cases) {
+    const whole = strategicMergePatch(structuredClone(tc.original), structuredClone(tc.patch), tc.schema ?? pod);
+    const stepped = runStepsCounted(strategicMergePatchSteps(structuredClone(tc.original), structuredClone(tc.patch), tc.schema ?? pod));
+    assert.deepEqual(stepped.value, whole, tc.name);
+    assert.equal(stepped.yields, 0, tc.name);
+  }
+});
+
+const envItems = (from: number, n: number, value: string) => Array.from({ length: n }, (_, i) => ({ name: `E${from + i}`, value }));
+const withEnv = (env: unknown[]) => spec({ containers: [{ name: 'c', image: 'busybox', env }] });
+
+test('strategic merge patch in steps: 20,000 list items merged into 20,000 yield all along and give the same list', () => {
+  const original = withEnv(envItems(0, 20_000, 'v'));
+  const patch = withEnv(envItems(10_000, 20_000, 'w'));
+  const whole = strategicMergePatch(structuredClone(original), patch, pod);
+  const stepped = runStepsCounted(strategicMergePatchSteps(structuredClone(original), patch, pod, true));
+  assert.deepEqual(stepped.value, whole);
+  // The live items the patch does not name keep their place before the patch's, which keep its order.
+  assert.deepEqual(stepped.value, { ok: true, value: withEnv([...envItems(0, 10_000, 'v'), ...envItems(10_000, 20_000, 'w')]) });
+  // Each of the 40,000 items is visited on several passes (copy, index, merge, partition, order).
+  assert.ok(stepped.yields >= (4 * 40_000) / entriesPerStep, `${stepped.yields} yields`);
+});
+
+test('strategic merge patch in steps: directives over long lists give the same result as in one go', () => {
+  const original = { metadata: { finalizers: Array.from({ length: 10_000 }, (_, i) => `f${i}`) }, ...withEnv(envItems(0, 10_000, 'v')) };
+  const patch = {
+    metadata: {
+      '$deleteFromPrimitiveList/finalizers': Array.from({ length: 5_000 }, (_, i) => `f${2 * i}`),
+      '$setElementOrder/finalizers': ['new', ...Array.from({ length: 10_000 }, (_, i) => `f${9_999 - i}`)],
+      finalizers: ['new'],
+    },
+    spec: {
+      containers: [{
+        name: 'c',
+        '$setElementOrder/env': Array.from({ length: 10_000 }, (_, i) => ({ name: `E${(i * 7) % 10_000}` })),
+        env: [...Array.from({ length: 3_000 }, (_, i) => ({ name: `E${i}`, $patch: 'delete' })), { name: 'E9999', value: null }],
+      }],
+    },
+  };
+  const whole = strategicMergePatch(original, patch, pod);
+  assert.equal(whole.ok, true);
+  const stepped = runStepsCounted(strategicMergePatchSteps(original, patch, pod));
+  assert.deepEqual(stepped.value, whole);
+  assert.ok(stepped.yields > 0);
+});
+
+test('strategic merge patch: $setElementOrder with 20,000 deletions from a list of 40,000 keeps the rest in live order', () => {
+  const original = withEnv(envItems(0, 40_000, 'v'));
+  const patch = spec({
+    containers: [{ name: 'c', '$setElementOrder/env': [{ name: 'E0' }], env: Array.from({ length: 20_000 }, (_, i) => ({ name: `E${39_999 - i}`, $patch: 'delete' })) }],
+  });
+  assert.deepEqual(strategicMergePatch(original, patch, pod), { ok: true, value: withEnv(envItems(0, 20_000, 'v')) });
+});
+
+test('strategic merge patch in steps: a failure deep in a long list is the same error value, after yielding', () => {
+  const original = withEnv(envItems(0, 20_000, 'v'));
+  const patch = withEnv([...envItems(0, 15_000, 'w'), { value: 'no name' }]);
+  const stepped = runStepsCounted(strategicMergePatchSteps(original, patch, pod));
+  assert.ok(stepped.yields > 0);
+  assert.deepEqual(stepped.value, { ok: false, error: { code: 500, message: 'map: map[value:no name] does not contain declared merge key: name' } });
+  assert.deepEqual(strategicMergePatch(original, patch, pod), stepped.value);
+});
+
+test('strategic merge patch in steps: values nested as deep as request data may be merge without exhausting the stack', () => {
+  const nest = (leaf: unknown): unknown => {
+    let value = leaf;
+    for (let i = 0; i < maxNestingDepth - 1; i++) value = { [`k${i % 3}`]: value, [`l${i % 2}`]: [{ a: i }] };
+    return value;
+  };
+  const result = strategicMergePatch(nest({ a: 1 }), nest({ a: 2, b: null, c: 3 }), permissivePatchSchema);
+  assert.deepEqual(result, { ok: true, value: nest({ a: 2, c: 3 }) });
 });
 
 function deepFreeze<T>(value: T): T {

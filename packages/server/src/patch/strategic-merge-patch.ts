@@ -13,10 +13,16 @@
  * item and an item `{$patch: replace}` replaces the list), `$retainKeys`, `$setElementOrder/<field>`,
  * `$deleteFromPrimitiveList/<field>`. Like upstream, `$patch: merge` is rejected, and directives inside a value that
  * is taken whole (a new key, a replaced list) are kept as written, to be reported as unknown fields by decoding.
+ *
+ * The merge is written once, in steps ({@link Steps}, limits/turn-budget.ts): every walk over list items or map keys
+ * counts what it visits and may yield every {@link entriesPerStep} of them, so a patch of tens of thousands of list
+ * items can give the event loop back between slices ({@link strategicMergePatchSteps}); {@link strategicMergePatch}
+ * runs the same steps whole.
  */
 import { ok, type Result } from '@svc-apiserver/api';
+import { entriesPerStep, runSteps, type Steps } from '../limits/turn-budget.js';
 import { permissivePatchSchema, type PatchSchema } from './patch-schema.js';
-import { goStableSort } from './go-stable-sort.js';
+import { goStableSortSteps } from './go-stable-sort.js';
 
 /**
  * HTTP status kube-apiserver answers for a failed strategic merge patch (`interpretStrategicMergePatchError`):
@@ -39,18 +45,47 @@ export interface StrategicMergePatchError {
  * changes nothing (upstream decodes it into an empty map).
  */
 export function strategicMergePatch(original: unknown, patch: unknown, schema: PatchSchema, owned = false): Result<unknown, StrategicMergePatchError> {
-  if (patch === null) return ok(owned ? original : cloneJson(original));
+  return runSteps(strategicMergePatchSteps(original, patch, schema, owned));
+}
+
+/**
+ * {@link strategicMergePatch} in steps: the same result, with points between slices of list items and map keys
+ * where the caller may give the event loop back (a patch small enough never reaches one).
+ */
+export function* strategicMergePatchSteps(
+  original: unknown,
+  patch: unknown,
+  schema: PatchSchema,
+  owned = false,
+): Steps<Result<unknown, StrategicMergePatchError>> {
+  work = 0;
+  if (patch === null) return ok(owned ? original : yield* cloneJson(original));
   if (!isMap(patch)) {
     const message = `json: cannot unmarshal ${jsonKindName(patch)} into Go value of type map[string]interface {}`;
     return { ok: false, error: { code: 400, message } };
   }
-  const target = isMap(original) ? ((owned ? original : cloneJson(original)) as JsonMap) : {};
+  const target = isMap(original) ? ((owned ? original : yield* cloneJson(original)) as JsonMap) : {};
   try {
-    return ok(mergeMap(target, cloneJson(patch) as JsonMap, schema));
+    return ok(yield* mergeMap(target, (yield* cloneJson(patch)) as JsonMap, schema));
   } catch (error) {
     if (error instanceof PatchFailure) return { ok: false, error: { code: error.code, message: error.message } };
     throw error;
   }
+}
+
+/**
+ * The list items and map keys visited since the merge last reached a point where it may yield. One count for the
+ * module is enough: a merge in steps runs uninterrupted between two of its yields and every yield leaves the count
+ * at zero, so merges running side by side never lengthen one another's steps.
+ */
+let work = 0;
+
+/** Counts `units` visited; true when the merge has visited {@link entriesPerStep} since it last could yield. */
+function due(units = 1): boolean {
+  work += units;
+  if (work < entriesPerStep) return false;
+  work = 0;
+  return true;
 }
 
 type JsonMap = Record<string, unknown>;
@@ -91,13 +126,14 @@ const badPatchType = (directive: unknown, m: JsonMap) =>
   fail(`unknown patch type: ${goString(directive)} in map: ${goValue(m)}`);
 
 /** Merges `patch` into `original` (both owned by this module and modified in place). Mirrors upstream `mergeMap`. */
-function mergeMap(original: JsonMap, patch: JsonMap, schema: PatchSchema): JsonMap {
-  if (Object.hasOwn(patch, directiveMarker)) return handleDirectiveInMergeMap(patch[directiveMarker], patch);
+function* mergeMap(original: JsonMap, patch: JsonMap, schema: PatchSchema): Steps<JsonMap> {
+  if (Object.hasOwn(patch, directiveMarker)) return yield* handleDirectiveInMergeMap(patch[directiveMarker], patch);
 
-  applyRetainKeysDirective(original, patch);
-  mergePatchIntoOriginal(original, patch, schema);
+  if (Object.hasOwn(patch, retainKeysDirective)) yield* applyRetainKeysDirective(original, patch);
+  yield* mergePatchIntoOriginal(original, patch, schema);
 
   for (const patchKey of Object.keys(patch)) {
+    if (due()) yield;
     const patchV = patch[patchKey];
     let key = patchKey;
     let isDeleteList = false;
@@ -112,21 +148,21 @@ function mergeMap(original: JsonMap, patch: JsonMap, schema: PatchSchema): JsonM
       continue;
     }
     if (!Object.hasOwn(original, key)) {
-      if (!isDeleteList) original[key] = discardNullValues(patchV);
+      if (!isDeleteList) original[key] = yield* discardNullValues(patchV);
       continue;
     }
     const originalV = original[key];
     if (goTypeName(originalV) !== goTypeName(patchV)) {
-      if (!isDeleteList) original[key] = discardNullValues(patchV);
+      if (!isDeleteList) original[key] = yield* discardNullValues(patchV);
       continue;
     }
     if (isMap(originalV) && isMap(patchV)) {
       const field = fieldSchema(schema, key);
       const strategy = patchStrategyOf(field);
-      original[key] = strategy === replaceDirective ? discardNullValues(patchV) : mergeMap(originalV, patchV, field);
+      original[key] = strategy === replaceDirective ? yield* discardNullValues(patchV) : yield* mergeMap(originalV, patchV, field);
     } else if (Array.isArray(originalV) && Array.isArray(patchV)) {
       const field = fieldSchema(schema, key);
-      original[key] = mergeSliceHandler(originalV, patchV, field, isDeleteList);
+      original[key] = yield* mergeSliceHandler(originalV, patchV, field, isDeleteList);
     } else {
       // Same scalar type: the patch value wins, deletion list or not (upstream does not check here either).
       original[key] = patchV;
@@ -136,10 +172,10 @@ function mergeMap(original: JsonMap, patch: JsonMap, schema: PatchSchema): JsonM
 }
 
 /** `$patch` on an object: `replace` takes the patch as the whole object, `delete` empties it. */
-function handleDirectiveInMergeMap(directive: unknown, patch: JsonMap): JsonMap {
+function* handleDirectiveInMergeMap(directive: unknown, patch: JsonMap): Steps<JsonMap> {
   if (directive === replaceDirective) {
     delete patch[directiveMarker];
-    return discardNullValues(patch) as JsonMap;
+    return (yield* discardNullValues(patch)) as JsonMap;
   }
   if (directive === deleteDirective) return {};
   throw badPatchType(directive, patch);
@@ -149,17 +185,23 @@ function handleDirectiveInMergeMap(directive: unknown, patch: JsonMap): JsonMap 
  * `$retainKeys: [names]` clears every key of `original` not named, after checking that the patch sets only named
  * keys. Upstream applies it wherever it appears, whatever the field's declared strategy.
  */
-function applyRetainKeysDirective(original: JsonMap, patch: JsonMap): void {
+function* applyRetainKeysDirective(original: JsonMap, patch: JsonMap): Steps<void> {
   if (!Object.hasOwn(patch, retainKeysDirective)) return;
   const retainKeys = patch[retainKeysDirective];
   delete patch[retainKeysDirective];
   if (!Array.isArray(retainKeys)) throw badPatchFormatForRetainKeys();
-  const retained = new Set(retainKeys.map(scalarKey));
-  for (const [k, v] of Object.entries(patch)) {
-    if (v === null || k.startsWith(deleteFromPrimitiveListPrefix) || k.startsWith(setElementOrderPrefix)) continue;
+  const retained = new Set<unknown>();
+  for (const k of retainKeys) {
+    retained.add(scalarKey(k));
+    if (due()) yield;
+  }
+  for (const k of Object.keys(patch)) {
+    if (due()) yield;
+    if (patch[k] === null || k.startsWith(deleteFromPrimitiveListPrefix) || k.startsWith(setElementOrderPrefix)) continue;
     if (!retained.has(scalarKey(k))) throw badPatchFormatForRetainKeys();
   }
   for (const k of Object.keys(original)) {
+    if (due()) yield;
     if (!retained.has(scalarKey(k))) delete original[k];
   }
 }
@@ -169,8 +211,9 @@ function applyRetainKeysDirective(original: JsonMap, patch: JsonMap): void {
  * list as the directive says, items the directive does not name keeping their place relative to the live list.
  * Handled keys are removed from `patch`.
  */
-function mergePatchIntoOriginal(original: JsonMap, patch: JsonMap, schema: PatchSchema): void {
+function* mergePatchIntoOriginal(original: JsonMap, patch: JsonMap, schema: PatchSchema): Steps<void> {
   for (const key of Object.keys(patch)) {
+    if (due()) yield;
     if (!key.startsWith(setElementOrderPrefix)) continue;
     const setElementOrder = patch[key];
     delete patch[key];
@@ -189,14 +232,14 @@ function mergePatchIntoOriginal(original: JsonMap, patch: JsonMap, schema: Patch
     const field = fieldSchema(schema, listKey);
     const strategy = patchStrategyOf(field);
     const mergeKey = field.patchMergeKey ?? '';
-    validatePatchWithSetOrderList(patchItems, setElementOrder, mergeKey);
+    yield* validatePatchWithSetOrderList(patchItems, setElementOrder, mergeKey);
 
     let merged: unknown[];
     let liveOrder = originalItems;
     if (foundOriginal && foundPatch) {
-      merged = mergeSliceHandler(originalItems, patchItems, field, false);
+      merged = yield* mergeSliceHandler(originalItems, patchItems, field, false);
       if (strategy === mergeDirective && mergeKey !== '') {
-        liveOrder = liveListAfterInPlaceMerge(originalItems, patchItems, mergeKey);
+        liveOrder = yield* liveListAfterInPlaceMerge(originalItems, patchItems, mergeKey);
       }
     } else if (foundOriginal) merged = originalItems;
     else if (foundPatch) merged = patchItems;
@@ -204,10 +247,10 @@ function mergePatchIntoOriginal(original: JsonMap, patch: JsonMap, schema: Patch
 
     const [named, serverOnly] =
       mergeKey === ''
-        ? partitionPrimitivesByPresentInList(merged, setElementOrder)
-        : partitionMapsByPresentInList(merged, setElementOrder, mergeKey);
-    const mapKind = sliceElementType([originalItems, patchItems]) === 'map[string]interface {}';
-    original[listKey] = normalizeElementOrder(named, serverOnly, setElementOrder, liveOrder, mergeKey, mapKind);
+        ? yield* partitionPrimitivesByPresentInList(merged, setElementOrder)
+        : yield* partitionMapsByPresentInList(merged, setElementOrder, mergeKey);
+    const mapKind = (yield* sliceElementType([originalItems, patchItems])) === 'map[string]interface {}';
+    original[listKey] = yield* normalizeElementOrder(named, serverOnly, setElementOrder, liveOrder, mergeKey, mapKind);
     delete patch[listKey];
   }
 }
@@ -218,31 +261,57 @@ function mergePatchIntoOriginal(original: JsonMap, patch: JsonMap, schema: Patch
  * places server-only items by is the remaining items, then as many new items as items were deleted (then, if fewer
  * were added, copies of the last items). Reproduced because it decides where server-only items land.
  */
-function liveListAfterInPlaceMerge(original: readonly unknown[], patch: readonly unknown[], mergeKey: string): unknown[] {
-  const backing = [...original];
-  const hasKey = (item: unknown, value: unknown) =>
-    isMap(item) && Object.hasOwn(item, mergeKey) && sameScalar(item[mergeKey], value);
-  let length = backing.length;
+function* liveListAfterInPlaceMerge(original: readonly unknown[], patch: readonly unknown[], mergeKey: string): Steps<unknown[]> {
+  // Where each merge key sits in the live list, in order: shifting the list once per deleted item, as upstream
+  // does, would take quadratic time.
+  const positions = new Map<unknown, number[]>();
+  for (let i = 0; i < original.length; i++) {
+    if (due()) yield;
+    const item = original[i];
+    if (!isMap(item) || !Object.hasOwn(item, mergeKey)) continue;
+    const key = scalarKey(item[mergeKey]);
+    const at = positions.get(key);
+    if (at === undefined) positions.set(key, [i]);
+    else at.push(i);
+  }
+  // Upstream's shifts leave, past the list's end, the item that was last when the list lost that slot: the slot
+  // `length - 1` keeps the last item of the list as it was before each deletion.
+  const deleted = new Uint8Array(original.length);
+  const leftBehind = new Array<unknown>(original.length);
+  let length = original.length;
+  let last = original.length - 1;
   let replaced = false;
   for (const item of patch) {
+    if (due()) yield;
     if (!isMap(item) || !Object.hasOwn(item, directiveMarker)) continue;
     if (item[directiveMarker] === replaceDirective) replaced = true;
     if (item[directiveMarker] !== deleteDirective) continue;
-    for (let at = 0; at < length;) {
-      if (!hasKey(backing[at], item[mergeKey])) {
-        at++;
-        continue;
-      }
-      backing.copyWithin(at, at + 1, length);
+    const key = scalarKey(item[mergeKey]);
+    for (const at of positions.get(key) ?? []) {
+      if (due()) yield;
+      leftBehind[length - 1] = original[last];
+      deleted[at] = 1;
       length--;
+      while (last >= 0 && deleted[last] === 1) last--;
     }
+    positions.delete(key);
   }
+  const backing: unknown[] = [];
+  for (let i = 0; i < original.length; i++) {
+    if (due()) yield;
+    if (deleted[i] === 0) backing.push(original[i]);
+  }
+  for (let i = length; i < original.length; i++) backing.push(leftBehind[i]);
   if (replaced) return backing;
   const list = backing.slice(0, length);
   // The merge keys the list holds: looking each patch item up in the list would take quadratic time.
   const present = new Set<unknown>();
-  for (const candidate of list) if (isMap(candidate) && Object.hasOwn(candidate, mergeKey)) present.add(scalarKey(candidate[mergeKey]));
+  for (const candidate of list) {
+    if (due()) yield;
+    if (isMap(candidate) && Object.hasOwn(candidate, mergeKey)) present.add(scalarKey(candidate[mergeKey]));
+  }
   for (const item of patch) {
+    if (due()) yield;
     if (!isMap(item) || Object.hasOwn(item, directiveMarker)) continue;
     if (present.has(scalarKey(item[mergeKey]))) continue;
     if (list.length < backing.length) backing[list.length] = item;
@@ -256,12 +325,13 @@ function liveListAfterInPlaceMerge(original: readonly unknown[], patch: readonly
  * Checks that the patch list names its items in the order `$setElementOrder` gives (deletions and other directive
  * items aside) and names no item the directive lacks.
  */
-function validatePatchWithSetOrderList(patchList: unknown[], setOrderList: unknown[], mergeKey: string): void {
+function* validatePatchWithSetOrderList(patchList: unknown[], setOrderList: unknown[], mergeKey: string): Steps<void> {
   if (setOrderList.length === 0 || patchList.length === 0) return;
-  const nonDelete = mergeKey === '' ? patchList : extractToDeleteItems(patchList)[0];
+  const nonDelete = mergeKey === '' ? patchList : (yield* extractToDeleteItems(patchList))[0];
   let patchIndex = 0;
   let orderIndex = 0;
   while (patchIndex < nonDelete.length && orderIndex < setOrderList.length) {
+    if (due()) yield;
     const item = nonDelete[patchIndex];
     if (isMap(item) && Object.hasOwn(item, directiveMarker)) {
       patchIndex++;
@@ -287,44 +357,44 @@ function mergeKeyValueEqual(left: unknown, right: unknown, mergeKey: string): bo
 }
 
 /** A list field: strategy `merge` merges, anything else replaces the list with the patch's. */
-function mergeSliceHandler(original: unknown[], patch: unknown[], field: PatchSchema, isDeleteList: boolean): unknown[] {
+function* mergeSliceHandler(original: unknown[], patch: unknown[], field: PatchSchema, isDeleteList: boolean): Steps<unknown[]> {
   if (patchStrategyOf(field) === mergeDirective) {
     // A field that is not a list (upstream: a pointer to a struct) lends its own schema to the items.
-    return mergeSlice(original, patch, field.items() ?? field, field.patchMergeKey ?? '', isDeleteList);
+    return yield* mergeSlice(original, patch, field.items() ?? field, field.patchMergeKey ?? '', isDeleteList);
   }
   // Upstream quirk kept: a `$deleteFromPrimitiveList` for a list that is not merged replaces that list.
-  return discardNullValues(patch) as unknown[];
+  return (yield* discardNullValues(patch)) as unknown[];
 }
 
 /** Merges two lists of a `merge` field, then orders them (patch order first, server-only items in live order). */
-function mergeSlice(
+function* mergeSlice(
   original: unknown[],
   patch: unknown[],
   itemSchema: PatchSchema,
   mergeKey: string,
   isDeleteList: boolean,
-): unknown[] {
+): Steps<unknown[]> {
   if (original.length === 0 && patch.length === 0) return original;
-  const mapKind = sliceElementType([original, patch]) === 'map[string]interface {}';
+  const mapKind = (yield* sliceElementType([original, patch])) === 'map[string]interface {}';
 
   let serverList = original;
   let patchItems: unknown[] | undefined = patch;
   let merged: unknown[];
   if (!mapKind) {
-    if (isDeleteList) return deleteFromSlice(original, patch);
-    merged = deduplicateScalars([...original, ...patch]);
+    if (isDeleteList) return yield* deleteFromSlice(original, patch);
+    merged = yield* deduplicateScalars([...original, ...patch]);
   } else {
     if (mergeKey === '') throw fail('cannot merge lists without merge key for struct');
-    [serverList, patchItems] = mergeSliceWithSpecialElements(original, patch, mergeKey);
-    merged = mergeSliceWithoutSpecialElements(serverList, patchItems ?? [], mergeKey, itemSchema);
+    [serverList, patchItems] = yield* mergeSliceWithSpecialElements(original, patch, mergeKey);
+    merged = yield* mergeSliceWithoutSpecialElements(serverList, patchItems ?? [], mergeKey, itemSchema);
   }
 
   const order = patchItems ?? [];
   const [inPatch, serverOnly] =
     mergeKey === ''
-      ? partitionPrimitivesByPresentInList(merged, order)
-      : partitionMapsByPresentInList(merged, order, mergeKey);
-  return normalizeElementOrder(inPatch, serverOnly, order, serverList, mergeKey, mapKind);
+      ? yield* partitionPrimitivesByPresentInList(merged, order)
+      : yield* partitionMapsByPresentInList(merged, order, mergeKey);
+  return yield* normalizeElementOrder(inPatch, serverOnly, order, serverList, mergeKey, mapKind);
 }
 
 /**
@@ -332,17 +402,18 @@ function mergeSlice(
  * key, `{$patch: replace}` makes the other patch items the whole list. Returns the live list to merge into and the
  * patch items left to merge (undefined once the list is replaced).
  */
-function mergeSliceWithSpecialElements(
+function* mergeSliceWithSpecialElements(
   original: unknown[],
   patch: unknown[],
   mergeKey: string,
-): [unknown[], unknown[] | undefined] {
+): Steps<[unknown[], unknown[] | undefined]> {
   const plain: unknown[] = [];
   let live = original;
   let replace = false;
   // The merge keys to delete, removed in one pass (a pass per deleted key would take quadratic time).
   const deleted = new Set<unknown>();
   for (const item of patch) {
+    if (due()) yield;
     const m = item as JsonMap;
     if (!Object.hasOwn(m, directiveMarker)) {
       plain.push(item);
@@ -351,7 +422,12 @@ function mergeSliceWithSpecialElements(
     const directive = m[directiveMarker];
     if (directive === deleteDirective) {
       if (!Object.hasOwn(m, mergeKey)) throw noMergeKey(m, mergeKey);
-      if (deleted.size === 0 && live.some((candidate) => !isMap(candidate))) throw fail('value for key is not a map');
+      if (deleted.size === 0) {
+        for (const candidate of live) {
+          if (due()) yield;
+          if (!isMap(candidate)) throw fail('value for key is not a map');
+        }
+      }
       deleted.add(scalarKey(m[mergeKey]));
     } else if (directive === replaceDirective) {
       replace = true;
@@ -361,27 +437,38 @@ function mergeSliceWithSpecialElements(
       throw badPatchType(directive, m);
     }
   }
-  if (replace) return [plain.map(discardNullValues), undefined];
-  if (deleted.size > 0) live = live.filter((candidate) => !(Object.hasOwn(candidate as JsonMap, mergeKey) && deleted.has(scalarKey((candidate as JsonMap)[mergeKey]))));
+  if (replace) {
+    for (const item of plain) yield* discardNullValues(item);
+    return [plain, undefined];
+  }
+  if (deleted.size > 0) {
+    const kept: unknown[] = [];
+    for (const candidate of live) {
+      if (due()) yield;
+      if (!(Object.hasOwn(candidate as JsonMap, mergeKey) && deleted.has(scalarKey((candidate as JsonMap)[mergeKey])))) kept.push(candidate);
+    }
+    live = kept;
+  }
   return [live, plain];
 }
 
 /** Merges each patch item into the live item with the same merge key, or appends it. */
-function mergeSliceWithoutSpecialElements(
+function* mergeSliceWithoutSpecialElements(
   original: unknown[],
   patch: unknown[],
   mergeKey: string,
   itemSchema: PatchSchema,
-): unknown[] {
+): Steps<unknown[]> {
   const merged = [...original];
   // Where each merge key first sits (the lists are lists of objects here): a scan per patch item would be quadratic.
-  const index = mapIndex(merged, mergeKey);
+  const index = yield* mapIndex(merged, mergeKey);
   for (const item of patch) {
+    if (due()) yield;
     const m = item as JsonMap;
     if (!Object.hasOwn(m, mergeKey)) throw noMergeKey(m, mergeKey);
     const at = index.find(m[mergeKey]);
-    if (at >= 0) merged[at] = mergeMap(merged[at] as JsonMap, m, itemSchema);
-    else index.add(m[mergeKey], merged.push(discardNullValues(m)) - 1);
+    if (at >= 0) merged[at] = yield* mergeMap(merged[at] as JsonMap, m, itemSchema);
+    else index.add(m[mergeKey], merged.push(yield* discardNullValues(m)) - 1);
   }
   return merged;
 }
@@ -390,10 +477,11 @@ function mergeSliceWithoutSpecialElements(
  * Upstream's findMapInSlice answered from an index: the position of the first object of `list` whose merge key
  * has a value, or the failure a scan from the start would meet (an item that is not an object, before any match).
  */
-function mapIndex(list: readonly unknown[], mergeKey: string): { find(value: unknown): number; add(value: unknown, at: number): void } {
+function* mapIndex(list: readonly unknown[], mergeKey: string): Steps<{ find(value: unknown): number; add(value: unknown, at: number): void }> {
   const positions = new Map<unknown, number>();
   let notAMap = -1;
   for (let i = 0; i < list.length; i++) {
+    if (due()) yield;
     const item = list[i];
     if (!isMap(item)) {
       notAMap = i;
@@ -418,9 +506,18 @@ function mapIndex(list: readonly unknown[], mergeKey: string): { find(value: unk
 }
 
 /** `$deleteFromPrimitiveList/<field>`: drops every listed value from a merged list of scalars. */
-function deleteFromSlice(current: readonly unknown[], toDelete: readonly unknown[]): unknown[] {
-  const deleted = new Set(toDelete.map(scalarKey));
-  return current.filter((v) => !deleted.has(scalarKey(v)));
+function* deleteFromSlice(current: readonly unknown[], toDelete: readonly unknown[]): Steps<unknown[]> {
+  const deleted = new Set<unknown>();
+  for (const v of toDelete) {
+    if (due()) yield;
+    deleted.add(scalarKey(v));
+  }
+  const kept: unknown[] = [];
+  for (const v of current) {
+    if (due()) yield;
+    if (!deleted.has(scalarKey(v))) kept.push(v);
+  }
+  return kept;
 }
 
 /**
@@ -428,10 +525,11 @@ function deleteFromSlice(current: readonly unknown[], toDelete: readonly unknown
  * time; the order it leaves does not matter: the caller then orders every item by the patch's or the live list's
  * order, which name each of these values.
  */
-function deduplicateScalars(list: unknown[]): unknown[] {
+function* deduplicateScalars(list: unknown[]): Steps<unknown[]> {
   const seen = new Set<unknown>();
   const out: unknown[] = [];
   for (const v of list) {
+    if (due()) yield;
     const key = scalarKey(v);
     if (seen.has(key)) continue;
     seen.add(key);
@@ -440,23 +538,31 @@ function deduplicateScalars(list: unknown[]): unknown[] {
   return out;
 }
 
-function partitionPrimitivesByPresentInList(list: readonly unknown[], by: readonly unknown[]): [unknown[], unknown[]] {
-  const present = new Set(by.map(scalarKey));
+function* partitionPrimitivesByPresentInList(list: readonly unknown[], by: readonly unknown[]): Steps<[unknown[], unknown[]]> {
+  const present = new Set<unknown>();
+  for (const v of by) {
+    if (due()) yield;
+    present.add(scalarKey(v));
+  }
   const inBy: unknown[] = [];
   const rest: unknown[] = [];
-  for (const v of list) (present.has(scalarKey(v)) ? inBy : rest).push(v);
+  for (const v of list) {
+    if (due()) yield;
+    (present.has(scalarKey(v)) ? inBy : rest).push(v);
+  }
   return [inBy, rest];
 }
 
-function partitionMapsByPresentInList(
+function* partitionMapsByPresentInList(
   list: readonly unknown[],
   by: readonly unknown[],
   mergeKey: string,
-): [unknown[], unknown[]] {
+): Steps<[unknown[], unknown[]]> {
   const inBy: unknown[] = [];
   const rest: unknown[] = [];
-  const index = mapIndex(by, mergeKey);
+  const index = yield* mapIndex(by, mergeKey);
   for (const v of list) {
+    if (due()) yield;
     if (!isMap(v)) throw badArgType('map[string]interface {}', v);
     if (!Object.hasOwn(v, mergeKey)) throw noMergeKey(v, mergeKey);
     (index.find(v[mergeKey]) >= 0 ? inBy : rest).push(v);
@@ -469,21 +575,23 @@ function partitionMapsByPresentInList(
  * server-only item goes before a patch item when the live list had it earlier; a patch item new to the live list
  * goes as early as the patch order lets it.
  */
-function normalizeElementOrder(
+function* normalizeElementOrder(
   patchItems: unknown[],
   serverOnly: unknown[],
   patchOrder: readonly unknown[],
   serverOrder: readonly unknown[],
   mergeKey: string,
   mapKind: boolean,
-): unknown[] {
-  const left = normalizeSliceOrder(serverOnly, serverOrder, mergeKey, mapKind);
-  const right = normalizeSliceOrder(patchItems, patchOrder, mergeKey, mapKind);
-  const serverIndex = indexer(serverOrder, mergeKey, mapKind);
+): Steps<unknown[]> {
+  // Built once, for sorting the server-only items and for interleaving (building it never fails).
+  const serverIndex = yield* indexer(serverOrder, mergeKey, mapKind);
+  const left = yield* normalizeSliceOrder(serverOnly, serverOrder, mergeKey, mapKind, serverIndex);
+  const right = yield* normalizeSliceOrder(patchItems, patchOrder, mergeKey, mapKind);
   const out: unknown[] = [];
   let i = 0;
   let j = 0;
   while (i < left.length || j < right.length) {
+    if (due()) yield;
     if (i >= left.length) out.push(right[j++]);
     else if (j >= right.length) out.push(left[i++]);
     else {
@@ -497,44 +605,59 @@ function normalizeElementOrder(
 }
 
 /** Stable sort of `toSort` by position in `order`; for objects, items marked `$patch: delete` go last. */
-function normalizeSliceOrder(
+function* normalizeSliceOrder(
   toSort: unknown[],
   order: readonly unknown[],
   mergeKey: string,
   mapKind: boolean,
-): unknown[] {
+  orderIndex?: (item: unknown) => number,
+): Steps<unknown[]> {
   let sortable = toSort;
   let toDelete: unknown[] = [];
   if (mapKind) {
-    validateMergeKeyInLists(mergeKey, toSort, order);
-    [sortable, toDelete] = extractToDeleteItems(toSort);
+    yield* validateMergeKeyInLists(mergeKey, toSort, order);
+    [sortable, toDelete] = yield* extractToDeleteItems(toSort);
   }
-  const at = indexer(order, mergeKey, mapKind);
+  const at = orderIndex ?? (yield* indexer(order, mergeKey, mapKind));
+  // Each item's place in `order`, looked up once: the sort compares by it alone.
+  const places: number[] = [];
+  for (const item of sortable) {
+    if (due()) yield;
+    places.push(at(item));
+  }
   // Upstream's comparison treats an item missing from `order` as smaller than anything (and anything as smaller
-  // than it): the result depends on Go's exact sort, which goStableSort repeats.
-  const less = (a: unknown, b: unknown) => {
-    const ia = at(a);
-    const ib = at(b);
+  // than it): the result depends on Go's exact sort, which goStableSortSteps repeats (on the items' positions).
+  const less = (a: number, b: number) => {
+    const ia = places[a]!;
+    const ib = places[b]!;
     return ia >= 0 && ib >= 0 ? ia < ib : true;
   };
-  const sorted = [...sortable];
-  goStableSort(sorted, less);
-  return [...sorted, ...toDelete];
+  const positions = places.map((_, i) => i);
+  yield* goStableSortSteps(positions, less);
+  const sorted: unknown[] = [];
+  for (const i of positions) {
+    if (due()) yield;
+    sorted.push(sortable[i]);
+  }
+  for (const item of toDelete) sorted.push(item);
+  return sorted;
 }
 
-function validateMergeKeyInLists(mergeKey: string, ...lists: (readonly unknown[])[]): void {
+function* validateMergeKeyInLists(mergeKey: string, ...lists: (readonly unknown[])[]): Steps<void> {
   for (const list of lists) {
     for (const item of list) {
+      if (due()) yield;
       if (!isMap(item)) throw badArgType('map[string]interface {}', item);
       if (!Object.hasOwn(item, mergeKey)) throw noMergeKey(item, mergeKey);
     }
   }
 }
 
-function extractToDeleteItems(list: readonly unknown[]): [unknown[], unknown[]] {
+function* extractToDeleteItems(list: readonly unknown[]): Steps<[unknown[], unknown[]]> {
   const keep: unknown[] = [];
   const remove: unknown[] = [];
   for (const v of list) {
+    if (due()) yield;
     if (!isMap(v)) throw badArgType('map[string]interface {}', v);
     (v[directiveMarker] === deleteDirective ? remove : keep).push(v);
   }
@@ -542,10 +665,11 @@ function extractToDeleteItems(list: readonly unknown[]): [unknown[], unknown[]] 
 }
 
 /** Position of an item (by merge key value for objects, by value for scalars) in `list`, first occurrence; -1 if absent. */
-function indexer(list: readonly unknown[], mergeKey: string, mapKind: boolean): (item: unknown) => number {
+function* indexer(list: readonly unknown[], mergeKey: string, mapKind: boolean): Steps<(item: unknown) => number> {
   const valueOf = (item: unknown) => (mapKind ? (isMap(item) ? item[mergeKey] : undefined) : item);
   const positions = new Map<unknown, number>();
   for (const [i, item] of list.entries()) {
+    if (due()) yield;
     const k = scalarKey(valueOf(item));
     if (!positions.has(k)) positions.set(k, i);
   }
@@ -553,10 +677,11 @@ function indexer(list: readonly unknown[], mergeKey: string, mapKind: boolean): 
 }
 
 /** The type every item of the lists shares; lists of lists, mixed types and null items are errors. */
-function sliceElementType(lists: readonly (readonly unknown[])[]): GoType {
+function* sliceElementType(lists: readonly (readonly unknown[])[]): Steps<GoType> {
   let previous: GoType | undefined;
   for (const list of lists) {
     for (const v of list) {
+      if (due()) yield;
       const current = goTypeName(v);
       if (previous === undefined) {
         if (current === '<nil>') throw fail('list element types are not identical: a list item is null');
@@ -600,14 +725,27 @@ function patchStrategyOf(field: PatchSchema): string {
   throw fail(`unexpected patch strategy: [${strategies.join(' ')}]`);
 }
 
-/** Removes null-valued keys at every depth of a value taken whole from the patch (typed decoding drops them too). */
-function discardNullValues(value: unknown): unknown {
-  if (Array.isArray(value)) {
-    for (const v of value) discardNullValues(v);
-  } else if (isMap(value)) {
-    for (const [k, v] of Object.entries(value)) {
-      if (v === null) delete value[k];
-      else discardNullValues(v);
+/**
+ * Removes null-valued keys at every depth of a value taken whole from the patch (typed decoding drops them too).
+ * One walk with a stack of the objects and lists still to visit: a generator per nested value would cost a patch of
+ * many small items more than its items do.
+ */
+function* discardNullValues(value: unknown): Steps<unknown> {
+  const pending: unknown[] = [value];
+  while (pending.length > 0) {
+    const next = pending.pop();
+    if (Array.isArray(next)) {
+      for (const v of next) {
+        if (due()) yield;
+        if (typeof v === 'object' && v !== null) pending.push(v);
+      }
+    } else if (isMap(next)) {
+      for (const k of Object.keys(next)) {
+        if (due()) yield;
+        const v = next[k];
+        if (v === null) delete next[k];
+        else if (typeof v === 'object') pending.push(v);
+      }
     }
   }
   return value;
@@ -617,14 +755,40 @@ function isMap(value: unknown): value is JsonMap {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function cloneJson(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(cloneJson);
-  if (isMap(value)) {
-    const out: JsonMap = {};
-    for (const [k, v] of Object.entries(value)) out[k] = cloneJson(v);
-    return out;
+/** A deep copy of a decoded value, in one walk with a stack of the copies still to fill (as discardNullValues). */
+function* cloneJson(value: unknown): Steps<unknown> {
+  const copyOf = (v: object): object => (Array.isArray(v) ? [] : {});
+  if (typeof value !== 'object' || value === null) return value;
+  const root = copyOf(value);
+  const pending: [object, object][] = [[value, root]];
+  while (pending.length > 0) {
+    const [from, to] = pending.pop()!;
+    if (Array.isArray(from)) {
+      for (const v of from) {
+        if (due()) yield;
+        if (typeof v !== 'object' || v === null) {
+          (to as unknown[]).push(v);
+          continue;
+        }
+        const copy = copyOf(v);
+        (to as unknown[]).push(copy);
+        pending.push([v, copy]);
+      }
+      continue;
+    }
+    for (const k of Object.keys(from)) {
+      if (due()) yield;
+      const v = (from as JsonMap)[k];
+      if (typeof v !== 'object' || v === null) {
+        (to as JsonMap)[k] = v;
+        continue;
+      }
+      const copy = copyOf(v);
+      (to as JsonMap)[k] = copy;
+      pending.push([v, copy]);
+    }
   }
-  return value;
+  return root;
 }
 
 /** Go's dynamic type of a decoded JSON value (integers decode as int64 in kube-apiserver). */
@@ -645,15 +809,21 @@ function goTypeName(value: unknown): GoType {
   }
 }
 
-/** Identity of a scalar as Go's `==` on interface values sees it; objects are only equal to themselves. */
+/**
+ * Identity of a scalar as Go's `==` on interface values sees it, as a key of a Map or Set (which compare with
+ * SameValueZero: a string never equals a number or a boolean, 0 equals -0); a missing value is nil; objects are
+ * only equal to themselves. The value itself: building a typed string for each of many lookups cost more than
+ * the lookups.
+ */
 function scalarKey(value: unknown): unknown {
-  if (value === null || value === undefined) return '<nil>';
-  if (typeof value === 'object') return value;
-  return `${goTypeName(value)}:${String(value)}`;
+  return value === undefined ? null : value;
 }
 
+/** Whether two scalars are equal as {@link scalarKey} sees them (SameValueZero). */
 function sameScalar(a: unknown, b: unknown): boolean {
-  return scalarKey(a) === scalarKey(b);
+  const x = scalarKey(a);
+  const y = scalarKey(b);
+  return x === y || (Number.isNaN(x) && Number.isNaN(y));
 }
 
 /** A value as Go's `%v` prints it (maps with sorted keys), so messages read like upstream's. */

@@ -23,6 +23,7 @@ export interface StrategyOptions {
    */
   readonly initialStatus?: () => Record<string, unknown>;
   readonly tracksGeneration?: boolean;
+  readonly generationCountsStatus?: boolean;
   readonly returnDeletedObject?: boolean;
   readonly allowCreateOnUpdate?: boolean;
   readonly allowUnconditionalUpdate?: boolean;
@@ -71,6 +72,7 @@ export function defineStrategy(options: StrategyOptions = {}): Strategy {
     allowUnconditionalUpdate: options.allowUnconditionalUpdate ?? true,
     nameRule: options.nameRule ?? 'dns1123Subdomain',
     tracksGeneration: options.tracksGeneration ?? false,
+    generationCountsStatus: options.generationCountsStatus ?? false,
     returnDeletedObject: options.returnDeletedObject ?? false,
     prepareForCreate(object, user) {
       if (clearStatus) {

@@ -45,6 +45,11 @@ export interface Strategy {
   nameRuleOf?(object: KubeObject): NameRule;
   /** `metadata.generation` is 1 on create and bumps when anything but metadata and status changes. */
   readonly tracksGeneration: boolean;
+  /**
+   * With {@link tracksGeneration}: a change of `status` bumps the generation too (a custom resource without a status
+   * subresource, whose strategy in kube compares all but metadata).
+   */
+  readonly generationCountsStatus?: boolean;
   /** A delete that removes the object answers with the object (kube's ReturnDeletedObject), else a Success Status. */
   readonly returnDeletedObject: boolean;
   /**

@@ -91,11 +91,6 @@ export function* validateCustomObjectSteps(object: KubeObject, options: CustomRe
   return [...errors, ...validateRules(options.rules, object, old)];
 }
 
-function nonMetadata(object: KubeObject): string {
-  const { metadata: _m, ...rest } = object;
-  return JSON.stringify(rest);
-}
-
 /** kube's answer to a create while the CRD is terminating: 405 with its message; updates go on. */
 function refuseCreates(qualified: QualifiedResource): NonNullable<Strategy['authorizeWrite']> {
   return async (_object, old) => {
@@ -114,16 +109,10 @@ export function customResourceStrategy(options: CustomResourceStrategyOptions): 
   const strategy = defineStrategy({
     hasStatus: options.hasStatus,
     tracksGeneration: true,
+    // Without a status subresource a status change is a change like any other (kube compares all but metadata).
+    generationCountsStatus: !options.hasStatus,
     // The structural schema's defaults: kube's CRD handler defaults what it decodes.
     defaults: (object) => applyDefaults(options.schema, object),
-    prepareForUpdate(object, old) {
-      // Without a status subresource a status change is a change like any other (kube compares all but metadata).
-      if (!options.hasStatus && nonMetadata(object) !== nonMetadata(old)) {
-        const meta = (object.metadata ??= {});
-        const oldGeneration = old.metadata?.generation ?? 0;
-        if (JSON.stringify(object.status) !== JSON.stringify(old.status)) meta.generation = oldGeneration + 1;
-      }
-    },
     validate: (object) => validate(object),
     validateUpdate: (object, old) => validate(object, old),
     ...(options.hasStatus

@@ -27,10 +27,20 @@ export function nowTimestamp(): string {
   return stamped;
 }
 
-/** The object without metadata and status: what `generation` tracks. */
-function specPart(object: KubeObject): string {
-  const { metadata: _m, status: _s, kind: _k, apiVersion: _a, ...rest } = object;
-  return JSON.stringify(rest);
+/** The top-level fields `metadata.generation` never tracks. */
+const untrackedFields = new Set(['metadata', 'kind', 'apiVersion']);
+
+/**
+ * Whether what `metadata.generation` tracks changed: every top-level field but metadata, kind, apiVersion and
+ * (unless `withStatus`) status, compared as JSON documents whatever their key order, as kube's semantic DeepEqual
+ * compares them. One walk that stops at the first difference and builds no JSON text (serializing a large custom
+ * object to compare it took most of a turn).
+ */
+function trackedFieldsChanged(object: KubeObject, old: KubeObject, withStatus: boolean): boolean {
+  const tracked = (k: string): boolean => !untrackedFields.has(k) && (withStatus || k !== 'status');
+  for (const k of Object.keys(object)) if (tracked(k) && !jsonEquivalent(object[k], old[k])) return true;
+  for (const k of Object.keys(old)) if (tracked(k) && !Object.hasOwn(object, k) && old[k] !== undefined) return true;
+  return false;
 }
 
 function invalidOutcome(def: ResourceDef, object: KubeObject, errors: FieldError[]): Result<void> {
@@ -120,7 +130,9 @@ export function* beforeUpdateSteps(def: ResourceDef, subresource: string, object
   if (oldMeta.deletionGracePeriodSeconds !== undefined && meta.deletionGracePeriodSeconds === undefined) {
     meta.deletionGracePeriodSeconds = oldMeta.deletionGracePeriodSeconds;
   }
-  if (def.strategy.tracksGeneration && specPart(object) !== specPart(old)) meta.generation = (oldMeta.generation ?? 0) + 1;
+  if (def.strategy.tracksGeneration && trackedFieldsChanged(object, old, def.strategy.generationCountsStatus === true)) {
+    meta.generation = (oldMeta.generation ?? 0) + 1;
+  }
   const errors = [
     ...validateObjectMetaUpdate(meta, oldMeta),
     ...(strategy.validateUpdateSteps !== undefined ? yield* strategy.validateUpdateSteps(object, old) : strategy.validateUpdate(object, old)),

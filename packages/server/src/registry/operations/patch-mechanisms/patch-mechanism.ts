@@ -8,7 +8,7 @@ import {
   badRequest, fail, notFound, ok, type KubeObject, type QualifiedResource, type Result,
 } from '@svc-apiserver/api';
 import { nestingTooDeepMessage, valueTooDeepSteps } from '../../../limits/nesting-depth.js';
-import { runStepsYielding, yieldAfter } from '../../../limits/turn-budget.js';
+import { runStepsYielding, yieldAfter, yieldIfSpent } from '../../../limits/turn-budget.js';
 import { cloneYielding, holdsMoreMembers, sliceMembers } from '../../../limits/json-slices.js';
 
 /** A patched object, with the warnings field validation gave on it (sent once, with the answer). */
@@ -37,9 +37,12 @@ export interface PatchTarget {
  * request data may be (400): a patch can add a deep value at a deep path, and what is stored must stay within what
  * every later walk over it can take. A large object is copied for the patch in slices of the event loop's turns
  * (limits/json-slices.ts) and `patch` gets the copy as `owned`, to change in place; a small one is copied by
- * `patch` as it needs.
+ * `patch` as it needs. `patch` may work in steps that give the event loop back (a promise of its result).
  */
-export function patchOfStored(target: PatchTarget, patch: (current: KubeObject, owned: boolean) => Result<unknown>): PatchMechanism {
+export function patchOfStored(
+  target: PatchTarget,
+  patch: (current: KubeObject, owned: boolean) => Result<unknown> | Promise<Result<unknown>>,
+): PatchMechanism {
   return {
     createsMissing: false,
     async next(current) {
@@ -47,10 +50,11 @@ export function patchOfStored(target: PatchTarget, patch: (current: KubeObject, 
       const owned = holdsMoreMembers(current, sliceMembers);
       const own = owned ? await cloneYielding(current) : current;
       const patching = performance.now();
-      const patched = patch(own, owned);
+      const patched = await patch(own, owned);
       if (!patched.ok) return patched;
-      // Patching a large object takes a turn: the checks of the result start in the next (limits/turn-budget.ts).
-      await yieldAfter(patching);
+      // Patching a large object takes a turn's budget: the checks of the result start in the next
+      // (limits/turn-budget.ts; a patch in steps has kept the turn's clock running since its last yield).
+      await yieldIfSpent(patching);
       const object = patched.value;
       if (typeof object !== 'object' || object === null || Array.isArray(object)) {
         return fail(badRequest('the patched document is not an object'));
