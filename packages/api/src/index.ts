@@ -10,5 +10,6 @@ export * from './meta-label-selector.js';
 export * from './go-duration.js';
 export * from './nesting-depth.js';
 export * from './json-equivalent.js';
+export * from './own-members.js';
 export * from './rate-limiter.js';
 export * from './work-queue.js';

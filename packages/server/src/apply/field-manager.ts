@@ -15,7 +15,7 @@
  * fields giving what exists to `before-first-apply`, timestamps on changed entries, and the cap of ten Update
  * managers.
  */
-import { fail, ok, type Result } from '@svc-apiserver/api';
+import { fail, ok, setOwn, type Result } from '@svc-apiserver/api';
 import { conflictMessageFor, type FieldConflict } from './conflicts.js';
 import { compareSteps, itemsPerStep, type Comparison } from './compare.js';
 import { fieldSetSteps } from './field-set.js';
@@ -110,7 +110,7 @@ function* dropNulls(value: unknown, count = { visited: 0, dropped: false }): Gen
     if (++count.visited % itemsPerStep === 0) yield;
     const v = value[k];
     if (v === null) count.dropped = true;
-    else out[k] = typeof v === 'object' ? yield* dropNulls(v, count) : v;
+    else setOwn(out, k, typeof v === 'object' ? yield* dropNulls(v, count) : v);
   }
   return out;
 }

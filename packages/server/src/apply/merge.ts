@@ -4,6 +4,7 @@
  * live order of items the configuration does not name and the configuration's order among the items it names.
  * Atomic lists and maps are replaced whole.
  */
+import { ownValue, setOwn } from '@svc-apiserver/api';
 import { indexItemsSteps, itemsPerStep } from './compare.js';
 import { fieldSchemaOf, isAtomicMap, isObject, itemElement, itemSchemaOf, listKindOf, type ListKind, type Schema } from './schema-view.js';
 import { runSteps, type Steps } from '../limits/turn-budget.js';
@@ -32,14 +33,14 @@ function* mergeValues(lhs: unknown, rhs: unknown, schema: Schema, count: Count):
     const out: Record<string, unknown> = {};
     for (const k of Object.keys(lhs)) {
       if (++count.visited % itemsPerStep === 0) yield;
-      out[k] = lhs[k];
+      setOwn(out, k, lhs[k]);
     }
     for (const k of Object.keys(rhs)) {
       if (++count.visited % itemsPerStep === 0) yield;
-      const l = lhs[k];
+      const l = ownValue(lhs, k);
       const r = rhs[k];
       // A scalar from the configuration wins as it is.
-      out[k] = l === undefined || typeof r !== 'object' || r === null ? r : yield* mergeValues(l, r, fieldSchemaOf(schema, k), count);
+      setOwn(out, k, l === undefined || typeof r !== 'object' || r === null ? r : yield* mergeValues(l, r, fieldSchemaOf(schema, k), count));
     }
     return out;
   }

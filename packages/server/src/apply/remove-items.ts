@@ -3,6 +3,7 @@
  * with everything under it; a path with only children is walked into. A map or list emptied by the removal becomes
  * `null` (the caller drops nulls when it is done, as the typed object kube-apiserver converts back to omits them).
  */
+import { setOwn } from '@svc-apiserver/api';
 import { isEmpty, type PathSet } from './path-set.js';
 import { fieldSchemaOf, isAtomicMap, isObject, itemElement, itemSchemaOf, listKindOf, type Schema } from './schema-view.js';
 
@@ -24,7 +25,7 @@ function walk(value: unknown, set: PathSet, schema: Schema): unknown {
       const el = `f:${k}`;
       if (set.members.has(el)) continue;
       const child = set.children.get(el);
-      out[k] = child === undefined ? value[k] : walk(value[k], child, fieldSchemaOf(schema, k));
+      setOwn(out, k, child === undefined ? value[k] : walk(value[k], child, fieldSchemaOf(schema, k)));
       kept++;
     }
     return kept === 0 && any ? null : out;

@@ -197,3 +197,27 @@ test('graceful pod deletion: a bound pod stays Terminating until --grace-period=
   assert.equal((await call(server().client, 'DELETE', `${pods}/unbound`)).status, 200);
   assert.equal((await call(server().client, 'GET', `${pods}/unbound`)).status, 404);
 });
+
+test('a member named __proto__ is a member like any other: kept by every write, merged by every patch type', async () => {
+  // Bodies built from JSON text: a JavaScript literal would set the prototype instead.
+  const body = (text: string): unknown => JSON.parse(text);
+  const data = async (): Promise<unknown> => (await call(server().client, 'GET', `${cms}/proto`)).body.data;
+  const expectData = async (text: string, what: string): Promise<void> => assert.equal(JSON.stringify(await data()), JSON.stringify(JSON.parse(text)), what);
+  const created = await call(server().client, 'POST', cms, body('{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"proto"},"data":{"a":"1"}}'));
+  assert.equal(created.status, 201, created.text);
+  assert.equal((await patch(`${cms}/proto`, 'merge-patch+json', body('{"data":{"__proto__":"m"}}'))).status, 200);
+  await expectData('{"a":"1","__proto__":"m"}', 'merge patch adds it');
+  assert.equal((await patch(`${cms}/proto`, 'strategic-merge-patch+json', body('{"data":{"b":"2"}}'))).status, 200);
+  await expectData('{"a":"1","__proto__":"m","b":"2"}', 'a strategic merge patch of other members keeps it');
+  assert.equal((await patch(`${cms}/proto`, 'strategic-merge-patch+json', body('{"data":{"__proto__":"s"}}'))).status, 200);
+  await expectData('{"a":"1","__proto__":"s","b":"2"}', 'a strategic merge patch changes it');
+  const applied = await patch(`${cms}/proto`, 'apply-patch+yaml', body('{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"proto"},"data":{"__proto__":"y","c":"3"}}'), '?fieldManager=applier&force=true');
+  assert.equal(applied.status, 200, applied.text);
+  await expectData('{"a":"1","__proto__":"y","b":"2","c":"3"}', 'apply merges it');
+  assert.equal((await patch(`${cms}/proto`, 'merge-patch+json', body('{"data":{"__proto__":null}}'))).status, 200);
+  await expectData('{"a":"1","b":"2","c":"3"}', 'merge patch removes it');
+  const json = await patch(`${cms}/proto`, 'json-patch+json', [{ op: 'add', path: '/data/__proto__/x', value: 'p' }]);
+  assert.equal(json.status, 422);
+  assert.match(json.text, /operation 0 \(add \/data\/__proto__\/x\): this server does not patch members named \\"__proto__\\"/);
+  assert.equal(({} as Record<string, unknown>)['x'], undefined, 'nothing reached Object.prototype');
+});

@@ -11,6 +11,7 @@
  * in JavaScript, several times slower than `JSON.parse`, with their own number handling and error messages; none
  * splits text at member boundaries for the native parser, nor serializes or copies in steps.
  */
+import { setOwn } from '@svc-apiserver/api';
 import { runStepsYielding, type Steps } from './turn-budget.js';
 
 /** Text at most this long (characters) is parsed in one piece; members are grouped up to it. */
@@ -75,12 +76,6 @@ function valueEnd(text: string, i: number, end: number): number {
   return j;
 }
 
-/** Sets `key` as JSON.parse does: an own data property, also for `__proto__` (an assignment would set the prototype). */
-function setMember(target: Record<string, unknown>, key: string, value: unknown): void {
-  if (key === '__proto__') Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
-  else target[key] = value;
-}
-
 /** Parses the value in `text[start, end)` (whitespace trimmed), cutting large containers at their members. */
 function* parseRange(text: string, start: number, end: number, depth: number): Steps<unknown> {
   const open = text.charCodeAt(start);
@@ -98,7 +93,7 @@ function* parseRange(text: string, start: number, end: number, depth: number): S
     const piece = text.slice(groupStart, groupEnd);
     if (isObject) {
       const parsed = JSON.parse(`{${piece}}`) as Record<string, unknown>;
-      for (const key of Object.keys(parsed)) setMember(target as Record<string, unknown>, key, parsed[key]);
+      for (const key of Object.keys(parsed)) setOwn(target as Record<string, unknown>, key, parsed[key]);
     } else {
       for (const v of JSON.parse(`[${piece}]`) as unknown[]) (target as unknown[]).push(v);
     }
@@ -126,7 +121,7 @@ function* parseRange(text: string, start: number, end: number, depth: number): S
       flush();
       yield;
       const value = yield* parseRange(text, valueStart, valueStop, depth + 1);
-      if (isObject) setMember(target as Record<string, unknown>, key, value);
+      if (isObject) setOwn(target as Record<string, unknown>, key, value);
       else (target as unknown[]).push(value);
     } else {
       if (groupStart >= 0 && valueStop - groupStart > parseSliceChars) {
@@ -316,7 +311,7 @@ function* cloneValue(value: unknown, depth: number, parts: LargeParts): Steps<un
   const copy: Record<string, unknown> = {};
   const object = value as Record<string, unknown>;
   for (const key of parts.keys.get(object) ?? Object.keys(object)) {
-    setMember(copy, key, yield* cloneValue(object[key], depth + 1, parts));
+    setOwn(copy, key, yield* cloneValue(object[key], depth + 1, parts));
     if (++n % membersPerStep === 0) yield;
   }
   return copy;

@@ -19,6 +19,17 @@ export const maxJsonPatchOperations = 10_000;
 
 const operations = new Set(['add', 'remove', 'replace', 'move', 'copy', 'test']);
 
+/**
+ * Whether a JSON pointer names a `__proto__` member or `constructor/prototype`: the library refuses those (following
+ * them in an object that lacks them would reach Object.prototype), and its message names its own flags; kube
+ * patches them as any member. Such patches are refused here with a message of the server's own.
+ */
+function namesPrototype(pointer: unknown): boolean {
+  if (typeof pointer !== 'string') return false;
+  const parts = pointer.split('/').map((p) => p.replaceAll('~1', '/').replaceAll('~0', '~'));
+  return parts.some((p, i) => p === '__proto__' || (p === 'prototype' && parts[i - 1] === 'constructor'));
+}
+
 /** The 422 of an operation that does not apply. */
 function notApplied(why: string): Result<unknown> {
   return fail(failure('Invalid', 'the server rejected our request due to an error in our request', {
@@ -43,6 +54,11 @@ export function applyJsonPatch(target: unknown, patch: unknown, copyLimitBytes =
       return fail(badRequest(`Unexpected kind: ${typeof o?.op === 'string' ? o.op : 'unknown'}`));
     }
     if (typeof o.path !== 'string') return fail(badRequest(`operation ${o.op} is missing path`));
+  }
+  const prototypePath = patch.findIndex((op) => namesPrototype((op as { path: string }).path) || namesPrototype((op as { from?: unknown }).from));
+  if (prototypePath >= 0) {
+    const op = patch[prototypePath] as { op: string; path: string };
+    return notApplied(`operation ${prototypePath} (${op.op} ${op.path}): this server does not patch members named "__proto__" or "constructor/prototype"`);
   }
   try {
     const jsonPatchLib = jsonPatchLibrary();

@@ -2,6 +2,7 @@
  * JSON merge patch (RFC 7386). Written by hand: the RFC's algorithm is a dozen lines, smaller than a dependency.
  * A `null` in the patch removes the member; objects merge recursively; anything else (arrays too) replaces.
  */
+import { ownValue, setOwn } from '@svc-apiserver/api';
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -19,7 +20,7 @@ export function mergePatch(target: unknown, patch: unknown, owned = false): unkn
   for (const key of Object.keys(patch)) {
     const value = patch[key];
     if (value === null) delete result[key];
-    else result[key] = mergePatch(result[key], value, owned);
+    else setOwn(result, key, mergePatch(ownValue(result, key), value, owned));
   }
   return result;
 }

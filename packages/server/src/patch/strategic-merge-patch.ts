@@ -19,7 +19,7 @@
  * items can give the event loop back between slices ({@link strategicMergePatchSteps}); {@link strategicMergePatch}
  * runs the same steps whole.
  */
-import { ok, type Result } from '@svc-apiserver/api';
+import { ok, setOwn, type Result } from '@svc-apiserver/api';
 import { entriesPerStep, runSteps, type Steps } from '../limits/turn-budget.js';
 import { permissivePatchSchema, type PatchSchema } from './patch-schema.js';
 import { goStableSortSteps } from './go-stable-sort.js';
@@ -148,24 +148,24 @@ function* mergeMap(original: JsonMap, patch: JsonMap, schema: PatchSchema): Step
       continue;
     }
     if (!Object.hasOwn(original, key)) {
-      if (!isDeleteList) original[key] = yield* discardNullValues(patchV);
+      if (!isDeleteList) setOwn(original, key, yield* discardNullValues(patchV));
       continue;
     }
     const originalV = original[key];
     if (goTypeName(originalV) !== goTypeName(patchV)) {
-      if (!isDeleteList) original[key] = yield* discardNullValues(patchV);
+      if (!isDeleteList) setOwn(original, key, yield* discardNullValues(patchV));
       continue;
     }
     if (isMap(originalV) && isMap(patchV)) {
       const field = fieldSchema(schema, key);
       const strategy = patchStrategyOf(field);
-      original[key] = strategy === replaceDirective ? yield* discardNullValues(patchV) : yield* mergeMap(originalV, patchV, field);
+      setOwn(original, key, strategy === replaceDirective ? yield* discardNullValues(patchV) : yield* mergeMap(originalV, patchV, field));
     } else if (Array.isArray(originalV) && Array.isArray(patchV)) {
       const field = fieldSchema(schema, key);
-      original[key] = yield* mergeSliceHandler(originalV, patchV, field, isDeleteList);
+      setOwn(original, key, yield* mergeSliceHandler(originalV, patchV, field, isDeleteList));
     } else {
       // Same scalar type: the patch value wins, deletion list or not (upstream does not check here either).
-      original[key] = patchV;
+      setOwn(original, key, patchV);
     }
   }
   return original;
@@ -250,7 +250,7 @@ function* mergePatchIntoOriginal(original: JsonMap, patch: JsonMap, schema: Patc
         ? yield* partitionPrimitivesByPresentInList(merged, setElementOrder)
         : yield* partitionMapsByPresentInList(merged, setElementOrder, mergeKey);
     const mapKind = (yield* sliceElementType([originalItems, patchItems])) === 'map[string]interface {}';
-    original[listKey] = yield* normalizeElementOrder(named, serverOnly, setElementOrder, liveOrder, mergeKey, mapKind);
+    setOwn(original, listKey, yield* normalizeElementOrder(named, serverOnly, setElementOrder, liveOrder, mergeKey, mapKind));
     delete patch[listKey];
   }
 }
@@ -780,11 +780,11 @@ function* cloneJson(value: unknown): Steps<unknown> {
       if (due()) yield;
       const v = (from as JsonMap)[k];
       if (typeof v !== 'object' || v === null) {
-        (to as JsonMap)[k] = v;
+        setOwn(to as JsonMap, k, v);
         continue;
       }
       const copy = copyOf(v);
-      (to as JsonMap)[k] = copy;
+      setOwn(to as JsonMap, k, copy);
       pending.push([v, copy]);
     }
   }
