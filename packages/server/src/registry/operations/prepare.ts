@@ -11,6 +11,7 @@ import { validateObjectMeta, validateObjectMetaUpdate } from '../../meta/object-
 import type { ResourceDef } from '../resource-def.js';
 import type { SubresourceStrategy } from '../strategy.js';
 import { runSteps, type Steps } from '../../limits/turn-budget.js';
+import { jsonEquivalentSteps } from '../../limits/json-equivalent-steps.js';
 import { applyKindDefaultsSteps } from './defaulting.js';
 
 let stampedSecond = -1;
@@ -140,7 +141,10 @@ export function* beforeUpdateSteps(def: ResourceDef, subresource: string, object
   return invalidOutcome(def, object, errors);
 }
 
-/** True when a write would store exactly what is stored (kube then skips the write: no new resourceVersion). */
-export function unchanged(object: KubeObject, current: KubeObject): boolean {
-  return jsonEquivalent(object, current);
+/**
+ * True when a write would store exactly what is stored (kube then skips the write: no new resourceVersion); in
+ * steps, since an object of many keys is compared key by key.
+ */
+export function unchangedSteps(object: KubeObject, current: KubeObject): Steps<boolean> {
+  return jsonEquivalentSteps(object, current);
 }
