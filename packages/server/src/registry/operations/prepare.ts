@@ -3,7 +3,7 @@
  * client may not set, fill system fields, run the strategy's prepare, then validate metadata and the type.
  */
 import { randomUUID } from 'node:crypto';
-import { fail, invalid, jsonEquivalent, ok, type FieldError, type KubeObject, type Result } from '@svc-apiserver/api';
+import { fail, invalid, ok, ownValue, type FieldError, type KubeObject, type Result } from '@svc-apiserver/api';
 import type { UserInfo } from '../../request/user-info.js';
 import { generateName } from '../../meta/generate-name.js';
 import { normalizeObjectMeta } from '../../meta/normalize-object-meta.js';
@@ -34,12 +34,12 @@ const untrackedFields = new Set(['metadata', 'kind', 'apiVersion']);
 /**
  * Whether what `metadata.generation` tracks changed: every top-level field but metadata, kind, apiVersion and
  * (unless `withStatus`) status, compared as JSON documents whatever their key order, as kube's semantic DeepEqual
- * compares them. One walk that stops at the first difference and builds no JSON text (serializing a large custom
- * object to compare it took most of a turn).
+ * compares them. One walk in steps that stops at the first difference and builds no JSON text (serializing a large
+ * custom object to compare it took most of a turn).
  */
-function trackedFieldsChanged(object: KubeObject, old: KubeObject, withStatus: boolean): boolean {
+function* trackedFieldsChangedSteps(object: KubeObject, old: KubeObject, withStatus: boolean): Steps<boolean> {
   const tracked = (k: string): boolean => !untrackedFields.has(k) && (withStatus || k !== 'status');
-  for (const k of Object.keys(object)) if (tracked(k) && !jsonEquivalent(object[k], old[k])) return true;
+  for (const k of Object.keys(object)) if (tracked(k) && !(yield* jsonEquivalentSteps(object[k], ownValue(old, k)))) return true;
   for (const k of Object.keys(old)) if (tracked(k) && !Object.hasOwn(object, k) && old[k] !== undefined) return true;
   return false;
 }
@@ -131,7 +131,7 @@ export function* beforeUpdateSteps(def: ResourceDef, subresource: string, object
   if (oldMeta.deletionGracePeriodSeconds !== undefined && meta.deletionGracePeriodSeconds === undefined) {
     meta.deletionGracePeriodSeconds = oldMeta.deletionGracePeriodSeconds;
   }
-  if (def.strategy.tracksGeneration && trackedFieldsChanged(object, old, def.strategy.generationCountsStatus === true)) {
+  if (def.strategy.tracksGeneration && (yield* trackedFieldsChangedSteps(object, old, def.strategy.generationCountsStatus === true))) {
     meta.generation = (oldMeta.generation ?? 0) + 1;
   }
   const errors = [
