@@ -562,7 +562,8 @@ function jsonPatch(r: Random, base: Record<string, Json>, depthLimit: number): J
   const paths = ['', '/', '/metadata', '/metadata/labels', '/metadata/labels/a', '/metadata/labels/a~1b', '/metadata/annotations/x',
     '/metadata/name', '/metadata/finalizers/-', '/metadata/finalizers/0', '/data', '/data/key', '/spec', '/spec/containers/0/image',
     '/spec/containers/-', '/spec/containers/999999999999', '/spec/containers/-1', '/spec/x/y/z', '/~2', '/a~', '/status', '/kind',
-    '/apiVersion', '/metadata/managedFields', '/metadata/ownerReferences/0', '/spec/containers/0/env/-'];
+    '/apiVersion', '/metadata/managedFields', '/metadata/ownerReferences/0', '/spec/containers/0/env/-', '/data/__proto__',
+    '/metadata/labels/__proto__/x', '/constructor/prototype/x'];
   const op = () => {
     const o: Record<string, Json> = { op: r.weighted([[4, 'add'], [2, 'remove'], [3, 'replace'], [1, 'move'], [2, 'copy'], [2, 'test'], [0.5, 'nope'], [0.5, '']]) };
     if (r.chance(0.97)) o['path'] = r.chance(0.9) ? r.pick(paths) : oddString(r, 30);

@@ -3,6 +3,7 @@
  * escapes, words YAML reads as something else), JSON values of every type, nesting just under, at and far past the
  * depth limit, and mutations of valid objects (a field replaced by an odd value, `null` metadata, unknown fields).
  */
+import { setOwn } from '@svc-apiserver/api';
 import type { Random } from './fuzz-random.js';
 
 /** JSON-like data the generators build (bigint allowed: written as an exact number). */
@@ -36,6 +37,8 @@ export function oddKey(r: Random): string {
     [3, () => oddString(r, 32)],
     [1, () => 'k'.repeat(r.pick([253, 254, 1000, 20_000]))],
     [1, () => `x${String.fromCharCode(r.int(32))}y`],
+    // Names JavaScript objects inherit: a member like any other to a client, and to the server.
+    [1, () => r.pick(['__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty'])],
   ])();
 }
 
@@ -59,7 +62,7 @@ export function randomJson(r: Random, depth = 4, budget = 20): Json {
       kinds.push([2, () => Array.from({ length: r.int(4) }, () => build(d - 1))]);
       kinds.push([3, () => {
         const o: Record<string, Json> = {};
-        for (let i = r.int(4); i > 0 && left > 0; i--) o[oddKey(r)] = build(d - 1);
+        for (let i = r.int(4); i > 0 && left > 0; i--) setOwn(o, oddKey(r), build(d - 1));
         return o;
       }]);
     }
@@ -128,7 +131,7 @@ export function mutateObject(r: Random, object: Record<string, Json>, times = r.
     const target = at(object, r.pick(paths)) ?? object;
     const keys = Object.keys(target);
     r.weighted<() => void>([
-      [4, () => { target[oddKey(r)] = randomJson(r, 2, 6); }],
+      [4, () => { setOwn(target, oddKey(r), randomJson(r, 2, 6)); }],
       [4, () => { if (keys.length > 0) target[r.pick(keys)] = randomJson(r, 2, 6); }],
       [2, () => { if (keys.length > 0) target[r.pick(keys)] = null; }],
       [3, () => {
@@ -145,7 +148,7 @@ export function mutateObject(r: Random, object: Record<string, Json>, times = r.
         ])();
       }],
       [1, () => { object['metadata'] = r.pick<Json>([null, [], 'x', 5, {}]); }],
-      [1, () => { target[oddKey(r)] = nested(r.range(2, 40), r.pick(['object', 'array', 'mixed'] as const)); }],
+      [1, () => { setOwn(target, oddKey(r), nested(r.range(2, 40), r.pick(['object', 'array', 'mixed'] as const))); }],
     ])();
   }
 }

@@ -3,6 +3,8 @@ import { test } from 'node:test';
 import type { KubeObject } from '@svc-apiserver/api';
 import { checkName } from '../../meta/name-rules.js';
 import { createCa, issueLeaf } from '../../pki/certificates.js';
+import { decodePemBlocks, encodePem } from '../../pki/pem.js';
+import { seededRandom } from '../../testing/seeded-random.js';
 import { clusterTrustBundleNameRule, clusterTrustBundleStrategy, trustBundleErrors } from './clustertrustbundles.js';
 
 const messages = (errs: readonly { field: string; detail?: string }[]): string[] => errs.map((e) => `${e.field}: ${e.detail ?? ''}`);
@@ -53,4 +55,32 @@ test('strategy: signer name checked and immutable, the bundle parsed on update o
     ['spec.signerName: field is immutable']);
   assert.deepEqual(strategy.selectableFields?.(bundle('example.com/foo', '')), { 'spec.signerName': 'example.com/foo' });
   assert.equal(typeof strategy.nameRuleOf?.(bundle(undefined, '')), 'function');
+});
+
+test('fuzz: mutated, truncated and random bundles and names are answered with errors, never a throw', async () => {
+  const ca = await createCa('fuzz-bundle-ca');
+  const der = decodePemBlocks(ca.certPem)[0]!.bytes;
+  for (let seed = 1; seed <= 300; seed++) {
+    const rand = seededRandom(seed);
+    const bytes = Buffer.from(der);
+    const pick = Math.floor(rand() * 5);
+    let bundle: string;
+    if (pick === 0) {
+      for (let i = 0; i < 1 + Math.floor(rand() * 8); i++) bytes[Math.floor(rand() * bytes.length)] = Math.floor(rand() * 256);
+      bundle = encodePem('CERTIFICATE', bytes);
+    } else if (pick === 1) {
+      bundle = encodePem('CERTIFICATE', bytes.subarray(0, Math.floor(rand() * bytes.length)));
+    } else if (pick === 2) {
+      bundle = String.fromCharCode(...Array.from({ length: Math.floor(rand() * 400) }, () => Math.floor(rand() * 256)));
+    } else if (pick === 3) {
+      bundle = ca.certPem.slice(0, Math.floor(rand() * ca.certPem.length)) + ca.certPem;
+    } else {
+      bundle = `${ca.certPem}\n-----BEGIN CERTIFICATE-----\n${Buffer.from(Array.from({ length: 64 }, () => Math.floor(rand() * 256))).toString('base64')}\n-----END CERTIFICATE-----\n`;
+    }
+    let errors: unknown;
+    assert.doesNotThrow(() => (errors = trustBundleErrors('spec.trustBundle', bundle)), `seed ${seed}`);
+    assert.ok(Array.isArray(errors), `seed ${seed}`);
+    const name = String.fromCharCode(...Array.from({ length: Math.floor(rand() * 40) }, () => 32 + Math.floor(rand() * 95)));
+    assert.doesNotThrow(() => checkName(clusterTrustBundleNameRule(rand() < 0.5 ? '' : 'example.com/foo'), name, rand() < 0.3), `seed ${seed}`);
+  }
 });
